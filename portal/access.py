@@ -1,0 +1,40 @@
+"""Dashboard access: every page needs a login tied to an organisation; some need a role."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+
+from portal.models import Member
+from portal.service import ServiceClient, service_client_for
+
+
+def member_required(*roles: str):
+    """Login, a member record, and (if given) one of the dashboard roles."""
+
+    def decorator(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            member = getattr(request.user, "member", None)
+            if member is None:
+                raise PermissionDenied("Your login is not tied to an organisation.")
+            if roles and member.role not in roles:
+                raise PermissionDenied("Your role does not allow this page.")
+            request.member = member
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def client_for_member(member: Member) -> ServiceClient:
+    organisation = member.organisation
+    return service_client_for(
+        client_id=organisation.api_client_id,
+        client_secret=organisation.api_client_secret,
+        role_keys=organisation.role_keys,
+    )

@@ -1,0 +1,243 @@
+"""The service client: every call the dashboard makes to the API goes through here.
+
+- basic or token auth; tokens are fetched per API (`analysis`, `datasets`) and
+  reused, shared between client instances of the same credentials, until
+  shortly before they expire
+- the `Nk-Role-Keys` header
+- timeouts; retries with exponential backoff on connection errors and
+  502/503/504, for idempotent methods only
+- errors raised as typed `ServiceError`s carrying status, code and message
+- the spec's pagination rule (§4.7 rule 6) as an iterator
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import requests
+
+from portal.service.errors import ServiceError, ServiceRateLimited, ServiceUnavailable, error_class_for
+
+ApiName = Literal["analysis", "datasets"]
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+RETRY_STATUSES = frozenset({502, 503, 504})
+TOKEN_REFRESH_MARGIN_SECONDS = 60
+
+
+@dataclass
+class _Token:
+    value: str
+    expires_at: float
+
+
+class _TokenCache:
+    """Process-wide: one token per (base URL, client id, API)."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[tuple[str, str, str], _Token] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, str]) -> _Token | None:
+        token = self._tokens.get(key)
+        if token and token.expires_at - TOKEN_REFRESH_MARGIN_SECONDS > time.time():
+            return token
+        return None
+
+    def put(self, key: tuple[str, str, str], token: _Token) -> None:
+        with self._lock:
+            self._tokens[key] = token
+
+    def drop(self, key: tuple[str, str, str]) -> None:
+        with self._lock:
+            self._tokens.pop(key, None)
+
+
+TOKENS = _TokenCache()
+
+
+class ServiceClient:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        client_id: str,
+        client_secret: str,
+        auth: Literal["token", "basic"] = "token",
+        role_keys: Sequence[str] = (),
+        timeout: float = 20.0,
+        retries: int = 3,
+        backoff_seconds: float = 0.25,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.client_id = client_id
+        self.client_secret = client_secret
+        self.auth = auth
+        self.role_keys = list(role_keys)
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff_seconds = backoff_seconds
+        self.session = session or requests.Session()
+        self.token_requests = 0  # how many tokens this client fetched (observable reuse)
+
+    # --- core request path -------------------------------------------------------------
+
+    def request(
+        self,
+        method: str,
+        api: ApiName,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = None,
+        roles: Sequence[str] | None = None,
+        accept: str = "application/json",
+    ) -> requests.Response:
+        method = method.upper()
+        url = f"{self.base_url}/{api}/{path.lstrip('/')}"
+        headers = {"Accept": accept}
+        role_keys = self.role_keys if roles is None else list(roles)
+        if role_keys:
+            headers["Nk-Role-Keys"] = ",".join(role_keys)
+        attempts = 1 + (self.retries if method in IDEMPOTENT_METHODS else 0)
+        refreshed_token = False
+        attempt = 0
+        while True:
+            attempt += 1
+            headers["Authorization"] = self._authorization(api)
+            try:
+                response = self.session.request(
+                    method, url, params=_clean(params), json=json, headers=headers, timeout=self.timeout
+                )
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if attempt < attempts:
+                    self._sleep(attempt)
+                    continue
+                raise ServiceUnavailable(0, "unreachable", f"The service could not be reached: {exc}") from exc
+            if response.status_code in RETRY_STATUSES and attempt < attempts:
+                self._sleep(attempt)
+                continue
+            if response.status_code == 401 and self.auth == "token" and not refreshed_token:
+                # The token may have been revoked or the server's clock may differ: fetch a new one once.
+                TOKENS.drop(self._token_key(api))
+                refreshed_token = True
+                continue
+            if response.status_code >= 400:
+                raise _error_from(response)
+            return response
+
+    def get(self, api: ApiName, path: str, **kwargs) -> Any:
+        return self.request("GET", api, path, **kwargs).json()
+
+    def post(self, api: ApiName, path: str, **kwargs) -> Any:
+        response = self.request("POST", api, path, **kwargs)
+        return response.json() if response.content else None
+
+    def delete(self, api: ApiName, path: str, **kwargs) -> Any:
+        response = self.request("DELETE", api, path, **kwargs)
+        return response.json() if response.content else None
+
+    def paginate(
+        self, api: ApiName, path: str, *, params: Mapping[str, Any] | None = None, limit: int = 100, **kwargs
+    ) -> Iterator[dict]:
+        """Yield every element of a composite collection, page by page (spec §4.7 rule 6)."""
+        offset = 0
+        while True:
+            page = self.get(api, path, params={**(params or {}), "limit": limit, "offset": offset}, **kwargs)
+            collection = page[0] if isinstance(page, list) else page
+            elements = collection["elements"]
+            yield from elements
+            if not collection.get("has_more") or len(elements) < limit:
+                return
+            offset += limit
+
+    # --- endpoints ----------------------------------------------------------------------
+
+    def auth_status(self) -> str:
+        return self.request("GET", "analysis", "v1/auth-status", accept="text/plain").text
+
+    # --- auth -----------------------------------------------------------------------------
+
+    def _authorization(self, api: ApiName) -> str:
+        if self.auth == "basic":
+            return requests.auth._basic_auth_str(self.client_id, self.client_secret)
+        return f"Bearer {self._token(api)}"
+
+    def _token_key(self, api: ApiName) -> tuple[str, str, str]:
+        return (self.base_url, self.client_id, api)
+
+    def _token(self, api: ApiName) -> str:
+        key = self._token_key(api)
+        cached = TOKENS.get(key)
+        if cached:
+            return cached.value
+        try:
+            response = self.session.post(
+                f"{self.base_url}/oauth/token",
+                json={
+                    "grant_type": "client_credentials",
+                    "client_id": self.client_id,
+                    "client_secret": self.client_secret,
+                    "audience": f"{self.base_url}/{api}",
+                },
+                headers={"Accept": "application/json"},
+                timeout=self.timeout,
+            )
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise ServiceUnavailable(0, "unreachable", f"The token issuer could not be reached: {exc}") from exc
+        self.token_requests += 1
+        if response.status_code != 200:  # spec §5.2.3: any other status means no token
+            body = _json_or_empty(response)
+            raise error_class_for(response.status_code)(
+                response.status_code,
+                body.get("error", "token_refused"),
+                body.get("error_description", "The token issuer refused the credentials."),
+            )
+        body = response.json()
+        token = _Token(body["access_token"], time.time() + float(body.get("expires_in", 300)))
+        TOKENS.put(key, token)
+        return token.value
+
+    def _sleep(self, attempt: int) -> None:
+        time.sleep(self.backoff_seconds * (2 ** (attempt - 1)))
+
+
+def _clean(params: Mapping[str, Any] | None) -> dict | None:
+    if params is None:
+        return None
+    cleaned = {}
+    for key, value in params.items():
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple, set)):
+            value = ",".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            value = "true" if value else "false"
+        cleaned[key] = value
+    return cleaned
+
+
+def _json_or_empty(response: requests.Response) -> dict:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
+def _error_from(response: requests.Response) -> ServiceError:
+    body = _json_or_empty(response)
+    status = response.status_code
+    detail = body.get("detail") or response.reason or "error"
+    code = body.get("code") or f"http_{status}"
+    cls = error_class_for(status)
+    if cls is ServiceRateLimited:
+        retry_after = response.headers.get("Retry-After")
+        return ServiceRateLimited(
+            status, code, detail, body.get("errors"), retry_after=int(retry_after) if retry_after else None
+        )
+    return cls(status, code, detail, body.get("errors"))

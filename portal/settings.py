@@ -1,0 +1,252 @@
+"""Settings for Vakt, read from the environment in this one place.
+
+Every value has a default that makes `make run` work on a fresh machine
+(SQLite, no Redis). A bad value stops start-up with a message naming the
+variable, so a misconfigured deployment never half-starts.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+# --- small typed env helpers -------------------------------------------------
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false), got {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
+    raw = os.environ.get(name, default)
+    if raw == "":
+        return raw
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    if scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name} must be a URL starting with one of {', '.join(s + '://' for s in schemes)}; got {raw!r}"
+        )
+    return raw
+
+
+# --- core ----------------------------------------------------------------------
+
+DATA_DIR = Path(env_str("VAKT_DATA_DIR", str(BASE_DIR / "var")))
+DEBUG = env_bool("VAKT_DEBUG", False)
+_DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
+SECRET_KEY = env_str("VAKT_SECRET_KEY", _DEV_SECRET)
+if not DEBUG and SECRET_KEY == _DEV_SECRET and env_bool("VAKT_REQUIRE_SECRET", False):
+    raise ImproperlyConfigured("VAKT_SECRET_KEY must be set when VAKT_REQUIRE_SECRET is true")
+if len(SECRET_KEY) < 32:
+    raise ImproperlyConfigured("VAKT_SECRET_KEY must be at least 32 characters long")
+
+ALLOWED_HOSTS = env_list("VAKT_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("VAKT_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "ninja",
+    # the service: one app per domain, labels prefixed service_
+    "service.auth",
+    "service.companies",
+    "service.watchlists",
+    "service.screening",
+    "service.reports",
+    # the dashboard: reaches the service only through portal.service
+    "portal",
+    "watchlists",
+    "screening",
+    "reports",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "service.middleware.ApiBoundaryMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "portal.urls"
+WSGI_APPLICATION = "portal.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "portal.context_processors.member",
+            ],
+        },
+    },
+]
+
+# --- database --------------------------------------------------------------------
+
+_default_sqlite = f"sqlite:///{DATA_DIR / 'vakt.sqlite3'}"
+DATABASE_URL = env_url(
+    "DATABASE_URL", _default_sqlite, schemes=("sqlite", "postgres", "postgresql", "pgsql")
+)
+try:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+except Exception as exc:  # dj_database_url raises plain ValueErrors
+    raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from None
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # SQLite: WAL and a busy timeout so the worker and the web server can share the file.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "transaction_mode": "IMMEDIATE",
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- cache, broker ---------------------------------------------------------------
+
+REDIS_URL = env_url("REDIS_URL", "", schemes=("redis", "rediss", "unix"))
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "vakt"}}
+
+BROKER_DIR = DATA_DIR / "broker"
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+else:
+    # Embedded default: kombu's filesystem transport needs no server process.
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR),
+        "data_folder_out": str(BROKER_DIR),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = env_bool("VAKT_CELERY_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict = {
+    "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
+}
+
+# --- the service -------------------------------------------------------------------
+
+# Public base URL of this deployment's APIs; token audiences are "<base>/analysis"
+# and "<base>/datasets". Empty: taken from each request's host.
+VAKT_BASE_URL = env_url("VAKT_BASE_URL", "", schemes=("http", "https")).rstrip("/")
+VAKT_TOKEN_LIFETIME_SECONDS = env_int("VAKT_TOKEN_LIFETIME_SECONDS", 24 * 3600, minimum=60)
+VAKT_JWT_SECRET = env_str("VAKT_JWT_SECRET", SECRET_KEY + ":jwt")
+VAKT_RATE_LIMIT_PER_MINUTE = env_int("VAKT_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)  # 0: off
+VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
+VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
+
+# --- the dashboard ------------------------------------------------------------------
+
+# Where the dashboard finds the API. Empty: this deployment, reached in-process
+# through a WSGI transport (same HTTP semantics, no network hop, no deadlock).
+VAKT_SERVICE_URL = env_url("VAKT_SERVICE_URL", "", schemes=("http", "https")).rstrip("/")
+VAKT_SERVICE_TIMEOUT_SECONDS = env_int("VAKT_SERVICE_TIMEOUT_SECONDS", 20, minimum=1)
+VAKT_LOGIN_ATTEMPTS = env_int("VAKT_LOGIN_ATTEMPTS", 5, minimum=1)
+VAKT_LOGIN_LOCKOUT_SECONDS = env_int("VAKT_LOGIN_LOCKOUT_SECONDS", 300, minimum=1)
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- files ---------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it even when serving from finders
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = DATA_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = True
+
+# --- i18n, security, logging -----------------------------------------------------------
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "Europe/Oslo"
+USE_I18N = True
+USE_TZ = True
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = env_bool("VAKT_SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("VAKT_LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

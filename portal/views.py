@@ -1,0 +1,124 @@
+"""Dashboard shell: login, logout, home, health."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.db import connection
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+
+from portal.access import client_for_member, member_required
+from portal.celery import app as celery_app
+from portal.login_throttle import login_failure_record, login_failures_clear, login_is_locked
+from portal.models import Member, WorkerHeartbeat
+from portal.service import ServiceError, ServiceUnauthorized, service_client_for
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "portal/login.html"
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        username = request.POST.get("username", "")
+        address = request.META.get("REMOTE_ADDR", "")
+        if login_is_locked(username=username, address=address):
+            minutes = max(1, settings.VAKT_LOGIN_LOCKOUT_SECONDS // 60)
+            form = self.get_form()
+            form.errors.clear()
+            form.add_error(None, f"Too many failed attempts. Try again in {minutes} minute(s).")
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        response = super().post(request, *args, **kwargs)
+        if request.user.is_authenticated:
+            login_failures_clear(username=username, address=address)
+        else:
+            login_failure_record(username=username, address=address)
+        return response
+
+
+class LogoutView(auth_views.LogoutView):
+    pass
+
+
+@member_required()
+def home(request):
+    member: Member = request.member
+    client = client_for_member(member)
+    overview, error = None, None
+    try:
+        overview = client.get("analysis", f"v1/app-customer/{member.organisation.app_customer_uuid}/overview")
+    except ServiceError as exc:
+        error = exc.detail
+    return render(request, "portal/home.html", {"overview": overview, "service_error": error})
+
+
+@never_cache
+def health(request):
+    checks = [_check_database(), _check_broker(), _check_worker(), _check_service(request)]
+    healthy = all(check["ok"] for check in checks)
+    context = {"checks": checks, "healthy": healthy}
+    status = 200 if healthy else 503
+    if request.GET.get("format") == "json":
+        return JsonResponse({"healthy": healthy, "checks": checks}, status=status)
+    return render(request, "portal/health.html", context, status=status)
+
+
+def _timed(name: str, probe) -> dict:
+    started = time.monotonic()
+    try:
+        detail = probe()
+        ok = True
+    except Exception as exc:  # a health page reports every failure, whatever its kind
+        detail, ok = f"{type(exc).__name__}: {exc}", False
+    return {"name": name, "ok": ok, "detail": detail, "ms": round((time.monotonic() - started) * 1000, 1)}
+
+
+def _check_database() -> dict:
+    def probe():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return connection.vendor
+
+    return _timed("Database", probe)
+
+
+def _check_broker() -> dict:
+    def probe():
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+            return conn.transport_cls if isinstance(conn.transport_cls, str) else conn.transport.driver_type
+
+    return _timed("Broker", probe)
+
+
+def _check_worker() -> dict:
+    def probe():
+        beat = WorkerHeartbeat.objects.filter(name="worker").first()
+        if beat is None:
+            raise RuntimeError("no heartbeat from a worker yet")
+        age = (timezone.now() - beat.seen_at).total_seconds()
+        if age > WorkerHeartbeat.STALE_AFTER_SECONDS:
+            raise RuntimeError(f"last heartbeat {int(age)} s ago")
+        return f"last heartbeat {int(age)} s ago"
+
+    return _timed("Worker", probe)
+
+
+def _check_service(request) -> dict:
+    def probe():
+        member = getattr(request.user, "member", None) if request.user.is_authenticated else None
+        if member is None:
+            # Anonymous: check only that the API answers (401 is a healthy answer without credentials).
+            try:
+                service_client_for(client_id="health", client_secret="health").auth_status()
+            except ServiceUnauthorized:
+                pass  # refusing unknown credentials is a healthy answer
+            return "answering"
+        return client_for_member(member).auth_status().strip()
+
+    return _timed("Service API", probe)

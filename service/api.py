@@ -1,0 +1,98 @@
+"""The two NinjaAPI instances, their auth, error handlers and routers.
+
+Each domain app owns a ninja Router in its `api.py`; this module only mounts
+them under `/v1/`. Every error leaves here in the one shape of `service.errors`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from service.auth.api import router as auth_router
+from service.auth.authentication import api_auth
+from service.companies.api import router as companies_router
+from service.companies.datasets_api import router as datasets_router
+from service.docs import docs_login_required
+from service.errors import ApiError, NotAuthenticated, NotFound, error_response
+from service.reports.api import router as reports_router
+from service.screening.api import router as screening_router
+from service.watchlists.api import router as watchlists_router
+
+logger = logging.getLogger(__name__)
+
+ROLE_HEADER_DOC = (
+    "Authenticate with HTTP basic auth (basic auth id and secret) or a bearer token from "
+    "`POST /oauth/token` (token auth id and secret, `audience` = `<base>/{api}`). Data protected "
+    "by a role needs the `Nk-Role-Keys` header listing it; the role must also be assigned to "
+    "the API user. Errors always have the shape "
+    '`{"detail": "...", "code": "...", "errors": [{"loc": [...], "msg": "..."}]}`.'
+)
+
+
+def _build_api(name: str, title: str) -> NinjaAPI:
+    api = NinjaAPI(
+        title=title,
+        version="v1",
+        description=ROLE_HEADER_DOC.replace("{api}", name),
+        urls_namespace=name,
+        auth=api_auth(name),
+        docs_url="/",
+        openapi_url="/openapi.json",
+        docs_decorator=docs_login_required,
+    )
+    _install_error_handlers(api)
+    return api
+
+
+def _install_error_handlers(api: NinjaAPI) -> None:
+    @api.exception_handler(ApiError)
+    def on_api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+        return error_response(exc)
+
+    @api.exception_handler(ValidationError)
+    def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+        errors = [
+            {"loc": [str(part) for part in err.get("loc", [])], "msg": err.get("msg", "invalid")}
+            for err in exc.errors
+        ]
+        fields = ", ".join(e["loc"][-1] for e in errors if e["loc"]) or "request"
+        return error_response(
+            ApiError(f"Invalid request: check {fields}.", code="invalid_request", status=400, errors=errors)
+        )
+
+    @api.exception_handler(AuthenticationError)
+    def on_auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+        return error_response(
+            NotAuthenticated(
+                "Authentication required: send valid basic auth credentials or a bearer token for this API.",
+                headers={"WWW-Authenticate": 'Basic realm="vakt", Bearer'},
+            )
+        )
+
+    @api.exception_handler(Http404)
+    def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+        return error_response(NotFound(str(exc) or "Not found."))
+
+    @api.exception_handler(HttpError)
+    def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+        return error_response(ApiError(str(exc), code="http_error", status=exc.status_code))
+
+    @api.exception_handler(Exception)
+    def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        logger.exception("Unhandled error on %s %s", request.method, request.path)
+        return error_response(ApiError("Internal server error.", code="internal_error", status=500))
+
+
+analysis_api = _build_api("analysis", "Vakt analysis API")
+analysis_api.add_router("/v1/", auth_router)
+analysis_api.add_router("/v1/", companies_router)
+analysis_api.add_router("/v1/", watchlists_router)
+analysis_api.add_router("/v1/", screening_router)
+analysis_api.add_router("/v1/", reports_router)
+
+datasets_api = _build_api("datasets", "Vakt datasets API")
+datasets_api.add_router("/v1/", datasets_router)

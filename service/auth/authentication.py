@@ -1,0 +1,42 @@
+"""Ninja auth classes: basic auth on every API, bearer tokens per API audience."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from ninja.security import HttpBasicAuth, HttpBearer
+
+from service.auth.principal import Principal, requested_roles_from
+from service.auth.ratelimit import rate_limit_check
+from service.auth.selectors import principal_for_api_user, principal_for_basic
+from service.auth.tokens import audience_for, token_subject
+
+
+def _admit(principal: Principal | None) -> Principal | None:
+    if principal is not None:
+        rate_limit_check(api_user_key=str(principal.api_user_uuid))
+    return principal
+
+
+class BasicAuth(HttpBasicAuth):
+    def authenticate(self, request: HttpRequest, username: str, password: str) -> Principal | None:
+        return _admit(
+            principal_for_basic(client_id=username, secret=password, requested_roles=requested_roles_from(request))
+        )
+
+
+class TokenAuth(HttpBearer):
+    """Accepts only tokens issued for this API's audience (`<base>/<api_name>`)."""
+
+    def __init__(self, api_name: str) -> None:
+        super().__init__()
+        self.api_name = api_name
+
+    def authenticate(self, request: HttpRequest, token: str) -> Principal | None:
+        subject = token_subject(token, audience=audience_for(request, self.api_name))
+        if subject is None:
+            return None
+        return _admit(principal_for_api_user(api_user_uuid=subject, requested_roles=requested_roles_from(request)))
+
+
+def api_auth(api_name: str) -> list:
+    return [BasicAuth(), TokenAuth(api_name)]

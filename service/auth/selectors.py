@@ -1,0 +1,46 @@
+"""Reads for API users: resolving credentials to a principal."""
+
+from __future__ import annotations
+
+import uuid
+
+from service.auth.credentials import secret_matches
+from service.auth.models import ApiUser, AppMembership
+from service.auth.principal import Principal
+
+
+def _principal(api_user: ApiUser, requested_roles: frozenset[str]) -> Principal:
+    return Principal(
+        api_user_uuid=api_user.uuid,
+        app_customer_uuid=api_user.app_customer_id,
+        assigned_roles=frozenset(role.key for role in api_user.roles.all()),
+        requested_roles=requested_roles,
+    )
+
+
+def api_user_by_basic_credentials(*, client_id: str, secret: str) -> ApiUser | None:
+    api_user = ApiUser.objects.filter(basic_auth_id=client_id, is_active=True).first()
+    if api_user is None or not secret_matches(secret, api_user.basic_auth_secret_hash):
+        return None
+    return api_user
+
+
+def api_user_by_token_credentials(*, client_id: str, secret: str) -> ApiUser | None:
+    api_user = ApiUser.objects.filter(token_auth_id=client_id, is_active=True).first()
+    if api_user is None or not secret_matches(secret, api_user.token_auth_secret_hash):
+        return None
+    return api_user
+
+
+def principal_for_basic(*, client_id: str, secret: str, requested_roles: frozenset[str]) -> Principal | None:
+    api_user = api_user_by_basic_credentials(client_id=client_id, secret=secret)
+    return _principal(api_user, requested_roles) if api_user else None
+
+
+def principal_for_api_user(*, api_user_uuid: uuid.UUID, requested_roles: frozenset[str]) -> Principal | None:
+    api_user = ApiUser.objects.filter(uuid=api_user_uuid, is_active=True).prefetch_related("roles").first()
+    return _principal(api_user, requested_roles) if api_user else None
+
+
+def app_membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID) -> AppMembership | None:
+    return AppMembership.objects.filter(app_customer_id=app_customer_uuid, uuid=membership_uuid).first()

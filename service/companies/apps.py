@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ServiceCompaniesConfig(AppConfig):
+    name = "service.companies"
+    label = "service_companies"

@@ -1,0 +1,35 @@
+"""API-wide HTTP rules that sit before routing: body size and JSON for unknown paths."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+from service.errors import ApiError, NotFound, error_response
+
+API_PREFIXES = ("/analysis/", "/datasets/", "/oauth/")
+
+
+class ApiBoundaryMiddleware:
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(API_PREFIXES):
+            return self.get_response(request)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > settings.VAKT_MAX_BODY_BYTES:
+            return error_response(
+                ApiError(
+                    f"Request body too large: {length} bytes, the limit is {settings.VAKT_MAX_BODY_BYTES}.",
+                    code="payload_too_large",
+                    status=413,
+                )
+            )
+        response = self.get_response(request)
+        if response.status_code == 404 and not response.get("Content-Type", "").startswith("application/json"):
+            return error_response(NotFound(f"No endpoint at {request.path}."))
+        return response

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ServiceScreeningConfig(AppConfig):
+    name = "service.screening"
+    label = "service_screening"

@@ -1,0 +1,83 @@
+"""Fixtures shared by every test: organisations, API users and an API caller.
+
+`api` calls the real URLs with basic auth of an API user that has every role
+assigned; pass `roles=` to send the Nk-Role-Keys header.
+"""
+
+from __future__ import annotations
+
+import base64
+import json as jsonlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from service.auth.models import ROLE_KEYS
+from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+ALL_ROLES = [key for key, _ in ROLE_KEYS]
+
+
+def shared_file(relative: str) -> Path:
+    """A file under ../shared/data, or skip the test saying what is missing."""
+    path = SHARED_DATA / relative
+    if not path.exists():
+        pytest.skip(f"shared data file {relative} is absent (expected at {path})")
+    return path
+
+
+@dataclass
+class ApiCaller:
+    client: Client
+    credentials: IssuedCredentials
+
+    @property
+    def app_customer_uuid(self):
+        return self.credentials.api_user.app_customer_id
+
+    def headers(self, roles=None) -> dict:
+        raw = f"{self.credentials.basic_auth_id}:{self.credentials.basic_auth_secret}".encode()
+        headers = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(raw).decode()}
+        if roles:
+            headers["HTTP_NK_ROLE_KEYS"] = ",".join(roles)
+        return headers
+
+    def get(self, path: str, params: dict | None = None, *, roles=None):
+        return self.client.get(path, params or {}, **self.headers(roles))
+
+    def post(self, path: str, body=None, *, roles=None):
+        return self.client.post(
+            path, jsonlib.dumps(body), content_type="application/json", **self.headers(roles)
+        )
+
+    def delete(self, path: str, *, roles=None):
+        return self.client.delete(path, **self.headers(roles))
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    # Rate-limit and login-throttle counters live in the cache; tests must not share them.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def make_caller(name: str, roles=ALL_ROLES) -> ApiCaller:
+    organisation = app_customer_create(name=name)
+    credentials = api_user_create(app_customer=organisation, name=f"{name} API user", role_keys=roles)
+    return ApiCaller(Client(), credentials)
+
+
+@pytest.fixture
+def api(db) -> ApiCaller:
+    return make_caller("Nordbank ASA")
+
+
+@pytest.fixture
+def other_api(db) -> ApiCaller:
+    """A second organisation: its data must never be visible to `api`, and the reverse."""
+    return make_caller("Fjordkreditt AS")
