@@ -13,3 +13,16 @@ class OverviewOut(Schema):
     app_customer_uuid: uuid.UUID
     name: str
     counts: list[OverviewCount]
+
+
+class AppMembershipOut(Schema):
+    uuid: uuid.UUID
+    app_customer_uuid: uuid.UUID
+    email: str
+    full_name: str
+
+
+class AppMembershipCollection(Schema):
+    elements: list[AppMembershipOut]
+    count: int
+    has_more: bool

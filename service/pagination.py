@@ -1,0 +1,54 @@
+"""Limit/offset pagination and the composite collection shape (spec §2.1, §4.7 rule 6).
+
+    [{"elements": [...], "count": <total matching>, "has_more": bool}]
+
+Collections default to 100 and allow up to 1000 per page; bad values are 400s
+that name the parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from service.errors import bad_field
+
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class Page:
+    limit: int
+    offset: int
+
+
+def page_from(
+    limit: int | None, offset: int | None, *, default: int = DEFAULT_LIMIT, maximum: int = MAX_LIMIT
+) -> Page:
+    limit = default if limit is None else limit
+    offset = 0 if offset is None else offset
+    if limit < 1 or limit > maximum:
+        raise bad_field(["query", "limit"], f"must be between 1 and {maximum}")
+    if offset < 0:
+        raise bad_field(["query", "offset"], "must be 0 or more")
+    return Page(limit, offset)
+
+
+def composite_collection(
+    queryset: QuerySet, page: Page, render: Callable[[Any], dict], *, ordering: Iterable[str] = ("pk",)
+) -> list[dict]:
+    """One page of a queryset in the spec's collection shape, ordered stably by `ordering`."""
+    ordered = queryset.order_by(*ordering)
+    count = ordered.count()
+    rows = list(ordered[page.offset : page.offset + page.limit])
+    return [
+        {
+            "elements": [render(row) for row in rows],
+            "count": count,
+            "has_more": page.offset + len(rows) < count,
+        }
+    ]
