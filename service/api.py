@@ -16,6 +16,7 @@ from service.auth.api import router as auth_router
 from service.auth.authentication import api_auth
 from service.companies.api import router as companies_router
 from service.companies.datasets_api import router as datasets_router
+from service.companies.sector_api import router as sector_router
 from service.docs import docs_login_required
 from service.errors import ApiError, NotAuthenticated, NotFound, error_response
 from service.reports.api import router as reports_router
@@ -90,6 +91,7 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 analysis_api = _build_api("analysis", "Vakt analysis API")
 analysis_api.add_router("/v1/", auth_router)
 analysis_api.add_router("/v1/", companies_router)
+analysis_api.add_router("/v1/", sector_router)
 analysis_api.add_router("/v1/", watchlists_router)
 analysis_api.add_router("/v1/", screening_router)
 analysis_api.add_router("/v1/", reports_router)

@@ -1,0 +1,73 @@
+"""Company identifiers: a company uuid, or `<schema><org_nr>` such as `NO913748174`.
+
+Norwegian organisation numbers are checked with python-stdnum (mod-11), so a
+malformed identifier is a 400 that says why, and a well-formed unknown one a 404.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass
+
+from stdnum.exceptions import ValidationError as StdnumValidationError
+from stdnum.no import orgnr as no_orgnr
+
+from service.errors import NotFound, bad_field
+
+_SCHEMA_VALIDATORS = {"NO": no_orgnr}
+_SCHEMA_PREFIX = re.compile(r"^([A-Za-z]{2})\s*(.+)$")
+
+
+@dataclass(frozen=True)
+class CompanyIdentifier:
+    company_uuid: uuid.UUID | None = None
+    org_nr_schema: str | None = None
+    org_nr: str | None = None
+
+
+def org_nr_validate(*, org_nr: str, org_nr_schema: str, loc: list[str | int]) -> str:
+    """The compact, valid organisation number, or a 400 naming `loc`."""
+    schema = org_nr_schema.upper()
+    validator = _SCHEMA_VALIDATORS.get(schema)
+    if validator is None:
+        raise bad_field(loc, f"unsupported org_nr_schema {org_nr_schema!r}; supported: {', '.join(_SCHEMA_VALIDATORS)}")
+    try:
+        return validator.validate(org_nr)
+    except StdnumValidationError as exc:
+        raise bad_field(loc, f"{org_nr!r} is not a valid {schema} organisation number ({exc})") from None
+
+
+def company_identifier_parse(value: str, *, loc: list[str | int]) -> CompanyIdentifier:
+    value = (value or "").strip()
+    if not value:
+        raise bad_field(loc, "a company uuid or a schema-prefixed organisation number (e.g. NO913748174) is required")
+    try:
+        return CompanyIdentifier(company_uuid=uuid.UUID(value))
+    except ValueError:
+        pass
+    match = _SCHEMA_PREFIX.match(value)
+    if not match:
+        raise bad_field(
+            loc, f"{value!r} is neither a uuid nor a schema-prefixed organisation number such as NO913748174"
+        )
+    schema = match.group(1).upper()
+    return CompanyIdentifier(
+        org_nr_schema=schema, org_nr=org_nr_validate(org_nr=match.group(2), org_nr_schema=schema, loc=loc)
+    )
+
+
+def company_get(value: str, *, loc: list[str | int] | None = None, queryset=None):
+    """The company an identifier names: 400 when malformed, 404 when unknown."""
+    from service.companies.models import Company
+
+    loc = loc or ["path", "company_identifier"]
+    identifier = company_identifier_parse(value, loc=loc)
+    queryset = queryset if queryset is not None else Company.objects.all()
+    if identifier.company_uuid:
+        company = queryset.filter(uuid=identifier.company_uuid).first()
+    else:
+        company = queryset.filter(org_nr_schema=identifier.org_nr_schema, org_nr=identifier.org_nr).first()
+    if company is None:
+        raise NotFound(f"No company with identifier {value!r}.")
+    return company
