@@ -1,0 +1,88 @@
+"""Basic authentication on the analysis API (spec §5.1)."""
+
+import base64
+
+AUTH_STATUS = "/analysis/v1/auth-status"
+
+
+def _basic(client_id: str, secret: str) -> str:
+    return "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+
+
+def _assert_unauthorized(response) -> None:
+    assert response.status_code == 401
+    assert "Basic" in response["WWW-Authenticate"]
+    body = response.json()
+    assert set(body) == {"detail", "code", "errors"}
+    assert body["code"] == "not_authenticated"
+    assert body["detail"]
+
+
+def test_it_accepts_good_credentials(api):
+    response = api.get(AUTH_STATUS)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
+    text = response.content.decode()
+    assert "Authenticated" in text
+    assert str(api.credentials.api_user.uuid) in text
+    assert str(api.app_customer_uuid) in text
+
+
+def test_it_refuses_a_wrong_secret(api, client):
+    creds = api.credentials
+    response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.basic_auth_id, "not-the-secret"))
+
+    _assert_unauthorized(response)
+
+
+def test_it_refuses_an_unknown_id(api, client):
+    response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic("basic_unknown", api.credentials.basic_auth_secret))
+
+    _assert_unauthorized(response)
+
+
+def test_it_refuses_another_users_secret(api, other_api, client):
+    response = client.get(
+        AUTH_STATUS, HTTP_AUTHORIZATION=_basic(api.credentials.basic_auth_id, other_api.credentials.basic_auth_secret)
+    )
+
+    _assert_unauthorized(response)
+
+
+def test_it_refuses_a_request_without_credentials(db, client):
+    _assert_unauthorized(client.get(AUTH_STATUS))
+
+
+def test_it_refuses_malformed_headers(api, client):
+    creds = api.credentials
+    good = base64.b64encode(f"{creds.basic_auth_id}:{creds.basic_auth_secret}".encode()).decode()
+    malformed = [
+        "Basic",
+        "Basic ",
+        "Basic !!!not-base64!!!",
+        "Basic " + base64.b64encode(b"no-colon-here").decode(),
+        "Basic " + base64.b64encode(b"\xff\xfe:\xff").decode(),
+        "Digest " + good,
+        "Basic " + good + " trailing",
+    ]
+    for header in malformed:
+        response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=header)
+        assert response.status_code == 401, header
+        assert response.json()["code"] == "not_authenticated", header
+
+
+def test_it_refuses_an_inactive_user(api):
+    user = api.credentials.api_user
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+
+    _assert_unauthorized(api.get(AUTH_STATUS))
+
+
+def test_it_refuses_token_credentials_as_basic_credentials(api, client):
+    creds = api.credentials
+    response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.token_auth_id, creds.token_auth_secret))
+
+    _assert_unauthorized(response)
+

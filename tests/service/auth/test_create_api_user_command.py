@@ -1,0 +1,84 @@
+"""manage.py create_api_user: prints credentials once; they work for basic auth and tokens."""
+
+import base64
+import io
+import re
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from service.auth.models import ApiUser, AppCustomer
+
+
+def _run(*args) -> dict:
+    out = io.StringIO()
+    call_command("create_api_user", *args, stdout=out)
+    return dict(re.findall(r"^(\w+):\s+(.*)$", out.getvalue(), flags=re.MULTILINE))
+
+
+def test_it_prints_credentials_that_work_for_basic_auth(db, client):
+    printed = _run("--organisation", "Kystbank ASA", "--roles", "aml,credit_check")
+    basic = base64.b64encode(f"{printed['basic_auth_id']}:{printed['basic_auth_secret']}".encode()).decode()
+
+    response = client.get("/analysis/v1/auth-status", HTTP_AUTHORIZATION=f"Basic {basic}", HTTP_NK_ROLE_KEYS="aml,credit_check")
+
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert printed["api_user_uuid"] in text
+    assert printed["app_customer_uuid"] in text
+    assert "aml, credit_check." in text
+    assert printed["roles"] == "aml, credit_check"
+    assert AppCustomer.objects.get(uuid=printed["app_customer_uuid"]).name == "Kystbank ASA"
+
+
+def test_it_prints_credentials_that_work_for_a_token(db, client):
+    printed = _run("--organisation", "Kystbank ASA")
+
+    token = client.post(
+        "/oauth/token",
+        {
+            "grant_type": "client_credentials",
+            "client_id": printed["token_auth_id"],
+            "client_secret": printed["token_auth_secret"],
+            "audience": "http://testserver/analysis",
+        },
+        content_type="application/json",
+    )
+    assert token.status_code == 200
+    response = client.get("/analysis/v1/auth-status", HTTP_AUTHORIZATION=f"Bearer {token.json()['access_token']}")
+
+    assert response.status_code == 200
+    assert printed["api_user_uuid"] in response.content.decode()
+
+
+def test_it_does_not_store_the_secrets_in_plain(db):
+    printed = _run("--organisation", "Kystbank ASA")
+
+    user = ApiUser.objects.get(uuid=printed["api_user_uuid"])
+    stored = f"{user.basic_auth_secret_hash} {user.token_auth_secret_hash}"
+    assert printed["basic_auth_secret"] not in stored
+    assert printed["token_auth_secret"] not in stored
+
+
+def test_it_reuses_an_organisation_by_name_or_uuid(db):
+    first = _run("--organisation", "Kystbank ASA")
+    by_name = _run("--organisation", "Kystbank ASA", "--name", "second")
+    by_uuid = _run("--organisation", first["app_customer_uuid"], "--name", "third")
+
+    assert first["app_customer_uuid"] == by_name["app_customer_uuid"] == by_uuid["app_customer_uuid"]
+    assert AppCustomer.objects.count() == 1
+    assert ApiUser.objects.filter(app_customer_id=first["app_customer_uuid"]).count() == 3
+
+
+def test_all_assigns_every_role(db):
+    printed = _run("--organisation", "Kystbank ASA", "--roles", "all")
+
+    assert set(printed["roles"].split(", ")) >= {"aml", "credit_check", "person_national_identification"}
+    assert ApiUser.objects.get(uuid=printed["api_user_uuid"]).roles.count() == 9
+
+
+def test_an_unknown_role_is_a_clear_error(db):
+    with pytest.raises(CommandError, match="unknown role key\\(s\\): superuser"):
+        _run("--organisation", "Kystbank ASA", "--roles", "aml,superuser")
+
+    assert not ApiUser.objects.exists()

@@ -1,0 +1,133 @@
+"""One JSON error shape on the API: 404 for unknown paths, 413, 400 naming fields, 404 across organisations."""
+
+import json
+import uuid
+
+import pytest
+
+SHAPE = {"detail", "code", "errors"}
+
+
+def _memberships(caller) -> str:
+    return f"/analysis/v1/app-customer/{caller.app_customer_uuid}/app-membership"
+
+
+def _error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert set(body) == SHAPE
+    assert body["code"] == code
+    assert body["detail"]
+    return body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/analysis/v1/no-such-endpoint",
+        "/analysis/v2/auth-status",
+        "/datasets/v1/dataset/no-such-dataset/and/more",
+    ],
+)
+def test_it_answers_json_404_for_unknown_paths(api, path):
+    body = _error(api.get(path), 404, "not_found")
+
+    assert path in body["detail"]
+
+
+def test_a_malformed_uuid_in_the_path_is_400_naming_it(api):
+    body = _error(api.get("/analysis/v1/app-customer/not-a-uuid/overview"), 400, "invalid_request")
+
+    assert body["errors"][0]["loc"] == ["path", "app_customer_uuid"]
+
+
+def test_an_unknown_path_is_404_even_without_credentials(db, client):
+    _error(client.get("/analysis/v1/no-such-endpoint"), 404, "not_found")
+
+
+def test_it_answers_413_for_a_body_over_the_limit(api, settings):
+    settings.VAKT_MAX_BODY_BYTES = 2048
+    body = {"padding": "x" * 4096}
+
+    response = api.post("/analysis/v1/auth-status", body)
+
+    error = _error(response, 413, "payload_too_large")
+    assert "2048" in error["detail"]
+
+
+def test_the_token_issuer_answers_413_for_a_body_over_the_limit(db, client, settings):
+    settings.VAKT_MAX_BODY_BYTES = 2048
+
+    response = client.post("/oauth/token", json.dumps({"x": "y" * 4096}), content_type="application/json")
+
+    _error(response, 413, "payload_too_large")
+
+
+def test_a_body_under_the_limit_passes_the_size_check(api, settings):
+    settings.VAKT_MAX_BODY_BYTES = 2048
+
+    response = api.post("/oauth/token", {"padding": "x" * 1000})
+
+    assert response.status_code == 400  # reaches the token issuer, which names the missing fields
+
+
+@pytest.mark.parametrize(
+    "params, field, code",
+    [
+        # not a whole number: request parsing
+        ({"limit": "abc"}, "limit", "invalid_request"),
+        ({"offset": "x"}, "offset", "invalid_request"),
+        # out of range: the pagination rules
+        ({"limit": "0"}, "limit", "invalid_parameter"),
+        ({"limit": "5000"}, "limit", "invalid_parameter"),
+        ({"limit": "-3"}, "limit", "invalid_parameter"),
+        ({"offset": "-1"}, "offset", "invalid_parameter"),
+    ],
+)
+def test_it_answers_400_naming_a_bad_query_parameter(api, params, field, code):
+    body = _error(api.get(_memberships(api), params), 400, code)
+
+    assert ["query", field] in [error["loc"] for error in body["errors"]]
+    assert all(error["msg"] for error in body["errors"])
+    assert field in body["detail"]
+
+
+def test_it_lists_every_bad_parameter(api):
+    body = _error(api.get(_memberships(api), {"limit": "abc", "offset": "x"}), 400, "invalid_request")
+
+    assert sorted(error["loc"] for error in body["errors"]) == [["query", "limit"], ["query", "offset"]]
+
+
+def test_good_parameters_pass(api):
+    response = api.get(_memberships(api), {"limit": "1000", "offset": "0"})
+
+    assert response.status_code == 200
+    assert response.json() == [{"elements": [], "count": 0, "has_more": False}]
+
+
+@pytest.mark.parametrize("suffix", ["overview", "app-membership"])
+def test_another_organisations_uuid_is_404_not_403(api, other_api, suffix):
+    path = f"/analysis/v1/app-customer/{other_api.app_customer_uuid}/{suffix}"
+
+    _error(api.get(path), 404, "not_found")
+    assert other_api.get(path).status_code == 200
+
+
+@pytest.mark.parametrize("suffix", ["overview", "app-membership"])
+def test_an_unknown_organisation_uuid_is_the_same_404(api, other_api, suffix):
+    unknown = api.get(f"/analysis/v1/app-customer/{uuid.uuid4()}/{suffix}")
+    foreign = api.get(f"/analysis/v1/app-customer/{other_api.app_customer_uuid}/{suffix}")
+
+    assert unknown.status_code == foreign.status_code == 404
+    assert unknown.json() == foreign.json()
+
+
+def test_a_bad_parameter_on_another_organisation_is_still_404(api, other_api):
+    path = f"/analysis/v1/app-customer/{other_api.app_customer_uuid}/app-membership"
+
+    _error(api.get(path, {"limit": "0"}), 404, "not_found")
+
+
+def test_unauthenticated_is_401_before_anything_is_revealed(api, client):
+    _error(client.get(f"/analysis/v1/app-customer/{api.app_customer_uuid}/overview"), 401, "not_authenticated")
