@@ -8,15 +8,30 @@ from __future__ import annotations
 
 import base64
 import json as jsonlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
 
+from portal.celery import app as celery_app
+
 from service.auth.models import ROLE_KEYS
 from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
+
+# Tests clear the cache; parallel workers on Redis each get a database of their own.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if settings.REDIS_URL and _worker.startswith("gw"):
+    _url = urlsplit(settings.REDIS_URL)
+    settings.CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{10 + int(_worker[2:])}"))
+
+# Tasks run in-process in tests; the worker's wiring is tested separately.
+celery_app.conf.task_always_eager = True
+celery_app.conf.task_eager_propagates = True
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ALL_ROLES = [key for key, _ in ROLE_KEYS]

@@ -40,15 +40,19 @@ def roles_ensure() -> None:
         AppRole.objects.get_or_create(key=key, defaults={"description": description})
 
 
-@transaction.atomic
-def api_user_create(*, app_customer: AppCustomer, name: str, role_keys: Iterable[str]) -> IssuedCredentials:
+def _roles_for(role_keys: Iterable[str]) -> list[AppRole]:
     roles_ensure()
     wanted = sorted(set(role_keys))
     roles = list(AppRole.objects.filter(key__in=wanted))
     unknown = sorted(set(wanted) - {role.key for role in roles})
     if unknown:
         raise bad_field(["role_keys"], f"unknown role key(s): {', '.join(unknown)}")
+    return roles
 
+
+@transaction.atomic
+def api_user_create(*, app_customer: AppCustomer, name: str, role_keys: Iterable[str]) -> IssuedCredentials:
+    roles = _roles_for(role_keys)
     basic_id, basic_secret = client_id_generate("basic"), secret_generate()
     token_id, token_secret = client_id_generate("token"), secret_generate()
     api_user = ApiUser.objects.create(
@@ -61,3 +65,16 @@ def api_user_create(*, app_customer: AppCustomer, name: str, role_keys: Iterable
     )
     api_user.roles.set(roles)
     return IssuedCredentials(api_user, basic_id, basic_secret, token_id, token_secret)
+
+
+@transaction.atomic
+def api_user_rotate_secrets(*, api_user: ApiUser, role_keys: Iterable[str]) -> IssuedCredentials:
+    """New secrets (the old ones stop working at once) and the given roles."""
+    roles = _roles_for(role_keys)
+    basic_secret, token_secret = secret_generate(), secret_generate()
+    api_user.basic_auth_secret_hash = secret_hash(basic_secret)
+    api_user.token_auth_secret_hash = secret_hash(token_secret)
+    api_user.is_active = True
+    api_user.save(update_fields=["basic_auth_secret_hash", "token_auth_secret_hash", "is_active"])
+    api_user.roles.set(roles)
+    return IssuedCredentials(api_user, api_user.basic_auth_id, basic_secret, api_user.token_auth_id, token_secret)
