@@ -1,0 +1,24 @@
+"""Parsers for screening-list files (UN XML, OFAC CSV, EU CSV, FtM and
+Senzing JSON lines) into one plain-Python entry type. No Django here:
+importers that store list versions build on top. See docs/screening-lists.md.
+"""
+
+from .entry import (
+    ParsedEntry,
+    ParsedIdentifier,
+    ParsedName,
+    ParseError,
+    ParseSummary,
+    Problem,
+)
+from .un_xml import parse_un_xml
+
+__all__ = [
+    "ParseError",
+    "ParseSummary",
+    "ParsedEntry",
+    "ParsedIdentifier",
+    "ParsedName",
+    "Problem",
+    "parse_un_xml",
+]
