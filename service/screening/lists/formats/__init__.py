@@ -11,6 +11,7 @@ from .entry import (
     ParseSummary,
     Problem,
 )
+from .ofac_csv import parse_ofac_csv
 from .un_xml import parse_un_xml
 
 __all__ = [
@@ -20,5 +21,6 @@ __all__ = [
     "ParsedIdentifier",
     "ParsedName",
     "Problem",
+    "parse_ofac_csv",
     "parse_un_xml",
 ]
