@@ -11,6 +11,7 @@ from .entry import (
     ParseSummary,
     Problem,
 )
+from .eu_csv import parse_eu_csv
 from .ofac_csv import parse_ofac_csv
 from .un_xml import parse_un_xml
 
@@ -21,6 +22,7 @@ __all__ = [
     "ParsedIdentifier",
     "ParsedName",
     "Problem",
+    "parse_eu_csv",
     "parse_ofac_csv",
     "parse_un_xml",
 ]
