@@ -12,7 +12,9 @@ from .entry import (
     Problem,
 )
 from .eu_csv import parse_eu_csv
+from .ftm_json import parse_ftm_json
 from .ofac_csv import parse_ofac_csv
+from .senzing_json import parse_senzing_json
 from .un_xml import parse_un_xml
 
 __all__ = [
@@ -23,6 +25,8 @@ __all__ = [
     "ParsedName",
     "Problem",
     "parse_eu_csv",
+    "parse_ftm_json",
     "parse_ofac_csv",
+    "parse_senzing_json",
     "parse_un_xml",
 ]
