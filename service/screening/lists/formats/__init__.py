@@ -14,17 +14,21 @@ from .entry import (
 from .eu_csv import parse_eu_csv
 from .ftm_json import parse_ftm_json
 from .ofac_csv import parse_ofac_csv
+from .registry import FORMATS, detect_format, parse_file
 from .senzing_json import parse_senzing_json
 from .un_xml import parse_un_xml
 
 __all__ = [
+    "FORMATS",
     "ParseError",
     "ParseSummary",
     "ParsedEntry",
     "ParsedIdentifier",
     "ParsedName",
     "Problem",
+    "detect_format",
     "parse_eu_csv",
+    "parse_file",
     "parse_ftm_json",
     "parse_ofac_csv",
     "parse_senzing_json",
