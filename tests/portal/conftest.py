@@ -1,0 +1,75 @@
+"""Dashboard fixtures: an organisation in the service, its API user, and a member who logs in.
+
+The member's Organisation holds the API user's *token* credentials, exactly as a
+deployment would be set up; the dashboard reaches the service through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.test import Client
+
+from portal.models import Member, Organisation
+from service.auth.models import AppCustomer
+from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
+from tests.conftest import ALL_ROLES
+
+PASSWORD = "correct horse battery staple"
+
+
+@dataclass
+class DashboardMember:
+    user: AbstractUser
+    member: Member
+    organisation: Organisation
+    app_customer: AppCustomer
+    credentials: IssuedCredentials
+    password: str = PASSWORD
+
+    @property
+    def username(self) -> str:
+        return self.user.get_username()
+
+    def client(self) -> Client:
+        client = Client()
+        client.force_login(self.user)
+        return client
+
+
+def make_member(
+    org_name: str, username: str, *, roles=ALL_ROLES, role: str = Member.Role.OFFICER
+) -> DashboardMember:
+    app_customer = app_customer_create(name=org_name)
+    credentials = api_user_create(app_customer=app_customer, name=f"{org_name} dashboard", role_keys=roles)
+    organisation = Organisation(
+        name=org_name,
+        app_customer_uuid=app_customer.uuid,
+        api_client_id=credentials.token_auth_id,
+        api_role_keys=",".join(roles),
+    )
+    organisation.api_client_secret = credentials.token_auth_secret
+    organisation.save()
+    user = get_user_model().objects.create_user(username, email=f"{username}@example.com", password=PASSWORD)
+    member = Member.objects.create(user=user, organisation=organisation, role=role)
+    return DashboardMember(user, member, organisation, app_customer, credentials)
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # The real hasher is slow on purpose; these tests are about the dashboard, not the hash.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def member(db) -> DashboardMember:
+    return make_member("Nordbank ASA", "ingrid")
+
+
+@pytest.fixture
+def other_member(db) -> DashboardMember:
+    """A member of another organisation: nothing of it may show up for `member`."""
+    return make_member("Fjordkreditt AS", "olav")
