@@ -186,6 +186,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
+    "screening-lists-refresh": {
+        "task": "service.screening.tasks.screening_lists_refresh_all",
+        "schedule": float(env_int("VAKT_LIST_REFRESH_SECONDS", 6 * 3600, minimum=60)),
+    },
 }
 
 # --- the service -------------------------------------------------------------------

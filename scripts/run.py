@@ -32,9 +32,9 @@ DEMO_STEPS: list[tuple[str, list[str]]] = [
     ("orgforms", ["import_organization_types", str(SHARED_DATA / "brreg" / "organisasjonsformer.csv")]),
     ("enheter", ["import_enheter", str(SHARED_DATA / "brreg" / "enheter-selection.csv")]),
     ("demo-companies", ["generate_demo", "--companies", "3000", "--seed", "7"]),
-    ("un", ["import_screening_list", "un_xml", str(SHARED_DATA / "sanctions" / "un" / "UN_consolidated.xml")]),
-    ("ofac", ["import_screening_list", "ofac_csv", str(SHARED_DATA / "sanctions" / "ofac" / "sdn.csv")]),
-    ("pep", ["import_screening_list", "senzing_json", str(SHARED_DATA / "pep" / "us_congress_senzing.json")]),
+    ("un", ["import_screening_list", str(SHARED_DATA / "sanctions" / "un" / "UN_consolidated.xml")]),
+    ("ofac", ["import_screening_list", str(SHARED_DATA / "sanctions" / "ofac" / "sdn.csv")]),
+    ("pep", ["import_screening_list", str(SHARED_DATA / "pep" / "us_congress_senzing.json")]),
 ]
 
 

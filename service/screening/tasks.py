@@ -1,0 +1,87 @@
+"""Celery tasks for screening lists: import a file, refresh a list from its URL.
+
+Tasks take keys and paths, are idempotent (an unchanged file makes no new
+version), retry with backoff on network errors, and log and return when the
+category they name is gone.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from pathlib import Path
+from urllib.parse import urljoin
+
+import requests
+from celery import shared_task
+
+from service.screening.list_import import ListImportError, screening_list_import
+from service.screening.models import ScreeningListCategory
+
+logger = logging.getLogger(__name__)
+
+DOWNLOAD_TIMEOUT_SECONDS = 120
+# OFAC's sdn.csv comes with companion files that the parser reads from the same folder.
+COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def screening_list_import_task(category_key: str, path: str, format: str | None = None) -> str | None:
+    category = ScreeningListCategory.objects.filter(key=category_key).first()
+    if category is None:
+        logger.warning("Screening list category %s is gone; nothing imported.", category_key)
+        return None
+    try:
+        result = screening_list_import(category=category, path=path, format=format)
+    except ListImportError as exc:
+        logger.error("Screening list %s not imported: %s", category_key, exc)
+        return None
+    logger.info(result.summary_line())
+    return result.summary_line()
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(requests.ConnectionError, requests.Timeout, requests.HTTPError),
+    retry_backoff=60,
+    retry_backoff_max=3600,
+    max_retries=5,
+)
+def screening_list_refresh_task(category_key: str) -> str | None:
+    category = ScreeningListCategory.objects.filter(key=category_key).first()
+    if category is None or not category.refresh_url:
+        logger.warning("Screening list category %s is gone or has no refresh URL.", category_key)
+        return None
+    with tempfile.TemporaryDirectory(prefix="vakt-list-") as folder:
+        main_file = Path(folder) / (Path(category.refresh_url).name or "list")
+        _download(category.refresh_url, main_file)
+        for companion in COMPANIONS.get(category.source_format, ()):
+            try:
+                _download(urljoin(category.refresh_url, companion), Path(folder) / companion)
+            except requests.HTTPError:
+                logger.info("No %s beside %s; importing without it.", companion, category.refresh_url)
+        try:
+            result = screening_list_import(category=category, path=main_file)
+        except ListImportError as exc:
+            logger.error("Refresh of %s refused the downloaded file: %s", category_key, exc)
+            return None
+    logger.info(result.summary_line())
+    return result.summary_line()
+
+
+@shared_task(ignore_result=True)
+def screening_lists_refresh_all() -> int:
+    """Scheduled by beat: queue a refresh of every category with a URL."""
+    keys = list(ScreeningListCategory.objects.exclude(refresh_url="").values_list("key", flat=True))
+    for key in keys:
+        screening_list_refresh_task.delay(key)
+    return len(keys)
+
+
+def _download(url: str, target: Path) -> None:
+    with requests.get(url, stream=True, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
+        response.raise_for_status()
+        with open(target, "wb") as out:
+            for chunk in response.iter_content(1 << 16):
+                out.write(chunk)
