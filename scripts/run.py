@@ -93,7 +93,8 @@ def connect_dashboard() -> tuple[dict, str]:
 
 
 def main() -> int:
-    (DATA_DIR / "broker" / "processed").mkdir(parents=True, exist_ok=True)
+    for folder in ("processed", "control"):
+        (DATA_DIR / "broker" / folder).mkdir(parents=True, exist_ok=True)
     print("Migrating the database ...", flush=True)
     manage("migrate", "--noinput", "-v", "0")
     print("Loading demo data (first run only) ...", flush=True)
