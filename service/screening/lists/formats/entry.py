@@ -16,7 +16,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from dataclasses import dataclass, field
+from typing import Any
 
 PERSON = "Person"
 ORGANIZATION = "Organization"
@@ -131,7 +133,7 @@ class ParsedEntry:
             _extend_unique(self.addresses, [text])
 
 
-def _extend_unique(values: list, new_values: list) -> None:
+def _extend_unique(values: list[Any], new_values: list[Any]) -> None:
     for value in new_values:
         if value not in values:
             values.append(value)
@@ -191,6 +193,10 @@ class ParseSummary:
 
     def warn(self, location: str, reason: str, source_id: str | None = None) -> None:
         self.warnings.append(Problem(location, reason, source_id))
+
+    def warner(self, location: str, source_id: str) -> Warn:
+        """A `Warn` for one record, so helpers need not know where they are."""
+        return partial(self.warn, location, source_id=source_id)
 
     def collect(self, location: str, build: Callable[[], ParsedEntry]) -> ParsedEntry | None:
         """Build one record, counting it as accepted, rejected or skipped."""

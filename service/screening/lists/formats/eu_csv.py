@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterator
-from functools import partial
 
 from .countries import country_code, read_country
 from .dates import parse_day_first, partial_date, year_span
@@ -68,9 +67,7 @@ def parse_eu_csv(source: Source, summary: ParseSummary | None = None) -> Iterato
     with open_text(source, encoding="utf-8-sig") as stream:
         for line, rows in _groups(stream, name):
             location = f"{name} line {line}"
-            entity_id = rows[0]["Entity_LogicalId"]
-            entry = summary.collect(location, lambda: _entry(rows, seen_ids, partial(summary.warn, location)))
-            seen_ids.add(entity_id)
+            entry = summary.collect(location, lambda: _entry(rows, seen_ids, summary, location))
             if entry is not None:
                 yield entry
 
@@ -110,18 +107,19 @@ def _groups(stream: object, name: str) -> Iterator[tuple[int, list[Row]]]:
         yield first_line, group
 
 
-def _entry(rows: list[Row], seen_ids: set[str], warn_at: partial) -> ParsedEntry:
+def _entry(rows: list[Row], seen_ids: set[str], summary: ParseSummary, location: str) -> ParsedEntry:
     first = rows[0]
     source_id = clean_text(first["Entity_LogicalId"])
     if not source_id:
         raise RecordError("no Entity_LogicalId")
     if source_id in seen_ids:
         raise RecordError("rows of this Entity_LogicalId are not consecutive", source_id)
+    seen_ids.add(source_id)
     subject_type = first["Entity_SubjectType"] or first.get("Entity_SubjectType_ClassificationCode", "")
     schema = _SCHEMAS.get(subject_type.strip().lower())
     if schema is None:
         raise RecordError(f"unknown Entity_SubjectType {subject_type!r}", source_id)
-    warn: Warn = partial(warn_at, source_id=source_id)
+    warn = summary.warner(location, source_id)
     entry = ParsedEntry(source_id=source_id, schema=schema, remarks=clean_text(first.get("Entity_Remark")) or None)
     publication_dates: list[str] = []
     for row in rows:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 
 from .countries import read_country
 from .dates import parse_iso
@@ -30,7 +29,6 @@ from .entry import (
     ParsedEntry,
     ParseSummary,
     RecordError,
-    Warn,
     clean_text,
 )
 from .jsonlines import JsonObject, read_json_lines, require_object, strings
@@ -72,12 +70,12 @@ def parse_ftm_json(source: Source, summary: ParseSummary | None = None) -> Itera
     with open_text(source) as stream:
         for line, record in read_json_lines(stream, name):
             location = f"{name} line {line}"
-            entry = summary.collect(location, lambda: _entry(require_object(record), partial(summary.warn, location)))
+            entry = summary.collect(location, lambda: _entry(require_object(record), summary, location))
             if entry is not None:
                 yield entry
 
 
-def _entry(record: JsonObject, warn_at: partial) -> ParsedEntry:
+def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:
     source_id = record.get("id")
     if not isinstance(source_id, str) or not source_id:
         raise RecordError("no id")
@@ -91,7 +89,7 @@ def _entry(record: JsonObject, warn_at: partial) -> ParsedEntry:
     properties = record.get("properties")
     if not isinstance(properties, dict):
         raise RecordError("no properties object", source_id)
-    warn: Warn = partial(warn_at, source_id=source_id)
+    warn = summary.warner(location, source_id)
     entry = ParsedEntry(source_id=source_id, schema=schema)
     for index, name in enumerate(strings(properties.get("name"))):
         entry.add_name(name, STRONG, PRIMARY if index == 0 else kind_for_script(name, ALIAS))

@@ -12,7 +12,6 @@ import csv
 import os
 from collections import defaultdict
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 from .entry import (
@@ -82,7 +81,7 @@ def parse_ofac_csv(
             location = f"{name} line {line}"
             entry = summary.collect(
                 location,
-                lambda: _entry(row, aliases, addresses, extended_remarks, partial(summary.warn, location)),
+                lambda: _entry(row, aliases, addresses, extended_remarks, summary, location),
             )
             if entry is not None:
                 yield entry
@@ -106,7 +105,8 @@ def _entry(
     aliases: dict[str, list[Row]],
     addresses: dict[str, list[Row]],
     extended_remarks: dict[str, list[Row]],
-    warn_at: partial,
+    summary: ParseSummary,
+    location: str,
 ) -> ParsedEntry:
     if len(row) != len(SDN_COLUMNS):
         raise RecordError(f"expected {len(SDN_COLUMNS)} columns, found {len(row)}")
@@ -118,7 +118,7 @@ def _entry(
         raise RecordError(f"unknown SDN_Type {sdn_type!r}", ent_num)
     if not listed_name:
         raise RecordError("no SDN_Name", ent_num)
-    order_name = natural_name if schema == PERSON else str
+    order_name = natural_name if schema == PERSON else str  # str: names of the others stay as listed
     entry = ParsedEntry(source_id=ent_num, schema=schema, source_url=DETAILS_URL.format(ent_num))
     entry.add_name(order_name(listed_name), STRONG, PRIMARY)
     for alias in aliases.pop(ent_num, []):
@@ -126,9 +126,10 @@ def _entry(
         entry.add_name(order_name(_value(alias[3])), quality, kind)
     for programme in program.split("] ["):
         entry.add_programme(programme.strip("[] "))
-    remarks = _value(row[11]) + "".join(_value(extra[1]) for extra in extended_remarks.pop(ent_num, []))
+    # sdn_comments.csv continues the text where it was cut, even inside a word.
+    remarks = "".join(_raw(cell) for cell in [row[11], *(extra[1] for extra in extended_remarks.pop(ent_num, []))])
     entry.remarks = clean_text(remarks) or None
-    apply_remarks(entry, remarks, partial(warn_at, source_id=ent_num), order_name)
+    apply_remarks(entry, remarks, summary.warner(location, ent_num), order_name)
     for address in addresses.pop(ent_num, []):
         entry.add_address([_value(cell) for cell in address[2:5]])
     return entry
@@ -189,5 +190,8 @@ def _rows(stream: object, name: str, width: int) -> Iterator[tuple[int, Row]]:
 
 
 def _value(cell: str) -> str:
-    value = cell.strip()
-    return "" if value == _EMPTY else value
+    return _raw(cell).strip()
+
+
+def _raw(cell: str) -> str:
+    return "" if cell.strip() == _EMPTY else cell

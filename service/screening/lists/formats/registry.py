@@ -30,7 +30,7 @@ _SNIFF_BYTES = 64 * 1024
 _OFAC_SDN_ROW = re.compile(r'\d+,"[^"]*",')
 
 
-def detect_format(path: str | os.PathLike) -> str:
+def detect_format(path: str | os.PathLike[str]) -> str:
     """The FORMATS key for a file, judged by its content, not its name."""
     with open(path, "rb") as stream:
         head = stream.read(_SNIFF_BYTES).decode("utf-8-sig", errors="replace")
@@ -50,7 +50,7 @@ def detect_format(path: str | os.PathLike) -> str:
     raise ParseError(os.fspath(path), "not a known screening list format")
 
 
-def _first_json_object(path: str | os.PathLike) -> dict:
+def _first_json_object(path: str | os.PathLike[str]) -> dict[str, object]:
     """The first line in full: an FtM entity can be longer than the sniffed head."""
     with open(path, encoding="utf-8-sig", errors="replace") as stream:
         line = next((line for line in stream if line.strip()), "")
@@ -62,7 +62,7 @@ def _first_json_object(path: str | os.PathLike) -> dict:
 
 
 def parse_file(
-    path: str | os.PathLike, format: str | None = None, summary: ParseSummary | None = None
+    path: str | os.PathLike[str], format: str | None = None, summary: ParseSummary | None = None
 ) -> Iterator[ParsedEntry]:
     """Parse a list file with the parser for `format`, detected when not given."""
     key = format or detect_format(path)

@@ -8,7 +8,6 @@ files); both are read the same way.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
 
 from .countries import country_code, read_country
 from .dates import parse_iso
@@ -54,12 +53,12 @@ def parse_senzing_json(source: Source, summary: ParseSummary | None = None) -> I
     with open_text(source) as stream:
         for line, record in read_json_lines(stream, name):
             location = f"{name} line {line}"
-            entry = summary.collect(location, lambda: _entry(require_object(record), partial(summary.warn, location)))
+            entry = summary.collect(location, lambda: _entry(require_object(record), summary, location))
             if entry is not None:
                 yield entry
 
 
-def _entry(record: JsonObject, warn_at: partial) -> ParsedEntry:
+def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:
     source_id = clean_text(str(record.get("RECORD_ID") or ""))
     if not source_id:
         raise RecordError("no RECORD_ID")
@@ -69,7 +68,7 @@ def _entry(record: JsonObject, warn_at: partial) -> ParsedEntry:
     schema = _SCHEMAS.get(str(record_type).upper())
     if schema is None:
         raise RecordError(f"unknown RECORD_TYPE {record_type!r}", source_id)
-    warn: Warn = partial(warn_at, source_id=source_id)
+    warn = summary.warner(location, source_id)
     entry = ParsedEntry(source_id=source_id, schema=schema, source_url=_first_text(record.get("URL")))
     attributes = _attribute_groups(record)
     # Primary names first, so the first name added is the primary one.

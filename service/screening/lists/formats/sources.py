@@ -11,7 +11,7 @@ from typing import IO, Union
 
 from .entry import ParseError
 
-Source = Union[str, os.PathLike, IO[str], IO[bytes]]
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 
 def source_name(source: Source) -> str:
@@ -34,7 +34,7 @@ def open_text(source: Source, encoding: str = "utf-8") -> Iterator[IO[str]]:
     if isinstance(source, io.TextIOBase):
         yield source
         return
-    wrapper = io.TextIOWrapper(source, encoding=encoding, newline="")  # type: ignore[arg-type]
+    wrapper = io.TextIOWrapper(source, encoding=encoding, newline="")  # type: ignore[type-var]
     try:
         yield wrapper
     except UnicodeDecodeError as error:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Iterator
 from xml.etree.ElementTree import Element
 
 from .countries import read_country
@@ -69,7 +68,7 @@ def parse_un_xml(source: Source, summary: ParseSummary | None = None) -> Iterato
                     continue
                 counters[element.tag] += 1
                 location = f"{element.tag} #{counters[element.tag]}"
-                entry = summary.collect(location, lambda: _entry(element, partial(summary.warn, location)))
+                entry = summary.collect(location, lambda: _entry(element, summary, location))
                 # Drop what was read so memory stays flat on large lists.
                 open_elements[-1].remove(element)
                 if entry is not None:
@@ -77,16 +76,17 @@ def parse_un_xml(source: Source, summary: ParseSummary | None = None) -> Iterato
         except ET.ParseError as error:
             line, column = error.position
             raise ParseError(f"{name} line {line} column {column}", f"not well-formed XML ({error.msg})") from error
-    if not open_elements and not any(counters.values()):
+    # An empty list is far likelier a broken export than the end of all sanctions.
+    if not any(counters.values()):
         raise ParseError(name, "no INDIVIDUAL or ENTITY element found")
 
 
-def _entry(element: Element, warn_at: Callable[..., None]) -> ParsedEntry:
+def _entry(element: Element, summary: ParseSummary, location: str) -> ParsedEntry:
     source_id = _text(element, "REFERENCE_NUMBER")
     if not source_id:
         raise RecordError("no REFERENCE_NUMBER", _text(element, "DATAID") or None)
     entry = ParsedEntry(source_id=source_id, schema=_SCHEMAS[element.tag])
-    warn: Warn = partial(warn_at, source_id=source_id)
+    warn = summary.warner(location, source_id)
     entry.add_name(" ".join(filter(None, (_text(element, part) for part in _NAME_PARTS))), STRONG, PRIMARY)
     entry.add_name(_text(element, "NAME_ORIGINAL_SCRIPT"), STRONG, ORIGINAL_SCRIPT)
     for alias in element.iter(f"{element.tag}_ALIAS"):
