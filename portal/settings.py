@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "service.reports",
     # the dashboard: reaches the service only through portal.service
     "portal",
+    "companies",
     "watchlists",
     "screening",
     "reports",

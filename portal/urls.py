@@ -7,6 +7,7 @@ urlpatterns = [
     path("", include("service.urls")),
     path("admin/", admin.site.urls),
     path("", include("portal.dashboard_urls")),
+    path("companies/", include("companies.urls")),
     path("watchlists/", include("watchlists.urls")),
     path("screening/", include("screening.urls")),
     path("reports/", include("reports.urls")),

@@ -160,6 +160,12 @@ class ServiceClient:
     def auth_status(self) -> str:
         return self.request("GET", "analysis", "v1/auth-status", accept="text/plain").text
 
+    @property
+    def companies(self) -> "CompaniesApi":
+        from portal.service.companies import CompaniesApi  # one module per API area, imported on use
+
+        return CompaniesApi(self)
+
     # --- auth -----------------------------------------------------------------------------
 
     def _authorization(self, api: ApiName) -> str:

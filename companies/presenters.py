@@ -1,0 +1,59 @@
+"""Turning API answers into what the company page shows (no service calls here)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+
+def employment_series(elements: list[dict]) -> list[dict]:
+    """One point per change: date and head count, oldest first (for the chart)."""
+    points = [
+        {"date": (e.get("from_date") or e.get("employee_date") or "")[:10], "count": e.get("employee_count")}
+        for e in elements
+        if e.get("employee_count") is not None
+    ]
+    return sorted(points, key=lambda p: p["date"])
+
+
+def accounts_by_year(elements: list[dict]) -> list[dict]:
+    """Current accounts per year and type, newest first; replaced sets are left out of the table."""
+    rows = []
+    for element in elements:
+        accounts = element.get("accounts") or {}
+        rows.append(
+            {
+                "year": accounts.get("accounting_year"),
+                "type": (element.get("accounts_type") or {}).get("accounts_type_key", ""),
+                "accounts": accounts,
+                "income": element.get("accounts_income_statement") or {},
+                "balance": element.get("accounts_balance_sheet") or {},
+                "highlights": element.get("accounts_highlights") or {},
+                "replaced": bool(accounts.get("replaced_by_accounts_uuid")),
+            }
+        )
+    by_key: dict[tuple, dict] = defaultdict(dict)
+    for row in rows:
+        if not row["replaced"]:
+            by_key[(row["year"], row["type"])] = row
+    return sorted(by_key.values(), key=lambda r: (-(r["year"] or 0), r["type"]))
+
+
+def latest_measure_year(elements: list[dict]) -> int | None:
+    years = [(e.get("accounts") or {}).get("accounting_year") for e in elements]
+    years = [y for y in years if isinstance(y, int)]
+    return max(years) if years else None
+
+
+def bucket_of(value, buckets: list[dict]) -> int | None:
+    """The bucket a value falls in: lower bound inclusive, upper bound exclusive, the last numbered bucket closed."""
+    if value is None:
+        return -1 if any(b["bucket_id"] == -1 for b in buckets) else None
+    numbered = [b for b in buckets if b["bucket_id"] >= 0]
+    for bucket in numbered:
+        lower, upper = bucket["bucket_lower_bound"], bucket["bucket_upper_bound"]
+        if (lower is None or value >= lower) and (upper is None or value < upper):
+            return bucket["bucket_id"]
+    for bucket in reversed(numbered):
+        if bucket["bucket_upper_bound"] is not None and value == bucket["bucket_upper_bound"]:
+            return bucket["bucket_id"]
+    return None
