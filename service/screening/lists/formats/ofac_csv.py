@@ -41,6 +41,7 @@ ALT_COLUMNS = ("ent_num", "alt_num", "alt_type", "alt_name", "alt_remarks")
 ADD_COLUMNS = ("ent_num", "add_num", "address", "city_state_postal", "country", "add_remarks")
 COMMENTS_COLUMNS = ("ent_num", "remarks_extended")
 COMPANION_FILES = {"alt": "alt.csv", "add": "add.csv", "comments": "sdn_comments.csv"}
+_COMPANION_CONTENTS = {"alt": "aliases", "add": "addresses", "comments": "the end of long remarks"}
 
 DETAILS_URL = "https://sanctionssearch.ofac.treas.gov/Details.aspx?id={}"
 
@@ -72,10 +73,14 @@ def parse_ofac_csv(
     """
     summary = summary if summary is not None else ParseSummary()
     companions = _companions(sdn, {"alt": alt, "add": add, "comments": comments})
+    name = source_name(sdn)
+    for key, companion in companions.items():
+        # A list without its aliases still parses, but screens far worse: say so.
+        if companion is None:
+            summary.warn(name, f"no {COMPANION_FILES[key]} given or found beside it: {_COMPANION_CONTENTS[key]} left out")
     aliases = _by_entity(companions["alt"], ALT_COLUMNS, summary)
     addresses = _by_entity(companions["add"], ADD_COLUMNS, summary)
     extended_remarks = _by_entity(companions["comments"], COMMENTS_COLUMNS, summary)
-    name = source_name(sdn)
     with open_text(sdn) as stream:
         for line, row in _rows(stream, name, len(SDN_COLUMNS)):
             location = f"{name} line {line}"

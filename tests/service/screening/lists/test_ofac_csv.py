@@ -145,6 +145,7 @@ def test_it_rejects_a_bad_row_and_goes_on():
         ("<stream> line 3", "ent_num 'X' is not a number"),
     ]
     assert (summary.read, summary.accepted) == (4, 2)
+    assert "no alt.csv given or found beside it: aliases left out" in [problem.reason for problem in summary.warnings]
 
 
 def test_it_raises_parse_error_on_a_file_with_other_columns(ofac_sdn_path):
