@@ -2,8 +2,8 @@
 
 A gzip file is read through once before anything is written: a truncated or corrupt
 download fails on its CRC or missing end marker up front instead of after half the
-rows were committed. That pass keeps the file's last bytes, so JSON can check its
-closing bracket without a second pass.
+rows were committed. That pass keeps the file's first and last bytes, so the format
+can be recognised and JSON's closing bracket checked without a second pass.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class ImportFileError(Exception):
 class TextSource:
     stream: io.TextIOBase
     size: int  # bytes on disk, the progress bar's total
+    head: bytes  # the first bytes of the (decompressed) content
     tail: bytes  # the last bytes of the (decompressed) content
     _raw: io.BufferedReader
 
@@ -45,23 +46,25 @@ def is_gzip(path: Path) -> bool:
         return raw.read(2) == GZIP_MAGIC
 
 
-def gzip_verify(path: Path) -> bytes:
-    """Decompress the whole file, discarding it; its last bytes, or ImportFileError."""
-    tail = b""
+def gzip_verify(path: Path) -> tuple[bytes, bytes]:
+    """Decompress the whole file, discarding it: (first bytes, last bytes), or ImportFileError."""
+    head = tail = b""
     try:
         with gzip.open(path, "rb") as stream:
             while chunk := stream.read(_CHUNK):
+                head = head or chunk[:TAIL_BYTES]
                 tail = (tail + chunk)[-TAIL_BYTES:]
     except (EOFError, OSError, zlib.error) as exc:
         raise ImportFileError(f"{path.name} is not a complete gzip file: {exc}") from None
-    return tail
+    return head, tail
 
 
-def plain_tail(path: Path) -> bytes:
+def plain_ends(path: Path) -> tuple[bytes, bytes]:
     with path.open("rb") as raw:
+        head = raw.read(TAIL_BYTES)
         raw.seek(0, io.SEEK_END)
         raw.seek(max(0, raw.tell() - TAIL_BYTES))
-        return raw.read()
+        return head, raw.read()
 
 
 @contextmanager
@@ -73,12 +76,12 @@ def text_source_open(path: Path | str) -> Iterator[TextSource]:
     compressed = is_gzip(path)
     if path.suffix == ".gz" and not compressed:
         raise ImportFileError(f"{path.name} ends in .gz but is not gzip-compressed")
-    tail = gzip_verify(path) if compressed else plain_tail(path)
+    head, tail = gzip_verify(path) if compressed else plain_ends(path)
     raw = path.open("rb")
     try:
         binary = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
         stream = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
-        yield TextSource(stream=stream, size=path.stat().st_size, tail=tail, _raw=raw)
+        yield TextSource(stream=stream, size=path.stat().st_size, head=head, tail=tail, _raw=raw)
     finally:
         raw.close()
 
