@@ -1,4 +1,4 @@
-"""API-wide HTTP rules that sit before routing: body size and JSON for unknown paths."""
+"""API-wide HTTP rules around routing: body size, JSON for unknown paths, content negotiation."""
 
 from __future__ import annotations
 
@@ -30,6 +30,18 @@ class ApiBoundaryMiddleware:
                 )
             )
         response = self.get_response(request)
-        if response.status_code == 404 and not response.get("Content-Type", "").startswith("application/json"):
+        content_type = response.get("Content-Type", "")
+        if response.status_code == 404 and not content_type.startswith("application/json"):
             return error_response(NotFound(f"No endpoint at {request.path}."))
+        if 200 <= response.status_code < 300 and content_type.startswith("application/json"):
+            if not request.accepts("application/json"):
+                return error_response(
+                    ApiError(
+                        f"This endpoint answers application/json; the Accept header allows only "
+                        f"{request.headers.get('Accept')!r}.",
+                        code="not_acceptable",
+                        status=406,
+                        errors=[{"loc": ["header", "Accept"], "msg": "must allow application/json"}],
+                    )
+                )
         return response

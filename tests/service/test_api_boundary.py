@@ -1,0 +1,23 @@
+"""HTTP rules shared by every API endpoint: content negotiation."""
+
+
+def test_it_answers_json_when_json_is_accepted(api):
+    url = f"/analysis/v1/app-customer/{api.app_customer_uuid}/overview"
+    for accept in ("application/json", "*/*", "application/*", "text/html,application/json;q=0.9"):
+        response = api.client.get(url, HTTP_ACCEPT=accept, **api.headers())
+        assert response.status_code == 200, accept
+
+
+def test_it_refuses_an_accept_header_without_json(api):
+    url = f"/analysis/v1/app-customer/{api.app_customer_uuid}/overview"
+    response = api.client.get(url, HTTP_ACCEPT="application/xml", **api.headers())
+    assert response.status_code == 406
+    body = response.json()
+    assert body["code"] == "not_acceptable"
+    assert body["errors"][0]["loc"] == ["header", "Accept"]
+
+
+def test_it_serves_plain_text_endpoints_to_text_clients(api):
+    response = api.client.get("/analysis/v1/auth-status", HTTP_ACCEPT="text/plain", **api.headers())
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/plain")
