@@ -51,10 +51,13 @@ _COLUMN_BY_LOWER = {column.lower(): column for column in COLUMNS}
 
 def enheter_rows(source: TextSource, name: str, *, file_format: str = "auto") -> Iterator[SourceRow]:
     """The file's rows; `file_format` csv, json, or auto (JSON when the content starts with '[')."""
+    starts_as_array = source.head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"["
     if file_format == "auto":
-        file_format = "json" if source.head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[" else "csv"
+        file_format = "json" if starts_as_array else "csv"
     if file_format == "csv":
         return csv_rows(source.stream, required_columns=COLUMNS, name=name)
+    if not starts_as_array:
+        raise ImportFileError(f"{name} is not JSON in the brreg download format: expected a JSON array '[...]'")
     if not source.tail.rstrip().endswith(b"]"):
         raise ImportFileError(f"{name} is not a complete JSON array: it does not end with ']'")
     return _json_rows(source, name)
