@@ -1,0 +1,111 @@
+"""Corporate group ownership from `konsern-roller.csv` (influencing_tax_ident, influenced_tax_ident,
+rel_type_code, percentage).
+
+`HFOR` (hovedforetak) says the influencing company is the parent: it becomes a
+`shareholder` CompanyRole of the influenced company held by the parent, with the
+percentage. Both companies must already be in the register (konsern-enheter.csv is
+an Enhetsregisteret file: import it with import_enheter first); a row naming an
+unknown one is rejected. The role's natural key is (company, shareholder, holder
+company) among open roles, so a re-import updates the share in place.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from django.db import transaction
+from stdnum.exceptions import ValidationError
+from stdnum.no import orgnr
+
+from service.companies.importers.analysis_hook import AffectedCompanies
+from service.companies.importers.reading import batched, csv_source_rows
+from service.companies.importers.result import ImportResult
+from service.companies.importers.values import RowRejected, decimal_value
+from service.companies.models import Company, CompanyRole, CompanyRoleType
+
+BATCH_SIZE = 5000
+COLUMNS = ("influencing_tax_ident", "influenced_tax_ident", "rel_type_code", "percentage")
+PARENT_COMPANY = "HFOR"
+
+
+def group_ownership_import(
+    *, path: Path | str, quiet: bool = True, batch_size: int = BATCH_SIZE, refresh_analysis: bool = True
+) -> ImportResult:
+    path = Path(path)
+    result = ImportResult(source=path.name)
+    affected = AffectedCompanies()
+    shareholder = CompanyRoleType.objects.get(key="shareholder")
+    with csv_source_rows(path, required_columns=COLUMNS, quiet=quiet) as rows:
+        for batch in batched(rows, batch_size):
+            links = []
+            for row in batch:
+                result.rows_read += 1
+                try:
+                    if row.problem:
+                        raise RowRejected(row.problem)
+                    links.append((row.line, *_ownership(row.values)))
+                except RowRejected as exc:
+                    result.reject(line=row.line, reason=str(exc))
+            with transaction.atomic():
+                _batch_write(links, shareholder, result, affected)
+    if refresh_analysis:
+        affected.refresh()
+    return result
+
+
+def _ownership(values: dict[str, str]) -> tuple[str, str, Decimal]:
+    relation = values["rel_type_code"].strip()
+    if relation != PARENT_COMPANY:
+        raise RowRejected(f"rel_type_code {relation!r} is not supported (only {PARENT_COMPANY}, the parent company)")
+    parent, child = (_org_nr(values[column], column) for column in ("influencing_tax_ident", "influenced_tax_ident"))
+    if parent == child:
+        raise RowRejected(f"company {child} cannot own itself")
+    share = decimal_value(values["percentage"], field="percentage")
+    if share is None or not 0 < share <= 100:
+        raise RowRejected(f"percentage must be above 0 and at most 100, got {values['percentage']!r}")
+    return parent, child, share
+
+
+def _org_nr(value: str, column: str) -> str:
+    try:
+        return orgnr.validate(value)
+    except ValidationError as exc:
+        raise RowRejected(f"{column} {value!r} is not a valid organisation number ({exc})") from None
+
+
+def _batch_write(links: list, shareholder: CompanyRoleType, result: ImportResult, affected: AffectedCompanies) -> None:
+    org_nrs = {org_nr for _, parent, child, _ in links for org_nr in (parent, child)}
+    companies = dict(Company.objects.filter(org_nr_schema="NO", org_nr__in=org_nrs).values_list("org_nr", "uuid"))
+    roles = {
+        (role.company_id, role.holder_company_id): role
+        for role in CompanyRole.objects.filter(
+            company_role_type=shareholder,
+            company_id__in=companies.values(),
+            holder_company_id__in=companies.values(),
+            to_date__isnull=True,
+        )
+    }
+    for line, parent, child, share in links:
+        missing = [org_nr for org_nr in (parent, child) if org_nr not in companies]
+        if missing:
+            result.reject(
+                line=line,
+                reason=f"company {', '.join(missing)} is not in the register (import its Enhetsregisteret row first)",
+            )
+            continue
+        key = (companies[child], companies[parent])
+        role = roles.get(key)
+        if role is None:
+            roles[key] = CompanyRole.objects.create(
+                company_id=key[0], company_role_type=shareholder, holder_company_id=key[1], share_percentage=share
+            )
+            result.created += 1
+        elif role.share_percentage != share:
+            role.share_percentage = share
+            role.save(update_fields=["share_percentage", "update_timestamp"])
+            result.updated += 1
+        else:
+            result.unchanged += 1
+            continue
+        affected.add(key)
