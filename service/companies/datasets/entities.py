@@ -9,7 +9,7 @@ for catalogue keys, `app_url` on every entity.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import models
 
@@ -21,18 +21,24 @@ from service.companies.references import company_app_url
 PERSON_ID_ROLE = "person_national_identification"
 
 
-def company_page(section: str = "") -> Callable[[object], str | None]:
-    """app_url of records shown on their company's dashboard page (there is no page per record)."""
-    anchor = f"#{section}" if section else ""
+@dataclass(frozen=True)
+class CompanyPage:
+    """app_url of records shown on their company's dashboard page (there is no page per record).
 
-    def build(company_uuid: object) -> str | None:
-        return None if company_uuid is None else f"{company_app_url(company_uuid)}{anchor}"
+    A value object, so equal links of one row (five entities on the same company
+    page) are recognised as one and built once.
+    """
 
-    return build
+    section: str = ""
+
+    def __call__(self, company_uuid: object) -> str | None:
+        if company_uuid is None:
+            return None
+        return f"{company_app_url(company_uuid)}#{self.section}" if self.section else company_app_url(company_uuid)
 
 
 def app_url_on_company_page(*, company_path: str, section: str = "") -> Field:
-    return Field("app_url", company_path, T.STRING, derive=company_page(section))
+    return Field("app_url", company_path, T.STRING, derive=CompanyPage(section))
 
 
 NO_PAGE = Field("app_url", None, T.STRING)  # catalogue rows have no dashboard page
