@@ -1,0 +1,182 @@
+"""Pair the parts of two names.
+
+`token_similarity` says how alike two name parts are and why (same spelling,
+a typo, a known variant of the same name, an initial, a phonetic or consonant
+match across scripts). `align` pairs query parts with list parts, best pairs
+first, then glues split or joined words ("Patr ushev" / "Patrushev",
+"VladimirPutin" / "Vladimir Putin") and ignores repeated parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+from .normalize import INITIAL, NAME, NUMBER, NameToken
+
+# "son/daughter of": the part after it is the father's name.
+PATRONYMIC_MARKERS = frozenset({"bin", "ibn", "ben", "bint", "binti", "ould"})
+ROLE_MISMATCH_FACTOR = 0.5  # a father's name aligned with a person's own name
+
+VARIANT_SIMILARITY = 0.9  # rigour knows both spellings as one name (Mohammed / Muhammad)
+PHONETIC_SIMILARITY = 0.8  # same metaphone key (Scholz / Schulze)
+SKELETON_SIMILARITY = 0.85  # same consonants, one side written without vowels (Arabic, Hebrew)
+INITIAL_SIMILARITY = 0.8  # "V." for "Vladimir": consistent, but weaker than the full name
+MIN_SIMILARITY = 0.55  # below this two parts are different names, not variants
+LONGEST_GLUED_RUN = 4  # "Plat Ono Vich" -> "Platonovich"
+
+
+@dataclass(frozen=True, slots=True)
+class PartPair:
+    """Query tokens aligned with list tokens (usually one each; more when glued)."""
+
+    query: tuple[int, ...]
+    listed: tuple[int, ...]
+    similarity: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class NameAlignment:
+    pairs: tuple[PartPair, ...]
+    unmatched_query: tuple[int, ...]
+    unmatched_listed: tuple[int, ...]
+
+
+def allowed_edits(a: str, b: str) -> int:
+    """Typos tolerated between two spellings: none in very short parts, more in long ones.
+
+    A differing first letter is rarer as a typo than as a different name, so it
+    costs one edit of the budget.
+    """
+    shortest = min(len(a), len(b))
+    if shortest <= 2:
+        return 0
+    if shortest <= 4:
+        return 1
+    budget = 2 if shortest <= 9 else 3
+    return budget if a[0] == b[0] else budget - 1
+
+
+def edit_similarity(a: str, b: str) -> float:
+    """1 - edits / length when within the typo budget, else 0 (transpositions count once)."""
+    budget = allowed_edits(a, b)
+    if budget == 0:
+        return 0.0
+    distance = OSA.distance(a, b, score_cutoff=budget)
+    if distance > budget:
+        return 0.0
+    return 1.0 - distance / max(len(a), len(b))
+
+
+def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
+    """How alike two name parts are, in [0, 1], and the reason a reviewer would give."""
+    if a.syllabic and b.syllabic:
+        # One different Han or Hangul character is a different name.
+        return (1.0, "exact") if a.form == b.form else (0.0, "")
+    if a.text == b.text:
+        return 1.0, "exact" if a.form == b.form or not (a.syllabic or b.syllabic) else "script"
+    if a.role == NUMBER or b.role == NUMBER:
+        return 0.0, ""
+    if a.role == INITIAL or b.role == INITIAL:
+        return (INITIAL_SIMILARITY, "initial") if a.text[0] == b.text[0] else (0.0, "")
+    best, reason = edit_similarity(a.text, b.text), "typo"
+    if a.symbols and not a.symbols.isdisjoint(b.symbols) and best < VARIANT_SIMILARITY:
+        best, reason = VARIANT_SIMILARITY, "variant"
+    if (
+        best < PHONETIC_SIMILARITY
+        and a.phonetic
+        and a.phonetic == b.phonetic
+        and len(a.phonetic) > 1
+        and a.text[0] == b.text[0]  # "Ginta" and "Janett" sound alike to metaphone only
+    ):
+        best, reason = PHONETIC_SIMILARITY, "phonetic"
+    if (a.abjad or b.abjad) and best < SKELETON_SIMILARITY:
+        best, reason = max((best, reason), _skeleton_similarity(a, b))
+    return (best, reason) if best >= MIN_SIMILARITY else (0.0, "")
+
+
+def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
+    if len(a.skeleton) < 2 or len(b.skeleton) < 2:
+        return 0.0, ""
+    if a.skeleton == b.skeleton:
+        return SKELETON_SIMILARITY, "script"
+    if min(len(a.skeleton), len(b.skeleton)) >= 4 and OSA.distance(a.skeleton, b.skeleton, score_cutoff=1) <= 1:
+        return SKELETON_SIMILARITY - 0.15, "script"
+    return 0.0, ""
+
+
+def align(query: tuple[NameToken, ...], listed: tuple[NameToken, ...]) -> NameAlignment:
+    """Pair query and list name parts, most similar first; each part is used once."""
+    query_fathers = _patronymic_positions(query)
+    listed_fathers = _patronymic_positions(listed)
+    check_roles = bool(query_fathers) and bool(listed_fathers)
+    candidates = []
+    for i, q in enumerate(query):
+        for j, c in enumerate(listed):
+            similarity, reason = token_similarity(q, c)
+            if check_roles and (i in query_fathers) != (j in listed_fathers):
+                similarity *= ROLE_MISMATCH_FACTOR
+            if similarity > 0.0:
+                # Ties go to the heavier pair, then to parts in the same position.
+                candidates.append((similarity, q.weight + c.weight, -abs(i - j), i, j, reason))
+    candidates.sort(reverse=True)
+    free_query = set(range(len(query)))
+    free_listed = set(range(len(listed)))
+    pairs: list[PartPair] = []
+    for similarity, _, _, i, j, reason in candidates:
+        if i in free_query and j in free_listed:
+            free_query.discard(i)
+            free_listed.discard(j)
+            pairs.append(PartPair((i,), (j,), similarity, reason))
+    if free_query and free_listed:
+        for single, glued, similarity in _glue_runs(query, listed, free_query, free_listed):
+            pairs.append(PartPair((single,), glued, similarity, "joined"))
+        for single, glued, similarity in _glue_runs(listed, query, free_listed, free_query):
+            pairs.append(PartPair(glued, (single,), similarity, "joined"))
+    if not free_listed:
+        _drop_repeats(query, pairs, free_query, side=0)
+    if not free_query:
+        _drop_repeats(listed, pairs, free_listed, side=1)
+    return NameAlignment(tuple(pairs), tuple(sorted(free_query)), tuple(sorted(free_listed)))
+
+
+def _glue_runs(
+    one: tuple[NameToken, ...],
+    other: tuple[NameToken, ...],
+    free_one: set[int],
+    free_other: set[int],
+) -> list[tuple[int, tuple[int, ...], float]]:
+    """Free parts of `one` equal to several adjacent free parts of `other` glued together."""
+    glued: list[tuple[int, tuple[int, ...], float]] = []
+    for i in sorted(free_one):
+        token = one[i]
+        if token.role != NAME or i not in free_one:
+            continue
+        best: tuple[float, tuple[int, ...]] | None = None
+        for start in sorted(free_other):
+            run = [start]
+            while len(run) < LONGEST_GLUED_RUN and run[-1] + 1 in free_other:
+                run.append(run[-1] + 1)
+                text = "".join(other[k].text for k in run)
+                similarity = 1.0 if text == token.text else edit_similarity(token.text, text)
+                if similarity >= MIN_SIMILARITY and (best is None or similarity > best[0]):
+                    best = (similarity, tuple(run))
+        if best is not None:
+            similarity, run = best
+            free_one.discard(i)
+            free_other.difference_update(run)
+            glued.append((i, run, similarity))
+    return glued
+
+
+def _patronymic_positions(tokens: tuple[NameToken, ...]) -> set[int]:
+    return {i + 1 for i, token in enumerate(tokens[:-1]) if token.text in PATRONYMIC_MARKERS}
+
+
+def _drop_repeats(tokens: tuple[NameToken, ...], pairs: list[PartPair], free: set[int], side: int) -> None:
+    """"Sergey Sergey Shoigu": a repeated part adds nothing, unless it stands against another name."""
+    aligned_texts = {tokens[k].text for pair in pairs for k in (pair.query if side == 0 else pair.listed)}
+    for k in [k for k in free if tokens[k].text in aligned_texts]:
+        free.discard(k)

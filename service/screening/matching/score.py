@@ -1,0 +1,196 @@
+"""Score a query against list names and entities.
+
+Name score: the query's parts are aligned with the list name's parts (see
+`align`). Each aligned pair contributes its similarity, weighted by how much
+its parts count as evidence (a full name part 1, an initial 0.5, a particle
+0.2, ...). Parts left over lower the score, by how much depends on which side
+they are on:
+
+- parts left over on *both* sides are a conflict (Hans *Joachim* Friedrich vs
+  Hans *Otto* Friedrich): the strongest penalty;
+- parts only the list name has are the usual missing middle names: mild;
+- parts only the query has mean the list name is the less specific one: a bit
+  more than mild.
+
+    score = sum(similarity * weight) /
+            (sum(weight) + CONFLICT * conflicting + QUERY_EXTRA * query_only + LIST_EXTRA * list_only)
+
+The entity score adds birth date, nationality and gender adjustments (`facts`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rapidfuzz.distance import OSA
+
+from .align import NameAlignment, align
+from .facts import birth_date_adjustment, gender_adjustment, nationality_adjustment
+from .normalize import NAME, PERSON, NameToken, NormalizedName, normalize_name, split_alternatives
+from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
+
+# From this score a result is reported as a possible match (see docs/matching.md).
+DEFAULT_THRESHOLD = 0.75
+WEAK_ALIAS_FACTOR = 0.9  # low-quality aliases ("a.k.a." nicknames) count less
+JOINED_SIMILARITY = 0.95
+JOINED_TYPO_SIMILARITY = 0.9
+JOINED_TYPO_MIN_LENGTH = 9
+WITHOUT_FULL_PART_CAP = 0.5  # "N.N." against "Nursultan Nazarbayev": initials alone identify no one
+
+
+class Penalties(NamedTuple):
+    conflict: float
+    query_extra: float
+    list_extra: float
+
+
+# Companies with an extra distinctive word are often sister companies, so extras cost more.
+PENALTIES = {
+    PERSON: Penalties(conflict=2.0, query_extra=0.3, list_extra=0.15),
+}
+DEFAULT_PENALTIES = Penalties(conflict=2.0, query_extra=0.5, list_extra=0.4)
+
+
+class NameComparison(NamedTuple):
+    score: float
+    query: NormalizedName
+    listed: NormalizedName
+    alignment: NameAlignment
+
+
+def score_names(a: str, b: str, schema: str = "Person") -> float:
+    """Similarity in [0, 1] of a query name `a` and a list name `b`."""
+    return max(
+        compare_names(normalize_name(query, schema), normalize_name(listed, schema)).score
+        for query in split_alternatives(a, schema)
+        for listed in split_alternatives(b, schema)
+    )
+
+
+def compare_names(query: NormalizedName, listed: NormalizedName) -> NameComparison:
+    alignment = align(query.tokens, listed.tokens)
+    score = alignment_score(query.tokens, listed.tokens, alignment, PENALTIES.get(query.kind, DEFAULT_PENALTIES))
+    if score < JOINED_SIMILARITY:
+        score = max(score, joined_similarity(query, listed))
+    return NameComparison(score, query, listed, alignment)
+
+
+def joined_similarity(query: NormalizedName, listed: NormalizedName) -> float:
+    """Same letters, different spacing ("SiemensAG", "Goodwill"), at most one typo in a long name.
+
+    The typo allowance only applies when the names split into a different number
+    of parts; otherwise the part-by-part comparison already judged every typo.
+    """
+    if query.joined == listed.joined and query.joined:
+        return JOINED_SIMILARITY
+    if (
+        len(query.tokens) != len(listed.tokens)
+        and min(len(query.joined), len(listed.joined)) >= JOINED_TYPO_MIN_LENGTH
+        and OSA.distance(query.joined, listed.joined, score_cutoff=1) <= 1
+    ):
+        return JOINED_TYPO_SIMILARITY
+    return 0.0
+
+
+def alignment_score(
+    query: tuple[NameToken, ...],
+    listed: tuple[NameToken, ...],
+    alignment: NameAlignment,
+    penalties: Penalties,
+) -> float:
+    achieved = 0.0
+    evidence = 0.0
+    for pair in alignment.pairs:
+        weight = (sum(query[i].weight for i in pair.query) + sum(listed[j].weight for j in pair.listed)) / 2
+        achieved += pair.similarity * weight
+        evidence += weight
+    if achieved == 0.0:
+        return 0.0
+    if not any(query[i].role == NAME for pair in alignment.pairs for i in pair.query):
+        achieved = min(achieved, evidence * WITHOUT_FULL_PART_CAP)
+    query_left = sum(query[i].weight for i in alignment.unmatched_query)
+    listed_left = sum(listed[j].weight for j in alignment.unmatched_listed)
+    conflicting = min(query_left, listed_left)
+    denominator = (
+        evidence
+        + penalties.conflict * conflicting
+        + penalties.query_extra * (query_left - conflicting)
+        + penalties.list_extra * (listed_left - conflicting)
+    )
+    return achieved / denominator
+
+
+def score_pair(query: PersonQuery, entity: ListEntity) -> Match:
+    """The best of the entity's names against the query, then birth date, nationality, gender."""
+    query_name = normalize_name(query.name, query.schema)
+    best: tuple[float, NameComparison, ListName] | None = None
+    for list_name in entity.names:
+        comparison = compare_names(query_name, normalize_name(list_name.name, entity.schema))
+        score = listed_name_score(comparison, list_name)
+        if best is None or score > best[0]:
+            best = (score, comparison, list_name)
+    if best is None:
+        return entity_match(query, entity, None, None)
+    _, comparison, list_name = best
+    return entity_match(query, entity, comparison, list_name)
+
+
+def listed_name_score(comparison: NameComparison, list_name: ListName) -> float:
+    return comparison.score * (WEAK_ALIAS_FACTOR if list_name.quality == "weak" else 1.0)
+
+
+def entity_match(
+    query: PersonQuery,
+    entity: ListEntity,
+    comparison: NameComparison | None,
+    list_name: ListName | None,
+) -> Match:
+    """The match for the entity's best-matching name, with birth date, nationality and gender applied."""
+    name_score = listed_name_score(comparison, list_name) if comparison and list_name else 0.0
+    explanation = _explain(query, comparison, list_name, name_score, entity)
+    return Match(entity.id, explanation.final, explanation)
+
+
+def _explain(
+    query: PersonQuery,
+    comparison: NameComparison | None,
+    list_name: ListName | None,
+    name_score: float,
+    entity: ListEntity,
+) -> Explanation:
+    birth = birth_date_adjustment(query.birth_date, entity.birth_dates)
+    nationality = nationality_adjustment(query.nationalities, entity.nationalities)
+    gender = gender_adjustment(query.gender, entity.gender)
+    final = min(1.0, max(0.0, name_score + birth.value + nationality.value + gender.value))
+    explanation = Explanation(
+        query_name=query.name,
+        matched_name=list_name.name if list_name else "",
+        matched_name_quality=list_name.quality if list_name else "",
+        name_score=round(name_score, 4),
+        birth_date_adjustment=birth.value,
+        nationality_adjustment=nationality.value,
+        gender_adjustment=gender.value,
+        final=round(final, 4),
+        notes=[note for note in (birth.note, nationality.note, gender.note) if note],
+    )
+    if comparison is not None:
+        _describe_alignment(explanation, comparison)
+        if list_name is not None and list_name.quality == "weak":
+            explanation.notes.insert(0, "matched a low-quality alias")
+    return explanation
+
+
+def _describe_alignment(explanation: Explanation, comparison: NameComparison) -> None:
+    query_tokens = comparison.query.tokens
+    listed_tokens = comparison.listed.tokens
+    for pair in comparison.alignment.pairs:
+        explanation.aligned.append(
+            AlignedPart(
+                query=" ".join(query_tokens[i].form for i in pair.query),
+                listed=" ".join(listed_tokens[j].form for j in pair.listed),
+                similarity=round(pair.similarity, 3),
+                reason=pair.reason,
+            )
+        )
+    explanation.unmatched_query_parts = [query_tokens[i].form for i in comparison.alignment.unmatched_query]
+    explanation.unmatched_list_parts = [listed_tokens[j].form for j in comparison.alignment.unmatched_listed]
