@@ -31,7 +31,7 @@ TOKEN_REFRESH_MARGIN_SECONDS = 60
 @dataclass
 class _Token:
     value: str
-    expires_at: float
+    refresh_at: float  # a little before expiry, so a token is not sent as it runs out
 
 
 class _TokenCache:
@@ -43,7 +43,7 @@ class _TokenCache:
 
     def get(self, key: tuple[str, str, str]) -> _Token | None:
         token = self._tokens.get(key)
-        if token and token.expires_at - TOKEN_REFRESH_MARGIN_SECONDS > time.time():
+        if token and token.refresh_at > time.time():
             return token
         return None
 
@@ -181,30 +181,45 @@ class ServiceClient:
         cached = TOKENS.get(key)
         if cached:
             return cached.value
-        try:
-            response = self.session.post(
-                f"{self.base_url}/oauth/token",
-                json={
-                    "grant_type": "client_credentials",
-                    "client_id": self.client_id,
-                    "client_secret": self.client_secret,
-                    "audience": f"{self.base_url}/{api}",
-                },
-                headers={"Accept": "application/json"},
-                timeout=self.timeout,
-            )
-        except (requests.ConnectionError, requests.Timeout) as exc:
-            raise ServiceUnavailable(0, "unreachable", f"The token issuer could not be reached: {exc}") from exc
+        # Getting a token changes nothing on the server, so it is retried like an idempotent request.
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response = self.session.post(
+                    f"{self.base_url}/oauth/token",
+                    json={
+                        "grant_type": "client_credentials",
+                        "client_id": self.client_id,
+                        "client_secret": self.client_secret,
+                        "audience": f"{self.base_url}/{api}",
+                    },
+                    headers={"Accept": "application/json"},
+                    timeout=self.timeout,
+                )
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if attempt <= self.retries:
+                    self._sleep(attempt)
+                    continue
+                raise ServiceUnavailable(0, "unreachable", f"The token issuer could not be reached: {exc}") from exc
+            if response.status_code in RETRY_STATUSES and attempt <= self.retries:
+                self._sleep(attempt)
+                continue
+            break
         self.token_requests += 1
-        if response.status_code != 200:  # spec §5.2.3: any other status means no token
+        status = response.status_code
+        if status != 200:  # spec §5.2.3: any other status means no token
+            if status >= 500:
+                code, detail = "token_unavailable", f"The token issuer is unavailable (HTTP {status})."
+            else:
+                code, detail = "token_refused", "The token issuer refused the credentials."
             body = _json_or_empty(response)
-            raise error_class_for(response.status_code)(
-                response.status_code,
-                body.get("error", "token_refused"),
-                body.get("error_description", "The token issuer refused the credentials."),
-            )
+            raise error_class_for(status)(status, body.get("error") or code, body.get("error_description") or detail)
         body = response.json()
-        token = _Token(body["access_token"], time.time() + float(body.get("expires_in", 300)))
+        lifetime = float(body.get("expires_in", 300))
+        # The margin never eats the whole lifetime: a 60 s token is still reused for 54 s.
+        margin = min(TOKEN_REFRESH_MARGIN_SECONDS, lifetime / 10)
+        token = _Token(body["access_token"], refresh_at=time.time() + lifetime - margin)
         TOKENS.put(key, token)
         return token.value
 
