@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 
+from django.db import IntegrityError, transaction
 from django.db.models import Model, Q
 
-from service.companies.importers.bulk import rows_upsert
+from service.companies.importers.bulk import rows_insert, rows_upsert
 
 
 @dataclass
@@ -46,23 +47,26 @@ def rows_upsert_changed(
     if not rows:
         return outcome
     previous = _existing(model, rows, key_fields, compare_fields)
-    changed = []
     for row in rows:
         key = tuple(row[f] for f in key_fields)
         before = previous.get(key)
         if before is None:
             outcome.created.append(row)
-            changed.append(row)
             continue
         row["uuid"] = before["uuid"]
         if all(row[f] == before[f] for f in compare_fields):
             outcome.unchanged.append(row)
         else:
             outcome.updated.append((row, before))
-            changed.append(row)
-    rows_upsert(
-        model=model, rows=changed, unique_fields=key_fields, update_fields=[*compare_fields, *touch_fields]
-    )
+    update_fields = [*compare_fields, *touch_fields]
+    try:
+        # New keys go straight in (COPY on PostgreSQL), the cheapest write there is.
+        with transaction.atomic():
+            rows_insert(model=model, rows=outcome.created)
+    except IntegrityError:
+        # Another writer added one of these keys since we looked: take the slower upsert.
+        rows_upsert(model=model, rows=outcome.created, unique_fields=key_fields, update_fields=update_fields)
+    rows_upsert(model=model, rows=[row for row, _ in outcome.updated], unique_fields=key_fields, update_fields=update_fields)
     return outcome
 
 

@@ -16,6 +16,7 @@ from service.companies.importers.enheter.mapping import enhet_company_row
 from service.companies.importers.enheter.records import enheter_rows
 from service.companies.importers.enheter.references import EnhetReferences
 from service.companies.importers.enheter.writer import companies_batch_write
+from service.companies.importers.pipeline import batch_writer
 from service.companies.importers.reading import source_rows
 from service.companies.importers.result import ImportResult
 from service.companies.importers.values import RowRejected
@@ -39,14 +40,18 @@ def enheter_import(
     def rows_of(source, name):
         return enheter_rows(source, name, file_format=file_format)
 
-    def flush(batch: dict[str, dict]) -> None:
-        outcome = companies_batch_write(rows=list(batch.values()), refs=refs, now=timezone.now())
+    def write(rows: list[dict], pending) -> None:  # on the writer's thread when pipelined
+        outcome = companies_batch_write(rows=rows, refs=refs, pending=pending, now=timezone.now())
         result.tally(**outcome.counts())
         affected.add(row["uuid"] for row in outcome.created)
         affected.add(row["uuid"] for row, _ in outcome.updated)
+
+    def flush(batch: dict[str, dict]) -> None:
+        rows, pending = list(batch.values()), refs.pending_take()
+        writer.submit(lambda: write(rows, pending))
         batch.clear()
 
-    with source_rows(path, rows_of=rows_of, quiet=quiet) as rows:
+    with source_rows(path, rows_of=rows_of, quiet=quiet) as rows, batch_writer() as writer:
         refs = EnhetReferences.load()
         batch: dict[str, dict] = {}  # org nr -> row
         for row in rows:

@@ -26,11 +26,7 @@ ADDRESSES = {"business": "forretningsadresse", "postal": "postadresse"}
 
 
 def enhet_company_row(values: dict[str, str], *, refs: EnhetReferences, warn: Callable[[str], None]) -> dict:
-    raw_org_nr = values["organisasjonsnummer"]
-    try:
-        org_nr = orgnr.validate(raw_org_nr)
-    except ValidationError as exc:
-        raise RowRejected(f"organisasjonsnummer {raw_org_nr!r} is not a valid organisation number ({exc})") from None
+    org_nr = _org_nr(values["organisasjonsnummer"])
     name = text_value(values["navn"], field="navn", max_length=300)
     if not name:
         raise RowRejected("navn (the name) is empty")
@@ -68,6 +64,16 @@ def enhet_company_row(values: dict[str, str], *, refs: EnhetReferences, warn: Ca
     for prefix, block in ADDRESSES.items():
         row.update(_address(values, prefix, block, refs, warn))
     return row
+
+
+def _org_nr(value: str) -> str:
+    # The common case, nine digits, is checked directly; anything else goes through validate() for its message.
+    if len(value) == 9 and value.isdigit() and orgnr.checksum(value) == 0:
+        return value
+    try:
+        return orgnr.validate(value)
+    except ValidationError as exc:
+        raise RowRejected(f"organisasjonsnummer {value!r} is not a valid organisation number ({exc})") from None
 
 
 def _organization_type(code: str, refs: EnhetReferences, warn):

@@ -17,7 +17,7 @@ from datetime import date, datetime
 from django.db import transaction
 
 from service.companies.importers.bulk import rows_insert
-from service.companies.importers.enheter.references import EnhetReferences
+from service.companies.importers.enheter.references import EnhetReferences, PendingReferences
 from service.companies.importers.upsert import UpsertOutcome, rows_upsert_changed
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, CompanyRiskStatusType
 
@@ -56,9 +56,11 @@ STATUSES = {
 }
 
 
-def companies_batch_write(*, rows: list[dict], refs: EnhetReferences, now: datetime) -> UpsertOutcome:
+def companies_batch_write(
+    *, rows: list[dict], refs: EnhetReferences, pending: PendingReferences, now: datetime
+) -> UpsertOutcome:
     with transaction.atomic():
-        refs.pending_create()
+        refs.pending_create(pending)
         for row in rows:
             for prefix in ("business", "postal"):
                 if (key := row[f"{prefix}_postal_code_id"]) is not None:

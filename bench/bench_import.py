@@ -1,0 +1,136 @@
+"""Benchmark: import_enheter against a plain PostgreSQL COPY of the same file.
+
+    .venv/bin/python bench/bench_import.py [--rows 1000000] [--dsn postgres://postgres@127.0.0.1:5432/postgres]
+
+In one run: create a scratch database, migrate it and load the reference tables,
+generate an Enhetsregisteret-format CSV of --rows demo companies, then time
+(a) COPY of the file into a staging table of text columns (the floor: no parsing,
+no validation, no indexes) and (b) `manage.py import_enheter` of the same file into
+the empty company table, in a child process so its peak memory is its own.
+Prints both times, their ratio (target: import within 3x of COPY), rows per second
+and the importer's peak memory. The scratch database is dropped unless --keep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_BRREG = ROOT.parent / "shared" / "data" / "brreg"
+# Runs the import in a child process and reports that process's own peak memory.
+IMPORT_RUNNER = """
+import os, resource, sys
+import django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
+django.setup()
+from django.core.management import call_command
+call_command("import_enheter", sys.argv[1], "--quiet", "--no-analysis")
+print(f"peak_rss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
+"""
+
+
+def _with_database(dsn: str, name: str) -> str:
+    parts = urlsplit(dsn)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def _python(*args: str, database_url: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "DATABASE_URL": database_url}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+
+
+def _manage(*args: str, database_url: str) -> subprocess.CompletedProcess:
+    return _python(str(ROOT / "manage.py"), *args, database_url=database_url)
+
+
+def _copy_baseline(database_url: str, path: Path) -> float:
+    with open(path, encoding="utf-8") as stream:
+        header = stream.readline().strip().split(",")
+    columns = ", ".join(f'"{name.strip(chr(34))}" text' for name in header)
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute("DROP TABLE IF EXISTS raw_enheter")
+        connection.execute(f"CREATE TABLE raw_enheter ({columns})")
+        started = time.perf_counter()
+        with connection.cursor() as cursor, open(path, "rb") as data:
+            with cursor.copy("COPY raw_enheter FROM STDIN WITH (FORMAT csv, HEADER true)") as copy:
+                while chunk := data.read(1 << 20):
+                    copy.write(chunk)
+        seconds = time.perf_counter() - started
+        count = connection.execute("SELECT count(*) FROM raw_enheter").fetchone()[0]
+        connection.execute("DROP TABLE raw_enheter")
+    print(f"(a) COPY into a text staging table: {count:,} rows in {seconds:.1f} s")
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--dsn",
+        default=os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+        help="a PostgreSQL server to create the scratch database on",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database and the CSV")
+    options = parser.parse_args()
+    if not options.dsn.startswith(("postgres://", "postgresql://")):
+        parser.error("--dsn (or DATABASE_URL) must be a PostgreSQL URL")
+
+    scratch = f"vakt_bench_import_{os.getpid()}"
+    admin_url = _with_database(options.dsn, "postgres")
+    database_url = _with_database(options.dsn, scratch)
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{scratch}"')
+    workdir = Path(tempfile.mkdtemp(prefix="vakt-bench-import-"))
+    csv_path = workdir / "enheter.csv"
+    try:
+        print(f"scratch database {scratch}; {os.cpu_count()} CPUs")
+        _manage("migrate", "-v0", database_url=database_url)
+        for command, file_name in (
+            ("import_nace", "naeringskoder-sn2007.csv"),
+            ("import_geo", "fylker-2024.csv"),
+            ("import_organization_types", "organisasjonsformer.csv"),
+        ):
+            if (SHARED_BRREG / file_name).exists():
+                _manage(command, str(SHARED_BRREG / file_name), "--quiet", database_url=database_url)
+
+        started = time.perf_counter()
+        _manage(
+            "generate_demo", "--enheter-csv", str(csv_path), "--companies", str(options.rows), "--seed",
+            str(options.seed), "--quiet", database_url=database_url,
+        )
+        size_mb = csv_path.stat().st_size / 1e6
+        print(f"generated {options.rows:,} rows ({size_mb:,.0f} MB) in {time.perf_counter() - started:.1f} s")
+
+        copy_seconds = _copy_baseline(database_url, csv_path)
+
+        started = time.perf_counter()
+        report = _python("-c", IMPORT_RUNNER, str(csv_path), database_url=database_url)
+        import_seconds = time.perf_counter() - started
+        peak_mb = int(report.stderr.rsplit("peak_rss_kb=", 1)[1]) / 1024
+        print(f"(b) import_enheter into an empty company table: {import_seconds:.1f} s")
+        print(f"    {report.stdout.strip().splitlines()[-1]}")
+        print(f"ratio import / COPY: {import_seconds / copy_seconds:.2f}x (target: within 3x)")
+        print(f"import rate: {options.rows / import_seconds:,.0f} rows/s; COPY rate: {options.rows / copy_seconds:,.0f} rows/s")
+        print(f"importer peak memory (max RSS of its process, Django included): {peak_mb:,.0f} MB")
+    finally:
+        if options.keep:
+            print(f"kept {scratch} and {csv_path}")
+        else:
+            csv_path.unlink(missing_ok=True)
+            workdir.rmdir()
+            with psycopg.connect(admin_url, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
