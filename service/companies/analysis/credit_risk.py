@@ -1,0 +1,206 @@
+"""Credit risk: an explainable, logistic-style points model (docs/analysis.md has the tables).
+
+Each factor maps one input to points by fixed bands (positive points = riskier). The
+points add up with an intercept to a linear predictor P, and
+
+    risk_score = 100 / (1 + exp(-P / 10))          (0-100, higher is riskier, 1 decimal)
+
+so ten points are one unit of log-odds. Classes: very_low < 20 <= low < 40 <= medium < 60
+<= high < 80 <= very_high. An active bankrupt, forced_dissolution, liquidated or deleted
+status overrides the score to 100 (very_high). Every factor's input value and points are
+stored in CompanyCreditRisk.factors, with the model version, so a score can always be
+recomputed by hand from what the API shows.
+
+Inputs come from the latest current `annual_company_accounts` (the legal entity's own
+accounts; see measures.py for why group accounts are not used).
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from service.companies import models as m
+from service.companies.analysis.facts import CompanyFacts, related_or_none
+from service.companies.analysis.flags import json_number, missing_accounts
+from service.companies.analysis.highlights import Ratios
+
+MODEL_VERSION = "vakt-credit-1"
+INTERCEPT = -30
+POINTS_PER_LOGIT = 10
+OVERRIDE_STATUSES = ("bankrupt", "forced_dissolution", "liquidated", "deleted")
+CLASSES = ((20, "very_low"), (40, "low"), (60, "medium"), (80, "high"))
+
+
+@dataclass(frozen=True)
+class Bands:
+    """Points for a numeric input: the first band whose upper bound the value is below wins."""
+
+    missing: int
+    bands: tuple[tuple[float | None, int], ...]  # (upper bound exclusive or None for the rest, points)
+
+    def points(self, value) -> tuple[int, str]:
+        if value is None:
+            return self.missing, "missing"
+        lower = None
+        for upper, points in self.bands:
+            if upper is None or float(value) < upper:
+                return points, _band_label(lower, upper)
+            lower = upper
+        raise AssertionError("the last band must be open")  # pragma: no cover
+
+
+def _band_label(lower, upper) -> str:
+    if lower is None:
+        return f"< {upper:g}"
+    if upper is None:
+        return f">= {lower:g}"
+    return f"{lower:g} to < {upper:g}"
+
+
+# The model. Changing any number here changes MODEL_VERSION and docs/analysis.md.
+FACTOR_BANDS: dict[str, Bands] = {
+    "equity_ratio": Bands(5, ((0, 12), (0.05, 10), (0.10, 7), (0.20, 3), (0.40, 0), (None, -5))),
+    "return_on_assets": Bands(3, ((-0.10, 10), (0, 6), (0.03, 2), (0.10, 0), (None, -4))),
+    "current_ratio": Bands(2, ((0.5, 8), (1.0, 4), (1.5, 1), (2.0, 0), (None, -3))),
+    "operating_margin": Bands(1, ((-0.10, 6), (0, 3), (0.05, 1), (0.15, 0), (None, -2))),
+    "total_assets": Bands(3, ((1_000_000, 5), (10_000_000, 2), (100_000_000, 0), (None, -3))),
+    "employees": Bands(1, ((1, 2), (5, 1), (50, 0), (None, -2))),
+    "company_age_years": Bands(3, ((2, 8), (5, 4), (10, 1), (20, 0), (None, -3))),
+    "unsettled_payment_remarks_count": Bands(0, ((1, 0), (2, 12), (4, 18), (None, 25))),
+    "unsettled_payment_remarks_amount": Bands(0, ((0.01, 0), (50_000, 3), (500_000, 6), (None, 10))),
+}
+NEGATIVE_EQUITY_POINTS = 10
+MISSING_ACCOUNTS_POINTS = 15
+AUDITOR_NOTE_POINTS = {
+    "adverse_opinion": 15,
+    "disclaimer_of_opinion": 15,
+    "going_concern": 12,
+    "qualified_opinion": 5,
+    "emphasis_of_matter": 2,
+}
+STATUS_POINTS = {"under_liquidation": 20}
+
+
+@dataclass(frozen=True)
+class CreditRisk:
+    risk_score: Decimal
+    risk_class: str
+    factors: dict
+
+
+def risk_class_of(score: float | Decimal) -> str:
+    for upper, name in CLASSES:
+        if score < upper:
+            return name
+    return "very_high"
+
+
+def score_of(points: float) -> Decimal:
+    return Decimal(str(round(100 / (1 + math.exp(-points / POINTS_PER_LOGIT)), 1)))
+
+
+def company_age_years(facts: CompanyFacts, today: date) -> float | None:
+    dates = [d for d in (facts.company.founded_date, facts.company.registration_date) if d is not None]
+    if not dates:
+        return None
+    return round((today - min(dates)).days / 365.25, 1)
+
+
+def employee_count(facts: CompanyFacts) -> int | None:
+    if facts.company.employees is not None:
+        return facts.company.employees
+    return facts.employment[-1].employee_count if facts.employment else None
+
+
+def credit_risk_compute(facts: CompanyFacts, highlights: dict[uuid.UUID, Ratios], *, today: date) -> CreditRisk:
+    latest = facts.latest_accounts()
+    ratios = highlights.get(latest.uuid, {}) if latest is not None else {}
+    balance = related_or_none(latest, "balance_sheet") if latest is not None else None
+    total_assets = balance.total_assets if balance is not None else None
+    total_equity = balance.total_equity if balance is not None else None
+    remarks_amount = sum((Decimal(r.amount) for r in facts.unsettled_remarks), Decimal(0))
+
+    inputs = {
+        "equity_ratio": ratios.get("equity_ratio"),
+        "return_on_assets": ratios.get("return_on_assets"),
+        "current_ratio": ratios.get("current_ratio"),
+        "operating_margin": ratios.get("operating_margin"),
+        "total_assets": total_assets,
+        "employees": employee_count(facts),
+        "company_age_years": company_age_years(facts, today),
+        "unsettled_payment_remarks_count": len(facts.unsettled_remarks),
+        "unsettled_payment_remarks_amount": remarks_amount,
+    }
+    factors: dict[str, dict] = {"intercept": {"value": None, "points": INTERCEPT, "band": None}}
+    for key, bands in FACTOR_BANDS.items():
+        points, band = bands.points(inputs[key])
+        factors[key] = {"value": json_number(inputs[key]), "points": points, "band": band}
+
+    negative = total_equity is not None and total_equity < 0
+    factors["negative_equity"] = {
+        "value": negative,
+        "points": NEGATIVE_EQUITY_POINTS if negative else 0,
+        "band": None,
+    }
+    missing = missing_accounts(facts, today)
+    factors["missing_accounts"] = {
+        "value": missing["due_year"] if missing else None,
+        "points": MISSING_ACCOUNTS_POINTS if missing else 0,
+        "band": None,
+    }
+    notes = [key for key, _ in facts.notes.get(latest.uuid, ())] if latest is not None else []
+    worst = max(notes, key=lambda key: AUDITOR_NOTE_POINTS.get(key, 0), default=None)
+    factors["auditor_note"] = {"value": worst, "points": AUDITOR_NOTE_POINTS.get(worst, 0), "band": None}
+
+    statuses = sorted(facts.active_status_keys())
+    override = [key for key in statuses if key in OVERRIDE_STATUSES]
+    factors["risk_status"] = {
+        "value": statuses,
+        "points": sum(STATUS_POINTS.get(key, 0) for key in statuses),
+        "band": "override: very_high" if override else None,
+    }
+
+    total = sum(factor["points"] for factor in factors.values())
+    score = Decimal("100.0") if override else score_of(total)
+    return CreditRisk(risk_score=score, risk_class=risk_class_of(score), factors=factors)
+
+
+def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, CreditRisk]) -> int:
+    ids = [facts.uuid for facts in batch]
+    existing = {
+        row.company_id: row
+        for row in m.CompanyCreditRisk.objects.filter(company_id__in=ids).only(
+            "company_id", "risk_score", "risk_class", "model_version", "factors"
+        )
+    }
+    rows = []
+    for company_id, risk in computed.items():
+        old = existing.get(company_id)
+        if (
+            old is not None
+            and Decimal(old.risk_score) == risk.risk_score
+            and (old.risk_class, old.model_version, old.factors) == (risk.risk_class, MODEL_VERSION, risk.factors)
+        ):
+            continue
+        rows.append(
+            m.CompanyCreditRisk(
+                company_id=company_id,
+                risk_score=risk.risk_score,
+                risk_class=risk.risk_class,
+                model_version=MODEL_VERSION,
+                factors=risk.factors,
+            )
+        )
+    if rows:
+        m.CompanyCreditRisk.objects.bulk_create(
+            rows,
+            batch_size=1000,
+            update_conflicts=True,
+            unique_fields=["company"],
+            update_fields=["risk_score", "risk_class", "model_version", "factors", "computed_at"],
+        )
+    return len(rows)
