@@ -8,7 +8,10 @@ generate an Enhetsregisteret-format CSV of --rows demo companies, then time
 no validation, no indexes) and (b) `manage.py import_enheter` of the same file into
 the empty company table, in a child process so its peak memory is its own.
 Prints both times, their ratio (target: import within 3x of COPY), rows per second
-and the importer's peak memory. The scratch database is dropped unless --keep.
+and the importer's peak memory. For scale it also times (c) what the database alone
+needs to put the same company rows into the company table with its indexes and
+foreign keys (an INSERT ... SELECT from a copy of them). The scratch database is
+dropped unless --keep.
 """
 
 from __future__ import annotations
@@ -71,6 +74,18 @@ def _copy_baseline(database_url: str, path: Path) -> float:
     return seconds
 
 
+def _table_floor(database_url: str) -> float:
+    """Seconds for INSERT ... SELECT of the imported company rows back into the emptied table."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute("CREATE TABLE floor_rows AS SELECT * FROM service_companies_company")
+        connection.execute("TRUNCATE service_companies_company CASCADE")
+        started = time.perf_counter()
+        connection.execute("INSERT INTO service_companies_company SELECT * FROM floor_rows")
+        seconds = time.perf_counter() - started
+        connection.execute("DROP TABLE floor_rows")
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -122,6 +137,11 @@ def main() -> None:
         print(f"ratio import / COPY: {import_seconds / copy_seconds:.2f}x (target: within 3x)")
         print(f"import rate: {options.rows / import_seconds:,.0f} rows/s; COPY rate: {options.rows / copy_seconds:,.0f} rows/s")
         print(f"importer peak memory (max RSS of its process, Django included): {peak_mb:,.0f} MB")
+        floor_seconds = _table_floor(database_url)
+        print(
+            f"(c) floor: the same rows by INSERT ... SELECT into the company table (its indexes and foreign keys): "
+            f"{floor_seconds:.1f} s; import / floor: {import_seconds / floor_seconds:.2f}x"
+        )
     finally:
         if options.keep:
             print(f"kept {scratch} and {csv_path}")
