@@ -10,11 +10,13 @@ project's WSGI application) and reads the response incrementally:
 - the same rows built in one go, the baseline, as the server would without streaming:
   `joined` (the same writer, joined into one body) and `dicts` (a list of dicts, then json.dumps).
 
-For each it prints rows/s, bytes and the server process's memory: resident set
-size before the request and its peak during it (VmHWM, reset just before the
-request), so the growth of streaming against the baseline shows as a ratio.
-With --tracemalloc the server also traces Python allocations (slower; peak of
-the traced heap printed beside).
+For each it prints rows/s, bytes, the time to the first byte and the server
+process's memory: resident set size before the request and its peak during it
+(VmHWM, reset just before the request), so the growth of streaming against the
+baseline shows as a ratio. The load average is printed too: the figures are
+only comparable on a quiet machine.
+With --tracemalloc the server also traces Python allocations (much slower; the
+growth of the traced heap's peak over its size before the request printed beside).
 
     .venv/bin/python bench/bench_datasets.py                 # 100,000 rows
     .venv/bin/python bench/bench_datasets.py --rows 20000 --reuse
@@ -98,6 +100,10 @@ def _ratio(rng: random.Random) -> Decimal:
     return Decimal(rng.randrange(-1_000_000, 1_000_000)) / 1_000_000
 
 
+def _decimal_columns(model) -> list[str]:
+    return [field.column for field in model._meta.concrete_fields if field.get_internal_type() == "DecimalField"]
+
+
 def _load_accounts(rows: int) -> None:
     """`rows` accounts (five years per company), each with its three statements."""
     from service.companies import models as m
@@ -106,9 +112,9 @@ def _load_accounts(rows: int) -> None:
     now = dt.datetime.now(dt.timezone.utc)
     account_type = m.AccountsType.objects.get(key="annual_company_accounts")
     companies, accounts, incomes, balances, highlights = [], [], [], [], []
-    income_figures = [f.column for f in m.AccountsIncomeStatement._meta.concrete_fields if f.get_internal_type() == "DecimalField"]
-    balance_figures = [f.column for f in m.AccountsBalanceSheet._meta.concrete_fields if f.get_internal_type() == "DecimalField"]
-    ratio_figures = [f.column for f in m.AccountsHighlights._meta.concrete_fields if f.get_internal_type() == "DecimalField"]
+    income_figures = _decimal_columns(m.AccountsIncomeStatement)
+    balance_figures = _decimal_columns(m.AccountsBalanceSheet)
+    ratio_figures = _decimal_columns(m.AccountsHighlights)
     for company_number in range((rows + ACCOUNTS_PER_COMPANY - 1) // ACCOUNTS_PER_COMPANY):
         company_uuid = uuid.uuid4()
         companies.append(
@@ -138,9 +144,10 @@ def _load_accounts(rows: int) -> None:
                     "update_timestamp": now,
                 }
             )
-            incomes.append({"uuid": uuid.uuid4(), "accounts_id": accounts_uuid, **{c: _money(rng) for c in income_figures}})
-            balances.append({"uuid": uuid.uuid4(), "accounts_id": accounts_uuid, **{c: _money(rng) for c in balance_figures}})
-            highlights.append({"uuid": uuid.uuid4(), "accounts_id": accounts_uuid, **{c: _ratio(rng) for c in ratio_figures}})
+            owned = {"accounts_id": accounts_uuid}
+            incomes.append({"uuid": uuid.uuid4(), **owned, **{c: _money(rng) for c in income_figures}})
+            balances.append({"uuid": uuid.uuid4(), **owned, **{c: _money(rng) for c in balance_figures}})
+            highlights.append({"uuid": uuid.uuid4(), **owned, **{c: _ratio(rng) for c in ratio_figures}})
     for model, table_rows in (
         (m.Company, companies),
         (m.Accounts, accounts),
@@ -259,7 +266,8 @@ def _baseline(environ, start_response):
     query = parse_qs(environ.get("QUERY_STRING", ""))
     kind, limit = query["kind"][0], int(query["limit"][0])
     dataset = dataset_named("accounts-composite")
-    plan = plan_for(dataset=dataset, selection=selection_from(dataset=dataset, keep_only=None, ignore=None, granted_roles=frozenset()))
+    selection = selection_from(dataset=dataset, keep_only=None, ignore=None, granted_roles=frozenset())
+    plan = plan_for(dataset=dataset, selection=selection)
     queryset = dataset_queryset(dataset=dataset, conditions=[], granted_roles=frozenset())
     if kind == "joined":
         rows = list(plan_rows(plan=plan, queryset=queryset, page=Page(limit=limit, offset=0)))
@@ -316,19 +324,20 @@ class ServerProcess:
         if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError("the benchmark server did not start")
 
-    def get(self, path: str, headers: dict | None = None) -> tuple[int, dict, int, int, float]:
-        """Status, headers, bytes, newlines and seconds of one request, read in 1 MiB blocks."""
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, dict, int, int, float, float]:
+        """Status, headers, bytes, newlines, seconds to the first byte and in all, read in 1 MiB blocks."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
         started = time.perf_counter()
         connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
+        response = connection.getresponse()  # returns once the status line and headers are in
+        first_byte = time.perf_counter() - started
         size = newlines = 0
         while block := response.read(READ_BLOCK):
             size += len(block)
             newlines += block.count(b"\n")
         seconds = time.perf_counter() - started
         connection.close()
-        return response.status, dict(response.getheaders()), size, newlines, seconds
+        return response.status, dict(response.getheaders()), size, newlines, first_byte, seconds
 
     def memory(self) -> dict:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -357,7 +366,7 @@ def measure(*, label: str, path: str, file_type: str | None, auth: str, database
         assert warm[0] == 200, warm
         before = server.memory()
         server.reset_peak()
-        status, headers, size, newlines, seconds = server.get(path, {"Authorization": auth})
+        status, headers, size, newlines, first_byte, seconds = server.get(path, {"Authorization": auth})
         after = server.memory()
     finally:
         server.stop()
@@ -369,32 +378,38 @@ def measure(*, label: str, path: str, file_type: str | None, auth: str, database
         "rows": rows,
         "bytes": size,
         "seconds": seconds,
+        "first_byte": first_byte,
         "rss_before_mib": before["rss_kib"] / 1024,
         "peak_rss_mib": after["peak_rss_kib"] / 1024,
         "growth_mib": (after["peak_rss_kib"] - before["rss_kib"]) / 1024,
-        "traced_peak_mib": after["traced_peak_kib"] / 1024,
+        "traced_growth_mib": (after["traced_peak_kib"] - before["traced_kib"]) / 1024,
     }
 
 
 def _print_table(results: list[dict], *, traced: bool) -> None:
-    header = f"{'run':<22} {'rows':>8} {'MiB sent':>9} {'s':>7} {'rows/s':>9} {'RSS before':>11} {'peak RSS':>9} {'growth':>8}"
+    header = (
+        f"{'run':<22} {'rows':>8} {'MiB sent':>9} {'1st byte':>8} {'s':>7} {'rows/s':>9} "
+        f"{'RSS before':>11} {'peak RSS':>9} {'growth':>8}"
+    )
     if traced:
-        header += f" {'traced peak':>12}"
+        header += f" {'traced growth':>14}"
     print(header)
     for r in results:
         line = (
-            f"{r['label']:<22} {r['rows']:>8,} {r['bytes'] / 2**20:>9.1f} {r['seconds']:>7.2f} "
+            f"{r['label']:<22} {r['rows']:>8,} {r['bytes'] / 2**20:>9.1f} {r['first_byte']:>7.2f}s {r['seconds']:>6.2f}s "
             f"{r['rows'] / r['seconds']:>9,.0f} {r['rss_before_mib']:>9.1f}Mi {r['peak_rss_mib']:>7.1f}Mi "
             f"{r['growth_mib']:>6.1f}Mi"
         )
         if traced:
-            line += f" {r['traced_peak_mib']:>10.1f}Mi"
+            line += f" {r['traced_growth_mib']:>12.1f}Mi"
         print(line)
 
 
 def run(args: argparse.Namespace) -> None:
     database_url, auth = _prepare(rows=args.rows, reuse=args.reuse)
-    print(f"database: {database_url.rsplit('@', 1)[-1]}; {os.cpu_count()} cores; streaming {args.rows:,} rows\n")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"database: {database_url.rsplit('@', 1)[-1]}; {os.cpu_count()} cores, load average {load}")
+    print(f"streaming {args.rows:,} accounts-composite rows\n")
     common = {"auth": auth, "database_url": database_url, "traced": args.tracemalloc}
     results = []
     for file_type in ("json", "jsonl", "csv"):
@@ -404,6 +419,7 @@ def run(args: argparse.Namespace) -> None:
         path = f"/__bench__/baseline?kind={kind}&limit={args.rows}"
         results.append(measure(label=f"baseline json {kind}", path=path, file_type=None, **common))
     _print_table(results, traced=args.tracemalloc)
+    print(f"\nload average after: {', '.join(f'{value:.1f}' for value in os.getloadavg())}")
     streamed = results[0]
     print()
     for baseline in results[3:]:
@@ -417,9 +433,9 @@ def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", nargs="?", default="run", choices=["run", "serve"])
-    parser.add_argument("--rows", type=int, default=100_000, help="accounts to load and stream (at most 100,000 per request)")
+    parser.add_argument("--rows", type=int, default=100_000, help="accounts to load and stream (at most 100,000)")
     parser.add_argument("--reuse", action="store_true", help="reuse the scratch database if already loaded")
-    parser.add_argument("--tracemalloc", action="store_true", help="also trace Python allocations in the server (slower)")
+    parser.add_argument("--tracemalloc", action="store_true", help="also trace Python allocations (slower)")
     parser.add_argument("--port", type=int, default=8765, help="serve: the port")
     args = parser.parse_args()
     if args.command == "serve":

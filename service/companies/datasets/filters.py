@@ -67,9 +67,8 @@ def conditions_from(
         field = _field_of_parameter(dataset=dataset, parameter=parameter, granted_roles=granted_roles)
         for raw in raw_values:
             operator, operand = _split_operator(parameter=parameter, raw=raw)
-            conditions.append(
-                Condition(parameter, field, operator, _typed_operand(parameter=parameter, field=field, operator=operator, operand=operand))
-            )
+            value = _typed_operand(parameter=parameter, field=field, operator=operator, operand=operand)
+            conditions.append(Condition(parameter, field, operator, value))
     return conditions
 
 
@@ -118,14 +117,17 @@ def _field_of_parameter(*, dataset: Dataset, parameter: str, granted_roles: froz
             )
         if dataset.root.field_named(field_name) is None:
             raise unknown_name(
-                loc, f"Filter {parameter!r} names an entity; filter one of its fields as {parameter}.<field>.", code="unknown_field"
+                loc,
+                f"Filter {parameter!r} names an entity; filter one of its fields as {parameter}.<field>.",
+                code="unknown_field",
             )
         entity = dataset.root
     else:
         entity = entity_for(dataset=dataset, name=entity_name, loc=loc)
     field = field_for(dataset=dataset, entity=entity, name=field_name, loc=loc, granted_roles=granted_roles)
     if not field.filterable:
-        raise bad_field(loc, f"{parameter} cannot be filtered on (it is {_why_not_filterable(field)})", code="unfilterable_field")
+        reason = f"{parameter} cannot be filtered on (it is {_why_not_filterable(field)})"
+        raise bad_field(loc, reason, code="unfilterable_field")
     return field
 
 

@@ -58,7 +58,9 @@ _DATASETS = (
         name="company-composite",
         model=m.Company,
         composite=True,
-        description="Companies with organisation type, primary NACE code, business municipality and country, credit risk.",
+        description=(
+            "Companies with organisation type, primary NACE code, business municipality and country, credit risk."
+        ),
         entities=(
             e.company_record(),
             e.organization_type(via="organization_type__"),
@@ -87,7 +89,11 @@ _DATASETS = (
             Field("uuid", "uuid", FieldType.UUID),
             e.app_url_on_company_page(company_path="company_id", section="flags"),
         ),
-        entities=(e.company_flag(), e.company_flag_type(via="company_flag_type__"), e.company_reference(via="company__")),
+        entities=(
+            e.company_flag(),
+            e.company_flag_type(via="company_flag_type__"),
+            e.company_reference(via="company__"),
+        ),
         scope=_flags_visible_to,
     ),
     Dataset(

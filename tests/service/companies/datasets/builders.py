@@ -80,7 +80,9 @@ def an_employment(*, company: m.Company, count: int = 12, year: int = 2022) -> m
     )
 
 
-def a_measure(*, company: m.Company, key: str = "employees", year: int = 2022, value: str = "12") -> m.CompanyMeasureYearly:
+def a_measure(
+    *, company: m.Company, key: str = "employees", year: int = 2022, value: str = "12"
+) -> m.CompanyMeasureYearly:
     return m.CompanyMeasureYearly.objects.create(
         company=company,
         company_measure_type=m.CompanyMeasureType.objects.get(key=key),
@@ -93,7 +95,14 @@ def a_person(*, full_name: str = "Kari Nordmann", **fields) -> m.Person:
     return m.Person.objects.create(full_name=full_name, **fields)
 
 
-def a_role(*, company: m.Company, type_key: str = "ceo", person: m.Person | None = None, holder: m.Company | None = None, **fields) -> m.CompanyRole:
+def a_role(
+    *,
+    company: m.Company,
+    type_key: str = "ceo",
+    person: m.Person | None = None,
+    holder: m.Company | None = None,
+    **fields,
+) -> m.CompanyRole:
     return m.CompanyRole.objects.create(
         company=company,
         company_role_type=m.CompanyRoleType.objects.get(key=type_key),

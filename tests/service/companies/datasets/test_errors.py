@@ -21,7 +21,8 @@ def test_an_unknown_entity_is_a_400_listing_the_entities(api):
 
     assert body["code"] == "unknown_entity"
     assert "'accounts_highlight'" in body["detail"]
-    assert "accounts_highlights, accounts_income_statement, accounts_balance_sheet, company, accounts_type" in body["detail"]
+    listed = "accounts_highlights, accounts_income_statement, accounts_balance_sheet, company, accounts_type"
+    assert listed in body["detail"]
     assert body["errors"][0]["loc"] == ["query", "accounts_highlight.return_on_assets"]
 
 
