@@ -30,7 +30,7 @@ from django.utils import timezone
 from service.companies import models as m
 from service.companies.analysis.credit_risk import MODEL_VERSION, credit_risk_compute, credit_risk_write
 from service.companies.analysis.facts import CompanyFacts, facts_load
-from service.companies.analysis.flags import flags_desired, flags_write
+from service.companies.analysis.flags import flags_desired, flags_write, moment_of
 from service.companies.analysis.highlights import highlights_for, highlights_write
 from service.companies.analysis.measures import measures_compute, measures_write
 from service.companies.analysis.statuses import risk_statuses_reconcile
@@ -120,6 +120,7 @@ def analysis_refresh_batch(*, company_uuids: list[uuid.UUID], today: date) -> di
             batch=batch,
             desired={facts.uuid: flags_desired(facts, today=today, flag_types=flag_types) for facts in batch},
             flag_types=flag_types,
+            now=moment_of(today),
         )
         written["credit_risk"] = credit_risk_write(
             batch=batch, computed={facts.uuid: credit_risk_compute(facts, highlights, today=today) for facts in batch}

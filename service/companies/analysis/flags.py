@@ -54,6 +54,11 @@ def as_datetime(day: date) -> datetime:
     return timezone.make_aware(datetime.combine(day, dtime.min))
 
 
+def moment_of(today: date) -> datetime:
+    """The current time, or the start of `today` when the analysis runs for another day (tests, replays)."""
+    return timezone.now() if today == timezone.localdate() else as_datetime(today)
+
+
 def json_number(value) -> int | float | None:
     if value is None:
         return None
@@ -314,8 +319,10 @@ def flags_write(
     batch: list[CompanyFacts],
     desired: dict[uuid.UUID, dict[str, FlagState]],
     flag_types: dict[str, m.CompanyFlagType],
+    now: datetime | None = None,
 ) -> int:
-    now = timezone.now()
+    """Reconcile the desired flags with the rows active at `now` (default: the current time)."""
+    now = now or timezone.now()
     key_of = {flag_type.uuid: key for key, flag_type in flag_types.items()}
     ids = [facts.uuid for facts in batch]
     active: dict[tuple[uuid.UUID, str], list[m.CompanyFlag]] = {}
