@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date
-from decimal import Decimal
 
-import pytest
 from django.core.management import call_command
 from django.db.models import Q
 from stdnum.no import orgnr
