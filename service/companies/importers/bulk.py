@@ -72,7 +72,8 @@ def _copy(table: str, columns: list[str], rows: Sequence[dict], *, cursor=None) 
 
 
 def _copy_rows(cursor, sql: str, columns: list[str], rows: Sequence[dict]) -> None:
-    with cursor.cursor.copy(sql) as copy:
+    # The raw psycopg cursor: wrap its errors so a unique violation is Django's IntegrityError.
+    with connection.wrap_database_errors, cursor.cursor.copy(sql) as copy:
         for row in rows:
             copy.write_row([row[c] for c in columns])
 
