@@ -396,8 +396,8 @@ def _print_table(results: list[dict], *, traced: bool) -> None:
     print(header)
     for r in results:
         line = (
-            f"{r['label']:<22} {r['rows']:>8,} {r['bytes'] / 2**20:>9.1f} {r['first_byte']:>7.2f}s {r['seconds']:>6.2f}s "
-            f"{r['rows'] / r['seconds']:>9,.0f} {r['rss_before_mib']:>9.1f}Mi {r['peak_rss_mib']:>7.1f}Mi "
+            f"{r['label']:<22} {r['rows']:>8,} {r['bytes'] / 2**20:>9.1f} "
+            f"{r['first_byte']:>7.2f}s {r['seconds']:>6.2f}s {r['rows'] / r['seconds']:>9,.0f} {r['rss_before_mib']:>9.1f}Mi {r['peak_rss_mib']:>7.1f}Mi "
             f"{r['growth_mib']:>6.1f}Mi"
         )
         if traced:

@@ -1,7 +1,13 @@
 """response_file_type (json, jsonl, csv), keep_only_fields and ignore_fields."""
 
-import pytest
+import datetime as dt
+import json
 
+import pytest
+from django.utils import timezone
+
+from service.companies import models as m
+from service.companies.datasets.formats import BUFFER_BYTES
 from tests.service.companies.datasets.builders import DATASETS, a_company, an_accounts
 from tests.service.companies.datasets.responses import body_of, csv_rows_of, elements_of, error_of, lines_of
 
@@ -194,3 +200,19 @@ def test_bad_field_lists_are_a_400_naming_the_parameter(api, parameter, value, c
 
     assert body["code"] == code
     assert body["errors"][0]["loc"] == ["query", parameter]
+
+
+def test_a_large_page_is_sent_in_several_buffers_not_one_body(api):
+    company = a_company()
+    start = timezone.make_aware(dt.datetime(2000, 1, 1))
+    m.CompanyEmployment.objects.bulk_create(
+        m.CompanyEmployment(company=company, employee_count=n, from_date=start + dt.timedelta(days=n))
+        for n in range(3000)
+    )
+
+    response = api.get(f"{DATASETS}/company-employment", {"limit": 3000})
+    buffers = list(response.streaming_content)
+
+    assert len(buffers) > 3
+    assert max(len(buffer) for buffer in buffers) < 2 * BUFFER_BYTES
+    assert len(json.loads(b"".join(buffers))) == 3000
