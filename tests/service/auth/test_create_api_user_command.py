@@ -2,12 +2,17 @@
 
 import base64
 import io
+import json
 import re
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from service.auth.models import ApiUser, AppCustomer
+
+
+def _basic(client_id: str, secret: str) -> dict:
+    return {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(f"{client_id}:{secret}".encode()).decode()}
 
 
 def _run(*args) -> dict:
@@ -18,9 +23,12 @@ def _run(*args) -> dict:
 
 def test_it_prints_credentials_that_work_for_basic_auth(db, client):
     printed = _run("--organisation", "Kystbank ASA", "--roles", "aml,credit_check")
-    basic = base64.b64encode(f"{printed['basic_auth_id']}:{printed['basic_auth_secret']}".encode()).decode()
 
-    response = client.get("/analysis/v1/auth-status", HTTP_AUTHORIZATION=f"Basic {basic}", HTTP_NK_ROLE_KEYS="aml,credit_check")
+    response = client.get(
+        "/analysis/v1/auth-status",
+        **_basic(printed["basic_auth_id"], printed["basic_auth_secret"]),
+        HTTP_NK_ROLE_KEYS="aml,credit_check",
+    )
 
     assert response.status_code == 200
     text = response.content.decode()
@@ -82,3 +90,45 @@ def test_an_unknown_role_is_a_clear_error(db):
         _run("--organisation", "Kystbank ASA", "--roles", "aml,superuser")
 
     assert not ApiUser.objects.exists()
+    assert not AppCustomer.objects.exists()  # no half-made organisation left behind
+
+
+def test_it_accepts_spaces_in_the_role_list(db):
+    printed = _run("--organisation", "Kystbank ASA", "--roles", "aml, credit_check")
+
+    assert printed["roles"] == "aml, credit_check"
+
+
+def test_it_prints_json_when_asked(db, client):
+    out = io.StringIO()
+    call_command("create_api_user", "--organisation", "Kystbank ASA", "--roles", "aml", "--json", stdout=out)
+
+    values = json.loads(out.getvalue())
+    assert values["roles"] == ["aml"]
+    assert values["app_customer_name"] == "Kystbank ASA"
+    response = client.get("/analysis/v1/auth-status", **_basic(values["basic_auth_id"], values["basic_auth_secret"]))
+    assert response.status_code == 200
+
+
+def test_rotate_issues_new_secrets_for_the_same_user(db, client):
+    first = _run("--organisation", "Kystbank ASA", "--name", "portal")
+
+    second = _run("--organisation", "Kystbank ASA", "--name", "portal", "--rotate", "--roles", "aml")
+
+    assert second["api_user_uuid"] == first["api_user_uuid"]
+    assert second["basic_auth_id"] == first["basic_auth_id"]
+    old = client.get("/analysis/v1/auth-status", **_basic(first["basic_auth_id"], first["basic_auth_secret"]))
+    new = client.get(
+        "/analysis/v1/auth-status", **_basic(second["basic_auth_id"], second["basic_auth_secret"]), HTTP_NK_ROLE_KEYS="aml"
+    )
+    assert old.status_code == 401
+    assert new.status_code == 200
+    assert "granted for this request: aml." in new.content.decode()
+    assert ApiUser.objects.count() == 1
+
+
+def test_without_rotate_a_second_user_is_created(db):
+    first = _run("--organisation", "Kystbank ASA", "--name", "portal")
+    second = _run("--organisation", "Kystbank ASA", "--name", "portal")
+
+    assert second["api_user_uuid"] != first["api_user_uuid"]

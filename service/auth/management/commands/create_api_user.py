@@ -4,6 +4,7 @@ import json as _json
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from service.auth.models import ROLE_KEYS, ApiUser, AppCustomer
 from service.auth.services import api_user_create, api_user_rotate_secrets, app_customer_create
@@ -29,18 +30,21 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the credentials as one JSON object")
 
     def handle(self, *args, organisation, name, roles, rotate, **options):
-        app_customer = (
-            AppCustomer.objects.filter(uuid=organisation).first() if _looks_like_uuid(organisation) else None
-        ) or AppCustomer.objects.filter(name=organisation).first()
-        if app_customer is None:
-            app_customer = app_customer_create(name=organisation)
-        role_keys = [key for key, _ in ROLE_KEYS] if roles == "all" else [r for r in roles.split(",") if r]
-        existing = ApiUser.objects.filter(app_customer=app_customer, name=name).first() if rotate else None
+        role_keys = (
+            [key for key, _ in ROLE_KEYS] if roles == "all" else [r.strip() for r in roles.split(",") if r.strip()]
+        )
         try:
-            if existing:
-                issued = api_user_rotate_secrets(api_user=existing, role_keys=role_keys)
-            else:
-                issued = api_user_create(app_customer=app_customer, name=name, role_keys=role_keys)
+            with transaction.atomic():  # a refused role leaves no new organisation behind
+                app_customer = (
+                    AppCustomer.objects.filter(uuid=organisation).first() if _looks_like_uuid(organisation) else None
+                ) or AppCustomer.objects.filter(name=organisation).first()
+                if app_customer is None:
+                    app_customer = app_customer_create(name=organisation)
+                existing = ApiUser.objects.filter(app_customer=app_customer, name=name).first() if rotate else None
+                if existing:
+                    issued = api_user_rotate_secrets(api_user=existing, role_keys=role_keys)
+                else:
+                    issued = api_user_create(app_customer=app_customer, name=name, role_keys=role_keys)
         except ApiError as exc:
             raise CommandError(exc.detail) from None
         values = {
