@@ -76,7 +76,9 @@ def _limits(name: str) -> dict:
 )
 def sector_measure_yearly_aggregate_composite(
     request: HttpRequest,
-    measure_year: int = Query(..., description="The year of the measure, generally last year for accounts"),
+    measure_year: int = Query(
+        ..., description="The year of the measure, generally last year for accounts", **_limits("measure_year")
+    ),
     company_measure_type_identifier: str = Query(
         ..., description="Measure type uuid or key, e.g. return_on_assets (see GET /v1/company-measure-type)"
     ),

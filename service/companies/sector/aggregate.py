@@ -81,15 +81,17 @@ def _ranked_records(*, query: SectorQuery, columns: MeasureColumns, present: np.
     """The top and bottom records; equal values are ordered by company uuid, ascending."""
     rows = np.flatnonzero(present)
     values, keys = columns.values[rows], columns.company_keys[rows]
+    lengths = {
+        "highest": query.number_of_highest_measures_to_include,
+        "lowest": query.number_of_lowest_measures_to_include,
+    }
     company_uuids = {
-        name: [columns.company_uuid(int(rows[i])) for i in stats.ranked_indices(
-            values=values, tie_keys=keys, count=count, highest=name == "highest"
-        )]
-        for name, count in (
-            ("highest", query.number_of_highest_measures_to_include),
-            ("lowest", query.number_of_lowest_measures_to_include),
-        )
-    }  # fmt: skip
+        name: [
+            columns.company_uuid(int(rows[i]))
+            for i in stats.ranked_indices(values=values, tie_keys=keys, count=count, highest=name == "highest")
+        ]
+        for name, count in lengths.items()
+    }
     wanted = {u for uuids in company_uuids.values() for u in uuids}
     records = {
         record.company_id: record
@@ -97,7 +99,8 @@ def _ranked_records(*, query: SectorQuery, columns: MeasureColumns, present: np.
             company_id__in=wanted, company_measure_type=query.measure_type, measure_year=query.measure_year
         )
     }
-    return {name: [_ranked_out(records[u]) for u in uuids] for name, uuids in company_uuids.items()}
+    # A record deleted since the pass is left out rather than failing the request.
+    return {name: [_ranked_out(records[u]) for u in uuids if u in records] for name, uuids in company_uuids.items()}
 
 
 def _ranked_out(record: m.CompanyMeasureYearly) -> dict:
@@ -144,9 +147,7 @@ def _aggregate_out(
     }
 
 
-def _bucket(
-    *, bucket_id: int, name: str, lower, upper, count: int, summary: stats.Summary, of_not_null: bool = True
-) -> dict:
+def _bucket(*, bucket_id: int, name: str, lower, upper, count: int, summary: stats.Summary) -> dict:
     total, not_null = summary.total_count, summary.not_null_count
     return {
         "bucket_id": bucket_id,
@@ -155,32 +156,30 @@ def _bucket(
         "bucket_upper_bound": None if upper is None else float(upper),
         "company_count": count,
         "company_percentage_of_total": 100.0 * count / total if total else None,
-        "company_percentage_of_not_null": 100.0 * count / not_null if of_not_null and not_null else None,
+        "company_percentage_of_not_null": 100.0 * count / not_null if not_null else None,
     }
 
 
 def _buckets_out(*, summary: stats.Summary, layout, values: np.ndarray) -> list[dict]:
     """null (-1), underflow (0), numbered 1..n, overflow (n + 1); without values no numbered buckets."""
-    buckets = [
-        _bucket(bucket_id=-1, name="null", lower=None, upper=None, count=summary.null_count, summary=summary,
-                of_not_null=False)
-    ]  # fmt: skip
     if layout is None:
         underflow, numbered, overflow, edges = 0, [], 0, [None]
     else:
         edges = layout.edges
         underflow, numbered, overflow = stats.bucket_counts(sorted_values=np.sort(values), edges=edges)
-    buckets.append(_bucket(bucket_id=0, name="underflow", lower=None, upper=edges[0], count=underflow, summary=summary))
-    for number, count in enumerate(numbered, start=1):
-        buckets.append(
-            _bucket(bucket_id=number, name=str(number), lower=edges[number - 1], upper=edges[number], count=count,
-                    summary=summary)
-        )  # fmt: skip
-    last = len(numbered) + 1
-    buckets.append(
-        _bucket(bucket_id=last, name="overflow", lower=edges[-1], upper=None, count=overflow, summary=summary)
-    )
-    return buckets
+    null = _bucket(bucket_id=-1, name="null", lower=None, upper=None, count=summary.null_count, summary=summary)
+    null["company_percentage_of_not_null"] = None
+    return [
+        null,
+        _bucket(bucket_id=0, name="underflow", lower=None, upper=edges[0], count=underflow, summary=summary),
+        *(
+            _bucket(bucket_id=i, name=str(i), lower=edges[i - 1], upper=edges[i], count=count, summary=summary)
+            for i, count in enumerate(numbered, start=1)
+        ),
+        _bucket(
+            bucket_id=len(numbered) + 1, name="overflow", lower=edges[-1], upper=None, count=overflow, summary=summary
+        ),
+    ]
 
 
 def _measure_type_out(measure_type: m.CompanyMeasureType) -> dict:

@@ -25,6 +25,7 @@ DEFAULT_ORGANIZATION_TYPE_KEYS = ("NO-AS", "NO-ASA")
 GEO_LEVEL_KEYS = ("geo_subdivision", "geo_municipality", "geo_postal_code")
 # (minimum, maximum) of the integer parameters; the API declares the same bounds.
 LIMITS = {
+    "measure_year": (1000, 9999),
     "benchmark_nace_code_hierarchy_level": (1, 5),
     "round_digits": (-15, 6),  # measures are stored with 6 decimals and below 10^18
     "number_of_highest_measures_to_include": (0, 100),
@@ -215,9 +216,12 @@ def sector_query_resolve(*, parameters: SectorParameters) -> SectorQuery:
     nace_codes: list[m.NaceCode] = []
     if nace_identifiers := identifiers_split(p.nace_code_identifiers):
         nace_codes = entities_resolve(
-            model=m.NaceCode, identifiers=nace_identifiers, name="nace_code_identifiers", example="NO-62.010",
+            model=m.NaceCode,
+            identifiers=nace_identifiers,
+            name="nace_code_identifiers",
+            example="NO-62.010",
             errors=errors,
-        )  # fmt: skip
+        )
     elif benchmark_company is not None:
         low, high = LIMITS["benchmark_nace_code_hierarchy_level"]
         if low <= p.benchmark_nace_code_hierarchy_level <= high:  # else already reported
@@ -227,9 +231,12 @@ def sector_query_resolve(*, parameters: SectorParameters) -> SectorQuery:
 
     if organization_identifiers := identifiers_split(p.organization_type_identifiers):
         organization_types = entities_resolve(
-            model=m.OrganizationType, identifiers=organization_identifiers, name="organization_type_identifiers",
-            example="NO-AS", errors=errors,
-        )  # fmt: skip
+            model=m.OrganizationType,
+            identifiers=organization_identifiers,
+            name="organization_type_identifiers",
+            example="NO-AS",
+            errors=errors,
+        )
     else:
         organization_types = list(
             m.OrganizationType.objects.filter(key__in=DEFAULT_ORGANIZATION_TYPE_KEYS).order_by("key")

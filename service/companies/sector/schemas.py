@@ -96,7 +96,9 @@ class SectorMeasureType(Schema):
 
 class SectorFilters(Schema):
     measure_year: int
-    nace_code_uuids: list[UUID] = Field(description="The NACE codes applied (given or derived); each includes its descendants")
+    nace_code_uuids: list[UUID] = Field(
+        description="The NACE codes applied (given or derived); each includes its descendants"
+    )
     company_measure_type_uuid: UUID
     organization_type_uuids: list[UUID]
     geo_country_uuid: UUID | None = Field(description="The country when exactly one is applied")

@@ -25,16 +25,14 @@ def _fraction_of(value: float) -> Fraction:
     return Fraction(Decimal(f"{value:.15g}"))
 
 
-def expected_layout(*, lower: float, upper: float, round_digits: int, max_buckets: int) -> tuple[Fraction, Fraction, int]:
+def expected_layout(
+    *, lower: float, upper: float, round_digits: int, max_buckets: int
+) -> tuple[Fraction, Fraction, int]:
     """(start, width, count) of the numbered buckets."""
     low, high = _fraction_of(lower), _fraction_of(upper)
     unit = Fraction(10) ** -round_digits
-    candidates = sorted(
-        mantissa * Fraction(10) ** exponent
-        for exponent in range(-round_digits - 1, 40)
-        for mantissa in MANTISSAS
-        if (mantissa * Fraction(10) ** exponent) >= unit and (mantissa * Fraction(10) ** exponent / unit).denominator == 1
-    )
+    widths = {mantissa * Fraction(10) ** exponent for exponent in range(-round_digits - 1, 40) for mantissa in MANTISSAS}
+    candidates = sorted(width for width in widths if width >= unit and (width / unit).denominator == 1)
     for width in candidates:
         start = math.floor(low / width) * width
         count = max(1, math.ceil((high - start) / width))
@@ -103,9 +101,11 @@ def expected_aggregate(
                 counts[bucket] += 1
         buckets.append({"bucket_id": 0, "bucket_name": "underflow", "bounds": (None, edges[0]), "count": counts[0]})
         for i in range(1, number_of_buckets + 1):
-            buckets.append({"bucket_id": i, "bucket_name": str(i), "bounds": (edges[i - 1], edges[i]), "count": counts[i]})
+            bounds = (edges[i - 1], edges[i])
+            buckets.append({"bucket_id": i, "bucket_name": str(i), "bounds": bounds, "count": counts[i]})
+        overflow_id = number_of_buckets + 1
         buckets.append(
-            {"bucket_id": number_of_buckets + 1, "bucket_name": "overflow", "bounds": (edges[-1], None), "count": counts[-1]}
+            {"bucket_id": overflow_id, "bucket_name": "overflow", "bounds": (edges[-1], None), "count": counts[-1]}
         )
     else:
         buckets.append({"bucket_id": 0, "bucket_name": "underflow", "bounds": (None, None), "count": 0})

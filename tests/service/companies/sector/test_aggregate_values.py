@@ -237,7 +237,9 @@ def test_it_matches_numpy_on_random_sets(
     round_digits=st.integers(min_value=-1, max_value=1),
     max_number_of_buckets=st.integers(min_value=1, max_value=30),
 )
-def test_it_matches_numpy_on_values_sitting_on_bucket_edges(api, world, values, fractions, round_digits, max_number_of_buckets):
+def test_it_matches_numpy_on_values_sitting_on_bucket_edges(
+    api, world, values, fractions, round_digits, max_number_of_buckets
+):
     """Small integers and extreme percentiles put values exactly on edges, where the bound rules show."""
     with transaction.atomic():
         companies = companies_with_values(world, values)

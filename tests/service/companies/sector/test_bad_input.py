@@ -41,6 +41,7 @@ def test_it_refuses_a_missing_required_parameter(api, world, missing):
     ("name", "value"),
     [
         ("measure_year", "last-year"),
+        ("measure_year", "99999999999"),
         ("lower_percentile", "-0.1"),
         ("lower_percentile", "1.5"),
         ("upper_percentile", "nan"),

@@ -159,8 +159,9 @@ def test_it_answers_equal_percentile_fractions_with_one_bucket(api, world):
 def test_it_refuses_a_benchmark_company_without_the_address_to_derive_from(api, peers, level_key, cleared):
     setattr(peers, cleared, None)
     peers.save()
+    query = _query(peers, benchmark_geo_level_entity_key=level_key)
 
-    response = api.get(URL, params(nace_code_identifiers=None, **_query(peers, benchmark_geo_level_entity_key=level_key)))
+    response = api.get(URL, params(nace_code_identifiers=None, **query))
 
     assert response.status_code == 400
     assert response.json()["errors"][0]["loc"] == ["query", "benchmark_company_identifier"]

@@ -34,7 +34,8 @@ def test_it_lays_out_buckets_with_the_smallest_nice_width(lower, upper, round_di
 
     start, width, count = expected
     assert (layout.start, layout.width, layout.count) == (Decimal(start), Decimal(width), count)
-    assert layout.start <= Decimal(repr(lower)) + Decimal("1e-9") and layout.end >= Decimal(repr(upper)) - Decimal("1e-9")
+    slack = Decimal("1e-9")
+    assert layout.start <= Decimal(repr(lower)) + slack and layout.end >= Decimal(repr(upper)) - slack
 
 
 def test_it_counts_buckets_with_closed_lower_bounds_and_a_closed_last_bucket():
