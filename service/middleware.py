@@ -33,6 +33,17 @@ class ApiBoundaryMiddleware:
         content_type = response.get("Content-Type", "")
         if response.status_code == 404 and not content_type.startswith("application/json"):
             return error_response(NotFound(f"No endpoint at {request.path}."))
+        if response.status_code == 405 and not content_type.startswith("application/json"):
+            allowed = response.get("Allow", "")
+            error = error_response(
+                ApiError(
+                    f"Method {request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}.",
+                    code="method_not_allowed",
+                    status=405,
+                )
+            )
+            error["Allow"] = allowed
+            return error
         if 200 <= response.status_code < 300 and content_type.startswith("application/json"):
             if not request.accepts("application/json"):
                 return error_response(

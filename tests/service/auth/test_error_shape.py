@@ -42,6 +42,14 @@ def test_a_malformed_uuid_in_the_path_is_400_naming_it(api):
     assert body["errors"][0]["loc"] == ["path", "app_customer_uuid"]
 
 
+def test_a_wrong_method_is_405_in_the_error_shape(api, client):
+    for response in (api.post("/analysis/v1/auth-status", {"a": 1}), client.get("/oauth/token")):
+        body = _error(response, 405, "method_not_allowed")
+        assert response["Allow"] in body["detail"]
+    assert api.post("/analysis/v1/auth-status")["Allow"] == "GET"
+    assert client.get("/oauth/token")["Allow"] == "POST"
+
+
 def test_an_unknown_path_is_404_even_without_credentials(db, client):
     _error(client.get("/analysis/v1/no-such-endpoint"), 404, "not_found")
 
