@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
@@ -103,8 +103,19 @@ def plan_rows(*, plan: Plan, queryset: QuerySet, page: Page, chunk_size: int = C
     """
     vendor = connections[queryset.db].vendor
     reads = [_read(path, field_type, vendor=vendor) for path, field_type in zip(plan.columns, plan.column_types)]
-    ordered = queryset.values_list(*reads).order_by("pk")
-    return ordered[page.offset : page.offset + page.limit].iterator(chunk_size=chunk_size)
+    page_rows = queryset.values_list(*reads).order_by("pk")[page.offset : page.offset + page.limit]
+    if vendor != "postgresql":
+        return page_rows.iterator(chunk_size=chunk_size)
+    return _in_transaction(page_rows, using=queryset.db, chunk_size=chunk_size)
+
+
+def _in_transaction(page_rows: QuerySet, *, using: str, chunk_size: int) -> Iterator[tuple]:
+    # Outside a transaction Django declares the server-side cursor WITH HOLD, and PostgreSQL
+    # materialises such a cursor's whole result before the first row (seconds for a 100,000-row
+    # page); inside one the rows stream from the plan as they are fetched. (Not on SQLite, where
+    # the service's transactions take the write lock.)
+    with transaction.atomic(using=using):
+        yield from page_rows.iterator(chunk_size=chunk_size)
 
 
 def _read(path: str, field_type: FieldType | None, *, vendor: str) -> str | Cast:
