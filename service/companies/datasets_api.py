@@ -16,7 +16,7 @@ from service.companies.datasets.names import visible_fields
 from service.companies.datasets.query import dataset_queryset, plan_for, plan_rows
 from service.companies.datasets.registry import DATASETS, dataset_named
 from service.companies.datasets.selection import selection_from
-from service.errors import NotFound, bad_field, field_error
+from service.errors import BadRequest, bad_field, field_error
 from service.pagination import page_from
 
 router = Router(tags=["Datasets"])
@@ -74,7 +74,7 @@ def dataset_rows(
     dataset = dataset_named(name)
     if dataset is None:
         detail = f"No dataset named {name!r}. Available datasets: {', '.join(DATASETS)}."
-        raise NotFound(detail, code="unknown_dataset", errors=[field_error(["path", "name"], detail)])
+        raise BadRequest(detail, code="unknown_dataset", errors=[field_error(["path", "name"], detail)])
     if dataset.role is not None:
         principal.require(dataset.role)
     page = page_from(limit, offset, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)

@@ -7,8 +7,8 @@ COMPOSITE = f"{DATASETS}/accounts-composite"
 SPEC_ROLE_WORDING = "Do you have access to the role, and have you added it to the Nk-Role-Keys header?"
 
 
-def test_an_unknown_dataset_is_a_404_listing_the_datasets(api):
-    body = error_of(api.get(f"{DATASETS}/acounts-composite"), 404)
+def test_an_unknown_dataset_is_a_400_listing_the_datasets(api):
+    body = error_of(api.get(f"{DATASETS}/acounts-composite"), 400)
 
     assert body["code"] == "unknown_dataset"
     assert "'acounts-composite'" in body["detail"]
