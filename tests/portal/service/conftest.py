@@ -117,9 +117,10 @@ class Org:
 
     def client(self, base_url: str, *, auth: str = "token", **kwargs) -> ServiceClient:
         creds = self.credentials
-        client_id, secret = (
-            (creds.token_auth_id, creds.token_auth_secret) if auth == "token" else (creds.basic_auth_id, creds.basic_auth_secret)
-        )
+        if auth == "token":
+            client_id, secret = creds.token_auth_id, creds.token_auth_secret
+        else:
+            client_id, secret = creds.basic_auth_id, creds.basic_auth_secret
         kwargs.setdefault("backoff_seconds", 0.01)
         client = ServiceClient(base_url=base_url, client_id=client_id, client_secret=secret, auth=auth, **kwargs)
         _open_sessions.append(client.session)

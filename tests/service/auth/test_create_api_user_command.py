@@ -119,7 +119,9 @@ def test_rotate_issues_new_secrets_for_the_same_user(db, client):
     assert second["basic_auth_id"] == first["basic_auth_id"]
     old = client.get("/analysis/v1/auth-status", **_basic(first["basic_auth_id"], first["basic_auth_secret"]))
     new = client.get(
-        "/analysis/v1/auth-status", **_basic(second["basic_auth_id"], second["basic_auth_secret"]), HTTP_NK_ROLE_KEYS="aml"
+        "/analysis/v1/auth-status",
+        **_basic(second["basic_auth_id"], second["basic_auth_secret"]),
+        HTTP_NK_ROLE_KEYS="aml",
     )
     assert old.status_code == 401
     assert new.status_code == 200
