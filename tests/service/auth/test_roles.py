@@ -119,3 +119,35 @@ def test_the_role_error_names_every_missing_role():
 
     assert caught.value.detail.startswith("Missing role(s): aml, credit_check. Do you have access")
     assert [e["msg"] for e in caught.value.errors] == ["missing role: aml", "missing role: credit_check"]
+
+
+# Through a real role-gated endpoint: collection cases need credit_check (spec §4.2).
+COLLECTION_CASES = "/analysis/v1/collection-case-composite"
+UNKNOWN_DEBTOR = {"debtor_company_identifier": "NO923609016"}  # valid org nr, not in the database
+
+
+def test_a_gated_endpoint_answers_403_without_the_header(api):
+    response = api.get(COLLECTION_CASES, UNKNOWN_DEBTOR)
+
+    assert response.status_code == 403
+    assert response.json() == {
+        "detail": SPEC_WORDING,
+        "code": "role_missing",
+        "errors": [{"loc": ["header", "Nk-Role-Keys"], "msg": "missing role: credit_check"}],
+    }
+
+
+def test_a_gated_endpoint_answers_403_for_a_requested_role_that_is_not_assigned(db):
+    caller = make_caller("Aml Only AS", roles=["aml"])
+
+    response = caller.get(COLLECTION_CASES, UNKNOWN_DEBTOR, roles=["credit_check"])
+
+    assert response.status_code == 403
+    assert response.json()["detail"] == SPEC_WORDING
+
+
+def test_a_gated_endpoint_lets_a_granted_role_through(api):
+    response = api.get(COLLECTION_CASES, UNKNOWN_DEBTOR, roles=["credit_check"])
+
+    assert response.status_code == 404  # past the role check, to the lookup
+    assert response.json()["code"] == "not_found"
