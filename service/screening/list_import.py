@@ -110,11 +110,11 @@ def screening_list_import(
     summary = ParseSummary()
     try:
         with transaction.atomic():
-            category = ScreeningListCategory.objects.select_for_update().get(pk=category.pk)
-            previous = category.current_version
-            number = (category.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+            locked = ScreeningListCategory.objects.select_for_update().get(pk=category.pk)
+            previous = locked.current_version
+            number = (locked.versions.aggregate(n=Max("number"))["n"] or 0) + 1
             version = ScreeningListVersion.objects.create(
-                category=category, number=number, source_name=Path(path).name, source_sha256=sha256
+                category=locked, number=number, source_name=Path(path).name, source_sha256=sha256
             )
             _write_entries(version, parse_file(path, format, summary), progress)
             counts = _record_changes(version, previous)
@@ -130,10 +130,11 @@ def screening_list_import(
                 "warning_count": len(summary.warnings),
             }
             version.save()
-            category.current_version = version
-            category.save(update_fields=["current_version"])
+            locked.current_version = version
+            locked.save(update_fields=["current_version"])
     except ParseError as exc:
         raise ListImportError(f"{Path(path).name} was not imported: {exc}") from exc
+    category.current_version = version  # the caller's instance sees the new version too
 
     return ListImportResult(
         category.key,
