@@ -71,7 +71,7 @@ def analysis_refresh(
     today = today or timezone.localdate()
     summary = AnalysisSummary()
     for batch in _batches(company_uuids, batch_size):
-        written = analysis_refresh_batch(company_uuids=batch, today=today)
+        written = analysis_refresh_batch(company_uuids=batch, today=today, contiguous=company_uuids is None)
         summary.companies += written.pop("companies")
         summary.batches += 1
         for key, value in written.items():
@@ -102,9 +102,12 @@ def _batches(company_uuids: Iterable[uuid.UUID] | None, size: int) -> Iterator[l
         last = batch[-1]
 
 
-def analysis_refresh_batch(*, company_uuids: list[uuid.UUID], today: date) -> dict[str, int]:
+def analysis_refresh_batch(
+    *, company_uuids: list[uuid.UUID], today: date, contiguous: bool = False
+) -> dict[str, int]:
+    """One batch in one transaction. `contiguous`: the uuids are every company from the first to the last."""
     with transaction.atomic():
-        batch = facts_load(company_uuids=company_uuids, lock=True)
+        batch = facts_load(company_uuids=company_uuids, lock=True, contiguous=contiguous)
         if not batch:
             return {"companies": 0}
         flag_types = {flag_type.key: flag_type for flag_type in m.CompanyFlagType.objects.all()}
@@ -114,7 +117,9 @@ def analysis_refresh_batch(*, company_uuids: list[uuid.UUID], today: date) -> di
             highlights.update(highlights_for(facts))
         written["highlights"] = highlights_write(batch=batch, computed=highlights)
         written["measures"] = measures_write(
-            batch=batch, computed={facts.uuid: measures_compute(facts, highlights) for facts in batch}
+            batch=batch,
+            computed={facts.uuid: measures_compute(facts, highlights) for facts in batch},
+            contiguous=contiguous,
         )
         written["flags"] = flags_write(
             batch=batch,

@@ -24,6 +24,9 @@ from datetime import date
 from decimal import Decimal
 
 from service.companies import models as m
+from django.utils import timezone
+
+from service.companies.analysis.bulk import upsert
 from service.companies.analysis.facts import CompanyFacts, related_or_none
 from service.companies.analysis.flags import json_number, missing_accounts
 from service.companies.analysis.highlights import Ratios
@@ -172,35 +175,23 @@ def credit_risk_compute(facts: CompanyFacts, highlights: dict[uuid.UUID, Ratios]
 def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, CreditRisk]) -> int:
     ids = [facts.uuid for facts in batch]
     existing = {
-        row.company_id: row
-        for row in m.CompanyCreditRisk.objects.filter(company_id__in=ids).only(
-            "company_id", "risk_score", "risk_class", "model_version", "factors"
-        )
+        company_id: (score, risk_class, version, factors)
+        for company_id, score, risk_class, version, factors in m.CompanyCreditRisk.objects.filter(
+            company_id__in=ids
+        ).values_list("company_id", "risk_score", "risk_class", "model_version", "factors")
     }
+    now = timezone.now()
     rows = []
     for company_id, risk in computed.items():
         old = existing.get(company_id)
-        if (
-            old is not None
-            and Decimal(old.risk_score) == risk.risk_score
-            and (old.risk_class, old.model_version, old.factors) == (risk.risk_class, MODEL_VERSION, risk.factors)
-        ):
+        if old is not None and (Decimal(old[0]), *old[1:]) == (risk.risk_score, risk.risk_class, MODEL_VERSION, risk.factors):
             continue
-        rows.append(
-            m.CompanyCreditRisk(
-                company_id=company_id,
-                risk_score=risk.risk_score,
-                risk_class=risk.risk_class,
-                model_version=MODEL_VERSION,
-                factors=risk.factors,
-            )
-        )
-    if rows:
-        m.CompanyCreditRisk.objects.bulk_create(
-            rows,
-            batch_size=1000,
-            update_conflicts=True,
-            unique_fields=["company"],
-            update_fields=["risk_score", "risk_class", "model_version", "factors", "computed_at"],
-        )
-    return len(rows)
+        rows.append((company_id, risk.risk_score, risk.risk_class, MODEL_VERSION, risk.factors, now))
+    return upsert(
+        model=m.CompanyCreditRisk,
+        columns=["company_id", "risk_score", "risk_class", "model_version", "factors", "computed_at"],
+        rows=rows,
+        conflict=["company_id"],
+        update=["risk_score", "risk_class", "model_version", "factors", "computed_at"],
+        new_uuid=False,
+    )

@@ -24,6 +24,7 @@ import uuid
 from decimal import ROUND_HALF_EVEN, Context, Decimal, InvalidOperation
 
 from service.companies import models as m
+from service.companies.analysis.bulk import upsert
 from service.companies.analysis.facts import CompanyFacts, related_or_none
 
 RATIO_FIELDS = (
@@ -109,15 +110,17 @@ def highlights_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, Rat
     for facts in batch:
         for accounts in facts.accounts:
             values = computed[accounts.uuid]
-            existing = related_or_none(accounts, "highlights")
+            existing = accounts.highlights
             if existing is not None and all(_same(getattr(existing, f), values[f]) for f in RATIO_FIELDS):
                 continue
-            rows.append(m.AccountsHighlights(accounts_id=accounts.uuid, **values))
-    if rows:
-        m.AccountsHighlights.objects.bulk_create(
-            rows, batch_size=1000, update_conflicts=True, unique_fields=["accounts"], update_fields=list(RATIO_FIELDS)
-        )
-    return len(rows)
+            rows.append((accounts.uuid, *(values[f] for f in RATIO_FIELDS)))
+    return upsert(
+        model=m.AccountsHighlights,
+        columns=["accounts_id", *RATIO_FIELDS],
+        rows=rows,
+        conflict=["accounts_id"],
+        update=list(RATIO_FIELDS),
+    )
 
 
 def _same(stored, computed) -> bool:

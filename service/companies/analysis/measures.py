@@ -18,9 +18,10 @@ import uuid
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q
+from django.utils import timezone
 
 from service.companies import models as m
+from service.companies.analysis.bulk import upsert
 from service.companies.analysis.facts import CompanyFacts, related_or_none
 from service.companies.analysis.highlights import Ratios
 from service.companies.catalog import MEASURE_TYPES
@@ -72,42 +73,43 @@ def _dec(value) -> Decimal | None:
     return None if value is None else Decimal(value)
 
 
-def measures_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, dict[MeasureKey, Decimal | None]]) -> int:
+def measures_write(
+    *,
+    batch: list[CompanyFacts],
+    computed: dict[uuid.UUID, dict[MeasureKey, Decimal | None]],
+    contiguous: bool = False,
+) -> int:
     """Upsert changed measures and delete measures whose year has no current company accounts."""
     type_uuid = dict(m.CompanyMeasureType.objects.values_list("key", "uuid"))
     type_key = {value: key for key, value in type_uuid.items()}
     ids = [facts.uuid for facts in batch]
+    scope = {"company_id__gte": ids[0], "company_id__lte": ids[-1]} if contiguous else {"company_id__in": ids}
     existing: dict[tuple[uuid.UUID, str, int], tuple[uuid.UUID, Decimal | None]] = {}
     for row_uuid, company_id, measure_type_id, year, value in m.CompanyMeasureYearly.objects.filter(
-        company_id__in=ids
+        **scope
     ).values_list("uuid", "company_id", "company_measure_type_id", "measure_year", "measure_value"):
         existing[(company_id, type_key[measure_type_id], year)] = (row_uuid, value)
 
+    now = timezone.now()
     rows, stale = [], []
     for facts in batch:
-        values = computed[facts.uuid]
-        for (key, year), value in values.items():
+        for (key, year), value in computed[facts.uuid].items():
             old = existing.get((facts.uuid, key, year))
             if old is not None and _same(old[1], value):
                 continue
-            rows.append(
-                m.CompanyMeasureYearly(
-                    company_id=facts.uuid, company_measure_type_id=type_uuid[key], measure_year=year, measure_value=value
-                )
-            )
+            rows.append((facts.uuid, type_uuid[key], year, value, now))
     for (company_id, key, year), (row_uuid, _) in existing.items():
-        if (key, year) not in computed.get(company_id, {}):
+        if company_id in computed and (key, year) not in computed[company_id]:
             stale.append(row_uuid)
-    if rows:
-        m.CompanyMeasureYearly.objects.bulk_create(
-            rows,
-            batch_size=1000,
-            update_conflicts=True,
-            unique_fields=["company", "company_measure_type", "measure_year"],
-            update_fields=["measure_value", "update_timestamp"],
-        )
+    upsert(
+        model=m.CompanyMeasureYearly,
+        columns=["company_id", "company_measure_type_id", "measure_year", "measure_value", "update_timestamp"],
+        rows=rows,
+        conflict=["company_id", "company_measure_type_id", "measure_year"],
+        update=["measure_value", "update_timestamp"],
+    )
     if stale:
-        m.CompanyMeasureYearly.objects.filter(Q(uuid__in=stale)).delete()
+        m.CompanyMeasureYearly.objects.filter(uuid__in=stale).delete()
     return len(rows) + len(stale)
 
 
