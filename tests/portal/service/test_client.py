@@ -7,6 +7,7 @@ import pytest
 from portal.service import (
     ServiceBadRequest,
     ServiceError,
+    ServiceForbidden,
     ServiceNotFound,
     ServiceUnauthorized,
 )
@@ -195,3 +196,17 @@ def test_a_bad_parameter_is_service_bad_request_naming_it(org, live_server):
     assert caught.value.code == "invalid_parameter"
     assert caught.value.errors == [{"loc": ["query", "limit"], "msg": "must be between 1 and 1000"}]
 
+
+
+def test_a_missing_role_is_service_forbidden_with_the_spec_wording(org, live_server):
+    client = org.client(live_server.url)  # credit_check is assigned but not sent
+    path, params = "v1/collection-case-composite", {"debtor_company_identifier": "NO923609016"}
+
+    with pytest.raises(ServiceForbidden) as caught:
+        client.get("analysis", path, params=params)
+
+    assert caught.value.status == 403
+    assert caught.value.code == "role_missing"
+    assert caught.value.detail.startswith("Missing role(s): credit_check. Do you have access to the role")
+    with pytest.raises(ServiceNotFound):  # with the header the role check passes
+        client.get("analysis", path, params=params, roles=["credit_check"])
