@@ -4,11 +4,47 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+# Rounding asked of the sector benchmark per measure unit: ratios to 3 decimals,
+# amounts to thousands of kroner, counts whole.
+ROUND_DIGITS_BY_UNIT = {"ratio": 3, "NOK": -3, "count": 0}
+
+
+def round_digits_for(measure_key: str, measure_types: list[dict]) -> int:
+    unit = next((t.get("unit") for t in measure_types if t.get("company_measure_type_key") == measure_key), None)
+    return ROUND_DIGITS_BY_UNIT.get(unit or "", 2)
+
+
+def local_date(timestamp: str | None) -> str:
+    """An API timestamp as the calendar date in this deployment's time zone."""
+    moment = parse_datetime(timestamp or "")
+    if moment is None:
+        return (timestamp or "")[:10]
+    return timezone.localtime(moment).date().isoformat() if timezone.is_aware(moment) else moment.date().isoformat()
+
+
+def address_of(company: dict, kind: str = "business") -> dict | None:
+    """The company's address of a kind, flattened for display."""
+    for address in company.get("addresses") or []:
+        if address.get("address_type_key") == kind:
+            postal = address.get("geo_postal_code") or {}
+            municipality = address.get("geo_municipality") or {}
+            return {
+                "street": address.get("address") or "",
+                "postal_code": postal.get("code", ""),
+                "postal_place": postal.get("place_name", ""),
+                "municipality": municipality.get("name", ""),
+                "county": (address.get("geo_subdivision") or {}).get("name", ""),
+            }
+    return None
+
 
 def employment_series(elements: list[dict]) -> list[dict]:
     """One point per change: date and head count, oldest first (for the chart)."""
     points = [
-        {"date": (e.get("from_date") or e.get("employee_date") or "")[:10], "count": e.get("employee_count")}
+        {"date": local_date(e.get("from_date") or e.get("employee_date")), "count": e.get("employee_count")}
         for e in elements
         if e.get("employee_count") is not None
     ]

@@ -11,7 +11,14 @@ import uuid
 from django.http import Http404
 from django.shortcuts import render
 
-from companies.presenters import accounts_by_year, bucket_of, employment_series, latest_measure_year
+from companies.presenters import (
+    accounts_by_year,
+    address_of,
+    bucket_of,
+    employment_series,
+    latest_measure_year,
+    round_digits_for,
+)
 from portal.access import client_for_member, member_required
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
 
@@ -44,6 +51,7 @@ def detail(request, company_uuid: uuid.UUID):
     accounts = companies.accounts(identifier)
     context = {
         "company": company,
+        "address": address_of(company),
         "credit_risk": companies.credit_risk(identifier),
         "flags": companies.flags(identifier),
         "employment": employment_series(companies.employment(identifier)),
@@ -68,7 +76,10 @@ def benchmark(request, company_uuid: uuid.UUID):
     year = int(year_text)
     try:
         aggregate = companies.sector_aggregate(
-            measure_year=year, company_measure_type_identifier=measure, benchmark_company_identifier=str(company_uuid)
+            measure_year=year,
+            company_measure_type_identifier=measure,
+            benchmark_company_identifier=str(company_uuid),
+            round_digits=round_digits_for(measure, companies.measure_types()),
         )
         own = companies.measures(str(company_uuid), year=year, types=[measure])
     except ServiceBadRequest as exc:

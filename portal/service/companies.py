@@ -50,12 +50,19 @@ class CompaniesApi:
         text = query.strip()
         digits = text.replace(" ", "")
         if digits.isdigit():
-            params = {"org_nr": f"EQ:{digits}"}
+            params = {"company.org_nr": f"EQ:{digits}"}
         else:
             escaped = text.replace("%", "").replace("_", " ")
-            params = {"name": f"LIKE:%{escaped}%"}
+            params = {"company.name": f"LIKE:%{escaped}%"}
         return self.client.get(
-            "datasets", "v1/dataset/company", params={**params, "limit": limit, "response_file_type": "json"}
+            "datasets",
+            "v1/dataset/company-composite",
+            params={
+                **params,
+                "keep_only_fields": "company,organization_type,geo_municipality,company_credit_risk",
+                "limit": limit,
+                "response_file_type": "json",
+            },
         )
 
     def measure_types(self) -> list[dict]:

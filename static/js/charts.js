@@ -43,6 +43,7 @@
 
   function draw(root) {
     if (typeof Chart === "undefined") { return; }
+    Chart.defaults.animation = false;  // calm, and a chart is final the moment it is drawn
     root.querySelectorAll("canvas[data-chart]").forEach(function (canvas) {
       if (canvas.dataset.drawn) { return; }
       var build = builders[canvas.dataset.chart];
