@@ -31,6 +31,8 @@ DEMO_STEPS: list[tuple[str, list[str]]] = [
     ("geo", ["import_geo", str(SHARED_DATA / "brreg" / "fylker-2024.csv")]),
     ("orgforms", ["import_organization_types", str(SHARED_DATA / "brreg" / "organisasjonsformer.csv")]),
     ("enheter", ["import_enheter", str(SHARED_DATA / "brreg" / "enheter-selection.csv")]),
+    ("group-units", ["import_enheter", str(SHARED_DATA / "brreg" / "konsern-enheter.csv")]),
+    ("group-ownership", ["import_group_ownership", str(SHARED_DATA / "brreg" / "konsern-roller.csv")]),
     ("demo-companies", ["generate_demo", "--companies", "3000", "--seed", "7"]),
     ("un", ["import_screening_list", str(SHARED_DATA / "sanctions" / "un" / "UN_consolidated.xml")]),
     ("ofac", ["import_screening_list", str(SHARED_DATA / "sanctions" / "ofac" / "sdn.csv")]),
