@@ -46,19 +46,30 @@ class CompaniesApi:
         return self.client.get("analysis", "v1/company-role", params={"company_identifier": identifier})
 
     def search(self, query: str, *, limit: int = 20) -> list[dict]:
-        """By organisation number when the query is one, else by name (through the datasets API)."""
+        """By organisation number when the query is one, else by name: names that start with
+        the query first, then names that contain it, each alphabetically (datasets API)."""
         text = query.strip()
         digits = text.replace(" ", "")
         if digits.isdigit():
-            params = {"company.org_nr": f"EQ:{digits}"}
-        else:
-            escaped = text.replace("%", "").replace("_", " ")
-            params = {"company.name": f"LIKE:%{escaped}%"}
+            return self._company_rows({"company.org_nr": f"EQ:{digits}"}, limit)
+        words = text.replace("%", "").replace("_", " ")
+        starting = self._company_rows({"company.name": f"LIKE:{words}%"}, limit)
+        containing = self._company_rows({"company.name": f"LIKE:%{words}%"}, limit) if len(starting) < limit else []
+        seen: set[str] = set()
+        ranked = []
+        for group in (starting, containing):
+            for row in sorted(group, key=lambda r: r["company"]["name"]):
+                if row["company"]["uuid"] not in seen:
+                    seen.add(row["company"]["uuid"])
+                    ranked.append(row)
+        return ranked[:limit]
+
+    def _company_rows(self, filters: dict, limit: int) -> list[dict]:
         return self.client.get(
             "datasets",
             "v1/dataset/company-composite",
             params={
-                **params,
+                **filters,
                 "keep_only_fields": "company,organization_type,geo_municipality,company_credit_risk",
                 "limit": limit,
                 "response_file_type": "json",

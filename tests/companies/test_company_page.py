@@ -90,3 +90,11 @@ def test_it_shows_the_sector_benchmark_with_the_company_marked(member, aker):
 def test_it_explains_a_benchmark_the_service_refuses(member, aker):
     response = member.client().get(f"/companies/{aker.uuid}/benchmark/", {"measure": "no_such_measure", "year": "2024"})
     assert 'data-testid="benchmark-error"' in response.content.decode()
+
+
+def test_it_lists_names_starting_with_the_query_first(member, db):
+    for name in ("Nordic Aker Invest AS", "Aker Bygg AS", "Berg og Aker AS", "Aker ASA"):
+        company_make(name=name)
+    body = member.client().get("/companies/", {"q": "aker"}).content.decode()
+    order = [body.index(name) for name in ("Aker ASA", "Aker Bygg AS", "Berg og Aker AS", "Nordic Aker Invest AS")]
+    assert order == sorted(order)
