@@ -188,25 +188,27 @@ def risk_status_out(status: m.CompanyRiskStatus) -> dict:
     }
 
 
-def company_out(company: m.Company) -> dict:
+def company_out(detail) -> dict:
+    """`detail`: selectors.CompanyDetail (the company and its geo entities)."""
+    company = detail.company
     statuses = [risk_status_out(s) for s in company.risk_statuses.all() if s.to_date is None]
     addresses = []
-    if company.business_address or company.business_postal_code_id or company.business_municipality_id:
-        addresses.append(
-            _address_out(
-                "business",
-                company.business_address,
-                company.business_postal_code,
-                company.business_municipality,
-                company.business_country,
+    for kind, address, postal_id, municipality_id, country_id in (
+        ("business", company.business_address, company.business_postal_code_id, company.business_municipality_id,
+         company.business_country_id),
+        ("postal", company.postal_address, company.postal_postal_code_id, company.postal_municipality_id,
+         company.postal_country_id),
+    ):
+        if address or postal_id or municipality_id:
+            addresses.append(
+                _address_out(
+                    kind,
+                    address,
+                    detail.postal_codes.get(postal_id),
+                    detail.municipalities.get(municipality_id),
+                    detail.countries.get(country_id),
+                )
             )
-        )
-    if company.postal_address or company.postal_postal_code_id or company.postal_municipality_id:
-        addresses.append(
-            _address_out(
-                "postal", company.postal_address, company.postal_postal_code, company.postal_municipality, company.postal_country
-            )
-        )
     return {
         **company_ref(company),
         "organization_type": organization_type_out(company.organization_type),

@@ -20,18 +20,9 @@ from service.companies import models as m
 from service.companies.identifiers import company_get
 from service.errors import bad_field
 
-COMPANY_DETAIL_RELATED = (
-    "organization_type",
-    "nace_code_1",
-    "nace_code_2",
-    "nace_code_3",
-    "business_postal_code",
-    "business_municipality__subdivision__country",
-    "business_country",
-    "postal_postal_code",
-    "postal_municipality__subdivision__country",
-    "postal_country",
-)
+# Few joins on purpose: a query joining the company to all fifteen of its reference rows
+# takes PostgreSQL longer to plan (~17 ms) than two small queries take to run.
+COMPANY_DETAIL_RELATED = ("organization_type", "nace_code_1", "nace_code_2", "nace_code_3")
 
 
 def company_by_identifier(*, identifier: str, loc: list[str] | None = None, queryset: QuerySet | None = None):
@@ -39,8 +30,16 @@ def company_by_identifier(*, identifier: str, loc: list[str] | None = None, quer
     return company_get(identifier, loc=loc or ["path", "company_identifier"], queryset=queryset)
 
 
-def company_detail_get(*, identifier: str) -> m.Company:
-    """A company with its reference data and risk statuses: two queries."""
+@dataclass(frozen=True)
+class CompanyDetail:
+    company: m.Company
+    postal_codes: dict[uuid.UUID, m.GeoPostalCode]
+    municipalities: dict[uuid.UUID, m.GeoMunicipality]  # with subdivision and its country
+    countries: dict[uuid.UUID, m.GeoCountry]
+
+
+def company_detail_get(*, identifier: str) -> CompanyDetail:
+    """A company with its reference data, geo entities and risk statuses: four queries."""
     queryset = m.Company.objects.select_related(*COMPANY_DETAIL_RELATED).prefetch_related(
         Prefetch(
             "risk_statuses",
@@ -49,7 +48,20 @@ def company_detail_get(*, identifier: str) -> m.Company:
             ),
         )
     )
-    return company_by_identifier(identifier=identifier, queryset=queryset)
+    company = company_by_identifier(identifier=identifier, queryset=queryset)
+    postal_ids = {company.business_postal_code_id, company.postal_postal_code_id} - {None}
+    municipality_ids = {company.business_municipality_id, company.postal_municipality_id} - {None}
+    country_ids = {company.business_country_id, company.postal_country_id} - {None}
+    postal_codes = {p.uuid: p for p in m.GeoPostalCode.objects.filter(uuid__in=postal_ids)} if postal_ids else {}
+    municipalities = (
+        {x.uuid: x for x in m.GeoMunicipality.objects.filter(uuid__in=municipality_ids).select_related("subdivision__country")}
+        if municipality_ids
+        else {}
+    )
+    known = {x.subdivision.country_id: x.subdivision.country for x in municipalities.values()}
+    missing = country_ids - set(known)
+    countries = {**known, **({c.uuid: c for c in m.GeoCountry.objects.filter(uuid__in=missing)} if missing else {})}
+    return CompanyDetail(company, postal_codes, municipalities, countries)
 
 
 @dataclass(frozen=True)
