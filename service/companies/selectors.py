@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from service.auth.models import AppRole
 from service.companies import models as m
-from service.companies.identifiers import company_get
+from service.companies.identifiers import company_get, company_identifier_parse
 from service.errors import bad_field
 
 # Few joins on purpose: a query joining the company to all fifteen of its reference rows
@@ -39,7 +39,7 @@ class CompanyDetail:
 
 
 def company_detail_get(*, identifier: str) -> CompanyDetail:
-    """A company with its reference data, geo entities and risk statuses: four queries."""
+    """A company with its reference data, geo entities and risk statuses: three queries (up to five)."""
     queryset = m.Company.objects.select_related(*COMPANY_DETAIL_RELATED).prefetch_related(
         Prefetch(
             "risk_statuses",
@@ -52,15 +52,28 @@ def company_detail_get(*, identifier: str) -> CompanyDetail:
     postal_ids = {company.business_postal_code_id, company.postal_postal_code_id} - {None}
     municipality_ids = {company.business_municipality_id, company.postal_municipality_id} - {None}
     country_ids = {company.business_country_id, company.postal_country_id} - {None}
-    postal_codes = {p.uuid: p for p in m.GeoPostalCode.objects.filter(uuid__in=postal_ids)} if postal_ids else {}
-    municipalities = (
-        {x.uuid: x for x in m.GeoMunicipality.objects.filter(uuid__in=municipality_ids).select_related("subdivision__country")}
-        if municipality_ids
+    # one query for the usual case: the municipalities and countries come with the postal codes
+    postal_codes = (
+        {
+            p.uuid: p
+            for p in m.GeoPostalCode.objects.filter(uuid__in=postal_ids).select_related(
+                "country", "municipality__subdivision__country"
+            )
+        }
+        if postal_ids
         else {}
     )
-    known = {x.subdivision.country_id: x.subdivision.country for x in municipalities.values()}
-    missing = country_ids - set(known)
-    countries = {**known, **({c.uuid: c for c in m.GeoCountry.objects.filter(uuid__in=missing)} if missing else {})}
+    municipalities = {p.municipality_id: p.municipality for p in postal_codes.values() if p.municipality_id}
+    countries = {p.country_id: p.country for p in postal_codes.values()}
+    countries.update({x.subdivision.country_id: x.subdivision.country for x in municipalities.values()})
+    missing_municipalities = municipality_ids - set(municipalities)
+    if missing_municipalities:
+        for x in m.GeoMunicipality.objects.filter(uuid__in=missing_municipalities).select_related("subdivision__country"):
+            municipalities[x.uuid] = x
+            countries[x.subdivision.country_id] = x.subdivision.country
+    missing_countries = country_ids - set(countries)
+    if missing_countries:
+        countries.update({c.uuid: c for c in m.GeoCountry.objects.filter(uuid__in=missing_countries)})
     return CompanyDetail(company, postal_codes, municipalities, countries)
 
 
@@ -166,17 +179,20 @@ def company_accounts_list(
     *, identifier: str, accounting_years: list[int] | None, accounts_type: m.AccountsType | None
 ) -> tuple[m.Company, list[m.Accounts]]:
     """Accounts with statements and highlights, newest year first (replaced sets included,
-    each pointing at its successor)."""
-    company = company_by_identifier(identifier=identifier)
-    accounts = m.Accounts.objects.filter(company=company).select_related(
-        "accounts_type", "income_statement", "balance_sheet", "highlights"
-    )
+    each pointing at its successor). One query when the company has accounts."""
+    parsed = company_identifier_parse(identifier, loc=["path", "company_identifier"])
+    if parsed.company_uuid:
+        accounts = m.Accounts.objects.filter(company_id=parsed.company_uuid)
+    else:
+        accounts = m.Accounts.objects.filter(company__org_nr_schema=parsed.org_nr_schema, company__org_nr=parsed.org_nr)
+    accounts = accounts.select_related("company", "accounts_type", "income_statement", "balance_sheet", "highlights")
     if accounting_years:
         accounts = accounts.filter(accounting_year__in=accounting_years)
     if accounts_type is not None:
         accounts = accounts.filter(accounts_type=accounts_type)
-    ordered = accounts.order_by("-accounting_year", "accounts_type__key", "-accounting_announcement_date", "uuid")
-    return company, list(ordered)
+    rows = list(accounts.order_by("-accounting_year", "accounts_type__key", "-accounting_announcement_date", "uuid"))
+    company = rows[0].company if rows else company_by_identifier(identifier=identifier)  # 404 when unknown
+    return company, rows
 
 
 def collection_cases_list(*, debtor_identifier: str) -> tuple[m.Company, list[m.CollectionCase]]:

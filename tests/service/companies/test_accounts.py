@@ -118,5 +118,11 @@ def test_unknown_and_malformed_identifiers(api, db):
 
 
 def test_it_runs_a_fixed_number_of_queries(api, company, django_assert_max_num_queries):
-    with django_assert_max_num_queries(AUTH_QUERIES + 3):
-        assert api.get(url(company.uuid), {"accounts_type_identifier": "annual_company_accounts"}).status_code == 200
+    with django_assert_max_num_queries(AUTH_QUERIES + 1):
+        assert api.get(url(company.uuid)).status_code == 200
+    with django_assert_max_num_queries(AUTH_QUERIES + 2):  # + the accounts type
+        assert api.get(url(f"NO{company.org_nr}"), {"accounts_type_identifier": "annual_company_accounts"}).status_code == 200
+
+
+def test_a_company_without_accounts_has_an_empty_list(api, db):
+    assert api.get(url(company_make().uuid)).json() == []

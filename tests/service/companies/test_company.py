@@ -102,5 +102,5 @@ def test_it_needs_authentication(client, company):
 
 def test_it_runs_a_fixed_number_of_queries(api, company, django_assert_max_num_queries):
     nace_code_make("62.090")
-    with django_assert_max_num_queries(AUTH_QUERIES + 5):
+    with django_assert_max_num_queries(AUTH_QUERIES + 3):
         assert api.get(url(company.uuid)).status_code == 200
