@@ -81,15 +81,18 @@ def latest_measure_year(elements: list[dict]) -> int | None:
 
 
 def bucket_of(value, buckets: list[dict]) -> int | None:
-    """The bucket a value falls in: lower bound inclusive, upper bound exclusive, the last numbered bucket closed."""
+    """The bucket a value falls in, by the service's rule (docs/sector-benchmarking.md): a value on
+    an edge goes to the bucket above it, except the last edge, which closes the last numbered
+    bucket; underflow and overflow are strictly outside."""
     if value is None:
         return -1 if any(b["bucket_id"] == -1 for b in buckets) else None
-    numbered = [b for b in buckets if b["bucket_id"] >= 0]
-    for bucket in numbered:
-        lower, upper = bucket["bucket_lower_bound"], bucket["bucket_upper_bound"]
-        if (lower is None or value >= lower) and (upper is None or value < upper):
+    numbered = [b for b in buckets if b["bucket_name"] not in ("null", "underflow", "overflow")]
+    for bucket in buckets:
+        name, lower, upper = bucket["bucket_name"], bucket["bucket_lower_bound"], bucket["bucket_upper_bound"]
+        if name == "underflow" and upper is not None and value < upper:
             return bucket["bucket_id"]
-    for bucket in reversed(numbered):
-        if bucket["bucket_upper_bound"] is not None and value == bucket["bucket_upper_bound"]:
+        if name == "overflow" and lower is not None and value > lower:
+            return bucket["bucket_id"]
+        if bucket in numbered and lower <= value and (value < upper or (bucket is numbered[-1] and value == upper)):
             return bucket["bucket_id"]
     return None

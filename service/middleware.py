@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from service.errors import ApiError, NotFound, error_response
 
 API_PREFIXES = ("/analysis/", "/datasets/", "/oauth/")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 class ApiBoundaryMiddleware:
@@ -29,6 +30,10 @@ class ApiBoundaryMiddleware:
                     status=413,
                 )
             )
+        # Every write answers JSON, so refuse a write that cannot take JSON before it happens;
+        # reads are judged on what they answer (some answer plain text, CSV or PDF).
+        if request.method not in SAFE_METHODS and not request.accepts("application/json"):
+            return _not_acceptable(request)
         response = self.get_response(request)
         content_type = response.get("Content-Type", "")
         if response.status_code == 404 and not content_type.startswith("application/json"):
@@ -46,13 +51,16 @@ class ApiBoundaryMiddleware:
             return error
         if 200 <= response.status_code < 300 and content_type.startswith("application/json"):
             if not request.accepts("application/json"):
-                return error_response(
-                    ApiError(
-                        f"This endpoint answers application/json; the Accept header allows only "
-                        f"{request.headers.get('Accept')!r}.",
-                        code="not_acceptable",
-                        status=406,
-                        errors=[{"loc": ["header", "Accept"], "msg": "must allow application/json"}],
-                    )
-                )
+                return _not_acceptable(request)
         return response
+
+
+def _not_acceptable(request: HttpRequest) -> HttpResponse:
+    return error_response(
+        ApiError(
+            f"This endpoint answers application/json; the Accept header allows only {request.headers.get('Accept')!r}.",
+            code="not_acceptable",
+            status=406,
+            errors=[{"loc": ["header", "Accept"], "msg": "must allow application/json"}],
+        )
+    )

@@ -23,11 +23,13 @@ from portal.celery import app as celery_app
 from service.auth.models import ROLE_KEYS
 from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
 
-# Tests clear the cache; parallel workers on Redis each get a database of their own.
+# Tests clear the cache, so on Redis they use databases of their own (9, and 10+ per parallel
+# worker), never the one REDIS_URL names, which may hold a running system's queues.
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-if settings.REDIS_URL and _worker.startswith("gw"):
+if settings.REDIS_URL:
+    _db = 10 + int(_worker[2:]) if _worker.startswith("gw") else 9
     _url = urlsplit(settings.REDIS_URL)
-    settings.CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{10 + int(_worker[2:])}"))
+    settings.CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{_db}"))
 
 # Tasks run in-process in tests; the worker's wiring is tested separately.
 celery_app.conf.task_always_eager = True

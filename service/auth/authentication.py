@@ -35,7 +35,13 @@ class TokenAuth(HttpBearer):
         subject = token_subject(token, audience=audience_for(request, self.api_name))
         if subject is None:
             return None
-        return _admit(principal_for_api_user(api_user_uuid=subject, requested_roles=requested_roles_from(request)))
+        return _admit(
+            principal_for_api_user(
+                api_user_uuid=subject.api_user_uuid,
+                credentials_version=subject.credentials_version,
+                requested_roles=requested_roles_from(request),
+            )
+        )
 
 
 def api_auth(api_name: str) -> list:

@@ -75,6 +75,8 @@ class ApiUser(models.Model):
     token_auth_secret_hash = models.CharField(max_length=128)
     roles = models.ManyToManyField(AppRole, blank=True, related_name="api_users")
     is_active = models.BooleanField(default=True)
+    # Carried in every token; rotating the secrets bumps it, so tokens issued before stop working.
+    credentials_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

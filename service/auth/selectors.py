@@ -37,8 +37,15 @@ def principal_for_basic(*, client_id: str, secret: str, requested_roles: frozens
     return _principal(api_user, requested_roles) if api_user else None
 
 
-def principal_for_api_user(*, api_user_uuid: uuid.UUID, requested_roles: frozenset[str]) -> Principal | None:
-    api_user = ApiUser.objects.filter(uuid=api_user_uuid, is_active=True).prefetch_related("roles").first()
+def principal_for_api_user(
+    *, api_user_uuid: uuid.UUID, credentials_version: int, requested_roles: frozenset[str]
+) -> Principal | None:
+    """The principal of a token's subject, unless its secrets were rotated since the token was issued."""
+    api_user = (
+        ApiUser.objects.filter(uuid=api_user_uuid, is_active=True, credentials_version=credentials_version)
+        .prefetch_related("roles")
+        .first()
+    )
     return _principal(api_user, requested_roles) if api_user else None
 
 

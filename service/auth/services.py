@@ -75,6 +75,7 @@ def api_user_rotate_secrets(*, api_user: ApiUser, role_keys: Iterable[str]) -> I
     api_user.basic_auth_secret_hash = secret_hash(basic_secret)
     api_user.token_auth_secret_hash = secret_hash(token_secret)
     api_user.is_active = True
-    api_user.save(update_fields=["basic_auth_secret_hash", "token_auth_secret_hash", "is_active"])
+    api_user.credentials_version += 1  # tokens issued with the old secrets stop working
+    api_user.save(update_fields=["basic_auth_secret_hash", "token_auth_secret_hash", "is_active", "credentials_version"])
     api_user.roles.set(roles)
     return IssuedCredentials(api_user, api_user.basic_auth_id, basic_secret, api_user.token_auth_id, token_secret)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from dataclasses import dataclass
 
 import jwt
 from django.conf import settings
@@ -24,11 +25,18 @@ def audience_for(request: HttpRequest, api_name: str) -> str:
     return f"{base_url_of(request)}/{api_name}"
 
 
-def token_issue(*, api_user_uuid: uuid.UUID, audience: str) -> tuple[str, int]:
+@dataclass(frozen=True)
+class TokenSubject:
+    api_user_uuid: uuid.UUID
+    credentials_version: int
+
+
+def token_issue(*, api_user_uuid: uuid.UUID, credentials_version: int, audience: str) -> tuple[str, int]:
     lifetime = settings.VAKT_TOKEN_LIFETIME_SECONDS
     now = int(time.time())
     claims = {
         "sub": str(api_user_uuid),
+        "ver": credentials_version,
         "aud": audience,
         "iat": now,
         "exp": now + lifetime,
@@ -37,16 +45,16 @@ def token_issue(*, api_user_uuid: uuid.UUID, audience: str) -> tuple[str, int]:
     return jwt.encode(claims, settings.VAKT_JWT_SECRET, algorithm=ALGORITHM), lifetime
 
 
-def token_subject(token: str, *, audience: str) -> uuid.UUID | None:
-    """The API user uuid of a valid token for this audience, or None."""
+def token_subject(token: str, *, audience: str) -> TokenSubject | None:
+    """Who a valid token for this audience was issued to, or None."""
     try:
         claims = jwt.decode(
             token,
             settings.VAKT_JWT_SECRET,
             algorithms=[ALGORITHM],
             audience=audience,
-            options={"require": ["exp", "aud", "sub"]},
+            options={"require": ["exp", "aud", "sub", "ver"]},
         )
-        return uuid.UUID(claims["sub"])
-    except (jwt.InvalidTokenError, ValueError):
+        return TokenSubject(uuid.UUID(claims["sub"]), int(claims["ver"]))
+    except (jwt.InvalidTokenError, ValueError, TypeError):
         return None

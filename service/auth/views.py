@@ -50,7 +50,9 @@ def token(request: HttpRequest) -> JsonResponse:
     api_user = api_user_by_token_credentials(client_id=str(body["client_id"]), secret=str(body["client_secret"]))
     if api_user is None:
         return _oauth_error("invalid_client", "Unknown client or wrong secret.", 401)
-    access_token, lifetime = token_issue(api_user_uuid=api_user.uuid, audience=audience)
+    access_token, lifetime = token_issue(
+        api_user_uuid=api_user.uuid, credentials_version=api_user.credentials_version, audience=audience
+    )
     response = JsonResponse({"access_token": access_token, "token_type": "Bearer", "expires_in": lifetime})
     response["Cache-Control"] = "no-store"
     return response

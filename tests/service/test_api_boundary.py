@@ -21,3 +21,14 @@ def test_it_serves_plain_text_endpoints_to_text_clients(api):
     response = api.client.get("/analysis/v1/auth-status", HTTP_ACCEPT="text/plain", **api.headers())
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/plain")
+
+
+def test_it_refuses_a_write_that_cannot_take_json_before_the_view_runs(api):
+    response = api.client.post(
+        "/oauth/token",
+        '{"grant_type": "client_credentials"}',
+        content_type="application/json",
+        HTTP_ACCEPT="text/html",
+    )
+    # The view would have answered 400 (missing fields): the request never reached it.
+    assert response.status_code == 406

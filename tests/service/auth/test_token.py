@@ -183,7 +183,7 @@ def test_it_refuses_an_expired_token(api, client, settings):
 
 def test_it_refuses_a_token_signed_with_another_key(api, client, settings):
     now = int(time.time())
-    claims = {"sub": str(api.credentials.api_user.uuid), "aud": ANALYSIS, "iat": now, "exp": now + 600}
+    claims = {"sub": str(api.credentials.api_user.uuid), "ver": 1, "aud": ANALYSIS, "iat": now, "exp": now + 600}
     forged = jwt.encode(claims, "another-key-that-is-long-enough-for-hs256!", algorithm="HS256")
     genuine = jwt.encode(claims, settings.VAKT_JWT_SECRET, algorithm="HS256")
 
@@ -193,7 +193,7 @@ def test_it_refuses_a_token_signed_with_another_key(api, client, settings):
 
 def test_it_refuses_an_unsigned_token(api, client):
     now = int(time.time())
-    claims = {"sub": str(api.credentials.api_user.uuid), "aud": ANALYSIS, "iat": now, "exp": now + 600}
+    claims = {"sub": str(api.credentials.api_user.uuid), "ver": 1, "aud": ANALYSIS, "iat": now, "exp": now + 600}
     unsigned = jwt.encode(claims, None, algorithm="none")
 
     assert client.get(AUTH_STATUS, HTTP_AUTHORIZATION=f"Bearer {unsigned}").status_code == 401
@@ -203,7 +203,9 @@ def test_it_refuses_a_token_of_an_unknown_or_deactivated_user(api, client, setti
     token = _token(client, api)
     now = int(time.time())
     stranger = jwt.encode(
-        {"sub": str(uuid.uuid4()), "aud": ANALYSIS, "exp": now + 600}, settings.VAKT_JWT_SECRET, algorithm="HS256"
+        {"sub": str(uuid.uuid4()), "ver": 1, "aud": ANALYSIS, "exp": now + 600},
+        settings.VAKT_JWT_SECRET,
+        algorithm="HS256",
     )
     api.credentials.api_user.is_active = False
     api.credentials.api_user.save(update_fields=["is_active"])
@@ -219,3 +221,25 @@ def test_basic_credentials_are_not_a_bearer_token(api, client):
 
     assert response.status_code == 401
 
+
+
+def test_it_refuses_tokens_issued_before_the_secrets_were_rotated(api):
+    from service.auth.services import api_user_rotate_secrets
+
+    credentials = api.credentials
+    issued = api.client.post(
+        "/oauth/token",
+        {
+            "grant_type": "client_credentials",
+            "client_id": credentials.token_auth_id,
+            "client_secret": credentials.token_auth_secret,
+            "audience": "http://testserver/analysis",
+        },
+        content_type="application/json",
+    ).json()["access_token"]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {issued}"}
+    assert api.client.get("/analysis/v1/auth-status", **bearer).status_code == 200
+
+    api_user_rotate_secrets(api_user=credentials.api_user, role_keys=["aml"])
+
+    assert api.client.get("/analysis/v1/auth-status", **bearer).status_code == 401
