@@ -6,7 +6,9 @@ In one run: create a scratch database, migrate it and load the reference tables,
 generate an Enhetsregisteret-format CSV of --rows demo companies, then time
 (a) COPY of the file into a staging table of text columns (the floor: no parsing,
 no validation, no indexes) and (b) `manage.py import_enheter` of the same file into
-the empty company table, in a child process so its peak memory is its own.
+the empty company table, in a child process so its peak memory is its own, first as
+an ordinary import (batches committed one by one, indexes maintained per row), then
+with `--bulk-load` (one transaction, indexes and foreign keys built at the end).
 Prints both times, their ratio (target: import within 3x of COPY), rows per second
 and the importer's peak memory. For scale it also times (c) what the database alone
 needs to put the same company rows into the company table with its indexes and
@@ -36,7 +38,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 django.setup()
 from django.core.management import call_command
-call_command("import_enheter", sys.argv[1], "--quiet", "--no-analysis")
+call_command("import_enheter", *sys.argv[1:], "--quiet", "--no-analysis")
 print(f"peak_rss_kb={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}", file=sys.stderr)
 """
 
@@ -74,8 +76,13 @@ def _copy_baseline(database_url: str, path: Path) -> float:
     return seconds
 
 
+def _companies_empty(database_url: str) -> None:
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute("TRUNCATE service_companies_company, service_companies_geopostalcode CASCADE")
+
+
 def _table_floor(database_url: str) -> float:
-    """Seconds for INSERT ... SELECT of the imported company rows back into the emptied table."""
+    """Seconds for INSERT ... SELECT of the imported company rows back into the emptied, indexed table."""
     with psycopg.connect(database_url, autocommit=True) as connection:
         connection.execute("CREATE TABLE floor_rows AS SELECT * FROM service_companies_company")
         connection.execute("TRUNCATE service_companies_company CASCADE")
@@ -128,19 +135,23 @@ def main() -> None:
 
         copy_seconds = _copy_baseline(database_url, csv_path)
 
-        started = time.perf_counter()
-        report = _python("-c", IMPORT_RUNNER, str(csv_path), database_url=database_url)
-        import_seconds = time.perf_counter() - started
-        peak_mb = int(report.stderr.rsplit("peak_rss_kb=", 1)[1]) / 1024
-        print(f"(b) import_enheter into an empty company table: {import_seconds:.1f} s")
-        print(f"    {report.stdout.strip().splitlines()[-1]}")
-        print(f"ratio import / COPY: {import_seconds / copy_seconds:.2f}x (target: within 3x)")
-        print(f"import rate: {options.rows / import_seconds:,.0f} rows/s; COPY rate: {options.rows / copy_seconds:,.0f} rows/s")
-        print(f"importer peak memory (max RSS of its process, Django included): {peak_mb:,.0f} MB")
+        for label, flags in (("(b) import_enheter", ()), ("(b') import_enheter --bulk-load", ("--bulk-load",))):
+            _companies_empty(database_url)
+            started = time.perf_counter()
+            report = _python("-c", IMPORT_RUNNER, str(csv_path), *flags, database_url=database_url)
+            import_seconds = time.perf_counter() - started
+            peak_mb = int(report.stderr.rsplit("peak_rss_kb=", 1)[1]) / 1024
+            print(f"{label} into an empty company table: {import_seconds:.1f} s")
+            print(f"    {report.stdout.strip().splitlines()[-1]}")
+            print(
+                f"    ratio to COPY: {import_seconds / copy_seconds:.2f}x (target: within 3x); "
+                f"{options.rows / import_seconds:,.0f} rows/s (COPY: {options.rows / copy_seconds:,.0f} rows/s); "
+                f"peak memory {peak_mb:,.0f} MB (max RSS of its process, Django included)"
+            )
         floor_seconds = _table_floor(database_url)
         print(
-            f"(c) floor: the same rows by INSERT ... SELECT into the company table (its indexes and foreign keys): "
-            f"{floor_seconds:.1f} s; import / floor: {import_seconds / floor_seconds:.2f}x"
+            f"(c) for scale, the database alone: INSERT ... SELECT of the same company rows into the indexed table: "
+            f"{floor_seconds:.1f} s ({floor_seconds / copy_seconds:.2f}x COPY)"
         )
     finally:
         if options.keep:

@@ -82,17 +82,13 @@ def role_add(
     )
 
 
-def owners_add(r: DemoRandom, rows: DemoRows, *, company: dict, role_types: dict, today: date, owners: list[uuid.UUID] | None = None) -> list[uuid.UUID]:
+def owners_add(r: DemoRandom, rows: DemoRows, *, company: dict, role_types: dict, today: date) -> list[uuid.UUID]:
     """Persons owning the company in one of the usual splits; the owners, largest share first."""
-    split = r.weighted(SHARE_SPLITS) if owners is None else _even_split(len(owners))
-    owners = owners or [person_add(r, rows, today=today) for _ in split]
+    split = r.weighted(SHARE_SPLITS)
+    owners = [person_add(r, rows, today=today) for _ in split]
     for owner, share in zip(owners, split):
         role_add(r, rows, company=company["uuid"], role_type=role_types["shareholder"], from_date=company["founded_date"], person=owner, share=Decimal(share))
     return owners
-
-
-def _even_split(count: int) -> tuple[int, ...]:
-    return {1: (100,), 2: (60, 40), 3: (40, 35, 25)}.get(count, (100,))
 
 
 def management_add(r: DemoRandom, rows: DemoRows, *, company: dict, role_types: dict, today: date, chair: uuid.UUID | None, board_size: int) -> None:

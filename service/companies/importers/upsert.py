@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Model, Q
 
 from service.companies.importers.bulk import rows_insert, rows_upsert
@@ -71,14 +71,33 @@ def rows_upsert_changed(
 
 
 def _existing(model, rows, key_fields, compare_fields) -> dict[tuple, dict]:
-    # Group keys by their leading fields (e.g. org_nr_schema) so each group is one `IN` on the last field.
+    # Group keys by their leading fields (e.g. org_nr_schema) so each group is one lookup on the last field.
     *lead_fields, last_field = key_fields
     groups: dict[tuple, list] = defaultdict(list)
     for row in rows:
         groups[tuple(row[f] for f in lead_fields)].append(row[last_field])
+    if connection.vendor == "postgresql":
+        return _existing_postgresql(model, groups, key_fields, compare_fields)
     condition = reduce(
         operator.or_,
         (Q(**dict(zip(lead_fields, lead)), **{f"{last_field}__in": values}) for lead, values in groups.items()),
     )
     found = model.objects.filter(condition).values("uuid", *key_fields, *compare_fields)
     return {tuple(values[f] for f in key_fields): values for values in found}
+
+
+def _existing_postgresql(model, groups, key_fields, compare_fields) -> dict[tuple, dict]:
+    """The same lookup as one `= ANY(array)` per group: the ORM's `IN` spends ~10 us per key on 5000 keys."""
+    *lead_fields, last_field = key_fields
+    names = ["uuid", *key_fields, *compare_fields]
+    column = {name: connection.ops.quote_name(model._meta.get_field(name).column) for name in names}
+    table = connection.ops.quote_name(model._meta.db_table)
+    found = {}
+    with connection.cursor() as cursor:
+        for lead, values in groups.items():
+            where = " AND ".join([*(f"{column[f]} = %s" for f in lead_fields), f"{column[last_field]} = ANY(%s)"])
+            cursor.execute(f"SELECT {', '.join(column[n] for n in names)} FROM {table} WHERE {where}", [*lead, values])
+            for record in cursor.fetchall():
+                values_of = dict(zip(names, record))
+                found[tuple(values_of[f] for f in key_fields)] = values_of
+    return found

@@ -7,11 +7,13 @@ number updates the company again: the later row wins, as it would in a later fil
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 from django.utils import timezone
 
 from service.companies.importers.analysis_hook import AffectedCompanies
+from service.companies.importers.bulk_load import table_bulk_load
 from service.companies.importers.enheter.mapping import enhet_company_row
 from service.companies.importers.enheter.records import enheter_rows
 from service.companies.importers.enheter.references import EnhetReferences
@@ -20,6 +22,7 @@ from service.companies.importers.pipeline import batch_writer
 from service.companies.importers.reading import source_rows
 from service.companies.importers.result import ImportResult
 from service.companies.importers.values import RowRejected
+from service.companies.models import Company
 
 BATCH_SIZE = 5000
 FORMATS = ("auto", "csv", "json")
@@ -32,11 +35,23 @@ def enheter_import(
     quiet: bool = True,
     batch_size: int = BATCH_SIZE,
     refresh_analysis: bool = True,
+    bulk_load: bool = False,
 ) -> ImportResult:
+    """`bulk_load`: the first load into an empty company table, in one transaction with the
+    table's indexes built at the end (PostgreSQL; see bulk_load.py; BulkLoadRefused otherwise)."""
     path = Path(path)
     result = ImportResult(source=path.name)
     affected = AffectedCompanies()
+    with table_bulk_load(Company) if bulk_load else nullcontext():
+        _rows_import(path, file_format=file_format, quiet=quiet, batch_size=batch_size, result=result, affected=affected)
+    if refresh_analysis:
+        affected.refresh()
+    return result
 
+
+def _rows_import(
+    path: Path, *, file_format: str, quiet: bool, batch_size: int, result: ImportResult, affected: AffectedCompanies
+) -> None:
     def rows_of(source, name):
         return enheter_rows(source, name, file_format=file_format)
 
@@ -72,6 +87,3 @@ def enheter_import(
             batch[company["org_nr"]] = company
         if batch:
             flush(batch)
-    if refresh_analysis:
-        affected.refresh()
-    return result

@@ -14,8 +14,18 @@ class Command(ImportCommand):
         parser.add_argument(
             "--no-analysis", action="store_true", help="skip recomputing the analysis of the imported companies"
         )
+        parser.add_argument(
+            "--bulk-load",
+            action="store_true",
+            help="first load into an empty company table (PostgreSQL): one transaction, indexes built at the end",
+        )
 
-    def run_import(self, *, path, quiet, batch_size, file_format, no_analysis, **options):
+    def run_import(self, *, path, quiet, batch_size, file_format, no_analysis, bulk_load, **options):
         return enheter_import(
-            path=path, file_format=file_format, quiet=quiet, batch_size=batch_size, refresh_analysis=not no_analysis
+            path=path,
+            file_format=file_format,
+            quiet=quiet,
+            batch_size=batch_size,
+            refresh_analysis=not no_analysis,
+            bulk_load=bulk_load,
         )

@@ -283,3 +283,40 @@ def test_the_import_asks_the_analysis_to_recompute_the_companies_it_touched(tmp_
     enheter_import(path=path)
 
     assert calls == [set(Company.objects.values_list("uuid", flat=True))]
+
+
+def test_a_bulk_load_outside_postgresql_or_into_a_filled_table_is_refused(tmp_path):
+    from django.db import connection
+
+    header, rows = enheter_rows(enheter_sample())
+    path = csv_write(tmp_path / "enheter.csv", header, rows[:3])
+    if connection.vendor == "postgresql":
+        _import(path)
+    expected = "needs PostgreSQL" if connection.vendor != "postgresql" else "needs an empty"
+    count = Company.objects.count()
+
+    with pytest.raises(CommandError, match=expected):
+        call_command("import_enheter", str(path), "--bulk-load", "--no-analysis", stdout=io.StringIO())
+    assert Company.objects.count() == count
+
+
+def test_a_bulk_load_keeps_the_tables_indexes_and_foreign_keys():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("--bulk-load rebuilds PostgreSQL indexes; this run uses " + connection.vendor)
+
+    def schema():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'service_companies_company'::regclass "
+                "UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'service_companies_company'::regclass"
+            )
+            return sorted(row[0] for row in cursor.fetchall())
+
+    before = schema()
+
+    result = _import(enheter_sample(), bulk_load=True)
+
+    assert result.created == result.rows_read
+    assert schema() == before
