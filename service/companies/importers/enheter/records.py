@@ -73,7 +73,7 @@ def _json_rows(source: TextSource, name: str) -> Iterator[SourceRow]:
             values.update((_COLUMN_BY_LOWER.get(key.lower(), key), value) for key, value in flat.items())
             yield SourceRow(line, values)
     except JsonSyntaxError as exc:
-        raise ImportFileError(f"{name} is not valid JSON at {exc}; the rows before it were imported") from None
+        raise ImportFileError(f"{name} is not valid JSON at {exc}") from None
 
 
 def _flatten(value: dict, prefix: str, out: dict[str, str]) -> None:
