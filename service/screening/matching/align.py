@@ -9,6 +9,7 @@ first, then glues split or joined words ("Patr ushev" / "Patrushev",
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rapidfuzz.distance import OSA
@@ -18,13 +19,15 @@ from .normalize import INITIAL, NAME, NUMBER, NameToken
 # "son/daughter of": the part after it is the father's name.
 PATRONYMIC_MARKERS = frozenset({"bin", "ibn", "ben", "bint", "binti", "ould"})
 ROLE_MISMATCH_FACTOR = 0.5  # a father's name aligned with a person's own name
+NAME_LIKE = frozenset({NAME, INITIAL})
 
 VARIANT_SIMILARITY = 0.9  # rigour knows both spellings as one name (Mohammed / Muhammad)
 PHONETIC_SIMILARITY = 0.8  # same metaphone key (Scholz / Schulze)
 SKELETON_SIMILARITY = 0.85  # same consonants, one side written without vowels (Arabic, Hebrew)
 INITIAL_SIMILARITY = 0.8  # "V." for "Vladimir": consistent, but weaker than the full name
 MIN_SIMILARITY = 0.55  # below this two parts are different names, not variants
-LONGEST_GLUED_RUN = 4  # "Plat Ono Vich" -> "Platonovich"
+LONGEST_GLUED_RUN = 4
+SHORTEST_TYPO_PART = 3  # "Ole" / "Ola", "Ali" / "Ari": in short names one letter is another name  # "Plat Ono Vich" -> "Platonovich"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,13 +48,13 @@ class NameAlignment:
 
 
 def allowed_edits(a: str, b: str) -> int:
-    """Typos tolerated between two spellings: none in very short parts, more in long ones.
+    """Typos tolerated between two spellings: none in short parts, more in long ones.
 
     A differing first letter is rarer as a typo than as a different name, so it
     costs one edit of the budget.
     """
     shortest = min(len(a), len(b))
-    if shortest <= 2:
+    if shortest <= SHORTEST_TYPO_PART:
         return 0
     if shortest <= 4:
         return 1
@@ -62,7 +65,7 @@ def allowed_edits(a: str, b: str) -> int:
 def edit_similarity(a: str, b: str) -> float:
     """1 - edits / length when within the typo budget, else 0 (transpositions count once)."""
     budget = allowed_edits(a, b)
-    if budget == 0:
+    if budget == 0 or abs(len(a) - len(b)) > budget:
         return 0.0
     distance = OSA.distance(a, b, score_cutoff=budget)
     if distance > budget:
@@ -72,33 +75,38 @@ def edit_similarity(a: str, b: str) -> float:
 
 def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     """How alike two name parts are, in [0, 1], and the reason a reviewer would give."""
-    if a.syllabic and b.syllabic:
-        # One different Han or Hangul character is a different name.
-        return (1.0, "exact") if a.form == b.form else (0.0, "")
     if a.text == b.text:
-        return 1.0, "exact" if a.form == b.form or not (a.syllabic or b.syllabic) else "script"
+        if a.form == b.form:
+            return 1.0, "exact"
+        # Same romanisation, different characters: one Han or Hangul character is another name.
+        return (0.0, "") if a.syllabic and b.syllabic else (1.0, "script")
+    if a.syllabic and b.syllabic:
+        return 0.0, ""
     if a.role == NUMBER or b.role == NUMBER:
         return 0.0, ""
     if a.role == INITIAL or b.role == INITIAL:
-        return (INITIAL_SIMILARITY, "initial") if a.text[0] == b.text[0] else (0.0, "")
+        # An initial stands for a name (or is the same initial), never for a particle or title.
+        if a.text[0] == b.text[0] and a.role in NAME_LIKE and b.role in NAME_LIKE:
+            return INITIAL_SIMILARITY, "initial"
+        return 0.0, ""
     best, reason = edit_similarity(a.text, b.text), "typo"
-    if a.symbols and not a.symbols.isdisjoint(b.symbols) and best < VARIANT_SIMILARITY:
+    if best < VARIANT_SIMILARITY and a.symbols and not a.symbols.isdisjoint(b.symbols):
         best, reason = VARIANT_SIMILARITY, "variant"
     if (
         best < PHONETIC_SIMILARITY
-        and a.phonetic
+        and len(a.phonetic) > 2  # two-letter keys are shared by too many names ("JN": John, Jan, Juan)
         and a.phonetic == b.phonetic
-        and len(a.phonetic) > 1
         and a.text[0] == b.text[0]  # "Ginta" and "Janett" sound alike to metaphone only
     ):
         best, reason = PHONETIC_SIMILARITY, "phonetic"
-    if (a.abjad or b.abjad) and best < SKELETON_SIMILARITY:
+    if a.abjad != b.abjad and best < SKELETON_SIMILARITY:
         best, reason = max((best, reason), _skeleton_similarity(a, b))
     return (best, reason) if best >= MIN_SIMILARITY else (0.0, "")
 
 
 def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
-    if len(a.skeleton) < 2 or len(b.skeleton) < 2:
+    """A Latin spelling against one from an abjad: compare consonants only."""
+    if a.syllabic or b.syllabic or len(a.skeleton) < 2 or len(b.skeleton) < 2 or a.skeleton[0] != b.skeleton[0]:
         return 0.0, ""
     if a.skeleton == b.skeleton:
         return SKELETON_SIMILARITY, "script"
@@ -107,29 +115,39 @@ def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     return 0.0, ""
 
 
-def align(query: tuple[NameToken, ...], listed: tuple[NameToken, ...]) -> NameAlignment:
-    """Pair query and list name parts, most similar first; each part is used once."""
+Similarity = Callable[[NameToken, NameToken], tuple[float, str]]
+
+
+def align(
+    query: tuple[NameToken, ...],
+    listed: tuple[NameToken, ...],
+    similarity: Similarity = token_similarity,
+) -> NameAlignment:
+    """Pair query and list name parts, most similar first; each part is used once.
+
+    `similarity` defaults to `token_similarity`; callers comparing one query with
+    many names pass a memoised version of it.
+    """
     query_fathers = _patronymic_positions(query)
-    listed_fathers = _patronymic_positions(listed)
-    check_roles = bool(query_fathers) and bool(listed_fathers)
+    listed_fathers = _patronymic_positions(listed) if query_fathers else set()
     candidates = []
     for i, q in enumerate(query):
         for j, c in enumerate(listed):
-            similarity, reason = token_similarity(q, c)
-            if check_roles and (i in query_fathers) != (j in listed_fathers):
-                similarity *= ROLE_MISMATCH_FACTOR
-            if similarity > 0.0:
+            value, reason = similarity(q, c)
+            if value > 0.0:
+                if listed_fathers and (i in query_fathers) != (j in listed_fathers):
+                    value *= ROLE_MISMATCH_FACTOR
                 # Ties go to the heavier pair, then to parts in the same position.
-                candidates.append((similarity, q.weight + c.weight, -abs(i - j), i, j, reason))
+                candidates.append((value, q.weight + c.weight, -abs(i - j), i, j, reason))
     candidates.sort(reverse=True)
     free_query = set(range(len(query)))
     free_listed = set(range(len(listed)))
     pairs: list[PartPair] = []
-    for similarity, _, _, i, j, reason in candidates:
+    for value, _, _, i, j, reason in candidates:
         if i in free_query and j in free_listed:
             free_query.discard(i)
             free_listed.discard(j)
-            pairs.append(PartPair((i,), (j,), similarity, reason))
+            pairs.append(PartPair((i,), (j,), value, reason))
     if free_query and free_listed:
         for single, glued, similarity in _glue_runs(query, listed, free_query, free_listed):
             pairs.append(PartPair((single,), glued, similarity, "joined"))
@@ -172,7 +190,7 @@ def _glue_runs(
 
 
 def _patronymic_positions(tokens: tuple[NameToken, ...]) -> set[int]:
-    return {i + 1 for i, token in enumerate(tokens[:-1]) if token.text in PATRONYMIC_MARKERS}
+    return {i + 1 for i in range(len(tokens) - 1) if tokens[i].text in PATRONYMIC_MARKERS}
 
 
 def _drop_repeats(tokens: tuple[NameToken, ...], pairs: list[PartPair], free: set[int], side: int) -> None:

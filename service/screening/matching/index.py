@@ -1,69 +1,52 @@
-"""A blocking index over list names, built once per list version.
+"""The index of a list version: build once, then search it for every screened person.
 
-Searching compares the query with a few dozen list names instead of all of
-them. Three steps:
+    index = MatchIndex.build(entities)
+    matches = index.search(PersonQuery("Vladimir Putin", birth_date="1952"))
 
-1. *Vocabulary matches.* Every distinct name part on the list is stored once.
-   A query part finds its spellings on the list through keys: the part itself
-   and each one-letter deletion of it (so one typo or swapped pair of letters
-   still meets), its metaphone key (Scholz / Schulze) and its consonant
-   skeleton (Latin spellings of Arabic names). Each hit is verified with the
-   scorer's own part similarity.
-2. *Candidates.* Postings (part -> names) of the matched parts are merged in
-   numpy and each name gets a quick estimate of its score. Parts shared by more
-   than `COMMON_PART_POSTINGS` names (Mohammed, Ali) do not open candidates on
-   their own, they only add to candidates opened by rarer parts, which keeps
-   the work per query bounded.
-3. *Scoring.* The best-estimated names are scored in full (alignment, birth
-   date, nationality, gender), one match per entity.
+A search asks the blocker (`blocking.py`) for candidate names with estimated
+scores, scores the best-estimated entities in full (name alignment, then birth
+date, nationality and gender) and returns those reaching the threshold, best
+first, one match per entity with its explanation.
 
-Memory: names are numpy arrays of part ids, strings live in packed UTF-8
-buffers, and the only Python objects per distinct part are its `NameToken`.
+Memory: names are numpy arrays of part numbers, strings live in packed UTF-8
+buffers; the only Python objects per distinct name part are its `NameToken`.
+The index pickles (part lookups use a process-independent hash).
 """
 
 from __future__ import annotations
 
-import zlib
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
-from .align import token_similarity
-from .normalize import (
-    NAME,
-    ORGANIZATION,
-    PERSON,
-    NameToken,
-    NormalizedName,
-    glued_token,
-    joined_letters,
-    name_kind,
-    normalize,
-    normalize_name,
-    split_alternatives,
-)
+from .align import Similarity, token_similarity
+from .blocking import Blocker, NameShapes, pair_code
+from .normalize import INITIAL, NAME, ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
+from .postings import Postings
 from .score import (
-    DEFAULT_PENALTIES,
     DEFAULT_THRESHOLD,
-    PENALTIES,
+    UNCONTRADICTING_ROLES,
+    WEAK_ALIAS_FACTOR,
     NameComparison,
     compare_names,
     entity_match,
-    listed_name_score,
+    fact_adjustments,
+    final_score,
 )
 from .types import ListEntity, ListName, Match, PersonQuery
+from .vocabulary import Vocabulary, VocabularyBuilder
 
 KIND_CODES = {PERSON: "p", ORGANIZATION: "o"}
 OTHER_KIND_CODE = "x"
 GENDER_CODES = {"male": 1, "female": 2}
 GENDER_NAMES = {code: name for name, code in GENDER_CODES.items()}
-COMMON_PART_POSTINGS = 5_000  # parts in more names than this only refine candidates
-SHORTLIST_SIZE = 24  # names scored in full per query
-ESTIMATE_MARGIN = 0.2  # names estimated this far below the threshold may still reach it
-MIN_FUZZY_KEY_LENGTH = 4  # deletions of shorter parts would match half the list
+SHORTLIST_ENTITIES = 20  # entities whose best-estimated name is scored in full
+ESTIMATE_MARGIN = 0.15  # entities estimated this far below the threshold may still reach it
+LONG_SHOT_FLOOR = 0.3
+LONG_SHOTS = 5  # best-estimated entities below the margin, scored anyway
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,49 +58,34 @@ class IndexStats:
     array_bytes: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Names:
+    start: np.ndarray  # int64, name n's parts are parts[start[n]:start[n + 1]]
+    parts: np.ndarray  # int32 part numbers
+    entity: np.ndarray  # int32
+    weak: np.ndarray  # bool: a low-quality alias
+    texts: PackedStrings
+
+
+@dataclass(frozen=True, slots=True)
+class _Entities:
+    ids: PackedStrings
+    schemas: list[str]
+    schema_codes: np.ndarray  # uint8 index into schemas
+    birth_dates: PackedStrings  # ";"-joined
+    nationalities: PackedStrings  # ";"-joined
+    genders: np.ndarray  # int8, GENDER_CODES or 0
+
+
 class MatchIndex:
     """Search list entities by name; build with `MatchIndex.build(entities)`."""
 
-    def __init__(
-        self,
-        parts: list[NameToken],
-        part_keys: dict[str, int],
-        lookup_hashes: np.ndarray,
-        lookup_parts: np.ndarray,
-        postings_start: np.ndarray,
-        postings: np.ndarray,
-        name_start: np.ndarray,
-        name_parts: np.ndarray,
-        name_entity: np.ndarray,
-        name_weak: np.ndarray,
-        name_weight: np.ndarray,
-        name_texts: PackedStrings,
-        entity_ids: PackedStrings,
-        entity_schemas: list[str],
-        entity_schema_codes: np.ndarray,
-        entity_birth_dates: PackedStrings,
-        entity_nationalities: PackedStrings,
-        entity_genders: np.ndarray,
-    ) -> None:
-        self._parts = parts
-        self._part_keys = part_keys
-        self._lookup_hashes = lookup_hashes
-        self._lookup_parts = lookup_parts
-        self._postings_start = postings_start
-        self._postings = postings
-        self._part_frequency = np.diff(postings_start)
-        self._name_start = name_start
-        self._name_parts = name_parts
-        self._name_entity = name_entity
-        self._name_weak = name_weak
-        self._name_weight = name_weight
-        self._name_texts = name_texts
-        self._entity_ids = entity_ids
-        self._entity_schemas = entity_schemas
-        self._entity_schema_codes = entity_schema_codes
-        self._entity_birth_dates = entity_birth_dates
-        self._entity_nationalities = entity_nationalities
-        self._entity_genders = entity_genders
+    def __init__(self, vocabulary: Vocabulary, blocker: Blocker, names: _Names, entities: _Entities, nbytes: int) -> None:
+        self._vocabulary = vocabulary
+        self._blocker = blocker
+        self._names = names
+        self._entities = entities
+        self._nbytes = nbytes
 
     @classmethod
     def build(cls, entities: Iterable[ListEntity]) -> MatchIndex:
@@ -128,21 +96,15 @@ class MatchIndex:
 
     def __len__(self) -> int:
         """Number of indexed names (aliases count separately)."""
-        return len(self._name_start) - 1
+        return len(self._names.entity)
 
     def stats(self) -> IndexStats:
-        arrays = (
-            self._lookup_hashes, self._lookup_parts, self._postings_start, self._postings,
-            self._name_start, self._name_parts, self._name_entity, self._name_weak,
-            self._name_weight, self._entity_schema_codes, self._entity_genders,
-        )
-        packed = (self._name_texts, self._entity_ids, self._entity_birth_dates, self._entity_nationalities)
         return IndexStats(
             names=len(self),
-            entities=len(self._entity_ids),
-            distinct_parts=len(self._parts),
-            lookup_keys=len(self._lookup_hashes),
-            array_bytes=sum(a.nbytes for a in arrays) + sum(p.nbytes for p in packed),
+            entities=len(self._entities.ids),
+            distinct_parts=len(self._vocabulary),
+            lookup_keys=self._vocabulary.lookup_keys,
+            array_bytes=self._nbytes,
         )
 
     def search(self, query: PersonQuery, *, threshold: float | None = None, limit: int = 10) -> list[Match]:
@@ -150,180 +112,123 @@ class MatchIndex:
         threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
-        names, estimates = self._candidates(query_name, kind)
-        if len(names) == 0:
-            return []
-        keep = estimates >= threshold - ESTIMATE_MARGIN
-        names, estimates = names[keep], estimates[keep]
-        shortlist = names[np.argsort(-estimates, kind="stable")[:SHORTLIST_SIZE]]
-        best: dict[int, tuple[float, NameComparison, ListName]] = {}
-        for name in shortlist.tolist():
-            comparison, list_name = self._compare(query_name, name, kind)
-            score = listed_name_score(comparison, list_name)
-            entity = int(self._name_entity[name])
+        names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
+        similarity = _memoised(token_similarity)
+        best: dict[int, tuple[float, NameComparison, int]] = {}
+        for name in self._shortlist(names, estimates, threshold, limit):
+            comparison = self._compare(query_name, name, kind, similarity)
+            score = comparison.score * (WEAK_ALIAS_FACTOR if self._names.weak[name] else 1.0)
+            entity = int(self._names.entity[name])
             if entity not in best or score > best[entity][0]:
-                best[entity] = (score, comparison, list_name)
-        matches = [
-            entity_match(query, self._entity(entity), comparison, list_name)
-            for entity, (_, comparison, list_name) in best.items()
+                best[entity] = (score, comparison, name)
+        with_facts = bool(query.birth_date or query.nationalities or query.gender)
+        ranked = []
+        for entity, (score, comparison, name) in best.items():
+            if with_facts:
+                score = final_score(score, fact_adjustments(query, self._entity(entity)))
+            if score >= threshold:
+                ranked.append((-score, self._entities.ids[entity], entity, comparison, name))
+        ranked.sort(key=lambda item: item[:2])
+        return [
+            entity_match(query, self._entity(entity), comparison, self._list_name(name))
+            for _, _, entity, comparison, name in ranked[:limit]
         ]
-        matches = [match for match in matches if match.score >= threshold]
-        matches.sort(key=lambda match: (-match.score, match.entity_id))
-        return matches[:limit]
 
-    def _compare(self, query_name: NormalizedName, name: int, kind: str) -> tuple[NameComparison, ListName]:
-        start, end = self._name_start[name], self._name_start[name + 1]
-        tokens = tuple(self._parts[part] for part in self._name_parts[start:end].tolist())
-        text = self._name_texts[name]
-        listed = NormalizedName(text, kind, tokens, joined_letters(text, tokens))
-        quality = "weak" if self._name_weak[name] else "strong"
-        return compare_names(query_name, listed), ListName(text, quality)
+    def score_listed_name(self, query: PersonQuery, name: int) -> Match:
+        """The query scored against one indexed name (by number), without blocking."""
+        comparison = self._compare(normalize_name(query.name, query.schema), name, name_kind(query.schema))
+        return entity_match(query, self._entity(int(self._names.entity[name])), comparison, self._list_name(name))
+
+    def comparable_texts(self) -> list[str]:
+        """Every indexed name as its normalised parts, for exhaustive scans that check the blocking."""
+        texts = [part.text for part in self._vocabulary.parts]
+        start = self._names.start.tolist()
+        parts = self._names.parts
+        return [" ".join(texts[part] for part in parts[start[n]:start[n + 1]].tolist()) for n in range(len(self))]
+
+    def _shortlist(self, names: np.ndarray, estimates: np.ndarray, threshold: float, limit: int) -> list[int]:
+        """The best-estimated name of the most promising entities, and of a few long shots.
+
+        Long shots cover parts two or three typos apart that the lookup keys do not
+        bring together: the estimate counts them as conflicting, the scorer may not.
+        """
+        wanted = max(SHORTLIST_ENTITIES, 2 * limit) + LONG_SHOTS
+        keep = np.flatnonzero(estimates >= LONG_SHOT_FLOOR)
+        if len(keep) > 4 * wanted:
+            keep = keep[np.argpartition(-estimates[keep], 4 * wanted)[: 4 * wanted]]
+        keep = keep[np.argsort(-estimates[keep], kind="stable")]
+        names, estimates = names[keep], estimates[keep]
+        _, first = np.unique(self._names.entity[names], return_index=True)
+        first.sort()
+        promising = estimates[first] >= threshold - ESTIMATE_MARGIN
+        chosen = first[promising][: wanted - LONG_SHOTS]
+        long_shots = first[~promising][:LONG_SHOTS]
+        return names[np.concatenate([chosen, long_shots])].tolist()
+
+    def _compare(self, query_name: NormalizedName, name: int, kind: str, similarity: Similarity = token_similarity) -> NameComparison:
+        start, end = self._names.start[name], self._names.start[name + 1]
+        parts = self._vocabulary.parts
+        tokens = tuple([parts[part] for part in self._names.parts[start:end].tolist()])
+        return compare_names(query_name, NormalizedName(self._names.texts[name], kind, tokens), similarity)
+
+    def _list_name(self, name: int) -> ListName:
+        return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
 
     def _entity(self, entity: int) -> ListEntity:
-        birth_dates = self._entity_birth_dates[entity]
-        nationalities = self._entity_nationalities[entity]
+        entities = self._entities
+        birth_dates = entities.birth_dates[entity]
+        nationalities = entities.nationalities[entity]
         return ListEntity(
-            id=self._entity_ids[entity],
-            schema=self._entity_schemas[self._entity_schema_codes[entity]],
+            id=entities.ids[entity],
+            schema=entities.schemas[entities.schema_codes[entity]],
             names=[],
             birth_dates=birth_dates.split(";") if birth_dates else [],
             nationalities=nationalities.split(";") if nationalities else [],
-            gender=GENDER_NAMES.get(int(self._entity_genders[entity])),
+            gender=GENDER_NAMES.get(int(entities.genders[entity])),
         )
 
-    # -- blocking ---------------------------------------------------------------------------
 
-    def _candidates(self, query_name: NormalizedName, kind: str) -> tuple[np.ndarray, np.ndarray]:
-        """Names sharing a part (or a spelling of one) with the query, with estimated scores."""
-        kind_code = KIND_CODES.get(kind, OTHER_KIND_CODE)
-        probes = _blocking_probes(query_name.tokens)
-        matches = [self._part_matches(probe, kind_code) for probe, _ in probes]
-        volumes = [int(sum(self._part_frequency[part] for part in found)) for found in matches]
-        opening = [k for k, volume in enumerate(volumes) if 0 < volume <= COMMON_PART_POSTINGS]
-        refining = [k for k, volume in enumerate(volumes) if volume > COMMON_PART_POSTINGS]
-        if opening:
-            names, evidence = self._merge_postings([(matches[k], probes[k][1]) for k in opening])
-        elif refining:
-            names = self._common_seed([matches[k] for k in refining])
-            evidence = np.zeros(len(names), dtype=np.float64)
-        else:
-            return np.empty(0, dtype=np.int32), np.empty(0)
-        for k in refining:
-            for part, similarity in matches[k].items():
-                evidence += similarity * probes[k][1] * self._contains(part, names)
-        query_weight = sum(token.weight for token in query_name.tokens if token.role == NAME)
-        return names, self._estimate(evidence, query_weight, self._name_weight[names], kind)
+def _memoised(similarity: Similarity) -> Similarity:
+    """Part similarity remembered for one search: candidate names share many parts."""
+    known: dict[tuple[int, int], tuple[float, str]] = {}
 
-    def _part_matches(self, probe: NameToken, kind_code: str) -> dict[int, float]:
-        """List parts similar to a query part, with the scorer's similarity."""
-        found: dict[int, float] = {}
-        exact = self._part_keys.get(_part_key(kind_code, probe))
-        if exact is not None:
-            found[exact] = 1.0
-        keys = _lookup_keys(kind_code, probe)
-        if not keys:
-            return found
-        hashes = np.fromiter((_hash(key) for key in keys), dtype=np.uint64, count=len(keys))
-        low = np.searchsorted(self._lookup_hashes, hashes, side="left")
-        high = np.searchsorted(self._lookup_hashes, hashes, side="right")
-        for start, end in zip(low.tolist(), high.tolist()):
-            for part in self._lookup_parts[start:end].tolist():
-                if part not in found:
-                    similarity, _ = token_similarity(probe, self._parts[part])
-                    if similarity > 0.0:
-                        found[part] = similarity
-        return found
+    def remembered(a: NameToken, b: NameToken) -> tuple[float, str]:
+        key = (id(a), id(b))
+        value = known.get(key)
+        if value is None:
+            value = known[key] = similarity(a, b)
+        return value
 
-    def _merge_postings(self, probe_matches: list[tuple[dict[int, float], float]]) -> tuple[np.ndarray, np.ndarray]:
-        ids: list[np.ndarray] = []
-        values: list[np.ndarray] = []
-        for found, weight in probe_matches:
-            for part, similarity in found.items():
-                names = self._postings[self._postings_start[part]:self._postings_start[part + 1]]
-                ids.append(names)
-                values.append(np.full(len(names), similarity * weight))
-        names, inverse = np.unique(np.concatenate(ids), return_inverse=True)
-        return names, np.bincount(inverse, weights=np.concatenate(values), minlength=len(names))
-
-    def _common_seed(self, refining: list[dict[int, float]]) -> np.ndarray:
-        """Only common parts: the names having the two rarest of them together."""
-        exact = sorted(
-            (self._postings[self._postings_start[p]:self._postings_start[p + 1]] for found in refining for p in found),
-            key=len,
-        )
-        if len(exact) == 1:
-            return exact[0]
-        return np.intersect1d(exact[0], exact[1], assume_unique=True)
-
-    def _contains(self, part: int, names: np.ndarray) -> np.ndarray:
-        postings = self._postings[self._postings_start[part]:self._postings_start[part + 1]]
-        position = np.minimum(np.searchsorted(postings, names), len(postings) - 1)
-        return postings[position] == names
-
-    @staticmethod
-    def _estimate(evidence: np.ndarray, query_weight: float, name_weight: np.ndarray, kind: str) -> np.ndarray:
-        """The score formula of `score.alignment_score`, assuming every matched part aligns."""
-        penalties = PENALTIES.get(kind, DEFAULT_PENALTIES)
-        matched = np.minimum(evidence, np.minimum(query_weight, name_weight))
-        query_left = query_weight - matched
-        listed_left = name_weight - matched
-        conflicting = np.minimum(query_left, listed_left)
-        denominator = (
-            matched
-            + penalties.conflict * conflicting
-            + penalties.query_extra * (query_left - conflicting)
-            + penalties.list_extra * (listed_left - conflicting)
-        )
-        return np.divide(matched, denominator, out=np.zeros_like(matched), where=denominator > 0)
+    return remembered
 
 
-def _blocking_probes(tokens: tuple[NameToken, ...]) -> list[tuple[NameToken, float]]:
-    """Query parts that open candidates, with their weight; adjacent parts also glued together."""
-    probes = [(token, token.weight) for token in tokens if token.role == NAME]
-    names = [token for token in tokens if token.role == NAME]
-    for size in (2, 3):
-        for start in range(len(names) - size + 1):
-            glued = glued_token(names[start:start + size])
-            probes.append((glued, glued.weight))
-    return probes
-
-
-def _part_key(kind_code: str, token: NameToken) -> str:
-    return f"{kind_code}{token.role[0]}{token.form}"
-
-
-def _lookup_keys(kind_code: str, token: NameToken) -> list[str]:
-    """Keys under which similar spellings of a name part meet."""
-    if token.role != NAME or token.syllabic:
-        return []
-    keys = []
-    text = token.text
-    if len(text) >= MIN_FUZZY_KEY_LENGTH and text.isascii():
-        keys.append(f"{kind_code}~{text}")
-        keys.extend(f"{kind_code}~{text[:i]}{text[i + 1:]}" for i in range(len(text)))
-    if len(token.phonetic) >= 2:
-        keys.append(f"{kind_code}#{token.phonetic}")
-    if len(token.skeleton) >= 3:
-        keys.append(f"{kind_code}%{token.skeleton}")
-    return keys
-
-
-def _hash(key: str) -> int:
-    """Stable 64-bit hash (Python's own changes between processes)."""
-    data = key.encode()
-    return (zlib.crc32(data) << 32) | zlib.adler32(data)
+def _letters(tokens: tuple[NameToken, ...], role: str) -> int:
+    """Bit set of the first letters (a-z) of the parts with this role."""
+    mask = 0
+    for token in tokens:
+        first = token.text[0]
+        if token.role == role and "a" <= first <= "z":
+            mask |= 1 << (ord(first) - 97)
+    return mask
 
 
 class _IndexBuilder:
     def __init__(self) -> None:
-        self.parts: list[NameToken] = []
-        self.part_keys: dict[str, int] = {}
+        self.vocabulary = VocabularyBuilder()
         self.name_start = array("q", [0])
         self.name_parts = array("i")
         self.name_entity = array("i")
         self.name_weak = array("b")
         self.name_weight = array("f")
+        self.name_contradicting_weight = array("f")
+        self.name_part_count = array("h")
+        self.name_part_letters = array("I")
+        self.name_initial_letters = array("I")
         self.name_texts = PackedStringsBuilder()
+        self.pair_codes = array("q")
+        self.pair_names = array("i")
+        self.single_parts = array("i")
+        self.single_names = array("i")
         self.entity_ids = PackedStringsBuilder()
         self.entity_schemas: list[str] = []
         self.entity_schema_codes = array("B")
@@ -334,7 +239,7 @@ class _IndexBuilder:
     def add(self, entity: ListEntity) -> None:
         kind = name_kind(entity.schema)
         kind_code = KIND_CODES.get(kind, OTHER_KIND_CODE)
-        entity_index = len(self.entity_ids)
+        number = len(self.entity_ids)
         self.entity_ids.append(entity.id)
         if entity.schema not in self.entity_schemas:
             self.entity_schemas.append(entity.schema)
@@ -346,69 +251,81 @@ class _IndexBuilder:
             for text in split_alternatives(list_name.name, entity.schema):
                 tokens = normalize(text, kind).tokens
                 if tokens:
-                    self._add_name(text, tokens, kind_code, entity_index, list_name.quality == "weak")
+                    self._add_name(text, tokens, kind_code, number, list_name.quality == "weak")
 
     def _add_name(self, text: str, tokens: tuple[NameToken, ...], kind_code: str, entity: int, weak: bool) -> None:
+        name = len(self.name_entity)
+        full_parts = []
         for token in tokens:
-            key = _part_key(kind_code, token)
-            part = self.part_keys.get(key)
-            if part is None:
-                part = self.part_keys[key] = len(self.parts)
-                self.parts.append(token)
+            part = self.vocabulary.number(kind_code, token)
             self.name_parts.append(part)
+            if token.role == NAME and part not in full_parts:
+                full_parts.append(part)
         self.name_start.append(len(self.name_parts))
         self.name_entity.append(entity)
         self.name_weak.append(weak)
-        self.name_weight.append(sum(token.weight for token in tokens if token.role == NAME))
+        self.name_weight.append(sum(token.weight for token in tokens))
+        self.name_contradicting_weight.append(
+            sum(token.weight for token in tokens if token.role not in UNCONTRADICTING_ROLES)
+        )
+        self.name_part_count.append(min(len(full_parts), 32767))
+        self.name_part_letters.append(_letters(tokens, NAME))
+        self.name_initial_letters.append(_letters(tokens, INITIAL))
         self.name_texts.append(text)
+        if len(full_parts) == 1:
+            self.single_parts.append(full_parts[0])
+            self.single_names.append(name)
+        for a, b in _pairs(full_parts):
+            self.pair_codes.append(pair_code(a, b))
+            self.pair_names.append(name)
 
     def finish(self) -> MatchIndex:
-        name_start = np.frombuffer(self.name_start, dtype=np.int64).copy()
-        name_parts = np.frombuffer(self.name_parts, dtype=np.int32).copy()
-        postings_start, postings = self._postings(name_start, name_parts)
-        lookup_hashes, lookup_parts = self._lookup_table()
-        return MatchIndex(
-            parts=self.parts,
-            part_keys=self.part_keys,
-            lookup_hashes=lookup_hashes,
-            lookup_parts=lookup_parts,
-            postings_start=postings_start,
-            postings=postings,
-            name_start=name_start,
-            name_parts=name_parts,
-            name_entity=np.frombuffer(self.name_entity, dtype=np.int32).copy(),
-            name_weak=np.frombuffer(self.name_weak, dtype=np.int8).astype(bool),
-            name_weight=np.frombuffer(self.name_weight, dtype=np.float32).copy(),
-            name_texts=self.name_texts.finish(),
-            entity_ids=self.entity_ids.finish(),
-            entity_schemas=self.entity_schemas,
-            entity_schema_codes=np.frombuffer(self.entity_schema_codes, dtype=np.uint8).copy(),
-            entity_birth_dates=self.entity_birth_dates.finish(),
-            entity_nationalities=self.entity_nationalities.finish(),
-            entity_genders=np.frombuffer(self.entity_genders, dtype=np.int8).copy(),
+        vocabulary = self.vocabulary.finish()
+        name_start = _numpy(self.name_start, np.int64)
+        name_parts = _numpy(self.name_parts, np.int32)
+        occurrences = np.repeat(np.arange(len(self.name_entity), dtype=np.int32), np.diff(name_start))
+        parts = Postings.from_pairs(name_parts, occurrences, dense_size=len(vocabulary))
+        pairs = Postings.from_pairs(_numpy(self.pair_codes, np.int64), _numpy(self.pair_names, np.int32))
+        singles = Postings.from_pairs(
+            _numpy(self.single_parts, np.int32), _numpy(self.single_names, np.int32), dense_size=len(vocabulary)
         )
+        shapes = NameShapes(
+            weight=_numpy(self.name_weight, np.float32),
+            contradicting_weight=_numpy(self.name_contradicting_weight, np.float32),
+            part_count=_numpy(self.name_part_count, np.int16),
+            part_letters=_numpy(self.name_part_letters, np.uint32),
+            initial_letters=_numpy(self.name_initial_letters, np.uint32),
+        )
+        names = _Names(
+            start=name_start,
+            parts=name_parts,
+            entity=_numpy(self.name_entity, np.int32),
+            weak=_numpy(self.name_weak, np.int8).astype(bool),
+            texts=self.name_texts.finish(),
+        )
+        entities = _Entities(
+            ids=self.entity_ids.finish(),
+            schemas=self.entity_schemas,
+            schema_codes=_numpy(self.entity_schema_codes, np.uint8),
+            birth_dates=self.entity_birth_dates.finish(),
+            nationalities=self.entity_nationalities.finish(),
+            genders=_numpy(self.entity_genders, np.int8),
+        )
+        nbytes = (
+            vocabulary.nbytes + parts.nbytes + pairs.nbytes + singles.nbytes + shapes.nbytes
+            + sum(a.nbytes for a in (names.start, names.parts, names.entity, names.weak)) + names.texts.nbytes
+            + entities.ids.nbytes + entities.birth_dates.nbytes + entities.nationalities.nbytes
+            + entities.schema_codes.nbytes + entities.genders.nbytes
+        )
+        blocker = Blocker(vocabulary, parts, pairs, singles, shapes, name_start, name_parts)
+        return MatchIndex(vocabulary, blocker, names, entities, nbytes)
 
-    def _postings(self, name_start: np.ndarray, name_parts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Part -> sorted, distinct name ids (CSR)."""
-        names = np.repeat(np.arange(len(name_start) - 1, dtype=np.int32), np.diff(name_start))
-        pairs = np.unique((name_parts.astype(np.int64) << 32) | names)
-        parts = (pairs >> 32).astype(np.int32)
-        postings = (pairs & 0xFFFFFFFF).astype(np.int32)
-        counts = np.bincount(parts, minlength=len(self.parts))
-        postings_start = np.zeros(len(self.parts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=postings_start[1:])
-        return postings_start, postings
 
-    def _lookup_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """Sorted hashes of every part's lookup keys, with the part each key leads to."""
-        hashes = array("Q")
-        parts = array("i")
-        for key, part in self.part_keys.items():
-            kind_code = key[0]
-            for lookup_key in set(_lookup_keys(kind_code, self.parts[part])):
-                hashes.append(_hash(lookup_key))
-                parts.append(part)
-        hash_array = np.frombuffer(hashes, dtype=np.uint64)
-        part_array = np.frombuffer(parts, dtype=np.int32)
-        order = np.argsort(hash_array, kind="stable")
-        return hash_array[order], part_array[order]
+def _pairs(parts: list[int]) -> Iterable[tuple[int, int]]:
+    for i, a in enumerate(parts):
+        for b in parts[i + 1:]:
+            yield a, b
+
+
+def _numpy(values: array, dtype: type) -> np.ndarray:
+    return np.frombuffer(values, dtype=dtype).copy() if len(values) else np.empty(0, dtype=dtype)

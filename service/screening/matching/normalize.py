@@ -82,6 +82,7 @@ ROMAN_NUMERAL = re.compile(r"^(?=[ivx]+$)x{0,3}(ix|iv|v?i{0,3})$")
 SKELETON_TABLE = str.maketrans({"p": "b", "v": "f", "q": "k", "c": "k", "a": None, "e": None,
                                 "i": None, "o": None, "u": None, "y": None, "w": None})
 DOUBLED = re.compile(r"(.)\1+")
+NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
@@ -105,16 +106,26 @@ class NameToken:
         return self.form != self.text
 
 
-@dataclass(frozen=True, slots=True)
 class NormalizedName:
-    original: str
-    kind: str  # PERSON | ORGANIZATION | OBJECT
-    tokens: tuple[NameToken, ...]
-    joined: str  # every letter and digit of the name, for "SiemensAG" vs "Siemens AG"
+    """A name as comparable tokens, keeping the original for explanations."""
+
+    __slots__ = ("original", "kind", "tokens", "_joined")
+
+    def __init__(self, original: str, kind: str, tokens: tuple[NameToken, ...]) -> None:
+        self.original = original
+        self.kind = kind  # PERSON | ORGANIZATION | OBJECT
+        self.tokens = tokens
+        self._joined: str | None = None
 
     @property
-    def weight(self) -> float:
-        return sum(token.weight for token in self.tokens)
+    def joined(self) -> str:
+        """Every letter and digit of the name, for "SiemensAG" vs "Siemens AG"; computed when asked."""
+        if self._joined is None:
+            self._joined = joined_letters(self.original, self.tokens)
+        return self._joined
+
+    def __repr__(self) -> str:
+        return f"NormalizedName({self.original!r}, {[token.text for token in self.tokens]})"
 
 
 def name_kind(schema: str) -> str:
@@ -155,13 +166,13 @@ def normalize(name: str, kind: str) -> NormalizedName:
         tokens = _mark_person_legal_suffix(tokens)
     else:
         tokens = _merge_number_words(tokens)
-    return NormalizedName(name, kind, tuple(tokens), joined_letters(name, tokens))
+    return NormalizedName(name, kind, tuple(tokens))
 
 
 def joined_letters(name: str, tokens: list[NameToken] | tuple[NameToken, ...]) -> str:
     """The name's letters without spaces or punctuation, before legal forms are rewritten."""
     if name.isascii():
-        return "".join(c for c in name.casefold() if c.isalnum())
+        return NOT_ALPHANUMERIC.sub("", name.casefold())
     return "".join(token.form for token in tokens)
 
 

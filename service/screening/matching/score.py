@@ -7,7 +7,8 @@ its parts count as evidence (a full name part 1, an initial 0.5, a particle
 they are on:
 
 - parts left over on *both* sides are a conflict (Hans *Joachim* Friedrich vs
-  Hans *Otto* Friedrich): the strongest penalty;
+  Hans *Otto* Friedrich): the strongest penalty; particles and titles never
+  conflict, they only count as extras;
 - parts only the list name has are the usual missing middle names: mild;
 - parts only the query has mean the list name is the less specific one: a bit
   more than mild.
@@ -24,9 +25,9 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import OSA
 
-from .align import NameAlignment, align
-from .facts import birth_date_adjustment, gender_adjustment, nationality_adjustment
-from .normalize import NAME, PERSON, NameToken, NormalizedName, normalize_name, split_alternatives
+from .align import NameAlignment, Similarity, align, token_similarity
+from .facts import Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
+from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 
 # From this score a result is reported as a possible match (see docs/matching.md).
@@ -35,6 +36,7 @@ WEAK_ALIAS_FACTOR = 0.9  # low-quality aliases ("a.k.a." nicknames) count less
 JOINED_SIMILARITY = 0.95
 JOINED_TYPO_SIMILARITY = 0.9
 JOINED_TYPO_MIN_LENGTH = 9
+UNCONTRADICTING_ROLES = frozenset({PARTICLE, TITLE})  # "al" or "Dr." on one side only is no conflict
 WITHOUT_FULL_PART_CAP = 0.5  # "N.N." against "Nursultan Nazarbayev": initials alone identify no one
 
 
@@ -67,26 +69,25 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
     )
 
 
-def compare_names(query: NormalizedName, listed: NormalizedName) -> NameComparison:
-    alignment = align(query.tokens, listed.tokens)
+def compare_names(query: NormalizedName, listed: NormalizedName, similarity: Similarity = token_similarity) -> NameComparison:
+    alignment = align(query.tokens, listed.tokens, similarity)
     score = alignment_score(query.tokens, listed.tokens, alignment, PENALTIES.get(query.kind, DEFAULT_PENALTIES))
-    if score < JOINED_SIMILARITY:
-        score = max(score, joined_similarity(query, listed))
+    if score < JOINED_SIMILARITY and len(query.tokens) != len(listed.tokens):
+        score = max(score, joined_similarity(query.joined, listed.joined))
     return NameComparison(score, query, listed, alignment)
 
 
-def joined_similarity(query: NormalizedName, listed: NormalizedName) -> float:
-    """Same letters, different spacing ("SiemensAG", "Goodwill"), at most one typo in a long name.
+def joined_similarity(query: str, listed: str) -> float:
+    """Same letters, spaced differently ("SiemensAG", "Good Will"), at most one typo in a long name.
 
-    The typo allowance only applies when the names split into a different number
-    of parts; otherwise the part-by-part comparison already judged every typo.
+    Only asked when the names split into a different number of parts; otherwise
+    the part-by-part comparison has already judged every letter.
     """
-    if query.joined == listed.joined and query.joined:
+    if query == listed and query:
         return JOINED_SIMILARITY
     if (
-        len(query.tokens) != len(listed.tokens)
-        and min(len(query.joined), len(listed.joined)) >= JOINED_TYPO_MIN_LENGTH
-        and OSA.distance(query.joined, listed.joined, score_cutoff=1) <= 1
+        min(len(query), len(listed)) >= JOINED_TYPO_MIN_LENGTH
+        and OSA.distance(query, listed, score_cutoff=1) <= 1
     ):
         return JOINED_TYPO_SIMILARITY
     return 0.0
@@ -100,17 +101,26 @@ def alignment_score(
 ) -> float:
     achieved = 0.0
     evidence = 0.0
+    full_part_aligned = False
     for pair in alignment.pairs:
-        weight = (sum(query[i].weight for i in pair.query) + sum(listed[j].weight for j in pair.listed)) / 2
+        weight = 0.0
+        for i in pair.query:
+            weight += query[i].weight
+        for j in pair.listed:
+            weight += listed[j].weight
+        weight /= 2
         achieved += pair.similarity * weight
         evidence += weight
+        full_part_aligned = full_part_aligned or (
+            query[pair.query[0]].role == NAME and listed[pair.listed[0]].role == NAME
+        )
     if achieved == 0.0:
         return 0.0
-    if not any(query[i].role == NAME for pair in alignment.pairs for i in pair.query):
+    if not full_part_aligned:
         achieved = min(achieved, evidence * WITHOUT_FULL_PART_CAP)
-    query_left = sum(query[i].weight for i in alignment.unmatched_query)
-    listed_left = sum(listed[j].weight for j in alignment.unmatched_listed)
-    conflicting = min(query_left, listed_left)
+    query_left, query_contradicting = _leftover(query, alignment.unmatched_query)
+    listed_left, listed_contradicting = _leftover(listed, alignment.unmatched_listed)
+    conflicting = min(query_contradicting, listed_contradicting)
     denominator = (
         evidence
         + penalties.conflict * conflicting
@@ -118,6 +128,17 @@ def alignment_score(
         + penalties.list_extra * (listed_left - conflicting)
     )
     return achieved / denominator
+
+
+def _leftover(tokens: tuple[NameToken, ...], positions: tuple[int, ...]) -> tuple[float, float]:
+    """Weight of unaligned parts, and of those that can contradict (particles and titles cannot)."""
+    left = contradicting = 0.0
+    for position in positions:
+        token = tokens[position]
+        left += token.weight
+        if token.role not in UNCONTRADICTING_ROLES:
+            contradicting += token.weight
+    return left, contradicting
 
 
 def score_pair(query: PersonQuery, entity: ListEntity) -> Match:
@@ -151,6 +172,19 @@ def entity_match(
     return Match(entity.id, explanation.final, explanation)
 
 
+def fact_adjustments(query: PersonQuery, entity: ListEntity) -> tuple[Adjustment, Adjustment, Adjustment]:
+    """Birth date, nationality and gender evidence, in that order."""
+    return (
+        birth_date_adjustment(query.birth_date, entity.birth_dates),
+        nationality_adjustment(query.nationalities, entity.nationalities),
+        gender_adjustment(query.gender, entity.gender),
+    )
+
+
+def final_score(name_score: float, adjustments: tuple[Adjustment, ...]) -> float:
+    return min(1.0, max(0.0, name_score + sum(adjustment.value for adjustment in adjustments)))
+
+
 def _explain(
     query: PersonQuery,
     comparison: NameComparison | None,
@@ -158,10 +192,8 @@ def _explain(
     name_score: float,
     entity: ListEntity,
 ) -> Explanation:
-    birth = birth_date_adjustment(query.birth_date, entity.birth_dates)
-    nationality = nationality_adjustment(query.nationalities, entity.nationalities)
-    gender = gender_adjustment(query.gender, entity.gender)
-    final = min(1.0, max(0.0, name_score + birth.value + nationality.value + gender.value))
+    birth, nationality, gender = fact_adjustments(query, entity)
+    final = final_score(name_score, (birth, nationality, gender))
     explanation = Explanation(
         query_name=query.name,
         matched_name=list_name.name if list_name else "",

@@ -1,0 +1,86 @@
+"""Keys under which spellings of a name part meet in the index.
+
+A list part is stored under its exact key and under lookup keys; a query part
+looks up its own lookup keys, and every hit is then verified with the scorer's
+part similarity. Lookup keys:
+
+- the part and its one- and (from six letters) two-letter deletions (SymSpell):
+  spellings up to two typos apart share a key;
+- its metaphone key, when at least three letters long;
+- its rigour name symbols (Suhail / Sukhail / Suhayl);
+- its consonant skeleton, bridging abjads (Arabic, Hebrew) and Latin spellings.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from .normalize import NAME, NameToken
+
+MIN_FUZZY_KEY_LENGTH = 4  # deletions of shorter parts would meet half the list
+MIN_DOUBLE_DELETION_LENGTH = 6  # shorter parts are not allowed two typos
+MIN_PHONETIC_KEY_LENGTH = 3  # two-letter metaphone keys ("JN") gather too many names
+MIN_SKELETON_KEY_LENGTH = 3
+
+
+def part_key(kind_code: str, token: NameToken) -> str:
+    """Exact identity of a part: kind of name, role, characters."""
+    return f"{kind_code}{token.role[0]}{token.form}"
+
+
+def indexed_keys(kind_code: str, token: NameToken) -> list[str]:
+    """Lookup keys a list part is stored under."""
+    if token.role != NAME:
+        return []
+    if token.syllabic:
+        return _symbol_keys(kind_code, token)
+    keys = _deletion_keys(kind_code, token.text) + _double_deletion_keys(kind_code, token.text)
+    keys += _symbol_keys(kind_code, token)
+    if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH:
+        keys.append(f"{kind_code}#{token.phonetic}")
+    if len(token.skeleton) >= MIN_SKELETON_KEY_LENGTH:
+        keys.append(f"{kind_code}%{'a' if token.abjad else 'l'}{token.skeleton}")
+    return keys
+
+
+def query_keys(kind_code: str, token: NameToken) -> list[str]:
+    """Lookup keys a query part looks up."""
+    if token.role != NAME:
+        return []
+    if token.syllabic:
+        return _symbol_keys(kind_code, token)
+    text = token.text
+    keys = _deletion_keys(kind_code, text) + _double_deletion_keys(kind_code, text) + _symbol_keys(kind_code, token)
+    if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH:
+        keys.append(f"{kind_code}#{token.phonetic}")
+    if len(token.skeleton) >= MIN_SKELETON_KEY_LENGTH:
+        # Skeletons only bridge scripts: a Latin part meets abjad parts and vice versa.
+        keys.append(f"{kind_code}%a{token.skeleton}")
+        if token.abjad:
+            keys.append(f"{kind_code}%l{token.skeleton}")
+    return keys
+
+
+def stable_hash(key: str) -> int:
+    """64-bit hash that is the same in every process (Python's own is salted per process)."""
+    data = key.encode()
+    return (zlib.crc32(data) << 32) | zlib.adler32(data)
+
+
+def _deletion_keys(kind_code: str, text: str) -> list[str]:
+    if len(text) < MIN_FUZZY_KEY_LENGTH or not text.isascii():
+        return []
+    return [f"{kind_code}~{text}"] + [f"{kind_code}~{text[:i]}{text[i + 1:]}" for i in range(len(text))]
+
+
+def _double_deletion_keys(kind_code: str, text: str) -> list[str]:
+    """Two-letter deletions of long parts: with the single deletions on both sides, every pair
+    of spellings within two edits shares a key."""
+    if len(text) < MIN_DOUBLE_DELETION_LENGTH or not text.isascii():
+        return []
+    deleted = {text[:i] + text[i + 1:j] + text[j + 1:] for i in range(len(text)) for j in range(i + 1, len(text))}
+    return [f"{kind_code}~{rest}" for rest in deleted]
+
+
+def _symbol_keys(kind_code: str, token: NameToken) -> list[str]:
+    return [f"{kind_code}${symbol}" for symbol in token.symbols if symbol.startswith(("NAME:", "NICK:"))]
