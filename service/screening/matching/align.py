@@ -10,8 +10,10 @@ first, then glues split or joined words ("Patr ushev" / "Patrushev",
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
+import numpy as np
+from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from .normalize import INITIAL, NAME, NUMBER, NameToken
@@ -26,12 +28,11 @@ PHONETIC_SIMILARITY = 0.8  # same metaphone key (Scholz / Schulze)
 SKELETON_SIMILARITY = 0.85  # same consonants, one side written without vowels (Arabic, Hebrew)
 INITIAL_SIMILARITY = 0.8  # "V." for "Vladimir": consistent, but weaker than the full name
 MIN_SIMILARITY = 0.55  # below this two parts are different names, not variants
-LONGEST_GLUED_RUN = 4
-SHORTEST_TYPO_PART = 3  # "Ole" / "Ola", "Ali" / "Ari": in short names one letter is another name  # "Plat Ono Vich" -> "Platonovich"
+LONGEST_GLUED_RUN = 4  # "Plat Ono Vich" -> "Platonovich"
+SHORTEST_TYPO_PART = 3  # "Ole" / "Ola", "Ali" / "Ari": in short names one letter is another name
 
 
-@dataclass(frozen=True, slots=True)
-class PartPair:
+class PartPair(NamedTuple):
     """Query tokens aligned with list tokens (usually one each; more when glued)."""
 
     query: tuple[int, ...]
@@ -40,8 +41,7 @@ class PartPair:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class NameAlignment:
+class NameAlignment(NamedTuple):
     pairs: tuple[PartPair, ...]
     unmatched_query: tuple[int, ...]
     unmatched_listed: tuple[int, ...]
@@ -71,6 +71,17 @@ def edit_similarity(a: str, b: str) -> float:
     if distance > budget:
         return 0.0
     return 1.0 - distance / max(len(a), len(b))
+
+
+def edit_similarities(text: str, others: list[str], lengths: np.ndarray, same_first: np.ndarray) -> np.ndarray:
+    """`edit_similarity` of one spelling against many (with their lengths and whether they
+    start with the same letter), computed together."""
+    shortest = np.minimum(lengths, len(text))
+    budget = np.select([shortest <= SHORTEST_TYPO_PART, shortest <= 4, shortest <= 9], [0, 1, 2], 3)
+    budget = budget - ((shortest > 4) & ~same_first)
+    distances = process.cdist([text], others, scorer=OSA.distance, score_cutoff=3, dtype=np.int32, workers=1)[0]
+    within = (budget > 0) & (distances <= budget)
+    return np.where(within, 1.0 - distances / np.maximum(lengths, len(text)), 0.0)
 
 
 def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
@@ -133,7 +144,10 @@ def align(
     candidates = []
     for i, q in enumerate(query):
         for j, c in enumerate(listed):
-            value, reason = similarity(q, c)
+            if q.text == c.text and q.form == c.form:
+                value, reason = 1.0, "exact"  # the common case, without a call
+            else:
+                value, reason = similarity(q, c)
             if value > 0.0:
                 if listed_fathers and (i in query_fathers) != (j in listed_fathers):
                     value *= ROLE_MISMATCH_FACTOR
@@ -149,15 +163,22 @@ def align(
             free_listed.discard(j)
             pairs.append(PartPair((i,), (j,), value, reason))
     if free_query and free_listed:
-        for single, glued, similarity in _glue_runs(query, listed, free_query, free_listed):
-            pairs.append(PartPair((single,), glued, similarity, "joined"))
-        for single, glued, similarity in _glue_runs(listed, query, free_listed, free_query):
-            pairs.append(PartPair(glued, (single,), similarity, "joined"))
+        if _has_run(free_listed):
+            for single, glued, value in _glue_runs(query, listed, free_query, free_listed):
+                pairs.append(PartPair((single,), glued, value, "joined"))
+        if _has_run(free_query):
+            for single, glued, value in _glue_runs(listed, query, free_listed, free_query):
+                pairs.append(PartPair(glued, (single,), value, "joined"))
     if not free_listed:
         _drop_repeats(query, pairs, free_query, side=0)
     if not free_query:
         _drop_repeats(listed, pairs, free_listed, side=1)
     return NameAlignment(tuple(pairs), tuple(sorted(free_query)), tuple(sorted(free_listed)))
+
+
+def _has_run(free: set[int]) -> bool:
+    """Two adjacent free parts: something that could be glued."""
+    return any(position + 1 in free for position in free)
 
 
 def _glue_runs(

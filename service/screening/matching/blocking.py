@@ -22,17 +22,20 @@ import numpy as np
 
 from .align import INITIAL_SIMILARITY
 from .normalize import INITIAL, NAME, NameToken, NormalizedName, glued_token
+from .keys import part_key
 from .postings import Postings
 from .score import DEFAULT_PENALTIES, PENALTIES, UNCONTRADICTING_ROLES
 from .vocabulary import Vocabulary
 
 COMMON_PART_NAMES = 2_000  # parts in more names than this bring in pairs, not all their names
 PAIRED_SPELLINGS = 3  # closest spellings of a common part looked up in pairs
+GATHERED_CACHE_SIZE = 50_000  # rare query parts whose names are kept gathered
 GLUED = "glued"
 
 
 @dataclass(frozen=True, slots=True)
 class Probe:
+    key: str  # the query part's identity, for caching
     found: dict[int, float]  # list part -> similarity to the query part
     volume: int  # names having one of the found parts (with repeats)
     weight: float
@@ -81,6 +84,14 @@ class Blocker:
         self._singles = singles
         self._shapes = shapes
         self._frequency = parts.counts()
+        self._gathered: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def __getstate__(self) -> dict:
+        return {slot: value for slot, value in self.__dict__.items() if slot != "_gathered"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._gathered = {}
 
     def candidates(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate name numbers (sorted) and their estimated scores."""
@@ -123,29 +134,45 @@ class Blocker:
             else:
                 part = vocabulary.exact(kind_code, token)
                 found = {} if part is None else {part: 1.0}
-            probes.append(Probe(found, self._volume(found), token.weight, token.role, _letter(token)))
+            key = part_key(kind_code, token)
+            probes.append(Probe(key, found, self._volume(found), token.weight, token.role, _letter(token)))
         names = [token for token in tokens if token.role == NAME]
         for size in (2, 3):
             for start in range(len(names) - size + 1):
                 glued = glued_token(names[start:start + size])
                 part = vocabulary.exact(kind_code, glued)
                 if part is not None:
-                    probes.append(Probe({part: 1.0}, self._volume({part: 1.0}), glued.weight, GLUED, None))
+                    found = {part: 1.0}
+                    key = part_key(kind_code, glued)
+                    probes.append(Probe(key, found, self._volume(found), glued.weight, GLUED, None))
         return probes
+
+    def _gather(self, probe: Probe) -> tuple[np.ndarray, np.ndarray]:
+        """All names having one of a rare probe's parts, with the part's similarity; cached."""
+        gathered = self._gathered.get(probe.key)
+        if gathered is None:
+            if len(self._gathered) >= GATHERED_CACHE_SIZE:
+                self._gathered.clear()
+            lists = [self._parts.names(part) for part in probe.found]
+            lengths = [len(names) for names in lists]
+            names = np.concatenate(lists) if lists else np.empty(0, dtype=np.int32)
+            values = np.repeat(np.fromiter(probe.found.values(), dtype=np.float64, count=len(lists)), lengths)
+            gathered = self._gathered[probe.key] = (names, values)
+        return gathered
 
     def _volume(self, found: dict[int, float]) -> int:
         return int(self._frequency[list(found)].sum()) if found else 0
 
-    def _sources(self, probes: list[Probe]) -> tuple[list[tuple[int, np.ndarray, float]], set[int]]:
-        """(probe, names, similarity) to merge, and the probes whose every name is in."""
+    def _sources(self, probes: list[Probe]) -> tuple[list[tuple[int, np.ndarray, np.ndarray | float]], set[int]]:
+        """(probe, names, similarities) to merge, and the probes whose every name is in."""
         bringing = [k for k, probe in enumerate(probes) if probe.brings_names]
         single_part_query = sum(probes[k].role == NAME for k in bringing) == 1
-        sources: list[tuple[int, np.ndarray, float]] = []
+        sources: list[tuple[int, np.ndarray, np.ndarray | float]] = []
         opened: set[int] = set()
         for k in bringing:
             if probes[k].volume <= COMMON_PART_NAMES or single_part_query:
                 opened.add(k)
-                sources.extend((k, self._parts.names(part), value) for part, value in probes[k].found.items())
+                sources.append((k, *self._gather(probes[k])))
         common = [k for k in bringing if k not in opened]
         for k in common:
             sources.extend((k, self._singles.names(part), value) for part, value in probes[k].closest())
@@ -210,13 +237,18 @@ def _letter(token: NameToken) -> int | None:
     return ord(first) - 97 if token.role in (NAME, INITIAL) and "a" <= first <= "z" else None
 
 
-def _merge(sources: list[tuple[int, np.ndarray, float]], probe_count: int) -> tuple[np.ndarray, np.ndarray]:
+def _merge(
+    sources: list[tuple[int, np.ndarray, np.ndarray | float]], probe_count: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Distinct names of all sources, and each probe's best similarity to each (one row per probe)."""
     lengths = [len(names) for _, names, _ in sources]
     ids = np.concatenate([names for _, names, _ in sources])
     names, inverse = np.unique(ids, return_inverse=True)
     rows = np.repeat([row for row, _, _ in sources], lengths)
-    values = np.repeat([value for _, _, value in sources], lengths)
+    values = np.concatenate([
+        value if isinstance(value, np.ndarray) else np.full(length, value)
+        for (_, _, value), length in zip(sources, lengths)
+    ])
     # A name rarely has two spellings of one query part; summing and capping is as good as max.
     cells = np.bincount(rows * len(names) + inverse, weights=values, minlength=probe_count * len(names))
     return names, np.minimum(cells.reshape(probe_count, len(names)), 1.0)

@@ -44,6 +44,7 @@ OTHER_KIND_CODE = "x"
 GENDER_CODES = {"male": 1, "female": 2}
 GENDER_NAMES = {code: name for name, code in GENDER_CODES.items()}
 SHORTLIST_ENTITIES = 20  # entities whose best-estimated name is scored in full
+SHORTLIST_SPARE = 10  # more entities than asked for, as estimates can be a little off
 ESTIMATE_MARGIN = 0.15  # entities estimated this far below the threshold may still reach it
 LONG_SHOT_FLOOR = 0.3
 LONG_SHOTS = 5  # best-estimated entities below the margin, scored anyway
@@ -114,9 +115,13 @@ class MatchIndex:
         query_name = normalize_name(query.name, query.schema)
         names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
         similarity = _memoised(token_similarity)
+        compared: dict[str, NameComparison] = {}  # lists repeat names across entities
         best: dict[int, tuple[float, NameComparison, int]] = {}
         for name in self._shortlist(names, estimates, threshold, limit):
-            comparison = self._compare(query_name, name, kind, similarity)
+            text = self._names.texts[name]
+            comparison = compared.get(text)
+            if comparison is None:
+                comparison = compared[text] = self._compare(query_name, name, kind, similarity)
             score = comparison.score * (WEAK_ALIAS_FACTOR if self._names.weak[name] else 1.0)
             entity = int(self._names.entity[name])
             if entity not in best or score > best[entity][0]:
@@ -127,11 +132,11 @@ class MatchIndex:
             if with_facts:
                 score = final_score(score, fact_adjustments(query, self._entity(entity)))
             if score >= threshold:
-                ranked.append((-score, self._entities.ids[entity], entity, comparison, name))
-        ranked.sort(key=lambda item: item[:2])
+                ranked.append((-score, entity, comparison, name))
+        ranked.sort(key=lambda item: item[:2])  # equal scores in list order
         return [
             entity_match(query, self._entity(entity), comparison, self._list_name(name))
-            for _, _, entity, comparison, name in ranked[:limit]
+            for _, entity, comparison, name in ranked[:limit]
         ]
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match:
@@ -152,18 +157,25 @@ class MatchIndex:
         Long shots cover parts two or three typos apart that the lookup keys do not
         bring together: the estimate counts them as conflicting, the scorer may not.
         """
-        wanted = max(SHORTLIST_ENTITIES, 2 * limit) + LONG_SHOTS
+        wanted = max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS
         keep = np.flatnonzero(estimates >= LONG_SHOT_FLOOR)
         if len(keep) > 4 * wanted:
             keep = keep[np.argpartition(-estimates[keep], 4 * wanted)[: 4 * wanted]]
         keep = keep[np.argsort(-estimates[keep], kind="stable")]
         names, estimates = names[keep], estimates[keep]
-        _, first = np.unique(self._names.entity[names], return_index=True)
+        entities = self._names.entity[names]
+        _, first = np.unique(entities, return_index=True)
         first.sort()
         promising = estimates[first] >= threshold - ESTIMATE_MARGIN
         chosen = first[promising][: wanted - LONG_SHOTS]
         long_shots = first[~promising][:LONG_SHOTS]
-        return names[np.concatenate([chosen, long_shots])].tolist()
+        # An entity's runner-up alias, when estimated about as well: estimates can be a little off.
+        later = np.ones(len(names), dtype=bool)
+        later[first] = False
+        later &= np.isin(entities, entities[chosen]) & (estimates >= threshold - ESTIMATE_MARGIN)
+        _, second = np.unique(entities[later], return_index=True)
+        runners_up = np.flatnonzero(later)[second]
+        return names[np.concatenate([chosen, runners_up, long_shots])].tolist()
 
     def _compare(self, query_name: NormalizedName, name: int, kind: str, similarity: Similarity = token_similarity) -> NameComparison:
         start, end = self._names.start[name], self._names.start[name + 1]

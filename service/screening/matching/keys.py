@@ -14,6 +14,7 @@ part similarity. Lookup keys:
 from __future__ import annotations
 
 import zlib
+from typing import NamedTuple
 
 from .normalize import NAME, NameToken
 
@@ -43,22 +44,35 @@ def indexed_keys(kind_code: str, token: NameToken) -> list[str]:
     return keys
 
 
-def query_keys(kind_code: str, token: NameToken) -> list[str]:
+class QueryKeys(NamedTuple):
+    """A query part's lookup keys, by what a hit on them means."""
+
+    spelling: list[str]  # deletions: the hit is a few edits away
+    symbol: list[str]  # the hit is a known variant of the same name
+    phonetic: list[str]  # the hit has the same metaphone key
+    skeleton: list[str]  # the hit has the same consonants, in another script
+
+
+def query_keys(kind_code: str, token: NameToken) -> QueryKeys:
     """Lookup keys a query part looks up."""
     if token.role != NAME:
-        return []
+        return QueryKeys([], [], [], [])
     if token.syllabic:
-        return _symbol_keys(kind_code, token)
+        return QueryKeys([], _symbol_keys(kind_code, token), [], [])
     text = token.text
-    keys = _deletion_keys(kind_code, text) + _double_deletion_keys(kind_code, text) + _symbol_keys(kind_code, token)
-    if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH:
-        keys.append(f"{kind_code}#{token.phonetic}")
+    phonetic = [f"{kind_code}#{token.phonetic}"] if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH else []
+    skeleton = []
     if len(token.skeleton) >= MIN_SKELETON_KEY_LENGTH:
         # Skeletons only bridge scripts: a Latin part meets abjad parts and vice versa.
-        keys.append(f"{kind_code}%a{token.skeleton}")
+        skeleton.append(f"{kind_code}%a{token.skeleton}")
         if token.abjad:
-            keys.append(f"{kind_code}%l{token.skeleton}")
-    return keys
+            skeleton.append(f"{kind_code}%l{token.skeleton}")
+    return QueryKeys(
+        spelling=_deletion_keys(kind_code, text) + _double_deletion_keys(kind_code, text),
+        symbol=_symbol_keys(kind_code, token),
+        phonetic=phonetic,
+        skeleton=skeleton,
+    )
 
 
 def stable_hash(key: str) -> int:

@@ -83,6 +83,8 @@ SKELETON_TABLE = str.maketrans({"p": "b", "v": "f", "q": "k", "c": "k", "a": Non
                                 "i": None, "o": None, "u": None, "y": None, "w": None})
 DOUBLED = re.compile(r"(.)\1+")
 NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
+# "-owitsch", "-ovitch", "-owicz", "-ovics", "-ovych": one Slavic patronymic suffix, spelt per language.
+SLAVIC_PATRONYMIC = re.compile(r"([aeo])[vw](?:itsch|itsj|itch|itj|itx|ich|ych|icz|ics|ici|ic)$")
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
@@ -291,6 +293,8 @@ def _tokens_from_ascii(parts: list[str], kind: str, abjad: bool, script_form: st
     for part in parts:
         if kind == PERSON and not part.isalpha() and not part.isdigit():
             part = part.translate(LEET_DIGITS)  # "Sech1n": digits standing in for letters
+        if kind == PERSON and len(part) > 7:
+            part = SLAVIC_PATRONYMIC.sub(r"\1vich", part)
         role = _role(part, kind)
         if role is None:
             continue

@@ -72,9 +72,16 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
 def compare_names(query: NormalizedName, listed: NormalizedName, similarity: Similarity = token_similarity) -> NameComparison:
     alignment = align(query.tokens, listed.tokens, similarity)
     score = alignment_score(query.tokens, listed.tokens, alignment, PENALTIES.get(query.kind, DEFAULT_PENALTIES))
-    if score < JOINED_SIMILARITY and len(query.tokens) != len(listed.tokens):
-        score = max(score, joined_similarity(query.joined, listed.joined))
+    if score < JOINED_SIMILARITY:
+        if len(query.tokens) != len(listed.tokens):
+            score = max(score, joined_similarity(query.joined, listed.joined))
+        elif _letter_count(query) == _letter_count(listed) and query.joined == listed.joined:
+            score = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
     return NameComparison(score, query, listed, alignment)
+
+
+def _letter_count(name: NormalizedName) -> int:
+    return sum(len(token.text) for token in name.tokens)
 
 
 def joined_similarity(query: str, listed: str) -> float:

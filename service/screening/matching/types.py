@@ -41,7 +41,7 @@ class PersonQuery:
     schema: str = "Person"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AlignedPart:
     """A query name part paired with a list name part, and why they count as alike."""
 

@@ -6,11 +6,14 @@ from array import array
 
 import numpy as np
 
-from .align import token_similarity
-from .keys import indexed_keys, part_key, query_keys, stable_hash
+from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY, edit_similarities
+from .keys import QueryKeys, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import NameToken
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
+EMPTY = np.empty(0, dtype=np.int32)
+# Bits for the groups of `QueryKeys`, in their order.
+SYMBOL_HIT, PHONETIC_HIT, SKELETON_HIT = np.uint8(2), np.uint8(4), np.uint8(8)
 
 
 class Vocabulary:
@@ -27,6 +30,9 @@ class Vocabulary:
         self._part_numbers = part_numbers
         self._lookup_hashes = lookup_hashes
         self._lookup_parts = lookup_parts
+        self._lengths = np.fromiter((len(part.text) for part in parts), dtype=np.int16, count=len(parts))
+        self._first_letters = np.fromiter((ord(part.text[0]) for part in parts), dtype=np.int32, count=len(parts))
+        self._abjad = np.fromiter((part.abjad for part in parts), dtype=bool, count=len(parts))
         self._similar_cache: dict[tuple[str, str], dict[int, float]] = {}
 
     def __len__(self) -> int:
@@ -45,7 +51,8 @@ class Vocabulary:
 
     @property
     def nbytes(self) -> int:
-        return self._lookup_hashes.nbytes + self._lookup_parts.nbytes
+        arrays = (self._lookup_hashes, self._lookup_parts, self._lengths, self._first_letters, self._abjad)
+        return sum(array.nbytes for array in arrays)
 
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
@@ -72,23 +79,48 @@ class Vocabulary:
         return {}
 
     def _lookup_similar(self, kind_code: str, token: NameToken) -> dict[int, float]:
+        """Hits on the lookup keys, with the similarity `token_similarity` gives for that kind of
+        hit, computed for all hits at once."""
         found: dict[int, float] = {}
+        hits, kinds = self._hits(query_keys(kind_code, token))
+        if len(hits):
+            similarity = self._similarities(token, hits, kinds)
+            keep = similarity >= MIN_SIMILARITY
+            found = dict(zip(hits[keep].tolist(), similarity[keep].tolist()))
         exact = self.exact(kind_code, token)
         if exact is not None:
             found[exact] = 1.0
-        keys = query_keys(kind_code, token)
-        if not keys:
-            return found
-        hashes = np.fromiter((stable_hash(key) for key in keys), dtype=np.uint64, count=len(keys))
-        low = np.searchsorted(self._lookup_hashes, hashes, side="left").tolist()
-        high = np.searchsorted(self._lookup_hashes, hashes, side="right").tolist()
-        lookup_parts = self._lookup_parts
-        hits = {part for start, end in zip(low, high) if end > start for part in lookup_parts[start:end].tolist()}
-        for part in hits - found.keys():
-            similarity, _ = token_similarity(token, self.parts[part])
-            if similarity > 0.0:
-                found[part] = similarity
         return found
+
+    def _hits(self, keys: QueryKeys) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct parts found under the keys, and for each the kinds of key (bit set) that found it."""
+        all_keys = [key for group in keys for key in group]
+        if not all_keys:
+            return EMPTY, EMPTY
+        hashes = np.fromiter((stable_hash(key) for key in all_keys), dtype=np.uint64, count=len(all_keys))
+        low = np.searchsorted(self._lookup_hashes, hashes, side="left")
+        lengths = np.searchsorted(self._lookup_hashes, hashes, side="right") - low
+        total = int(lengths.sum())
+        if not total:
+            return EMPTY, EMPTY
+        offsets = np.cumsum(lengths) - lengths
+        parts = self._lookup_parts[np.arange(total) - np.repeat(offsets - low, lengths)]
+        key_kinds = np.repeat(np.uint8(1) << np.arange(len(keys), dtype=np.uint8), [len(group) for group in keys])
+        hits, inverse = np.unique(parts, return_inverse=True)
+        kinds = np.zeros(len(hits), dtype=np.uint8)
+        np.bitwise_or.at(kinds, inverse, np.repeat(key_kinds, lengths))
+        return hits, kinds
+
+    def _similarities(self, token: NameToken, hits: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+        same_first = self._first_letters[hits] == ord(token.text[0])
+        texts = [self.parts[hit].text for hit in hits.tolist()]
+        similarity = edit_similarities(token.text, texts, self._lengths[hits], same_first)
+        variant = (kinds & SYMBOL_HIT) > 0
+        sounds_alike = ((kinds & PHONETIC_HIT) > 0) & same_first
+        other_script = ((kinds & SKELETON_HIT) > 0) & (self._abjad[hits] != token.abjad)
+        similarity = np.where(variant, np.maximum(similarity, VARIANT_SIMILARITY), similarity)
+        similarity = np.where(sounds_alike, np.maximum(similarity, PHONETIC_SIMILARITY), similarity)
+        return np.where(other_script, np.maximum(similarity, SKELETON_SIMILARITY), similarity)
 
 
 class VocabularyBuilder:

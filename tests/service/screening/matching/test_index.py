@@ -1,0 +1,113 @@
+import pickle
+import random
+
+import pytest
+
+from service.screening.matching import DEFAULT_THRESHOLD, ListEntity, ListName, MatchIndex, PersonQuery
+
+NORWEGIANS = [
+    ListEntity("pep-1", "Person", [ListName("Ole Hansen")], ["1962-04-01"], ["no"], "male"),
+    ListEntity("pep-2", "Person", [ListName("Kari Nordmann")], ["1955"], ["no"], "female"),
+    ListEntity("org-1", "Organization", [ListName("Hansen Shipping AS")]),
+]
+
+
+def found(index: MatchIndex, query: PersonQuery, entity_id: str) -> bool:
+    return entity_id in {match.entity_id for match in index.search(query)}
+
+
+def test_it_finds_a_listed_person_and_explains_why():
+    index = MatchIndex.build(NORWEGIANS)
+    [match] = index.search(PersonQuery("Ole Hansen", birth_date="1962-04-01"))
+    assert match.entity_id == "pep-1"
+    assert match.score == 1.0
+    assert match.explanation.birth_date_adjustment > 0
+
+
+def test_it_does_not_report_a_common_name_born_another_year():
+    index = MatchIndex.build(NORWEGIANS)
+    assert index.search(PersonQuery("Ole Hansen", birth_date="1985-03-02")) == []
+    assert index.search(PersonQuery("Kari Nordmann", birth_date="1990-07-15")) == []
+    assert found(index, PersonQuery("Kari Nordmann"), "pep-2")  # without a birth date it is a possible match
+
+
+def test_it_keeps_persons_and_organisations_apart():
+    index = MatchIndex.build(NORWEGIANS)
+    assert not found(index, PersonQuery("Hansen Shipping"), "org-1")
+    assert found(index, PersonQuery("Hansen Shipping AS", schema="Organization"), "org-1")
+
+
+def test_it_honours_threshold_and_limit():
+    index = MatchIndex.build(
+        [ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(["Ivan Sidorov", "Iwan Sidorow", "Ivan Sidorenko"])]
+    )
+    loose = index.search(PersonQuery("Ivan Sidorov"), threshold=0.5)
+    assert [match.entity_id for match in loose][:2] == ["e0", "e1"]
+    assert all(earlier.score >= later.score for earlier, later in zip(loose, loose[1:]))
+    assert len(index.search(PersonQuery("Ivan Sidorov"), threshold=0.5, limit=1)) == 1
+    assert all(match.score >= DEFAULT_THRESHOLD for match in index.search(PersonQuery("Ivan Sidorov")))
+
+
+def test_it_returns_one_match_per_entity_for_its_best_alias():
+    index = MatchIndex.build([ListEntity("e1", "Person", [ListName("Ivan Sidorov"), ListName("Ivan Petrovich Sidorov")])])
+    [match] = index.search(PersonQuery("Ivan Petrovich Sidorov"))
+    assert match.explanation.matched_name == "Ivan Petrovich Sidorov"
+
+
+def test_it_survives_pickling():
+    index = MatchIndex.build(NORWEGIANS)
+    restored = pickle.loads(pickle.dumps(index))
+    assert [m.entity_id for m in restored.search(PersonQuery("Ole Hansen"))] == ["pep-1"]
+
+
+def test_it_searches_an_empty_index():
+    assert MatchIndex.build([]).search(PersonQuery("Ole Hansen")) == []
+
+
+def misspell(name: str, rng: random.Random) -> str:
+    """One typo (swap, drop or change a letter) in a long word of the name."""
+    words = name.split()
+    long_words = [i for i, word in enumerate(words) if len(word) >= 5]
+    if not long_words:
+        return name
+    i = rng.choice(long_words)
+    word = words[i]
+    at = rng.randrange(1, len(word) - 1)
+    words[i] = [
+        word[:at - 1] + word[at] + word[at - 1] + word[at + 1:],
+        word[:at] + word[at + 1:],
+        word[:at] + ("a" if word[at].lower() != "a" else "e") + word[at + 1:],
+    ][rng.randrange(3)]
+    return " ".join(words)
+
+
+def variants(name: str, rng: random.Random) -> list[str]:
+    words = name.split()
+    out = [misspell(name, rng), " ".join(words[1:] + words[:1])]  # a typo; family name first
+    if len(words) >= 3:
+        out.append(" ".join(words[:1] + words[2:]))  # a middle name missing
+    return out
+
+
+def test_it_finds_real_un_persons_written_differently(un_persons, un_index):
+    rng = random.Random(7)
+    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 150)
+    attempts = [(person.id, query) for person in sample for query in variants(person.names[0].name, rng)]
+    missed = [(entity_id, query) for entity_id, query in attempts if not found(un_index, PersonQuery(query), entity_id)]
+    assert len(missed) <= len(attempts) * 0.01, missed
+
+
+@pytest.mark.parametrize(
+    ("query", "listed"),
+    [
+        ("Sirajuddin Jallaloudine Haqqani", "SIRAJUDDIN JALLALOUDINE HAQQANI"),
+        ("Haqqani Sirajuddin", "SIRAJUDDIN JALLALOUDINE HAQQANI"),
+        ("Serajuddin Haqani", "SIRAJUDDIN JALLALOUDINE HAQQANI"),
+        ("Ayman al-Zawahiri", "AIMAN MUHAMMED RABI AL-ZAWAHIRI"),
+        ("Ayman Zawahiri", "AIMAN MUHAMMED RABI AL-ZAWAHIRI"),
+        ("Kim Yong Chol", "KIM YONG CHOL"),
+    ],
+)
+def test_it_finds_un_persons_by_other_transliterations(un_persons, un_index, query, listed):
+    [entity] = [p for p in un_persons if p.names[0].name == listed]
+    assert found(un_index, PersonQuery(query), entity.id)

@@ -1,0 +1,76 @@
+from service.screening.matching import normalize_name
+from service.screening.matching.normalize import GENERIC, INITIAL, LEGAL, NUMBER, PARTICLE, TITLE
+
+
+def texts(name: str, schema: str = "Person") -> list[str]:
+    return [token.text for token in normalize_name(name, schema).tokens]
+
+
+def roles(name: str, schema: str = "Person") -> dict[str, str]:
+    return {token.text: token.role for token in normalize_name(name, schema).tokens}
+
+
+def test_it_folds_case_and_accents():
+    assert texts("Recep Tayyip ERDOĞAN") == ["recep", "tayyip", "erdogan"]
+    assert texts("François Hollande") == ["francois", "hollande"]
+
+
+def test_it_transliterates_other_scripts():
+    assert texts("Владимир Путин") == ["vladimir", "putin"]
+    assert texts("Βλαντίμιρ Πούτιν") == ["vlantimir", "poutin"]
+    assert texts("فلاديمير بوتين") == ["fladymyr", "bwtyn"]
+
+
+def test_it_splits_a_chinese_name_into_family_and_given_name():
+    tokens = normalize_name("习近平").tokens
+    assert [token.text for token in tokens] == ["xi", "jinping"]
+    assert [token.form for token in tokens] == ["习", "近平"]
+
+
+def test_it_keeps_foreign_names_in_chinese_whole():
+    assert texts("贝拉克·奥巴马") == ["beilake", "aobama"]
+
+
+def test_it_drops_honorifics_and_marks_titles():
+    assert texts("Mr. Rami Makhlouf") == ["rami", "makhlouf"]
+    assert roles("Shaikh Isa Bin Tarif")["shaikh"] == TITLE
+
+
+def test_it_reads_family_name_first_with_a_comma():
+    assert texts("PUTIN, Vladimir Vladimirovich") == ["vladimir", "vladimirovich", "putin"]
+
+
+def test_it_marks_particles():
+    assert roles("Mohammed bin Salman al Saud")["bin"] == PARTICLE
+    assert roles("Jean van der Berg")["van"] == PARTICLE
+
+
+def test_it_reads_initials():
+    assert roles("V. Putin")["v"] == INITIAL
+    assert texts("J.-C. Juncker") == ["j", "c", "juncker"]
+    assert texts("JC Juncker") == ["j", "c", "juncker"]
+
+
+def test_it_reads_digits_inside_a_person_name_as_letters():
+    assert texts("Ig0r Sech1n") == ["igor", "sechin"]
+
+
+def test_it_spells_slavic_patronymics_one_way():
+    assert texts("Wladimir Wladimirowitsch Putin")[1] == "wladimirovich"
+    assert texts("Vladimir Vladimirovitch Poutine")[1] == "vladimirovich"
+
+
+def test_it_turns_legal_forms_into_one_class():
+    assert texts("Siemens Aktiengesellschaft", "Company") == texts("Siemens AG", "Company")
+    assert roles("Open Joint Stock Company Gazprom", "Company") == {"jsc": LEGAL, "gazprom": "name"}
+
+
+def test_it_marks_generic_company_words_and_numbers():
+    assert roles("Tactical Missiles Corporation", "Company")["corporation"] == GENERIC
+    assert texts("Blackstone Capital Partners VII", "Company")[-1] == "7"
+    assert texts("Brigade Forty-Four", "Organization") == ["brigade", "44"]
+    assert roles("Brigade 44", "Organization")["44"] == NUMBER
+
+
+def test_it_drops_stopwords_from_organisation_names():
+    assert texts("The Bank of England", "Organization") == ["bank", "england"]
