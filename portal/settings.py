@@ -188,6 +188,10 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {
     "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
+    "company-analysis-daily": {
+        "task": "service.companies.tasks.analysis_refresh_all",
+        "schedule": float(env_int("VAKT_ANALYSIS_REFRESH_SECONDS", 24 * 3600, minimum=60)),
+    },
     "screening-lists-refresh": {
         "task": "service.screening.tasks.screening_lists_refresh_all",
         "schedule": float(env_int("VAKT_LIST_REFRESH_SECONDS", 6 * 3600, minimum=60)),
@@ -201,6 +205,7 @@ CELERY_BEAT_SCHEDULE: dict = {
 VAKT_BASE_URL = env_url("VAKT_BASE_URL", "", schemes=("http", "https")).rstrip("/")
 VAKT_TOKEN_LIFETIME_SECONDS = env_int("VAKT_TOKEN_LIFETIME_SECONDS", 24 * 3600, minimum=60)
 VAKT_JWT_SECRET = env_str("VAKT_JWT_SECRET", SECRET_KEY + ":jwt")
+VAKT_AUTH_CACHE_SECONDS = env_int("VAKT_AUTH_CACHE_SECONDS", 10, minimum=0)  # 0: resolve credentials every time
 VAKT_RATE_LIMIT_PER_MINUTE = env_int("VAKT_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)  # 0: off
 VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES

@@ -21,6 +21,7 @@ from django.test import Client
 from portal.celery import app as celery_app
 
 from service.auth.models import ROLE_KEYS
+from service.auth.principal_cache import callers_forget
 from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
 
 # Tests clear the cache, so on Redis they use databases of their own (9, and 10+ per parallel
@@ -79,8 +80,10 @@ class ApiCaller:
 def _clear_cache():
     # Rate-limit and login-throttle counters live in the cache; tests must not share them.
     cache.clear()
+    callers_forget()
     yield
     cache.clear()
+    callers_forget()
 
 
 def make_caller(name: str, roles=ALL_ROLES) -> ApiCaller:

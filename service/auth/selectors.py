@@ -4,16 +4,29 @@ from __future__ import annotations
 
 import uuid
 
-from service.auth.credentials import secret_matches
+from service.auth.credentials import secret_hash, secret_matches
 from service.auth.models import ApiUser, AppMembership
 from service.auth.principal import Principal
+from service.auth.principal_cache import KnownCaller, caller_remember, caller_remembered
 
 
-def _principal(api_user: ApiUser, requested_roles: frozenset[str]) -> Principal:
-    return Principal(
+def _known(api_user: ApiUser | None) -> KnownCaller | None:
+    if api_user is None:
+        return None
+    return KnownCaller(
         api_user_uuid=api_user.uuid,
         app_customer_uuid=api_user.app_customer_id,
         assigned_roles=frozenset(role.key for role in api_user.roles.all()),
+    )
+
+
+def _principal(caller: KnownCaller | None, requested_roles: frozenset[str]) -> Principal | None:
+    if caller is None:
+        return None
+    return Principal(
+        api_user_uuid=caller.api_user_uuid,
+        app_customer_uuid=caller.app_customer_uuid,
+        assigned_roles=caller.assigned_roles,
         requested_roles=requested_roles,
     )
 
@@ -33,20 +46,28 @@ def api_user_by_token_credentials(*, client_id: str, secret: str) -> ApiUser | N
 
 
 def principal_for_basic(*, client_id: str, secret: str, requested_roles: frozenset[str]) -> Principal | None:
-    api_user = api_user_by_basic_credentials(client_id=client_id, secret=secret)
-    return _principal(api_user, requested_roles) if api_user else None
+    key = ("basic", client_id, secret_hash(secret))
+    found, caller = caller_remembered(key)
+    if not found:
+        caller = _known(api_user_by_basic_credentials(client_id=client_id, secret=secret))
+        caller_remember(key, caller)
+    return _principal(caller, requested_roles)
 
 
 def principal_for_api_user(
     *, api_user_uuid: uuid.UUID, credentials_version: int, requested_roles: frozenset[str]
 ) -> Principal | None:
     """The principal of a token's subject, unless its secrets were rotated since the token was issued."""
-    api_user = (
-        ApiUser.objects.filter(uuid=api_user_uuid, is_active=True, credentials_version=credentials_version)
-        .prefetch_related("roles")
-        .first()
-    )
-    return _principal(api_user, requested_roles) if api_user else None
+    key = ("token", api_user_uuid, credentials_version)
+    found, caller = caller_remembered(key)
+    if not found:
+        caller = _known(
+            ApiUser.objects.filter(uuid=api_user_uuid, is_active=True, credentials_version=credentials_version)
+            .prefetch_related("roles")
+            .first()
+        )
+        caller_remember(key, caller)
+    return _principal(caller, requested_roles)
 
 
 def app_membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID) -> AppMembership | None:

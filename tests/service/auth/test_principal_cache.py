@@ -1,0 +1,31 @@
+"""Credentials are resolved once per few seconds, yet changes to API users apply at once."""
+
+from service.auth.models import AppRole
+
+
+def test_it_resolves_repeated_basic_auth_without_queries(api, django_assert_num_queries):
+    api.get("/analysis/v1/auth-status")
+    with django_assert_num_queries(0):
+        assert api.get("/analysis/v1/auth-status").status_code == 200
+
+
+def test_it_sees_a_deactivated_user_at_once(api):
+    assert api.get("/analysis/v1/auth-status").status_code == 200
+    api.credentials.api_user.is_active = False
+    api.credentials.api_user.save()
+    assert api.get("/analysis/v1/auth-status").status_code == 401
+
+
+def test_it_sees_a_removed_role_at_once(api):
+    assert "credit_check" in api.get("/analysis/v1/auth-status", roles=["credit_check"]).content.decode()
+    api.credentials.api_user.roles.remove(AppRole.objects.get(key="credit_check"))
+    assert "credit_check" not in api.get("/analysis/v1/auth-status", roles=["credit_check"]).content.decode()
+
+
+def test_it_remembers_a_wrong_secret_as_refused(api, django_assert_num_queries):
+    api.credentials = type(api.credentials)(
+        api.credentials.api_user, api.credentials.basic_auth_id, "wrong", api.credentials.token_auth_id, "x"
+    )
+    assert api.get("/analysis/v1/auth-status").status_code == 401
+    with django_assert_num_queries(0):
+        assert api.get("/analysis/v1/auth-status").status_code == 401
