@@ -392,11 +392,31 @@ def exhaustive_search(index: MatchIndex, texts: list[str], query: PersonQuery, l
     return {entity for entity, score in best.items() if score >= cutoff}, len(survivors)
 
 
+@dataclass
+class Screening:
+    per_second: float  # CPU time of this process: the machine is shared
+    wall_per_second: float
+    with_match: int
+    results: list[int]  # per query
+    seconds: list[float]  # CPU per query
+
+
+def screen(index: MatchIndex, queries: list[PersonQuery]) -> Screening:
+    results, seconds = [], []
+    wall = time.perf_counter()
+    for query in queries:
+        started = time.process_time()
+        results.append(len(index.search(query)))
+        seconds.append(time.process_time() - started)
+    wall = time.perf_counter() - wall
+    return Screening(len(queries) / sum(seconds), len(queries) / wall, sum(1 for n in results if n), results, seconds)
+
+
 def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) -> list[Result]:
     print(f"\n(c, d) index of {size:,} list names")
     real = real_entities(data)
     listing = synthesize_list(real, size, SEED)
-    queries = screening_queries(listing, query_count, SEED)
+    queries = screening_queries(listing, 2 * query_count, SEED)
     print(f"    {listing.real_count:,} real names (UN, OFAC, US Congress PEPs), "
           f"{len(listing.names) - listing.real_count:,} variants and synthetic names")
 
@@ -414,14 +434,22 @@ def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) 
           f"{stats.lookup_keys:,} lookup keys, arrays {stats.array_bytes / 2**20:.0f} MB")
     print(f"    peak RSS {rss_peak:,.0f} MB (before build {rss_before:,.0f} MB, including rigour's name database)")
 
-    for query in queries[:50]:
-        index.search(query)  # warm the query-side caches the way a running worker has them
-    started = time.perf_counter()
-    hits = 0
-    for query in queries:
-        hits += bool(index.search(query))
-    per_second = len(queries) / (time.perf_counter() - started)
-    print(f"    screened {len(queries):,} persons at {per_second:,.0f}/s on one core; {hits:,} had a possible match")
+    # A running worker has screened others before: the first half warms the per-part caches
+    # (spellings of query parts already looked up), the second half is measured.
+    warm_up, measured = queries[: len(queries) // 2], queries[len(queries) // 2:]
+    cold = screen(index, warm_up)
+    steady = screen(index, measured)
+    print(f"    screened {len(warm_up):,} persons from cold: {cold.per_second:,.0f}/s (CPU), "
+          f"{cold.wall_per_second:,.0f}/s (wall)")
+    print(f"    then {len(measured):,} more: {steady.per_second:,.0f}/s (CPU), {steady.wall_per_second:,.0f}/s (wall); "
+          f"{steady.with_match:,} had a possible match, {sum(steady.results) / len(measured):.1f} results each")
+    offset = len(warm_up) % 4  # screening_queries cycles through four kinds of query
+    for mode, label in enumerate(("listed name as written", "with a typo", "other spelling", "unlisted name")):
+        start = (mode - offset) % 4
+        seconds, results = steady.seconds[start::4], steady.results[start::4]
+        print(f"      {label:24} {len(seconds) / sum(seconds):7,.0f}/s, {sum(results) / len(results):.1f} results each")
+    per_second = steady.per_second
+    queries = measured
 
     texts = index.comparable_texts()
     limit = 10
@@ -446,7 +474,7 @@ def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) 
     for name, missed in misses[:5]:
         print(f"      missed for {name!r}: {missed}")
     return [
-        Result(f"persons/s against {size:,} names (one core)", f"{per_second:,.0f}", ">= 3,000", per_second >= 3000),
+        Result(f"persons/s against {size:,} names (one core, CPU)", f"{per_second:,.0f}", ">= 3,000", per_second >= 3000),
         Result("recall of blocked vs exhaustive search", f"{recall:.1%}", ">= 99%", recall >= 0.99),
         Result(f"index build time, {size:,} names", f"{build_seconds:.1f} s", "< 60 s", build_seconds < 60),
         Result("peak memory (process RSS)", f"{rss_peak:,.0f} MB", "< 2,048 MB", rss_peak < 2048),
@@ -465,7 +493,7 @@ def print_results(results: list[Result]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--names", type=int, default=1_000_000, help="list names in the index (default 1,000,000)")
-    parser.add_argument("--queries", type=int, default=3_000, help="persons screened for the throughput figure")
+    parser.add_argument("--queries", type=int, default=3_000, help="persons screened for the throughput figure (after as many to warm up)")
     parser.add_argument("--exhaustive", type=int, default=100, help="queries also run as an exhaustive scan")
     parser.add_argument("--rounds", type=int, default=3, help="timed passes over name_bench for (b)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")

@@ -47,35 +47,33 @@ class NameAlignment(NamedTuple):
     unmatched_listed: tuple[int, ...]
 
 
-def allowed_edits(a: str, b: str) -> int:
-    """Typos tolerated between two spellings: none in short parts, more in long ones.
-
-    A differing first letter is rarer as a typo than as a different name, so it
-    costs one edit of the budget.
-    """
-    shortest = min(len(a), len(b))
-    if shortest <= SHORTEST_TYPO_PART:
-        return 0
-    if shortest <= 4:
-        return 1
-    budget = 2 if shortest <= 9 else 3
-    return budget if a[0] == b[0] else budget - 1
-
-
 def edit_similarity(a: str, b: str) -> float:
-    """1 - edits / length when within the typo budget, else 0 (transpositions count once)."""
-    budget = allowed_edits(a, b)
-    if budget == 0 or abs(len(a) - len(b)) > budget:
+    """1 - edits / length when within the typo budget, else 0 (a swap of two letters is one edit).
+
+    The budget: no typos in parts of three letters or fewer ("Ole" / "Ola" are two
+    names), one up to four letters, two up to nine, three beyond. A differing first
+    letter is rarer as a typo than as a different name, so it costs one edit of the
+    budget in parts longer than four letters.
+    """
+    length_a, length_b = len(a), len(b)
+    shortest = length_a if length_a < length_b else length_b
+    if shortest <= SHORTEST_TYPO_PART:
+        return 0.0
+    if shortest <= 4:
+        budget = 1
+    else:
+        budget = (2 if shortest <= 9 else 3) - (a[0] != b[0])
+    if abs(length_a - length_b) > budget:
         return 0.0
     distance = OSA.distance(a, b, score_cutoff=budget)
     if distance > budget:
         return 0.0
-    return 1.0 - distance / max(len(a), len(b))
+    return 1.0 - distance / (length_a if length_a > length_b else length_b)
 
 
 def edit_similarities(text: str, others: list[str], lengths: np.ndarray, same_first: np.ndarray) -> np.ndarray:
     """`edit_similarity` of one spelling against many (with their lengths and whether they
-    start with the same letter), computed together."""
+    start with the same letter), computed together; the same budget."""
     shortest = np.minimum(lengths, len(text))
     budget = np.select([shortest <= SHORTEST_TYPO_PART, shortest <= 4, shortest <= 9], [0, 1, 2], 3)
     budget = budget - ((shortest > 4) & ~same_first)

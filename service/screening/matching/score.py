@@ -62,6 +62,8 @@ class NameComparison(NamedTuple):
 
 def score_names(a: str, b: str, schema: str = "Person") -> float:
     """Similarity in [0, 1] of a query name `a` and a list name `b`."""
+    if "/" not in a and "/" not in b:
+        return compare_names(normalize_name(a, schema), normalize_name(b, schema)).score
     return max(
         compare_names(normalize_name(query, schema), normalize_name(listed, schema)).score
         for query in split_alternatives(a, schema)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from array import array
+from operator import itemgetter
 
 import numpy as np
 
@@ -30,6 +31,7 @@ class Vocabulary:
         self._part_numbers = part_numbers
         self._lookup_hashes = lookup_hashes
         self._lookup_parts = lookup_parts
+        self._texts = [part.text for part in parts]
         self._lengths = np.fromiter((len(part.text) for part in parts), dtype=np.int16, count=len(parts))
         self._first_letters = np.fromiter((ord(part.text[0]) for part in parts), dtype=np.int32, count=len(parts))
         self._abjad = np.fromiter((part.abjad for part in parts), dtype=bool, count=len(parts))
@@ -39,11 +41,12 @@ class Vocabulary:
         return len(self.parts)
 
     def __getstate__(self) -> dict:
-        return {slot: value for slot, value in self.__dict__.items() if slot != "_similar_cache"}
+        return {slot: value for slot, value in self.__dict__.items() if slot not in ("_similar_cache", "_texts")}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._similar_cache = {}
+        self._texts = [part.text for part in self.parts]
 
     @property
     def lookup_keys(self) -> int:
@@ -106,14 +109,15 @@ class Vocabulary:
         offsets = np.cumsum(lengths) - lengths
         parts = self._lookup_parts[np.arange(total) - np.repeat(offsets - low, lengths)]
         key_kinds = np.repeat(np.uint8(1) << np.arange(len(keys), dtype=np.uint8), [len(group) for group in keys])
-        hits, inverse = np.unique(parts, return_inverse=True)
-        kinds = np.zeros(len(hits), dtype=np.uint8)
-        np.bitwise_or.at(kinds, inverse, np.repeat(key_kinds, lengths))
-        return hits, kinds
+        order = np.argsort(parts, kind="stable")
+        parts = parts[order]
+        starts = np.flatnonzero(np.concatenate(([True], parts[1:] != parts[:-1])))
+        kinds = np.bitwise_or.reduceat(np.repeat(key_kinds, lengths)[order], starts)
+        return parts[starts], kinds
 
     def _similarities(self, token: NameToken, hits: np.ndarray, kinds: np.ndarray) -> np.ndarray:
         same_first = self._first_letters[hits] == ord(token.text[0])
-        texts = [self.parts[hit].text for hit in hits.tolist()]
+        texts = list(itemgetter(*hits.tolist())(self._texts)) if len(hits) > 1 else [self._texts[int(hits[0])]]
         similarity = edit_similarities(token.text, texts, self._lengths[hits], same_first)
         variant = (kinds & SYMBOL_HIT) > 0
         sounds_alike = ((kinds & PHONETIC_HIT) > 0) & same_first
