@@ -385,7 +385,7 @@ def exhaustive_search(index: MatchIndex, texts: list[str], query: PersonQuery, l
     best: dict[str, float] = {}
     for name in survivors.tolist():
         match = index.score_listed_name(query, name)
-        if match.score >= DEFAULT_THRESHOLD and match.score > best.get(match.entity_id, 0.0):
+        if match and match.score >= DEFAULT_THRESHOLD and match.score > best.get(match.entity_id, 0.0):
             best[match.entity_id] = match.score
     ranked = sorted(best.values(), reverse=True)
     cutoff = ranked[limit - 1] if len(ranked) >= limit else 0.0

@@ -115,7 +115,7 @@ def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
 
 def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     """A Latin spelling against one from an abjad: compare consonants only."""
-    if a.syllabic or b.syllabic or len(a.skeleton) < 2 or len(b.skeleton) < 2 or a.skeleton[0] != b.skeleton[0]:
+    if a.syllabic or b.syllabic or len(a.skeleton) < 3 or len(b.skeleton) < 3 or a.skeleton[0] != b.skeleton[0]:
         return 0.0, ""
     if a.skeleton == b.skeleton:
         return SKELETON_SIMILARITY, "script"

@@ -4,9 +4,10 @@ Every query part becomes a probe: the list parts like it (see `Vocabulary`).
 Rare parts bring in every name that has them. Common parts (Mohammed, Ali,
 Maria) would bring in tens of thousands, and a name sharing only one common part
 with a query of two or more parts cannot reach the threshold anyway; so common
-parts bring in only the names that have two of them together (postings of part
-pairs) or have no other full name part (postings of single-part names). The
-work per query stays bounded whatever the list size.
+parts bring in only the names that have two of them together, or one of them and
+an initial standing for another query part (postings of part pairs), or no other
+full name part (postings of single-part names). The work per query stays
+bounded whatever the list size.
 
 The estimate applies the scorer's formula (`score.alignment_score`) to each
 query part's best match in the candidate, computed for all candidates at once
@@ -28,9 +29,10 @@ from .score import DEFAULT_PENALTIES, PENALTIES, UNCONTRADICTING_ROLES
 from .vocabulary import Vocabulary
 
 COMMON_PART_NAMES = 2_000  # parts in more names than this bring in pairs, not all their names
-PAIRED_SPELLINGS = 3  # closest spellings of a common part looked up in pairs
+PAIRED_SPELLINGS = 8  # closest spellings of a common part paired with every spelling of another
 GATHERED_CACHE_SIZE = 50_000  # rare query parts whose names are kept gathered
 GLUED = "glued"
+INITIAL_CODES = 2**31 - 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +48,14 @@ class Probe:
     def brings_names(self) -> bool:
         return self.role in (NAME, GLUED) and bool(self.found)
 
-    def closest(self) -> list[tuple[int, float]]:
-        return sorted(self.found.items(), key=lambda item: -item[1])[:PAIRED_SPELLINGS]
+    def spellings(self, most: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The found parts and their similarity, the closest `most` of them."""
+        parts = np.fromiter(self.found, dtype=np.int64, count=len(self.found))
+        values = np.fromiter(self.found.values(), dtype=np.float64, count=len(self.found))
+        if most is not None and len(parts) > most:
+            closest = np.argsort(-values, kind="stable")[:most]
+            parts, values = parts[closest], values[closest]
+        return parts, values
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +66,14 @@ class NameShapes:
     contradicting_weight: np.ndarray  # float32, the same without particles and titles
     part_count: np.ndarray  # int16, full name parts
     part_letters: np.ndarray  # uint32, bit set of the first letters of full name parts
+    repeated_letters: np.ndarray  # uint32, first letters that start two or more full name parts
     initial_letters: np.ndarray  # uint32, bit set of its initials
 
     @property
     def nbytes(self) -> int:
-        return self.weight.nbytes + self.contradicting_weight.nbytes + self.part_count.nbytes + self.part_letters.nbytes + self.initial_letters.nbytes
+        arrays = (self.weight, self.contradicting_weight, self.part_count, self.part_letters, self.repeated_letters,
+                  self.initial_letters)
+        return sum(array.nbytes for array in arrays)
 
 
 class Blocker:
@@ -174,16 +185,22 @@ class Blocker:
                 opened.add(k)
                 sources.append((k, *self._gather(probes[k])))
         common = [k for k in bringing if k not in opened]
+        letters = [probe.letter for probe in probes if probe.letter is not None and probe.role == NAME]
         for k in common:
-            sources.extend((k, self._singles.names(part), value) for part, value in probes[k].closest())
+            parts, values = probes[k].spellings()
+            sources.append((k, *self._singles.gather(parts, values)))
+            for letter in letters:
+                if letter != probes[k].letter or letters.count(letter) > 1:
+                    codes = pair_codes(parts, np.full(len(parts), initial_code(letter)))
+                    sources.append((k, *self._pairs.gather(self._pairs.rows(codes), values)))
         for first, second in combinations(common, 2):
-            combos = [(a, va, b, vb) for a, va in probes[first].closest() for b, vb in probes[second].closest()]
-            codes = np.array([pair_code(a, b) for a, _, b, _ in combos], dtype=np.int64)
-            for row, (_, va, _, vb) in zip(self._pairs.rows(codes).tolist(), combos):
-                if row >= 0:
-                    both = self._pairs.names(row)
-                    sources.append((first, both, va))
-                    sources.append((second, both, vb))
+            # Every spelling of one part with the closest few of the other, both ways round.
+            for one, other in ((first, second), (second, first)):
+                a, va = probes[one].spellings()
+                b, vb = probes[other].spellings(PAIRED_SPELLINGS)
+                rows = self._pairs.rows(pair_codes(np.repeat(a, len(b)), np.tile(b, len(a))))
+                sources.append((one, *self._pairs.gather(rows, np.repeat(va, len(b)))))
+                sources.append((other, *self._pairs.gather(rows, np.tile(vb, len(a)))))
         return [source for source in sources if len(source[1])], opened
 
     def _refine(self, probes: list[Probe], refining: list[int], names: np.ndarray, similarity: np.ndarray) -> None:
@@ -213,13 +230,19 @@ class Blocker:
         free_parts = self._shapes.part_count[names] - matched
         free_initials = listed_initials.copy()
         part_letters = self._shapes.part_letters[names]
+        repeated_letters = self._shapes.repeated_letters[names]
         for k, probe in enumerate(probes):
             if probe.letter is None:
                 continue
             bit = np.uint32(1 << probe.letter)
             unmatched = similarity[k] == 0
             if probe.role == INITIAL:
-                standing_for = unmatched & (free_parts > 0) & ((part_letters & bit) > 0)
+                # "R. Rivas" against "Salma Rivas": the R of Rivas is taken by Rivas itself.
+                taken = sum(
+                    similarity[j] > 0 for j, other in enumerate(probes) if other.role == NAME and other.letter == probe.letter
+                )
+                letters = np.where(np.asarray(taken) > 0, repeated_letters, part_letters)
+                standing_for = unmatched & (free_parts > 0) & ((letters & bit) > 0)
                 free_parts -= standing_for
             else:
                 standing_for = unmatched & ((free_initials & bit) > 0)
@@ -230,6 +253,17 @@ class Blocker:
 def pair_code(a: int, b: int) -> int:
     """Key of two parts appearing in one name, in either order."""
     return (min(a, b) << 32) | max(a, b)
+
+
+def pair_codes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`pair_code` for arrays of parts."""
+    a, b = a.astype(np.int64), b.astype(np.int64)
+    return (np.minimum(a, b) << 32) | np.maximum(a, b)
+
+
+def initial_code(letter: int) -> int:
+    """Stands in a pair key for an initial (a-z as 0-25); above every part number."""
+    return INITIAL_CODES + letter
 
 
 def _letter(token: NameToken) -> int | None:

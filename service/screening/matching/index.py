@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .align import Similarity, token_similarity
-from .blocking import Blocker, NameShapes, pair_code
+from .blocking import Blocker, NameShapes, initial_code, pair_code
 from .normalize import INITIAL, NAME, ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
@@ -139,10 +139,15 @@ class MatchIndex:
             for _, entity, comparison, name in ranked[:limit]
         ]
 
-    def score_listed_name(self, query: PersonQuery, name: int) -> Match:
-        """The query scored against one indexed name (by number), without blocking."""
-        comparison = self._compare(normalize_name(query.name, query.schema), name, name_kind(query.schema))
-        return entity_match(query, self._entity(int(self._names.entity[name])), comparison, self._list_name(name))
+    def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
+        """The query scored against one indexed name (by number), without blocking; None when
+        the name is of another kind (a person's against an organisation's), as `search` skips those."""
+        entity = self._entity(int(self._names.entity[name]))
+        kind = name_kind(query.schema)
+        if name_kind(entity.schema) != kind:
+            return None
+        comparison = self._compare(normalize_name(query.name, query.schema), name, kind)
+        return entity_match(query, entity, comparison, self._list_name(name))
 
     def comparable_texts(self) -> list[str]:
         """Every indexed name as its normalised parts, for exhaustive scans that check the blocking."""
@@ -235,6 +240,7 @@ class _IndexBuilder:
         self.name_contradicting_weight = array("f")
         self.name_part_count = array("h")
         self.name_part_letters = array("I")
+        self.name_repeated_letters = array("I")
         self.name_initial_letters = array("I")
         self.name_texts = PackedStringsBuilder()
         self.pair_codes = array("q")
@@ -282,6 +288,7 @@ class _IndexBuilder:
         )
         self.name_part_count.append(min(len(full_parts), 32767))
         self.name_part_letters.append(_letters(tokens, NAME))
+        self.name_repeated_letters.append(_repeated_letters(tokens))
         self.name_initial_letters.append(_letters(tokens, INITIAL))
         self.name_texts.append(text)
         if len(full_parts) == 1:
@@ -290,6 +297,10 @@ class _IndexBuilder:
         for a, b in _pairs(full_parts):
             self.pair_codes.append(pair_code(a, b))
             self.pair_names.append(name)
+        for letter in _initials(tokens):
+            for part in full_parts:
+                self.pair_codes.append(pair_code(part, initial_code(letter)))
+                self.pair_names.append(name)
 
     def finish(self) -> MatchIndex:
         vocabulary = self.vocabulary.finish()
@@ -306,6 +317,7 @@ class _IndexBuilder:
             contradicting_weight=_numpy(self.name_contradicting_weight, np.float32),
             part_count=_numpy(self.name_part_count, np.int16),
             part_letters=_numpy(self.name_part_letters, np.uint32),
+            repeated_letters=_numpy(self.name_repeated_letters, np.uint32),
             initial_letters=_numpy(self.name_initial_letters, np.uint32),
         )
         names = _Names(
@@ -331,6 +343,22 @@ class _IndexBuilder:
         )
         blocker = Blocker(vocabulary, parts, pairs, singles, shapes, name_start, name_parts)
         return MatchIndex(vocabulary, blocker, names, entities, nbytes)
+
+
+def _repeated_letters(tokens: tuple[NameToken, ...]) -> int:
+    """Bit set of the letters that start two or more full name parts."""
+    seen = repeated = 0
+    for token in tokens:
+        first = token.text[0]
+        if token.role == NAME and "a" <= first <= "z":
+            bit = 1 << (ord(first) - 97)
+            repeated |= seen & bit
+            seen |= bit
+    return repeated
+
+
+def _initials(tokens: tuple[NameToken, ...]) -> set[int]:
+    return {ord(token.text) - 97 for token in tokens if token.role == INITIAL and "a" <= token.text <= "z"}
 
 
 def _pairs(parts: list[int]) -> Iterable[tuple[int, int]]:

@@ -4,7 +4,7 @@ A list part is stored under its exact key and under lookup keys; a query part
 looks up its own lookup keys, and every hit is then verified with the scorer's
 part similarity. Lookup keys:
 
-- the part and its one- and (from six letters) two-letter deletions (SymSpell):
+- the part and its one- and (from five letters) two-letter deletions (SymSpell):
   spellings up to two typos apart share a key;
 - its metaphone key, when at least three letters long;
 - its rigour name symbols (Suhail / Sukhail / Suhayl);
@@ -19,7 +19,7 @@ from typing import NamedTuple
 from .normalize import NAME, NameToken
 
 MIN_FUZZY_KEY_LENGTH = 4  # deletions of shorter parts would meet half the list
-MIN_DOUBLE_DELETION_LENGTH = 6  # shorter parts are not allowed two typos
+MIN_DOUBLE_DELETION_LENGTH = 5  # shorter parts are not allowed two typos
 MIN_PHONETIC_KEY_LENGTH = 3  # two-letter metaphone keys ("JN") gather too many names
 MIN_SKELETON_KEY_LENGTH = 3
 

@@ -153,7 +153,7 @@ def normalize(name: str, kind: str) -> NormalizedName:
     """Uncached normalisation, for index builds that see each name once."""
     text = unicodedata.normalize("NFKC", name).strip()
     # Chinese and Japanese separate the parts of foreign names with a middle dot.
-    transcribed_foreign_name = bool(MIDDLE_DOTS.search(text))
+    foreign_name = bool(MIDDLE_DOTS.search(text))
     text = MIDDLE_DOTS.sub(" ", text)
     if kind == PERSON:
         text = _family_name_last(remove_person_prefixes(text))
@@ -161,9 +161,12 @@ def normalize(name: str, kind: str) -> NormalizedName:
         text = _canonical_org_types(text)
     else:
         text = remove_obj_prefixes(text)
+    chunks = text.split()
+    # "习近平": family and given name written together; "민석 백" is already split.
+    whole_name = len(chunks) == 1 and not foreign_name
     tokens: list[NameToken] = []
-    for chunk in text.split():
-        tokens.extend(_chunk_tokens(chunk, kind, transcribed_foreign_name))
+    for chunk in chunks:
+        tokens.extend(_chunk_tokens(chunk, kind, whole_name))
     if kind == PERSON:
         tokens = _mark_person_legal_suffix(tokens)
     else:
@@ -236,14 +239,14 @@ def _is_syllabic(text: str) -> bool:
 
 
 @lru_cache(maxsize=500_000)
-def _chunk_tokens(chunk: str, kind: str, transcribed_foreign_name: bool = False) -> tuple[NameToken, ...]:
+def _chunk_tokens(chunk: str, kind: str, whole_name: bool = False) -> tuple[NameToken, ...]:
     """Tokens of one whitespace-separated piece of a name."""
     chunk = chunk.casefold()
     if chunk.isascii():
         return tuple(_tokens_from_ascii(tokenize_name(chunk), kind, abjad=False, script_form=None))
     scripts = text_scripts(chunk)
     if not SYLLABIC_SCRIPTS.isdisjoint(scripts):
-        return tuple(_syllabic_tokens(chunk, kind, split_family_name=not transcribed_foreign_name))
+        return tuple(_syllabic_tokens(chunk, kind, split_family_name=whole_name))
     # "?" stands for characters without a Latin equivalent (the Arabic ayn, joiners).
     latin = APOSTROPHES.sub("", ascii_text(chunk).lower().replace("?", ""))
     abjad = not ABJAD_SCRIPTS.isdisjoint(scripts)

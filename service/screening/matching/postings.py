@@ -53,6 +53,19 @@ class Postings:
             return EMPTY
         return self._names[self._starts[row]:self._starts[row + 1]]
 
+    def gather(self, rows: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The names under all `rows` (rows < 0 skipped), each with its row's value."""
+        found = rows >= 0
+        rows, values = rows[found], values[found]
+        starts = self._starts[rows]
+        lengths = self._starts[rows + 1] - starts
+        total = int(lengths.sum())
+        if not total:
+            return EMPTY, np.empty(0)
+        offsets = np.cumsum(lengths) - lengths
+        names = self._names[np.arange(total) - np.repeat(offsets - starts, lengths)]
+        return names, np.repeat(values, lengths)
+
     def count(self, row: int) -> int:
         return 0 if row < 0 else int(self._starts[row + 1] - self._starts[row])
 
