@@ -201,10 +201,10 @@ def _glue_runs(
                 if similarity >= MIN_SIMILARITY and (best is None or similarity > best[0]):
                     best = (similarity, tuple(run))
         if best is not None:
-            similarity, run = best
+            similarity, parts = best
             free_one.discard(i)
-            free_other.difference_update(run)
-            glued.append((i, run, similarity))
+            free_other.difference_update(parts)
+            glued.append((i, parts, similarity))
     return glued
 
 

@@ -292,7 +292,7 @@ def _syllabic_tokens(chunk: str, kind: str, split_family_name: bool) -> list[Nam
 
 
 def _tokens_from_ascii(parts: list[str], kind: str, abjad: bool, script_form: str | None) -> list[NameToken]:
-    tokens = []
+    tokens: list[NameToken] = []
     for part in parts:
         if kind == PERSON and not part.isalpha() and not part.isdigit():
             part = part.translate(LEET_DIGITS)  # "Sech1n": digits standing in for letters

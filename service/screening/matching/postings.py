@@ -33,14 +33,8 @@ class Postings:
         starts = np.append(first, len(keys)).astype(np.int64)
         return cls(unique_keys, starts, names)
 
-    def row(self, key: int) -> int:
-        """Position of `key`, or -1 when no name has it."""
-        if self._keys is None:
-            return key
-        position = int(np.searchsorted(self._keys, key))
-        return position if position < len(self._keys) and self._keys[position] == key else -1
-
     def rows(self, keys: np.ndarray) -> np.ndarray:
+        """Position of each key, -1 where no name has it."""
         if self._keys is None:
             return keys
         if len(self._keys) == 0:
@@ -66,19 +60,8 @@ class Postings:
         names = self._names[np.arange(total) - np.repeat(offsets - starts, lengths)]
         return names, np.repeat(values, lengths)
 
-    def count(self, row: int) -> int:
-        return 0 if row < 0 else int(self._starts[row + 1] - self._starts[row])
-
     def counts(self) -> np.ndarray:
         return np.diff(self._starts)
-
-    def contains(self, row: int, names: np.ndarray) -> np.ndarray:
-        """Which of the sorted `names` appear under `row`."""
-        postings = self.names(row)
-        if len(postings) == 0:
-            return np.zeros(len(names), dtype=bool)
-        position = np.minimum(np.searchsorted(postings, names), len(postings) - 1)
-        return postings[position] == names
 
     @property
     def nbytes(self) -> int:

@@ -224,7 +224,7 @@ def _explain(
 def _describe_alignment(explanation: Explanation, comparison: NameComparison) -> None:
     query_tokens = comparison.query.tokens
     listed_tokens = comparison.listed.tokens
-    for pair in comparison.alignment.pairs:
+    for pair in sorted(comparison.alignment.pairs, key=lambda pair: pair.query[0]):  # in the query's order
         explanation.aligned.append(
             AlignedPart(
                 query=" ".join(query_tokens[i].form for i in pair.query),
