@@ -14,9 +14,8 @@ from pathlib import Path
 
 from django.db import transaction
 
-from service.companies.importers.reading import batched, csv_source_rows
+from service.companies.importers.reference import reference_rows_import
 from service.companies.importers.result import ImportResult
-from service.companies.importers.upsert import rows_upsert_changed
 from service.companies.importers.values import RowRejected, text_value
 from service.companies.models import NaceCode
 
@@ -37,30 +36,16 @@ def nace_code_from_path(path: str) -> tuple[str, int]:
 
 
 def nace_import(*, path: Path | str, quiet: bool = True, batch_size: int = BATCH_SIZE) -> ImportResult:
-    path = Path(path)
-    result = ImportResult(source=path.name)
-    first_line: dict[str, int] = {}  # tree path -> line (a few thousand codes at most)
-    with csv_source_rows(path, required_columns=("path", "name"), quiet=quiet) as rows:
-        for batch in batched(rows, batch_size):
-            valid = []
-            for row in batch:
-                result.rows_read += 1
-                try:
-                    if row.problem:
-                        raise RowRejected(row.problem)
-                    record = _nace_row(row.values)
-                    if record["path"] in first_line:
-                        raise RowRejected(f"duplicate path {record['path']} (first on line {first_line[record['path']]})")
-                except RowRejected as exc:
-                    result.reject(line=row.line, reason=str(exc))
-                    continue
-                first_line[record["path"]] = row.line
-                valid.append(record)
-            with transaction.atomic():
-                outcome = rows_upsert_changed(
-                    model=NaceCode, rows=valid, key_fields=("key",), compare_fields=("code", "level", "path", "name", "description")
-                )
-            result.tally(**outcome.counts())
+    result, first_line = reference_rows_import(
+        path=Path(path),
+        model=NaceCode,
+        required_columns=("path", "name"),
+        parse_row=_nace_row,
+        unique_field="path",
+        compare_fields=("code", "level", "path", "name", "description"),
+        quiet=quiet,
+        batch_size=batch_size,
+    )
     with transaction.atomic():
         _parents_link(result, first_line)
     return result

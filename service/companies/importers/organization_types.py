@@ -6,11 +6,9 @@ import re
 import uuid
 from pathlib import Path
 
-from django.db import transaction
 
-from service.companies.importers.reading import batched, csv_source_rows
+from service.companies.importers.reference import reference_rows_import
 from service.companies.importers.result import ImportResult
-from service.companies.importers.upsert import rows_upsert_changed
 from service.companies.importers.values import RowRejected, text_value
 from service.companies.models import OrganizationType
 
@@ -19,30 +17,16 @@ _CODE = re.compile(r"^[A-ZÆØÅ]{1,10}$")
 
 
 def organization_types_import(*, path: Path | str, quiet: bool = True, batch_size: int = BATCH_SIZE) -> ImportResult:
-    path = Path(path)
-    result = ImportResult(source=path.name)
-    first_line: dict[str, int] = {}
-    with csv_source_rows(path, required_columns=("code", "name"), quiet=quiet) as rows:
-        for batch in batched(rows, batch_size):
-            valid = []
-            for row in batch:
-                result.rows_read += 1
-                try:
-                    if row.problem:
-                        raise RowRejected(row.problem)
-                    record = _organization_type_row(row.values)
-                    if record["code"] in first_line:
-                        raise RowRejected(f"duplicate code {record['code']} (first on line {first_line[record['code']]})")
-                except RowRejected as exc:
-                    result.reject(line=row.line, reason=str(exc))
-                    continue
-                first_line[record["code"]] = row.line
-                valid.append(record)
-            with transaction.atomic():
-                outcome = rows_upsert_changed(
-                    model=OrganizationType, rows=valid, key_fields=("key",), compare_fields=("code", "name")
-                )
-            result.tally(**outcome.counts())
+    result, _first_line = reference_rows_import(
+        path=Path(path),
+        model=OrganizationType,
+        required_columns=("code", "name"),
+        parse_row=_organization_type_row,
+        unique_field="code",
+        compare_fields=("code", "name"),
+        quiet=quiet,
+        batch_size=batch_size,
+    )
     return result
 
 
