@@ -43,8 +43,9 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+from scratch_db import django_setup, scratch_database_url
+
 ROOT = Path(__file__).resolve().parents[1]
-SCRATCH_SERVER = "postgres://postgres@127.0.0.1:5432"
 SCRATCH_DB = "vakt_company_bench"
 SETTINGS = "bench.bench_company_api_settings"
 FILL_NAME = "Benchmark Fyll"
@@ -52,27 +53,6 @@ FILL_PREFIX = 70_000_000  # demo numbers start at 80000000: no collisions
 
 
 # --- database and data -------------------------------------------------------------------------
-
-
-def database_url() -> str:
-    given = os.environ.get("DATABASE_URL", "")
-    if given.startswith(("postgres://", "postgresql://")):
-        return given
-    import psycopg
-
-    with psycopg.connect(f"{SCRATCH_SERVER}/postgres", autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [SCRATCH_DB]).fetchone():
-            conn.execute(f'CREATE DATABASE "{SCRATCH_DB}"')
-    return f"{SCRATCH_SERVER}/{SCRATCH_DB}"
-
-
-def django_setup(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def data_ensure(*, companies: int, rich: int, seed: int) -> None:
@@ -278,8 +258,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="at most this long per endpoint")
     args = parser.parse_args()
 
-    url = database_url()
-    django_setup(url)
+    url = scratch_database_url(SCRATCH_DB, reuse=True)
+    django_setup(url, settings_module=SETTINGS)
     data_ensure(companies=args.companies, rich=args.rich, seed=args.seed)
     from django.db import connection
 

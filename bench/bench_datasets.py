@@ -41,8 +41,9 @@ import uuid
 from decimal import Decimal
 from pathlib import Path
 
+from scratch_db import django_setup, scratch_database_url
+
 ROOT = Path(__file__).resolve().parents[1]
-SCRATCH_SERVER = "postgres://postgres@127.0.0.1:5432"
 SCRATCH_DB = "vakt_datasets_bench"
 DATASET_PATH = "/datasets/v1/dataset/accounts-composite"
 ACCOUNTS_PER_COMPANY = 5
@@ -52,31 +53,6 @@ READ_BLOCK = 1 << 20
 
 
 # --- database ------------------------------------------------------------------------------------
-
-
-def _database_url(*, reuse: bool) -> str:
-    """DATABASE_URL when it names PostgreSQL, else the scratch database (made anew unless --reuse)."""
-    given = os.environ.get("DATABASE_URL", "")
-    if given.startswith(("postgres://", "postgresql://")):
-        return given
-    import psycopg
-
-    with psycopg.connect(f"{SCRATCH_SERVER}/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [SCRATCH_DB]).fetchone()
-        if exists and not reuse:
-            conn.execute(f'DROP DATABASE "{SCRATCH_DB}" WITH (FORCE)')
-        if not exists or not reuse:
-            conn.execute(f'CREATE DATABASE "{SCRATCH_DB}"')
-    return f"{SCRATCH_SERVER}/{SCRATCH_DB}"
-
-
-def _django_setup(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
 
 
 def _copy(model, rows: list[dict]) -> None:
@@ -164,8 +140,8 @@ def _load_accounts(rows: int) -> None:
 
 def _prepare(*, rows: int, reuse: bool) -> tuple[str, str]:
     """The database URL and basic auth credentials of an API user, with `rows` accounts loaded."""
-    database_url = _database_url(reuse=reuse)
-    _django_setup(database_url)
+    database_url = scratch_database_url(SCRATCH_DB, reuse=reuse)
+    django_setup(database_url)
     from django.core.management import call_command
 
     from service.auth.models import ApiUser

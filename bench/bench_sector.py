@@ -15,15 +15,15 @@ from __future__ import annotations
 import argparse
 import base64
 import os
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import numpy as np
 
+from scratch_db import django_setup, scratch_database_url
+
 ROOT = Path(__file__).resolve().parents[1]
-SCRATCH_SERVER = "postgres://postgres@127.0.0.1:5432"
 SCRATCH_DB = "vakt_sector_bench"
 YEAR = 2024
 MEASURE_KEY = "return_on_assets"
@@ -42,32 +42,6 @@ def _parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def _database_url(*, reuse: bool) -> str:
-    """DATABASE_URL when it names PostgreSQL, else a fresh scratch database."""
-    given = os.environ.get("DATABASE_URL", "")
-    if given.startswith(("postgres://", "postgresql://")):
-        return given
-    import psycopg
-
-    with psycopg.connect(f"{SCRATCH_SERVER}/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [SCRATCH_DB]).fetchone()
-        if exists and not reuse:
-            conn.execute(f'DROP DATABASE "{SCRATCH_DB}" WITH (FORCE)')
-        if not exists or not reuse:
-            conn.execute(f'CREATE DATABASE "{SCRATCH_DB}"')
-    return f"{SCRATCH_SERVER}/{SCRATCH_DB}"
-
-
-def _django_setup(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def _reference_rows():
@@ -205,8 +179,11 @@ def _figures(seconds: list[float]) -> str:
 
 def main() -> None:
     args = _parse_args()
-    database_url = _database_url(reuse=args.reuse)
-    _django_setup(database_url)
+    database_url = scratch_database_url(SCRATCH_DB, reuse=args.reuse)
+    django_setup(database_url)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
     from django.db import connection
     from django.test import Client
 
