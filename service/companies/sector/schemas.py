@@ -9,16 +9,7 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
-
-class SectorCompanyRef(Schema):
-    """The company reference object (spec §2.2)."""
-
-    uuid: UUID
-    name: str
-    org_nr: str
-    org_nr_schema: str = Field(description="Country schema of org_nr, e.g. NO")
-    app_url: str | None
-
+from service.companies.schemas import CompanyRef
 
 class SectorCompanyMeasureYearly(Schema):
     uuid: UUID
@@ -31,7 +22,7 @@ class SectorCompanyMeasureYearly(Schema):
 
 class SectorRankedCompanyMeasureYearly(Schema):
     company_measure_yearly: SectorCompanyMeasureYearly
-    company: SectorCompanyRef
+    company: CompanyRef
 
 
 class SectorMeasureYearlyAggregate(Schema):
