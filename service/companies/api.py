@@ -71,10 +71,10 @@ def company_credit_risk(request: HttpRequest, company_identifier: str):
     ),
 )
 def company_flags(request: HttpRequest, company_identifier: str):
-    company, flags, roles = selectors.company_flags_active(
+    company, flags = selectors.company_flags_active(
         identifier=company_identifier, granted_roles=principal_of(request).granted_roles
     )
-    return _json([s.flag_composite_out(flag, company, roles) for flag in flags])
+    return _json([s.flag_composite_out(flag, company) for flag in flags])
 
 
 @router.get(

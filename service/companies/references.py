@@ -24,3 +24,14 @@ def company_ref(company) -> dict:
         "org_nr_schema": company.org_nr_schema,
         "app_url": company_app_url(company.uuid),
     }
+
+
+def company_ref_of_row(row: dict) -> dict:
+    """The reference object from a hand-written read's row (keys uuid, name, org_nr, org_nr_schema)."""
+    return {
+        "uuid": row["uuid"],
+        "name": row["name"],
+        "org_nr": row["org_nr"],
+        "org_nr_schema": row["org_nr_schema"],
+        "app_url": company_app_url(row["uuid"]),
+    }

@@ -14,7 +14,7 @@ from typing import Any
 from ninja import Field, Schema
 
 from service.companies import models as m
-from service.companies.references import app_url, company_app_url, company_ref
+from service.companies.references import app_url, company_app_url, company_ref, company_ref_of_row
 
 # --- helpers -------------------------------------------------------------------------
 
@@ -135,104 +135,103 @@ class CompanyOut(Schema):
     update_timestamp: datetime
 
 
-def organization_type_out(org_type: m.OrganizationType | None) -> dict | None:
-    if org_type is None:
+def _nace_out(row: dict, rank: int) -> dict | None:
+    p = f"n{rank}_"
+    if row[p + "uuid"] is None:
         return None
-    return {"uuid": org_type.uuid, "organization_type_key": org_type.key, "code": org_type.code, "name": org_type.name}
+    return {
+        "uuid": row[p + "uuid"],
+        "nace_code_key": row[p + "key"],
+        "code": row[p + "code"],
+        "name": row[p + "name"],
+        "level": row[p + "level"],
+        "rank": rank,
+    }
 
 
-def _nace_out(nace: m.NaceCode, rank: int) -> dict:
-    return {"uuid": nace.uuid, "nace_code_key": nace.key, "code": nace.code, "name": nace.name, "level": nace.level, "rank": rank}
-
-
-def _address_out(kind: str, address: str, postal_code, municipality, country) -> dict:
-    subdivision = municipality.subdivision if municipality is not None else None
-    if country is None and subdivision is not None:
-        country = subdivision.country
+def _address_out(row: dict, kind: str) -> dict | None:
+    """`kind`: business or postal; None when the company has no such address."""
+    if not (row[f"{kind}_address"] or row[f"{kind}_postal_code"] or row[f"{kind}_municipality"]):
+        return None
+    p = kind[0]
     return {
         "address_type_key": kind,
-        "address": address,
+        "address": row[f"{kind}_address"],
         "geo_postal_code": None
-        if postal_code is None
+        if row[f"{p}pc_uuid"] is None
         else {
-            "uuid": postal_code.uuid,
-            "geo_postal_code_key": postal_code.key,
-            "code": postal_code.code,
-            "place_name": postal_code.place_name,
+            "uuid": row[f"{p}pc_uuid"],
+            "geo_postal_code_key": row[f"{p}pc_key"],
+            "code": row[f"{p}pc_code"],
+            "place_name": row[f"{p}pc_place_name"],
         },
         "geo_municipality": None
-        if municipality is None
+        if row[f"{p}mu_uuid"] is None
         else {
-            "uuid": municipality.uuid,
-            "geo_municipality_key": municipality.key,
-            "code": municipality.code,
-            "name": municipality.name,
+            "uuid": row[f"{p}mu_uuid"],
+            "geo_municipality_key": row[f"{p}mu_key"],
+            "code": row[f"{p}mu_code"],
+            "name": row[f"{p}mu_name"],
         },
         "geo_subdivision": None
-        if subdivision is None
-        else {"uuid": subdivision.uuid, "geo_subdivision_key": subdivision.key, "code": subdivision.code, "name": subdivision.name},
-        "geo_country": None if country is None else {"uuid": country.uuid, "geo_country_key": country.key, "name": country.name},
+        if row[f"{p}sd_uuid"] is None
+        else {
+            "uuid": row[f"{p}sd_uuid"],
+            "geo_subdivision_key": row[f"{p}sd_key"],
+            "code": row[f"{p}sd_code"],
+            "name": row[f"{p}sd_name"],
+        },
+        "geo_country": None
+        if row[f"{p}co_uuid"] is None
+        else {"uuid": row[f"{p}co_uuid"], "geo_country_key": row[f"{p}co_key"], "name": row[f"{p}co_name"]},
     }
 
 
-def risk_status_out(status: m.CompanyRiskStatus) -> dict:
+def risk_status_out(row: dict, company_uuid) -> dict:
+    """A risk status from a row with the rs_ and rst_ columns."""
     return {
-        "uuid": status.uuid,
-        "company_uuid": status.company_id,
-        "company_risk_status_type_uuid": status.company_risk_status_type_id,
-        "company_risk_status_type_key": status.company_risk_status_type.key,
-        "company_risk_status_type_description": status.company_risk_status_type.description,
-        "from_date": status.from_date,
-        "to_date": status.to_date,
-        "active_flag": status.to_date is None,
+        "uuid": row["rs_uuid"],
+        "company_uuid": company_uuid,
+        "company_risk_status_type_uuid": row["rs_company_risk_status_type"],
+        "company_risk_status_type_key": row["rst_key"],
+        "company_risk_status_type_description": row["rst_description"],
+        "from_date": row["rs_from_date"],
+        "to_date": row["rs_to_date"],
+        "active_flag": row["rs_to_date"] is None,
     }
 
 
-def company_out(detail) -> dict:
-    """`detail`: selectors.CompanyDetail (the company and its geo entities)."""
-    company = detail.company
-    statuses = [risk_status_out(s) for s in company.risk_statuses.all() if s.to_date is None]
-    addresses = []
-    for kind, address, postal_id, municipality_id, country_id in (
-        ("business", company.business_address, company.business_postal_code_id, company.business_municipality_id,
-         company.business_country_id),
-        ("postal", company.postal_address, company.postal_postal_code_id, company.postal_municipality_id,
-         company.postal_country_id),
-    ):
-        if address or postal_id or municipality_id:
-            addresses.append(
-                _address_out(
-                    kind,
-                    address,
-                    detail.postal_codes.get(postal_id),
-                    detail.municipalities.get(municipality_id),
-                    detail.countries.get(country_id),
-                )
-            )
+def company_out(rows: list[dict]) -> dict:
+    """`rows`: selectors.company_detail_get (the company's columns, one row per active risk status)."""
+    row = rows[0]
+    statuses = [risk_status_out(r, row["uuid"]) for r in rows if r["rs_uuid"] is not None]
     return {
-        **company_ref(company),
-        "organization_type": organization_type_out(company.organization_type),
-        "nace_codes": [
-            _nace_out(nace, rank)
-            for rank, nace in enumerate((company.nace_code_1, company.nace_code_2, company.nace_code_3), start=1)
-            if nace is not None
-        ],
-        "addresses": addresses,
-        "website": company.website,
-        "employees": company.employees,
-        "registration_date": company.registration_date,
-        "founded_date": company.founded_date,
-        "last_submitted_accounts_year": company.last_submitted_accounts_year,
-        "parent_org_nr": company.parent_org_nr,
-        "is_bankrupt": company.is_bankrupt,
-        "bankrupt_date": company.bankrupt_date,
-        "is_under_liquidation": company.is_under_liquidation,
-        "under_liquidation_date": company.under_liquidation_date,
-        "is_under_forced_dissolution": company.is_under_forced_dissolution,
-        "forced_dissolution_date": company.forced_dissolution_date,
+        **company_ref_of_row(row),
+        "organization_type": None
+        if row["ot_uuid"] is None
+        else {
+            "uuid": row["ot_uuid"],
+            "organization_type_key": row["ot_key"],
+            "code": row["ot_code"],
+            "name": row["ot_name"],
+        },
+        "nace_codes": [nace for nace in (_nace_out(row, 1), _nace_out(row, 2), _nace_out(row, 3)) if nace],
+        "addresses": [a for a in (_address_out(row, "business"), _address_out(row, "postal")) if a],
+        "website": row["website"],
+        "employees": row["employees"],
+        "registration_date": row["registration_date"],
+        "founded_date": row["founded_date"],
+        "last_submitted_accounts_year": row["last_submitted_accounts_year"],
+        "parent_org_nr": row["parent_org_nr"],
+        "is_bankrupt": row["is_bankrupt"],
+        "bankrupt_date": row["bankrupt_date"],
+        "is_under_liquidation": row["is_under_liquidation"],
+        "under_liquidation_date": row["under_liquidation_date"],
+        "is_under_forced_dissolution": row["is_under_forced_dissolution"],
+        "forced_dissolution_date": row["forced_dissolution_date"],
         "has_company_risk_status": bool(statuses),
         "company_risk_statuses": statuses,
-        "update_timestamp": company.update_timestamp,
+        "update_timestamp": row["update_timestamp"],
     }
 
 
@@ -282,7 +281,21 @@ class CompanyCreditRiskComposite(Schema):
     company: CompanyRef
 
 
-def payment_remark_out(remark: m.PaymentRemark) -> dict:
+def payment_remark_out(remark) -> dict:
+    """A payment remark from a model instance or a row of selectors' remark read."""
+    if isinstance(remark, dict):
+        return {
+            "uuid": remark["uuid"],
+            "company_uuid": remark["company"],
+            "collection_case_uuid": remark["collection_case"],
+            "remark_type": remark["remark_type"],
+            "registered_date": remark["registered_date"],
+            "amount": number(remark["amount"]),
+            "currency_code": remark["currency_code"],
+            "creditor_name": remark["creditor_name"],
+            "settled_date": remark["settled_date"],
+            "settled_flag": remark["settled_date"] is not None,
+        }
     return {
         "uuid": remark.uuid,
         "company_uuid": remark.company_id,
@@ -298,23 +311,25 @@ def payment_remark_out(remark: m.PaymentRemark) -> dict:
 
 
 def credit_risk_composite_out(view) -> dict:
-    history = [risk_status_out(s) for s in view.risk_statuses]
+    """`view`: selectors.CreditRiskView."""
+    company_uuid = view.company["uuid"]
+    history = [risk_status_out(row, company_uuid) for row in view.risk_statuses]
     active = [s for s in history if s["active_flag"]]
     risk = view.credit_risk
     return {
         "company_credit_risk": {
-            "company_uuid": view.company.uuid,
-            "risk_score": number(risk.risk_score) if risk else None,
-            "risk_class": risk.risk_class if risk else None,
+            "company_uuid": company_uuid,
+            "risk_score": number(risk["cr_risk_score"]) if risk else None,
+            "risk_class": risk["cr_risk_class"] if risk else None,
             "has_company_risk_status": bool(active),
             "company_risk_statuses": active,
             "company_risk_status_history": history,
-            "factors": risk.factors if risk else {},
-            "model_version": risk.model_version if risk else None,
-            "computed_timestamp": risk.computed_at if risk else None,
+            "factors": risk["cr_factors"] if risk else {},
+            "model_version": risk["cr_model_version"] if risk else None,
+            "computed_timestamp": risk["cr_computed_at"] if risk else None,
         },
         "company_payment_remarks": [payment_remark_out(r) for r in view.payment_remarks or ()],
-        "company": company_ref(view.company),
+        "company": company_ref_of_row(view.company),
     }
 
 
@@ -355,34 +370,34 @@ class CompanyFlagComposite(Schema):
     app_url: str | None
 
 
-def flag_composite_out(flag: m.CompanyFlag, company: m.Company, roles: dict[str, UUID]) -> dict:
-    flag_type = flag.company_flag_type
-    url = _part_url(company.uuid, "flags")
+def flag_composite_out(row: dict, company: dict) -> dict:
+    """`row`: a flag of selectors.company_flags_active; `company`: its company reference columns."""
+    url = _part_url(company["uuid"], "flags")
     return {
-        "uuid": flag.uuid,
-        "company": company_ref(company),
+        "uuid": row["f_uuid"],
+        "company": company_ref_of_row(company),
         "company_flag": {
-            "uuid": flag.uuid,
-            "company_uuid": flag.company_id,
-            "company_flag_type_uuid": flag.company_flag_type_id,
-            "flag_date": flag.flag_date,
-            "flag_context": flag.flag_context,
-            "flag_url": app_url(flag.flag_url) if flag.flag_url else url,
-            "flag_end_date": flag.flag_end_date,
+            "uuid": row["f_uuid"],
+            "company_uuid": company["uuid"],
+            "company_flag_type_uuid": row["f_company_flag_type"],
+            "flag_date": row["f_flag_date"],
+            "flag_context": row["f_flag_context"],
+            "flag_url": app_url(row["f_flag_url"]) if row["f_flag_url"] else url,
+            "flag_end_date": row["f_flag_end_date"],
             "app_url": url,
         },
         "company_flag_type": {
-            "uuid": flag_type.uuid,
-            "company_flag_type_key": flag_type.key,
-            "company_flag_type_description": flag_type.description,
-            "app_hidden_flag": flag_type.app_hidden_flag,
-            "default_lookback_days": flag_type.default_lookback_days,
-            "flag_rank": flag_type.flag_rank,
+            "uuid": row["f_company_flag_type"],
+            "company_flag_type_key": row["ft_key"],
+            "company_flag_type_description": row["ft_description"],
+            "app_hidden_flag": row["ft_app_hidden_flag"],
+            "default_lookback_days": row["ft_default_lookback_days"],
+            "flag_rank": row["ft_flag_rank"],
             "app_feature_uuid": None,
-            "app_role_uuid": roles.get(flag_type.required_role_key),
-            "persist_flag": flag_type.persist_flag,
+            "app_role_uuid": row["role_uuid"],
+            "persist_flag": row["ft_persist_flag"],
             "app_icon_uuid": None,
-            "default_flag_end_days": flag_type.default_flag_end_days,
+            "default_flag_end_days": row["ft_default_flag_end_days"],
             "app_url": None,
         },
         "app_url": url,
@@ -589,41 +604,50 @@ def accounts_out(accounts: m.Accounts) -> dict:
     }
 
 
-def _related(obj, name):
-    try:
-        return getattr(obj, name)
-    except Exception:  # RelatedObjectDoesNotExist: the part was not filed
-        return None
-
-
-def _part_out(accounts: m.Accounts, part, fields: tuple[str, ...], *, currency: bool) -> dict | None:
-    if part is None:
-        return None
-    out = {
-        "uuid": part.uuid,
-        "accounts_uuid": accounts.uuid,
-        "company_uuid": accounts.company_id,
-        "accounts_type_uuid": accounts.accounts_type_id,
-        "accounting_year": accounts.accounting_year,
-        "app_url": _part_url(accounts.company_id, f"accounts-{accounts.accounting_year}"),
-    }
+def _part_out(row: dict, prefix: str, fields: tuple[str, ...], *, currency: bool, common: dict) -> dict | None:
+    if row[prefix + "uuid"] is None:
+        return None  # the part was not filed
+    out = {"uuid": row[prefix + "uuid"], **common}
     if currency:
-        out["currency_code"] = part.currency_code
+        out["currency_code"] = row[prefix + "currency_code"]
     for name in fields:
-        out[name] = number(getattr(part, name))
+        out[name] = number(row[prefix + name])
     return out
 
 
-def accounts_composite_out(accounts: m.Accounts, company: m.Company) -> dict:
+def accounts_composite_out(row: dict, company: dict) -> dict:
+    """`row`: one accounts set of selectors.company_accounts_list; `company`: the company reference columns."""
+    company_uuid, year, accounts_type_uuid = company["uuid"], row["a_accounting_year"], row["a_accounts_type"]
+    url = _part_url(company_uuid, f"accounts-{year}")
+    common = {
+        "accounts_uuid": row["a_uuid"],
+        "company_uuid": company_uuid,
+        "accounts_type_uuid": accounts_type_uuid,
+        "accounting_year": year,
+        "app_url": url,
+    }
     return {
-        "accounts": accounts_out(accounts),
-        "accounts_highlights": _part_out(accounts, _related(accounts, "highlights"), HIGHLIGHT_FIELDS, currency=False),
-        "accounts_income_statement": _part_out(
-            accounts, _related(accounts, "income_statement"), INCOME_FIELDS, currency=True
-        ),
-        "accounts_balance_sheet": _part_out(accounts, _related(accounts, "balance_sheet"), BALANCE_FIELDS, currency=True),
-        "company": company_ref(company),
-        "accounts_type": accounts_type_out(accounts.accounts_type),
+        "accounts": {
+            "uuid": row["a_uuid"],
+            "company_uuid": company_uuid,
+            "accounting_year": year,
+            "accounting_announcement_date": row["a_accounting_announcement_date"],
+            "accounting_schema": row["a_accounting_schema"],
+            "accounting_from_date": row["a_accounting_from_date"],
+            "accounting_to_date": row["a_accounting_to_date"],
+            "corporate_group_accounts_flag": row["a_corporate_group_accounts_flag"],
+            "accounts_type_uuid": accounts_type_uuid,
+            "estimated_accounting_period_flag": row["a_estimated_accounting_period_flag"],
+            "currency_code": row["a_currency_code"],
+            "audited_flag": row["a_audited_flag"],
+            "replaced_by_accounts_uuid": row["a_replaced_by"],
+            "app_url": url,
+        },
+        "accounts_highlights": _part_out(row, "h_", HIGHLIGHT_FIELDS, currency=False, common=common),
+        "accounts_income_statement": _part_out(row, "i_", INCOME_FIELDS, currency=True, common=common),
+        "accounts_balance_sheet": _part_out(row, "b_", BALANCE_FIELDS, currency=True, common=common),
+        "company": company_ref_of_row(company),
+        "accounts_type": {"uuid": accounts_type_uuid, "accounts_type_key": row["t_key"], "app_url": None},
     }
 
 
