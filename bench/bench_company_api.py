@@ -16,11 +16,14 @@ PostgreSQL, else the database `vakt_company_bench` on 127.0.0.1, created if miss
    random analysed companies (basic auth, with `Nk-Role-Keys: credit_check`):
    GET /analysis/v1/company/{id}, .../company-credit-risk-composite,
    .../accounts-composite, .../company-flag-composite, plus /analysis/v1/auth-status
-   (auth alone) and the minimal view.
+   (auth alone) and the minimal view. After a warm-up of each, the endpoints are
+   measured in turn in --rounds rounds, each round with its share of the time and
+   requests, so that a change in the machine's other load falls on all of them alike.
 
-For each it prints requests/s, p50 and p99 latency, errors, and the throughput as
-a share of the minimal view's (the target is at least half). The load average is
-printed too: on a shared 2-core machine the figures move with it.
+For each it prints requests/s (over the time its rounds took), p50 and p99 latency,
+errors, and the throughput as a share of the minimal view's (the target is at least
+half). The load average is printed too: on a shared 2-core machine the figures move
+with it.
 
     .venv/bin/python bench/bench_company_api.py
     .venv/bin/python bench/bench_company_api.py --companies 100000 --rich 5000 --seconds 10
@@ -225,19 +228,31 @@ def _client(args: tuple) -> tuple[list[float], int, float]:
     return latencies, errors, time.monotonic() - started
 
 
-def load(*, base: str, paths: list[str], headers: dict, clients: int, threads: int, requests_total: int,
-         seconds: float, executor: ProcessPoolExecutor) -> dict:
-    per_client = max(1, requests_total // clients)
-    # warm-up: connections, caches, the first query plans
+def warm_up(*, base: str, paths: list[str], headers: dict, clients: int, executor: ProcessPoolExecutor) -> None:
+    """Connections, caches, the first query plans (prepared statements) of every server thread."""
     list(executor.map(_client, [(base, paths, headers, 2, 20, 10, i) for i in range(clients)]))
-    jobs = [(base, paths, headers, threads, per_client, seconds, 1000 + i) for i in range(clients)]
+
+
+def load(*, base: str, paths: list[str], headers: dict, clients: int, threads: int, requests_total: int,
+         seconds: float, executor: ProcessPoolExecutor, seed: int = 0) -> dict:
+    """One measurement: raw latencies, errors and the elapsed time."""
+    per_client = max(1, requests_total // clients)
+    jobs = [(base, paths, headers, threads, per_client, seconds, 1000 + seed * clients + i) for i in range(clients)]
     results = list(executor.map(_client, jobs))
-    latencies = sorted(latency for result in results for latency in result[0])
-    errors = sum(result[1] for result in results)
-    elapsed = max(result[2] for result in results)
+    return {
+        "latencies": [latency for result in results for latency in result[0]],
+        "errors": sum(result[1] for result in results),
+        "elapsed": max(result[2] for result in results),
+    }
+
+
+def summary(rounds: list[dict]) -> dict:
+    """Figures over an endpoint's rounds: requests/s over the time its rounds took together."""
+    latencies = sorted(latency for r in rounds for latency in r["latencies"])
+    elapsed = sum(r["elapsed"] for r in rounds)
     return {
         "requests": len(latencies),
-        "errors": errors,
+        "errors": sum(r["errors"] for r in rounds),
         "rps": len(latencies) / elapsed if elapsed else 0.0,
         "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
         "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else float("nan"),
@@ -256,6 +271,11 @@ def main() -> None:
     parser.add_argument("--client-threads", type=int, default=4, help="threads (sessions) per load process")
     parser.add_argument("--requests", type=int, default=3000, help="at most this many requests per endpoint")
     parser.add_argument("--seconds", type=float, default=20.0, help="at most this long per endpoint")
+    parser.add_argument(
+        "--rounds", type=int, default=4,
+        help="measure the endpoints in turn this many times, each with its share of --requests and --seconds, "
+        "so that a change in the machine's other load falls on every endpoint alike",
+    )
     args = parser.parse_args()
 
     url = scratch_database_url(SCRATCH_DB, reuse=True)
@@ -286,21 +306,37 @@ def main() -> None:
         f"{args.client_threads} threads; per endpoint at most {args.requests} requests or {args.seconds:g} s"
     )
     process = server_start(url=url, port=args.port, workers=args.workers, threads=args.threads)
-    results = {}
+    rounds: dict[str, list[dict]] = {name: [] for name in endpoints}
+    load_before = os.getloadavg()
     try:
         base = f"http://127.0.0.1:{args.port}"
         with ProcessPoolExecutor(max_workers=args.clients) as executor:
-            for name, paths in endpoints.items():
-                results[name] = load(
-                    base=base, paths=paths, headers=headers, clients=args.clients, threads=args.client_threads,
-                    requests_total=args.requests, seconds=args.seconds, executor=executor,
+            for paths in endpoints.values():
+                warm_up(base=base, paths=paths, headers=headers, clients=args.clients, executor=executor)
+            for round_index in range(args.rounds):
+                for name, paths in endpoints.items():
+                    rounds[name].append(
+                        load(
+                            base=base, paths=paths, headers=headers, clients=args.clients,
+                            threads=args.client_threads, requests_total=max(1, args.requests // args.rounds),
+                            seconds=args.seconds / args.rounds, executor=executor, seed=round_index,
+                        )
+                    )
+                print(
+                    f"  round {round_index + 1}/{args.rounds}: "
+                    + ", ".join(f"{name.split(' ')[0]} {summary(rounds[name][-1:])['rps']:.0f}" for name in endpoints)
+                    + " req/s",
+                    flush=True,
                 )
-                print(f"  measured {name}: {results[name]['rps']:.0f} req/s", flush=True)
     finally:
         server_stop(process)
+    results = {name: summary(measured) for name, measured in rounds.items()}
 
     floor = results["minimal JSON view (no auth, no db)"]["rps"]
-    print(f"\nload average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"\nload average (1, 5, 15 min) before: {' '.join(f'{x:.2f}' for x in load_before)}, "
+        f"after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     print(f"{'endpoint':40} {'requests':>8} {'errors':>6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'vs minimal':>10}")
     for name, r in results.items():
         print(
