@@ -92,5 +92,7 @@ def test_unknown_and_malformed_identifiers(api, db):
 
 
 def test_it_runs_a_fixed_number_of_queries(api, company, django_assert_max_num_queries):
-    with django_assert_max_num_queries(AUTH_QUERIES + 3):
+    with django_assert_max_num_queries(AUTH_QUERIES + 2):  # the company with score and statuses; the remarks
         assert api.get(url(company.uuid), roles=["credit_check"]).status_code == 200
+    with django_assert_max_num_queries(AUTH_QUERIES + 1):  # no remarks to read without the role
+        assert api.get(url(company.uuid)).status_code == 200
