@@ -282,19 +282,19 @@ class CompanyCreditRiskComposite(Schema):
 
 
 def payment_remark_out(remark) -> dict:
-    """A payment remark from a model instance or a row of selectors' remark read."""
-    if isinstance(remark, dict):
+    """A payment remark from a model instance or a row of selectors.company_credit_risk_get."""
+    if isinstance(remark, dict):  # a row of the credit risk read: the remark's columns are pr_*
         return {
-            "uuid": remark["uuid"],
-            "company_uuid": remark["company"],
-            "collection_case_uuid": remark["collection_case"],
-            "remark_type": remark["remark_type"],
-            "registered_date": remark["registered_date"],
-            "amount": number(remark["amount"]),
-            "currency_code": remark["currency_code"],
-            "creditor_name": remark["creditor_name"],
-            "settled_date": remark["settled_date"],
-            "settled_flag": remark["settled_date"] is not None,
+            "uuid": remark["pr_uuid"],
+            "company_uuid": remark["uuid"],
+            "collection_case_uuid": remark["pr_collection_case"],
+            "remark_type": remark["pr_remark_type"],
+            "registered_date": remark["pr_registered_date"],
+            "amount": number(remark["pr_amount"]),
+            "currency_code": remark["pr_currency_code"],
+            "creditor_name": remark["pr_creditor_name"],
+            "settled_date": remark["pr_settled_date"],
+            "settled_flag": remark["pr_settled_date"] is not None,
         }
     return {
         "uuid": remark.uuid,

@@ -61,6 +61,17 @@ def test_payment_remarks_are_shown_with_the_credit_check_role(api, company):
     assert remarks[0]["creditor_name"] == "Kreditor AS"
 
 
+def test_statuses_and_remarks_are_each_listed_once_whatever_their_numbers(api, company):
+    payment_remark_make(company=company, amount="300", registered=date(2023, 5, 2))
+    [element] = api.get(url(company.uuid), roles=["credit_check"]).json()
+
+    history = element["company_credit_risk"]["company_risk_status_history"]
+    assert len(history) == len({s["uuid"] for s in history}) == 2
+    remarks = element["company_payment_remarks"]
+    assert [r["registered_date"] for r in remarks] == ["2025-01-10", "2024-01-10", "2023-05-02"]
+    assert all(r["company_uuid"] == str(company.uuid) for r in remarks)
+
+
 def test_payment_remarks_are_empty_without_the_role_header(api, company):
     response = api.get(url(company.uuid))
 
@@ -92,7 +103,7 @@ def test_unknown_and_malformed_identifiers(api, db):
 
 
 def test_it_runs_a_fixed_number_of_queries(api, company, django_assert_max_num_queries):
-    with django_assert_max_num_queries(AUTH_QUERIES + 2):  # the company with score and statuses; the remarks
+    with django_assert_max_num_queries(AUTH_QUERIES + 1):  # score, statuses and remarks in one query
         assert api.get(url(company.uuid), roles=["credit_check"]).status_code == 200
-    with django_assert_max_num_queries(AUTH_QUERIES + 1):  # no remarks to read without the role
+    with django_assert_max_num_queries(AUTH_QUERIES + 1):
         assert api.get(url(company.uuid)).status_code == 200
