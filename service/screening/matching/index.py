@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import kernels
 from .align import Similarity, token_similarity
-from .blocking import Blocker, NameShapes, initial_code, pair_code
+from .blocking import Blocker, NameShapes, initial_code, letter_code, pair_code, pair_hashes
 from .normalize import INITIAL, NAME, ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
@@ -163,24 +164,10 @@ class MatchIndex:
         bring together: the estimate counts them as conflicting, the scorer may not.
         """
         wanted = max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS
-        keep = np.flatnonzero(estimates >= LONG_SHOT_FLOOR)
-        if len(keep) > 4 * wanted:
-            keep = keep[np.argpartition(-estimates[keep], 4 * wanted)[: 4 * wanted]]
-        keep = keep[np.argsort(-estimates[keep], kind="stable")]
-        names, estimates = names[keep], estimates[keep]
-        entities = self._names.entity[names]
-        _, first = np.unique(entities, return_index=True)
-        first.sort()
-        promising = estimates[first] >= threshold - ESTIMATE_MARGIN
-        chosen = first[promising][: wanted - LONG_SHOTS]
-        long_shots = first[~promising][:LONG_SHOTS]
-        # An entity's runner-up alias, when estimated about as well: estimates can be a little off.
-        later = np.ones(len(names), dtype=bool)
-        later[first] = False
-        later &= np.isin(entities, entities[chosen]) & (estimates >= threshold - ESTIMATE_MARGIN)
-        _, second = np.unique(entities[later], return_index=True)
-        runners_up = np.flatnonzero(later)[second]
-        return names[np.concatenate([chosen, runners_up, long_shots])].tolist()
+        chosen = kernels.shortlist(
+            names, estimates, self._names.entity, threshold, wanted, LONG_SHOTS, ESTIMATE_MARGIN, LONG_SHOT_FLOOR
+        )
+        return chosen.tolist()
 
     def _compare(self, query_name: NormalizedName, name: int, kind: str, similarity: Similarity = token_similarity) -> NameComparison:
         start, end = self._names.start[name], self._names.start[name + 1]
@@ -297,10 +284,23 @@ class _IndexBuilder:
         for a, b in _pairs(full_parts):
             self.pair_codes.append(pair_code(a, b))
             self.pair_names.append(name)
-        for letter in _initials(tokens):
+        initials = _initials(tokens)
+        for letter in initials:
             for part in full_parts:
                 self.pair_codes.append(pair_code(part, initial_code(letter)))
                 self.pair_names.append(name)
+        if len(full_parts) > 1 or initials:
+            # Each full part with the first letter of every other part: "J. Garcia" meets
+            # "Juan Garcia" without opening every Garcia.
+            texts = [self.vocabulary.parts[part].text for part in full_parts]
+            for position, part in enumerate(full_parts):
+                letters = set(initials)
+                letters.update(
+                    ord(other[0]) - 97 for at, other in enumerate(texts) if at != position and "a" <= other[0] <= "z"
+                )
+                for letter in letters:
+                    self.pair_codes.append(pair_code(part, letter_code(letter)))
+                    self.pair_names.append(name)
 
     def finish(self) -> MatchIndex:
         vocabulary = self.vocabulary.finish()
@@ -308,7 +308,7 @@ class _IndexBuilder:
         name_parts = _numpy(self.name_parts, np.int32)
         occurrences = np.repeat(np.arange(len(self.name_entity), dtype=np.int32), np.diff(name_start))
         parts = Postings.from_pairs(name_parts, occurrences, dense_size=len(vocabulary))
-        pairs = Postings.from_pairs(_numpy(self.pair_codes, np.int64), _numpy(self.pair_names, np.int32))
+        pairs = Postings.from_pairs(pair_hashes(_numpy(self.pair_codes, np.int64)), _numpy(self.pair_names, np.int32))
         singles = Postings.from_pairs(
             _numpy(self.single_parts, np.int32), _numpy(self.single_names, np.int32), dense_size=len(vocabulary)
         )

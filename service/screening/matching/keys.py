@@ -5,7 +5,7 @@ looks up its own lookup keys, and every hit is then verified with the scorer's
 part similarity. Lookup keys:
 
 - the part and its one- and (from five letters) two-letter deletions (SymSpell):
-  spellings up to two typos apart share a key;
+  spellings up to two typos apart share a key; these are hashed in `kernels`;
 - its metaphone key, when at least three letters long;
 - its rigour name symbols (Suhail / Sukhail / Suhayl);
 - its consonant skeleton, bridging abjads (Arabic, Hebrew) and Latin spellings.
@@ -16,10 +16,9 @@ from __future__ import annotations
 import zlib
 from typing import NamedTuple
 
+from .kernels import MIN_FUZZY_KEY_LENGTH
 from .normalize import NAME, NameToken
 
-MIN_FUZZY_KEY_LENGTH = 4  # deletions of shorter parts would meet half the list
-MIN_DOUBLE_DELETION_LENGTH = 5  # shorter parts are not allowed two typos
 MIN_PHONETIC_KEY_LENGTH = 3  # two-letter metaphone keys ("JN") gather too many names
 MIN_SKELETON_KEY_LENGTH = 3
 
@@ -29,14 +28,20 @@ def part_key(kind_code: str, token: NameToken) -> str:
     return f"{kind_code}{token.role[0]}{token.form}"
 
 
+def fuzzy(token: NameToken) -> bool:
+    """Whether the part is stored and looked up under its deletion keys (see `kernels`)."""
+    return (
+        token.role == NAME and not token.syllabic and len(token.text) >= MIN_FUZZY_KEY_LENGTH and token.text.isascii()
+    )
+
+
 def indexed_keys(kind_code: str, token: NameToken) -> list[str]:
-    """Lookup keys a list part is stored under."""
+    """Lookup keys other than deletions that a list part is stored under."""
     if token.role != NAME:
         return []
+    keys = _symbol_keys(kind_code, token)
     if token.syllabic:
-        return _symbol_keys(kind_code, token)
-    keys = _deletion_keys(kind_code, token.text) + _double_deletion_keys(kind_code, token.text)
-    keys += _symbol_keys(kind_code, token)
+        return keys
     if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH:
         keys.append(f"{kind_code}#{token.phonetic}")
     if len(token.skeleton) >= MIN_SKELETON_KEY_LENGTH:
@@ -45,21 +50,19 @@ def indexed_keys(kind_code: str, token: NameToken) -> list[str]:
 
 
 class QueryKeys(NamedTuple):
-    """A query part's lookup keys, by what a hit on them means."""
+    """A query part's lookup keys other than deletions, by what a hit on them means."""
 
-    spelling: list[str]  # deletions: the hit is a few edits away
     symbol: list[str]  # the hit is a known variant of the same name
     phonetic: list[str]  # the hit has the same metaphone key
     skeleton: list[str]  # the hit has the same consonants, in another script
 
 
 def query_keys(kind_code: str, token: NameToken) -> QueryKeys:
-    """Lookup keys a query part looks up."""
+    """Lookup keys a query part looks up, besides its deletions."""
     if token.role != NAME:
-        return QueryKeys([], [], [], [])
+        return QueryKeys([], [], [])
     if token.syllabic:
-        return QueryKeys([], _symbol_keys(kind_code, token), [], [])
-    text = token.text
+        return QueryKeys(_symbol_keys(kind_code, token), [], [])
     phonetic = [f"{kind_code}#{token.phonetic}"] if len(token.phonetic) >= MIN_PHONETIC_KEY_LENGTH else []
     skeleton = []
     if len(token.skeleton) >= MIN_SKELETON_KEY_LENGTH:
@@ -67,33 +70,13 @@ def query_keys(kind_code: str, token: NameToken) -> QueryKeys:
         skeleton.append(f"{kind_code}%a{token.skeleton}")
         if token.abjad:
             skeleton.append(f"{kind_code}%l{token.skeleton}")
-    return QueryKeys(
-        spelling=_deletion_keys(kind_code, text) + _double_deletion_keys(kind_code, text),
-        symbol=_symbol_keys(kind_code, token),
-        phonetic=phonetic,
-        skeleton=skeleton,
-    )
+    return QueryKeys(symbol=_symbol_keys(kind_code, token), phonetic=phonetic, skeleton=skeleton)
 
 
 def stable_hash(key: str) -> int:
     """64-bit hash that is the same in every process (Python's own is salted per process)."""
     data = key.encode()
     return (zlib.crc32(data) << 32) | zlib.adler32(data)
-
-
-def _deletion_keys(kind_code: str, text: str) -> list[str]:
-    if len(text) < MIN_FUZZY_KEY_LENGTH or not text.isascii():
-        return []
-    return [f"{kind_code}~{text}"] + [f"{kind_code}~{text[:i]}{text[i + 1:]}" for i in range(len(text))]
-
-
-def _double_deletion_keys(kind_code: str, text: str) -> list[str]:
-    """Two-letter deletions of long parts: with the single deletions on both sides, every pair
-    of spellings within two edits shares a key."""
-    if len(text) < MIN_DOUBLE_DELETION_LENGTH or not text.isascii():
-        return []
-    deleted = {text[:i] + text[i + 1:j] + text[j + 1:] for i in range(len(text)) for j in range(i + 1, len(text))}
-    return [f"{kind_code}~{rest}" for rest in deleted]
 
 
 def _symbol_keys(kind_code: str, token: NameToken) -> list[str]:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-EMPTY = np.empty(0, dtype=np.int32)
-
-
 class Postings:
     """Keys are small integers (dense: part numbers) or any int64 (sparse: part pairs)."""
 
@@ -33,32 +30,11 @@ class Postings:
         starts = np.append(first, len(keys)).astype(np.int64)
         return cls(unique_keys, starts, names)
 
-    def rows(self, keys: np.ndarray) -> np.ndarray:
-        """Position of each key, -1 where no name has it."""
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """(starts, names) when dense, (keys, starts, names) when sparse: for the kernels."""
         if self._keys is None:
-            return keys
-        if len(self._keys) == 0:
-            return np.full(len(keys), -1)
-        positions = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-        return np.where(self._keys[positions] == keys, positions, -1)
-
-    def names(self, row: int) -> np.ndarray:
-        if row < 0:
-            return EMPTY
-        return self._names[self._starts[row]:self._starts[row + 1]]
-
-    def gather(self, rows: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The names under all `rows` (rows < 0 skipped), each with its row's value."""
-        found = rows >= 0
-        rows, values = rows[found], values[found]
-        starts = self._starts[rows]
-        lengths = self._starts[rows + 1] - starts
-        total = int(lengths.sum())
-        if not total:
-            return EMPTY, np.empty(0)
-        offsets = np.cumsum(lengths) - lengths
-        names = self._names[np.arange(total) - np.repeat(offsets - starts, lengths)]
-        return names, np.repeat(values, lengths)
+            return self._starts, self._names
+        return self._keys, self._starts, self._names
 
     def counts(self) -> np.ndarray:
         return np.diff(self._starts)

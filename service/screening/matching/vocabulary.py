@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from array import array
-from operator import itemgetter
 
 import numpy as np
 
-from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY, edit_similarities
-from .keys import QueryKeys, indexed_keys, part_key, query_keys, stable_hash
+from . import kernels
+from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
+from .keys import fuzzy, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import NameToken
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
-EMPTY = np.empty(0, dtype=np.int32)
-# Bits for the groups of `QueryKeys`, in their order.
-SYMBOL_HIT, PHONETIC_HIT, SKELETON_HIT = np.uint8(2), np.uint8(4), np.uint8(8)
+# What a hit on each group of `QueryKeys` means, in their order.
+SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch")
+KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT], dtype=np.uint8)
 
 
 class Vocabulary:
@@ -26,27 +26,35 @@ class Vocabulary:
         part_numbers: dict[str, int],
         lookup_hashes: np.ndarray,
         lookup_parts: np.ndarray,
+        codes: np.ndarray,
+        code_offsets: np.ndarray,
     ) -> None:
         self.parts = parts
         self._part_numbers = part_numbers
         self._lookup_hashes = lookup_hashes
+        self._lookup_buckets = kernels.hash_buckets(lookup_hashes)
         self._lookup_parts = lookup_parts
-        self._texts = [part.text for part in parts]
-        self._lengths = np.fromiter((len(part.text) for part in parts), dtype=np.int16, count=len(parts))
-        self._first_letters = np.fromiter((ord(part.text[0]) for part in parts), dtype=np.int32, count=len(parts))
+        self._codes = codes  # uint32 code points of every part's text, back to back
+        self._code_offsets = code_offsets
         self._abjad = np.fromiter((part.abjad for part in parts), dtype=bool, count=len(parts))
-        self._similar_cache: dict[tuple[str, str], dict[int, float]] = {}
+        self._scratch()
 
     def __len__(self) -> int:
         return len(self.parts)
 
     def __getstate__(self) -> dict:
-        return {slot: value for slot, value in self.__dict__.items() if slot not in ("_similar_cache", "_texts")}
+        return {slot: value for slot, value in self.__dict__.items() if slot not in SCRATCH}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._similar_cache = {}
-        self._texts = [part.text for part in self.parts]
+        self._scratch()
+
+    def _scratch(self) -> None:
+        self._similar_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        # Per-part marks for the lookup kernel; it runs holding the GIL, so threads never share them at once.
+        self._seen = np.zeros(len(self.parts), dtype=np.int32)
+        self._found_by = np.zeros(len(self.parts), dtype=np.uint8)
+        self._seen_epoch = np.zeros(1, dtype=np.int32)
 
     @property
     def lookup_keys(self) -> int:
@@ -54,19 +62,23 @@ class Vocabulary:
 
     @property
     def nbytes(self) -> int:
-        arrays = (self._lookup_hashes, self._lookup_parts, self._lengths, self._first_letters, self._abjad)
+        arrays = (self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
+                  self._abjad)
         return sum(array.nbytes for array in arrays)
 
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
 
-    def similar(self, kind_code: str, token: NameToken) -> dict[int, float]:
-        """List parts similar to a query part, with the scorer's similarity; cached per spelling."""
-        key = (kind_code, part_key(kind_code, token))
+    def similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
+        """List parts similar to a query part (sorted), with the scorer's similarity; cached per spelling."""
+        key = part_key(kind_code, token)
         found = self._similar_cache.get(key)
         if found is None:
             if len(self._similar_cache) >= SIMILAR_CACHE_SIZE:
                 self._similar_cache.clear()
+            if self._seen_epoch[0] >= 2**31 - 2:
+                self._seen[:] = 0
+                self._seen_epoch[0] = 0
             found = self._similar_cache[key] = self._lookup_similar(kind_code, token)
         return found
 
@@ -81,50 +93,30 @@ class Vocabulary:
                 return {left: 1.0, right: 1.0}
         return {}
 
-    def _lookup_similar(self, kind_code: str, token: NameToken) -> dict[int, float]:
+    def _lookup_similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         """Hits on the lookup keys, with the similarity `token_similarity` gives for that kind of
-        hit, computed for all hits at once."""
-        found: dict[int, float] = {}
-        hits, kinds = self._hits(query_keys(kind_code, token))
-        if len(hits):
-            similarity = self._similarities(token, hits, kinds)
-            keep = similarity >= MIN_SIMILARITY
-            found = dict(zip(hits[keep].tolist(), similarity[keep].tolist()))
+        hit (the kernel computes them all at once), and the exact part."""
+        keys = query_keys(kind_code, token)
+        extra = [key for group in keys for key in group]
+        hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))
+        kinds = np.repeat(KEY_GROUP_HITS, [len(group) for group in keys])
+        parts, similarity = kernels.similar_parts(
+            code_points(token.text), ord(kind_code), fuzzy(token), hashes, kinds, token.abjad,
+            self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets, self._abjad,
+            self._seen, self._found_by, self._seen_epoch, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
+        )
         exact = self.exact(kind_code, token)
         if exact is not None:
-            found[exact] = 1.0
-        return found
+            at = int(np.searchsorted(parts, exact))
+            if at < len(parts) and parts[at] == exact:
+                similarity[at] = 1.0
+            else:
+                parts, similarity = np.insert(parts, at, exact), np.insert(similarity, at, 1.0)
+        return parts, similarity
 
-    def _hits(self, keys: QueryKeys) -> tuple[np.ndarray, np.ndarray]:
-        """Distinct parts found under the keys, and for each the kinds of key (bit set) that found it."""
-        all_keys = [key for group in keys for key in group]
-        if not all_keys:
-            return EMPTY, EMPTY
-        hashes = np.fromiter((stable_hash(key) for key in all_keys), dtype=np.uint64, count=len(all_keys))
-        low = np.searchsorted(self._lookup_hashes, hashes, side="left")
-        lengths = np.searchsorted(self._lookup_hashes, hashes, side="right") - low
-        total = int(lengths.sum())
-        if not total:
-            return EMPTY, EMPTY
-        offsets = np.cumsum(lengths) - lengths
-        parts = self._lookup_parts[np.arange(total) - np.repeat(offsets - low, lengths)]
-        key_kinds = np.repeat(np.uint8(1) << np.arange(len(keys), dtype=np.uint8), [len(group) for group in keys])
-        order = np.argsort(parts, kind="stable")
-        parts = parts[order]
-        starts = np.flatnonzero(np.concatenate(([True], parts[1:] != parts[:-1])))
-        kinds = np.bitwise_or.reduceat(np.repeat(key_kinds, lengths)[order], starts)
-        return parts[starts], kinds
 
-    def _similarities(self, token: NameToken, hits: np.ndarray, kinds: np.ndarray) -> np.ndarray:
-        same_first = self._first_letters[hits] == ord(token.text[0])
-        texts = list(itemgetter(*hits.tolist())(self._texts)) if len(hits) > 1 else [self._texts[int(hits[0])]]
-        similarity = edit_similarities(token.text, texts, self._lengths[hits], same_first)
-        variant = (kinds & SYMBOL_HIT) > 0
-        sounds_alike = ((kinds & PHONETIC_HIT) > 0) & same_first
-        other_script = ((kinds & SKELETON_HIT) > 0) & (self._abjad[hits] != token.abjad)
-        similarity = np.where(variant, np.maximum(similarity, VARIANT_SIMILARITY), similarity)
-        similarity = np.where(sounds_alike, np.maximum(similarity, PHONETIC_SIMILARITY), similarity)
-        return np.where(other_script, np.maximum(similarity, SKELETON_SIMILARITY), similarity)
+def code_points(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
 class VocabularyBuilder:
@@ -141,12 +133,24 @@ class VocabularyBuilder:
         return number
 
     def finish(self) -> Vocabulary:
-        hashes = array("Q")
-        numbers = array("i")
+        texts = [part.text for part in self.parts]
+        lengths = np.fromiter((len(text) for text in texts), dtype=np.int64, count=len(texts))
+        code_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=code_offsets[1:])
+        codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).copy()
+        kind_codes = np.empty(len(self.parts), dtype=np.int64)
+        eligible = np.empty(len(self.parts), dtype=bool)
+        other_hashes = array("Q")
+        other_parts = array("i")
         for key, number in self.part_numbers.items():
-            for lookup_key in set(indexed_keys(key[0], self.parts[number])):
-                hashes.append(stable_hash(lookup_key))
-                numbers.append(number)
-        hash_array = np.frombuffer(hashes, dtype=np.uint64)
-        order = np.argsort(hash_array, kind="stable")
-        return Vocabulary(self.parts, self.part_numbers, hash_array[order], np.frombuffer(numbers, dtype=np.int32)[order])
+            part = self.parts[number]
+            kind_codes[number] = ord(key[0])
+            eligible[number] = fuzzy(part)
+            for lookup_key in set(indexed_keys(key[0], part)):
+                other_hashes.append(stable_hash(lookup_key))
+                other_parts.append(number)
+        deletion_hashes, deletion_parts = kernels.all_deletion_hashes(kind_codes, codes, code_offsets, eligible)
+        hashes = np.concatenate([deletion_hashes, np.frombuffer(other_hashes, dtype=np.uint64)])
+        numbers = np.concatenate([deletion_parts, np.frombuffer(other_parts, dtype=np.int32)])
+        order = np.argsort(hashes, kind="stable")
+        return Vocabulary(self.parts, self.part_numbers, hashes[order], numbers[order], codes, code_offsets)

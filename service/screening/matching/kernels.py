@@ -1,0 +1,706 @@
+"""The engine's inner loops, compiled with numba: they run once per query part or query.
+
+Python code decides what to look up and explains the results; these functions do
+the counting over index arrays that would otherwise be dozens of small numpy calls
+per query (or a Python loop over thousands of candidates). Each mirrors a plain
+Python definition elsewhere, named in its docstring, and the tests compare them.
+
+Compiled on first use and cached beside the source (`cache=True`), so a worker
+pays the compile time once per install, not once per process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+PAIR_MIX = np.uint64(0x9E3779B97F4A7C15)
+FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+FNV_PRIME = np.uint64(0x100000001B3)
+DELETION_MARK = 126  # "~", as in the former string keys "p~word"
+MIN_FUZZY_KEY_LENGTH = 4  # deletions of shorter parts would meet half the list
+MIN_DOUBLE_DELETION_LENGTH = 5  # shorter parts are not allowed two typos
+
+# Probe roles, as the blocking kernel sees them.
+ROLE_NAME = 0
+ROLE_GLUED = 1
+ROLE_INITIAL = 2
+ROLE_UNCONTRADICTING = 3  # particles and titles
+ROLE_OTHER = 4  # legal forms, generic words, numbers
+
+# Bits for the kinds of lookup key that found a part.
+SPELLING_HIT = 1
+SYMBOL_HIT = 2
+PHONETIC_HIT = 4
+SKELETON_HIT = 8
+
+
+# -- sorted 64-bit hashes, found in one or two steps ----------------------------------------------
+
+def hash_buckets(hashes: np.ndarray) -> np.ndarray:
+    """Where each run of sorted hashes with the same top bits starts: about one hash per
+    bucket, so a lookup reads a bucket instead of binary-searching millions of entries."""
+    bits = min(max(int(len(hashes)).bit_length(), 4), 30)
+    tops = hashes >> np.uint64(64 - bits)
+    return np.searchsorted(tops, np.arange(2**bits + 1, dtype=np.uint64)).astype(np.int32 if len(hashes) < 2**31 else np.int64)
+
+
+# -- spellings: deletion keys and the typo budget ----------------------------------------------
+
+
+# Deletion keys live in three spaces, so that a key only meets keys that can lead to a
+# pair within the typo budget (`edit_similarity`): four-letter parts may differ by one
+# edit, longer parts by two when they start with the same letter.
+SHORT_SINGLE = 1  # four-letter parts: the part and its one-letter deletions
+LONG_SINGLE = 2  # longer parts: the part and its one-letter deletions
+LONG_DOUBLE = 3  # longer parts: two-letter deletions, keyed with the part's first letter too
+
+
+@njit(cache=True)
+def _deletion_hash(kind: int, space: int, first: int, text: np.ndarray, skip_a: int, skip_b: int) -> np.uint64:
+    h = FNV_OFFSET
+    h = (h ^ np.uint64(kind)) * FNV_PRIME
+    h = (h ^ np.uint64(DELETION_MARK + space)) * FNV_PRIME
+    h = (h ^ np.uint64(first)) * FNV_PRIME
+    for i in range(len(text)):
+        if i != skip_a and i != skip_b:
+            h = (h ^ np.uint64(text[i])) * FNV_PRIME
+    return h
+
+
+@njit(cache=True)
+def _single_level(kind: int, space: int, first: int, text: np.ndarray, out: np.ndarray, n: int) -> int:
+    """The part and its one-letter deletions, into out[n:]; the new n."""
+    out[n] = _deletion_hash(kind, space, first, text, -1, -1)
+    n += 1
+    for i in range(len(text)):
+        out[n] = _deletion_hash(kind, space, first, text, i, -1)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _double_level(kind: int, space: int, first: int, text: np.ndarray, out: np.ndarray, n: int) -> int:
+    """The part's two-letter deletions, into out[n:]; the new n."""
+    for i in range(len(text)):
+        for j in range(i + 1, len(text)):
+            out[n] = _deletion_hash(kind, space, first, text, i, j)
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def listed_deletion_hashes(kind: int, text: np.ndarray) -> np.ndarray:
+    """Deletion keys a list part is stored under (SymSpell): distinct, sorted."""
+    length = len(text)
+    if length < MIN_FUZZY_KEY_LENGTH:
+        return np.empty(0, dtype=np.uint64)
+    if length < MIN_DOUBLE_DELETION_LENGTH:
+        out = np.empty(length + 1, dtype=np.uint64)
+        _single_level(kind, SHORT_SINGLE, 0, text, out, 0)
+        return np.unique(out)
+    out = np.empty(length + 1 + length * (length - 1) // 2, dtype=np.uint64)
+    n = _single_level(kind, LONG_SINGLE, 0, text, out, 0)
+    _double_level(kind, LONG_DOUBLE, text[0], text, out, n)
+    return np.unique(out)
+
+
+@njit(cache=True)
+def query_deletion_hashes(kind: int, text: np.ndarray) -> np.ndarray:
+    """Deletion keys a query part looks up: each pair of spellings within the typo budget
+    shares one, and few others do."""
+    length = len(text)
+    if length < MIN_FUZZY_KEY_LENGTH:
+        return np.empty(0, dtype=np.uint64)
+    if length < MIN_DOUBLE_DELETION_LENGTH:
+        # One edit: against four-letter parts and the one-letter deletions of five-letter ones.
+        out = np.empty(2 * (length + 1), dtype=np.uint64)
+        n = _single_level(kind, SHORT_SINGLE, 0, text, out, 0)
+        _single_level(kind, LONG_SINGLE, 0, text, out, n)
+        return np.unique(out)
+    doubles = length * (length - 1) // 2
+    out = np.empty(3 * (length + 1) + 2 * doubles, dtype=np.uint64)
+    n = _single_level(kind, SHORT_SINGLE, 0, text, out, 0)  # one edit from a four-letter part
+    n = _single_level(kind, LONG_SINGLE, 0, text, out, n)  # one or two edits (one deletion each side)
+    n = _single_level(kind, LONG_DOUBLE, text[0], text, out, n)  # two insertions, or one and a swap
+    n = _double_level(kind, LONG_SINGLE, 0, text, out, n)  # two deletions, or one each side
+    _double_level(kind, LONG_DOUBLE, text[0], text, out, n)  # two substitutions
+    return np.unique(out)
+
+
+@njit(cache=True)
+def all_deletion_hashes(kinds: np.ndarray, texts: np.ndarray, offsets: np.ndarray, eligible: np.ndarray):
+    """`listed_deletion_hashes` of every eligible vocabulary part: (hashes, part numbers)."""
+    total = 0
+    for part in range(len(kinds)):
+        if eligible[part]:
+            length = offsets[part + 1] - offsets[part]
+            total += length + 1 + length * (length - 1) // 2
+    hashes = np.empty(total, dtype=np.uint64)
+    parts = np.empty(total, dtype=np.int32)
+    n = 0
+    for part in range(len(kinds)):
+        if eligible[part]:
+            found = listed_deletion_hashes(kinds[part], texts[offsets[part]:offsets[part + 1]])
+            hashes[n:n + len(found)] = found
+            parts[n:n + len(found)] = part
+            n += len(found)
+    return hashes[:n], parts[:n]
+
+
+@njit(cache=True)
+def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) -> int:
+    """Optimal string alignment distance (a swap of neighbours is one edit); cutoff + 1
+    when it is larger than cutoff. Mirrors rapidfuzz's OSA.distance. `rows` is scratch
+    of shape (3, at least len(b) + 1)."""
+    la, lb = len(a), len(b)
+    if abs(la - lb) > cutoff:
+        return cutoff + 1
+    if lb + 1 > rows.shape[1]:
+        rows = np.empty((3, lb + 1), dtype=np.int32)
+    before, previous, current = 0, 1, 2
+    for j in range(lb + 1):
+        rows[previous, j] = j
+    for i in range(1, la + 1):
+        rows[current, 0] = i
+        row_best = i
+        for j in range(1, lb + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            value = min(rows[previous, j] + 1, rows[current, j - 1] + 1, rows[previous, j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                value = min(value, rows[before, j - 2] + 1)
+            rows[current, j] = value
+            if value < row_best:
+                row_best = value
+        if row_best > cutoff:
+            return cutoff + 1
+        before, previous, current = previous, current, before
+    return min(rows[previous, lb], cutoff + 1)
+
+
+@njit(cache=True)
+def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
+    """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget."""
+    la, lb = len(a), len(b)
+    shortest = min(la, lb)
+    if shortest <= 3:
+        return 0.0
+    if shortest <= 4:
+        budget = 1
+    else:
+        budget = (2 if shortest <= 9 else 3) - (1 if a[0] != b[0] else 0)
+    if budget <= 0 or abs(la - lb) > budget:
+        return 0.0
+    distance = osa_distance(a, b, budget, rows)
+    if distance > budget:
+        return 0.0
+    return 1.0 - distance / max(la, lb)
+
+
+@njit(cache=True)
+def similar_parts(
+    text: np.ndarray,
+    kind: int,
+    fuzzy: bool,
+    extra_hashes: np.ndarray,
+    extra_kinds: np.ndarray,
+    abjad: bool,
+    lookup_hashes: np.ndarray,
+    lookup_buckets: np.ndarray,
+    lookup_parts: np.ndarray,
+    texts: np.ndarray,
+    offsets: np.ndarray,
+    part_abjad: np.ndarray,
+    seen: np.ndarray,  # int32 per part: scratch, this call's epoch once the part is found
+    found_by: np.ndarray,  # uint8 per part: scratch, the kinds of key that found it
+    seen_epoch: np.ndarray,  # int32[1]
+    variant_similarity: float,
+    phonetic_similarity: float,
+    skeleton_similarity: float,
+    min_similarity: float,
+):
+    """`Vocabulary` parts found under a query part's lookup keys, with the similarity
+    `token_similarity` gives them: (parts sorted, similarities). `fuzzy` adds the
+    deletion keys; `extra_hashes` are the symbol, phonetic and skeleton keys."""
+    if fuzzy:
+        spelling = query_deletion_hashes(kind, text)
+    else:
+        spelling = np.empty(0, dtype=np.uint64)
+    key_count = len(spelling) + len(extra_hashes)
+    shift = bucket_shift(lookup_buckets)
+    lows = np.empty(key_count, dtype=np.int64)
+    highs = np.empty(key_count, dtype=np.int64)
+    bits = np.empty(key_count, dtype=np.uint8)
+    total = 0
+    for k in range(key_count):
+        if k < len(spelling):
+            key, bit = spelling[k], np.uint8(SPELLING_HIT)
+        else:
+            key, bit = extra_hashes[k - len(spelling)], extra_kinds[k - len(spelling)]
+        lows[k], highs[k] = hashed_range(lookup_hashes, lookup_buckets, shift, key)
+        bits[k] = bit
+        total += highs[k] - lows[k]
+    # Distinct parts, each with the kinds of key that found it (marks instead of a sort).
+    now = seen_epoch[0] = seen_epoch[0] + 1
+    parts = np.empty(total, dtype=np.int32)
+    distinct = 0
+    for k in range(key_count):
+        for position in range(lows[k], highs[k]):
+            part = lookup_parts[position]
+            if seen[part] != now:
+                seen[part] = now
+                found_by[part] = 0
+                parts[distinct] = part
+                distinct += 1
+            found_by[part] |= bits[k]
+    parts = np.sort(parts[:distinct])
+    similarity = np.empty(distinct, dtype=np.float64)
+    rows = np.empty((3, 64), dtype=np.int32)
+    kept = 0
+    for position in range(distinct):
+        part = parts[position]
+        other = texts[offsets[part]:offsets[part + 1]]
+        same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
+        value = edit_similarity(text, other, rows)
+        hit = found_by[part]
+        if hit & SYMBOL_HIT:
+            value = max(value, variant_similarity)
+        if (hit & PHONETIC_HIT) and same_first:
+            value = max(value, phonetic_similarity)
+        if (hit & SKELETON_HIT) and part_abjad[part] != abjad:
+            value = max(value, skeleton_similarity)
+        if value >= min_similarity:
+            parts[kept] = part
+            similarity[kept] = value
+            kept += 1
+    return parts[:kept], similarity[:kept]
+
+
+# -- blocking: candidate names of a query and their estimated scores ----------------------------
+
+
+@njit(cache=True)
+def bucket_shift(buckets: np.ndarray) -> np.uint64:
+    """How far a hash is shifted to give its bucket: tables have 2**bits + 1 entries."""
+    bits, size = 0, len(buckets) - 1
+    while size > 1:
+        size >>= 1
+        bits += 1
+    return np.uint64(64 - bits)
+
+
+@njit(cache=True)
+def hashed_range(hashes: np.ndarray, buckets: np.ndarray, shift: np.uint64, key: np.uint64):
+    """(first, end) of the entries equal to key in sorted, evenly spread 64-bit hashes;
+    `buckets` (see `hash_buckets`) narrows the search to a cache line or two."""
+    bucket = key >> shift
+    first, end = buckets[bucket], buckets[bucket + 1]
+    while first < end and hashes[first] < key:
+        first += 1
+    last = first
+    while last < end and hashes[last] == key:
+        last += 1
+    return first, last
+
+
+@njit(cache=True)
+def pair_hash(a: int, b: int) -> np.uint64:
+    """Key of two parts appearing in one name, in either order (b may stand for a letter),
+    spread over 64 bits: multiplying by an odd constant is one-to-one."""
+    low, high = min(a, b), max(a, b)
+    code = (np.uint64(low) << np.uint64(32)) | np.uint64(high)
+    return code * PAIR_MIX
+
+
+@njit(cache=True)
+def _find_pair(pair_keys: np.ndarray, pair_buckets: np.ndarray, shift: np.uint64, a: int, b: int) -> int:
+    """Row of the pair of parts a and b, or -1."""
+    first, end = hashed_range(pair_keys, pair_buckets, shift, pair_hash(a, b))
+    return first if end > first else -1
+
+
+@njit(cache=True)
+def _closest(values: np.ndarray, most: int) -> np.ndarray:
+    """Positions of the `most` largest values, largest first (stable)."""
+    order = np.argsort(-values, kind="mergesort")
+    return order[:most]
+
+
+# Candidate names and their similarity per probe are kept through a small open-addressing
+# hash table (keys: name, rows: its row): it stays in cache, where per-name marks over the
+# whole list would not.
+
+
+@njit(cache=True)
+def _table(capacity: int, probes: int):
+    size = 64
+    while size < 2 * capacity:
+        size *= 2
+    keys = np.full(size, -1, dtype=np.int32)
+    rows = np.empty(size, dtype=np.int32)
+    names = np.empty(size // 2, dtype=np.int32)
+    similarity = np.zeros((size // 2, probes), dtype=np.float64)
+    return keys, rows, names, similarity
+
+
+@njit(cache=True, inline="always")
+def _offer(keys, rows, names, similarity, count: int, name: int, probe: int, value: float) -> int:
+    """Record the probe's similarity for the name, keeping the best; the new count of names.
+    The caller grows the table first when it is half full."""
+    mask = len(keys) - 1
+    slot = (name * 2654435761) & mask
+    while True:
+        key = keys[slot]
+        if key == name:
+            row = rows[slot]
+            break
+        if key == -1:
+            row = count
+            keys[slot] = name
+            rows[slot] = row
+            names[row] = name
+            count += 1
+            break
+        slot = (slot + 1) & mask
+    if value > similarity[row, probe]:
+        similarity[row, probe] = value
+    return count
+
+
+@njit(cache=True)
+def _grow(keys, rows, names, similarity, count: int):
+    new_keys, new_rows, new_names, new_similarity = _table(len(keys), similarity.shape[1])
+    new_names[:count] = names[:count]
+    new_similarity[:count] = similarity[:count]
+    mask = len(new_keys) - 1
+    for row in range(count):
+        slot = (names[row] * 2654435761) & mask
+        while new_keys[slot] != -1:
+            slot = (slot + 1) & mask
+        new_keys[slot] = names[row]
+        new_rows[slot] = row
+    return new_keys, new_rows, new_names, new_similarity
+
+
+@njit(cache=True)
+def candidates(
+    probe_offsets: np.ndarray,  # int64, probe k's found parts are found_parts[probe_offsets[k]:probe_offsets[k + 1]]
+    found_parts: np.ndarray,  # int32, sorted within each probe
+    found_values: np.ndarray,  # float64
+    probe_weights: np.ndarray,  # float64
+    probe_roles: np.ndarray,  # int8, ROLE_*
+    probe_letters: np.ndarray,  # int8, first letter a-z as 0-25, -1 when none
+    common_part_names: int,
+    paired_spellings: int,
+    initial_codes: int,
+    letter_codes: int,
+    initial_similarity: float,
+    penalties: np.ndarray,  # conflict, query_extra, list_extra
+    part_starts: np.ndarray,
+    part_names: np.ndarray,
+    single_starts: np.ndarray,
+    single_names: np.ndarray,
+    pair_keys: np.ndarray,  # uint64 `pair_hash`es, sorted
+    pair_buckets: np.ndarray,  # `hash_buckets` of pair_keys
+    pair_starts: np.ndarray,
+    pair_names: np.ndarray,
+    name_start: np.ndarray,
+    name_parts: np.ndarray,
+    name_weight: np.ndarray,
+    name_contradicting_weight: np.ndarray,
+    name_part_count: np.ndarray,
+    name_part_letters: np.ndarray,
+    name_repeated_letters: np.ndarray,
+    name_initial_letters: np.ndarray,
+    part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
+):
+    """Candidate names (unordered) and their estimated scores; `blocking.Blocker` describes
+    the strategy. Which probes bring names:
+
+    - a rare part (in at most `common_part_names` names), or the only full part: all its names;
+    - a common part: names that have no other full part, names with it and an initial
+      of another query part, and names with it and another common query part (each
+      spelling of one with the closest `paired_spellings` of the other).
+    """
+    probe_count = len(probe_weights)
+    pair_shift = bucket_shift(pair_buckets)
+
+    # Which probes bring names, and how.
+    volume = np.zeros(probe_count, dtype=np.int64)
+    brings = np.zeros(probe_count, dtype=np.bool_)
+    named = 0
+    for k in range(probe_count):
+        if probe_roles[k] == ROLE_NAME or probe_roles[k] == ROLE_GLUED:
+            if probe_offsets[k + 1] > probe_offsets[k]:
+                brings[k] = True
+                if probe_roles[k] == ROLE_NAME:
+                    named += 1
+        for f in range(probe_offsets[k], probe_offsets[k + 1]):
+            part = found_parts[f]
+            volume[k] += part_starts[part + 1] - part_starts[part]
+    query_initials = False
+    for k in range(probe_count):
+        if probe_roles[k] == ROLE_INITIAL and probe_letters[k] >= 0:
+            query_initials = True
+    opened = np.zeros(probe_count, dtype=np.bool_)
+    common = np.zeros(probe_count, dtype=np.bool_)
+    for k in range(probe_count):
+        if brings[k]:
+            # The only full part opens all its names, unless initials can narrow it down.
+            if volume[k] <= common_part_names or (named == 1 and not query_initials):
+                opened[k] = True
+            else:
+                common[k] = True
+
+    # Pass 1: the rows the candidate table needs before pairs come in (it grows for those).
+    upper = 0
+    for k in range(probe_count):
+        if opened[k]:
+            upper += volume[k]
+        elif common[k]:
+            for f in range(probe_offsets[k], probe_offsets[k + 1]):
+                part = found_parts[f]
+                upper += single_starts[part + 1] - single_starts[part]
+    keys, rows, names, similarity = _table(max(upper, 32), probe_count)
+    count = 0
+
+    # Pass 2: gather. A name met again keeps each probe's best similarity.
+    for k in range(probe_count):
+        if not (opened[k] or common[k]):
+            continue
+        for f in range(probe_offsets[k], probe_offsets[k + 1]):
+            part = found_parts[f]
+            value = found_values[f]
+            if opened[k]:
+                first, last = part_starts[part], part_starts[part + 1]
+                source = part_names
+            else:
+                first, last = single_starts[part], single_starts[part + 1]
+                source = single_names
+            for p in range(first, last):
+                count = _offer(keys, rows, names, similarity, count, source[p], k, value)
+
+    # Pairs: a common part with an initial of another query part, or with another common part.
+    for k in range(probe_count):
+        if not common[k]:
+            continue
+        for j in range(probe_count):
+            letter = probe_letters[j]
+            if j == k or probe_roles[j] != ROLE_NAME or letter < 0:
+                continue
+            if letter == probe_letters[k]:
+                # Its own letter stands for another part only when two query parts share it.
+                shared = 0
+                for m in range(probe_count):
+                    if probe_roles[m] == ROLE_NAME and probe_letters[m] == letter:
+                        shared += 1
+                if shared < 2:
+                    continue
+            for f in range(probe_offsets[k], probe_offsets[k + 1]):
+                row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], initial_codes + letter)
+                if row >= 0:
+                    for p in range(pair_starts[row], pair_starts[row + 1]):
+                        if 2 * (count + 1) > len(keys):
+                            keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
+                        count = _offer(keys, rows, names, similarity, count, pair_names[p], k, found_values[f])
+        if named == 1:
+            # "J. Garcia": names with a Garcia and another part or an initial starting with J.
+            for j in range(probe_count):
+                if probe_roles[j] != ROLE_INITIAL or probe_letters[j] < 0:
+                    continue
+                for f in range(probe_offsets[k], probe_offsets[k + 1]):
+                    row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], letter_codes + probe_letters[j])
+                    if row >= 0:
+                        for p in range(pair_starts[row], pair_starts[row + 1]):
+                            if 2 * (count + 1) > len(keys):
+                                keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
+                            count = _offer(keys, rows, names, similarity, count, pair_names[p], k, found_values[f])
+    for one in range(probe_count):
+        if not common[one]:
+            continue
+        for other in range(probe_count):
+            if other == one or not common[other]:
+                continue
+            # Every spelling of `one` with the closest few of `other`.
+            other_values = found_values[probe_offsets[other]:probe_offsets[other + 1]]
+            closest = _closest(other_values, paired_spellings)
+            for f in range(probe_offsets[one], probe_offsets[one + 1]):
+                for c in closest:
+                    g = probe_offsets[other] + c
+                    row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], found_parts[g])
+                    if row >= 0:
+                        for p in range(pair_starts[row], pair_starts[row + 1]):
+                            if 2 * (count + 1) > len(keys):
+                                keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
+                            count = _offer(keys, rows, names, similarity, count, pair_names[p], one, found_values[f])
+                            count = _offer(keys, rows, names, similarity, count, pair_names[p], other, found_values[g])
+
+    names = names[:count]
+    similarity = similarity[:count]
+
+    # Probes that brought no names (initials, particles, common parts met through pairs)
+    # are read off each candidate's own parts, through a per-part table of their values.
+    for k in range(probe_count):
+        if opened[k] or probe_offsets[k + 1] == probe_offsets[k]:
+            continue
+        for f in range(probe_offsets[k], probe_offsets[k + 1]):
+            part_value[found_parts[f]] = found_values[f]
+        for row in range(count):
+            name = names[row]
+            for position in range(name_start[name], name_start[name + 1]):
+                value = part_value[name_parts[position]]
+                if value > similarity[row, k]:
+                    similarity[row, k] = value
+        for f in range(probe_offsets[k], probe_offsets[k + 1]):
+            part_value[found_parts[f]] = 0.0
+
+    _match_initials(probe_roles, probe_letters, initial_similarity, names, similarity,
+                    name_part_count, name_part_letters, name_repeated_letters, name_initial_letters)
+    estimates = _estimate(probe_weights, probe_roles, penalties, names, similarity,
+                          name_weight, name_contradicting_weight)
+    return names, estimates
+
+
+@njit(cache=True)
+def _match_initials(
+    probe_roles, probe_letters, initial_similarity, names, similarity,
+    name_part_count, name_part_letters, name_repeated_letters, name_initial_letters,
+) -> None:
+    """An initial stands for one unmatched full part with its letter on the other side
+    ("R. Rivas" against "Salma Rivas": the R of Rivas is taken by Rivas itself)."""
+    probe_count = len(probe_roles)
+    query_initials = False
+    for k in range(probe_count):
+        if probe_roles[k] == ROLE_INITIAL:
+            query_initials = True
+    for row in range(len(names)):
+        name = names[row]
+        listed_initials = name_initial_letters[name]
+        if not query_initials and listed_initials == 0:
+            continue
+        matched = 0
+        for k in range(probe_count):
+            if probe_roles[k] == ROLE_NAME and similarity[row, k] > 0:
+                matched += 1
+        free_parts = np.int64(name_part_count[name]) - matched
+        free_initials = np.uint32(listed_initials)
+        for k in range(probe_count):
+            letter = probe_letters[k]
+            if letter < 0 or similarity[row, k] != 0:
+                continue
+            bit = np.uint32(1) << np.uint32(letter)
+            if probe_roles[k] == ROLE_INITIAL:
+                taken = False
+                for j in range(probe_count):
+                    if probe_roles[j] == ROLE_NAME and probe_letters[j] == letter and similarity[row, j] > 0:
+                        taken = True
+                letters = name_repeated_letters[name] if taken else name_part_letters[name]
+                if free_parts > 0 and (np.uint32(letters) & bit) != 0:
+                    free_parts -= 1
+                    similarity[row, k] = initial_similarity
+            elif (free_initials & bit) != 0:
+                free_initials &= ~bit
+                similarity[row, k] = initial_similarity
+
+
+@njit(cache=True)
+def _estimate(probe_weights, probe_roles, penalties, names, similarity, name_weight, name_contradicting_weight):
+    """`score.alignment_score` with each query part aligned to its best match in the name."""
+    probe_count = len(probe_weights)
+    query_weight = 0.0
+    query_contradicting = 0.0
+    for k in range(probe_count):
+        if probe_roles[k] != ROLE_GLUED:
+            query_weight += probe_weights[k]
+            if probe_roles[k] != ROLE_UNCONTRADICTING:
+                query_contradicting += probe_weights[k]
+    conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
+    estimates = np.zeros(len(names), dtype=np.float64)
+    for row in range(len(names)):
+        mass = achieved = contradicting_mass = 0.0
+        for k in range(probe_count):
+            value = similarity[row, k]
+            if value > 0:
+                mass += probe_weights[k]
+                achieved += probe_weights[k] * value
+                if probe_roles[k] != ROLE_UNCONTRADICTING:
+                    contradicting_mass += probe_weights[k]
+        listed_weight = np.float64(name_weight[names[row]])
+        listed_contradicting = np.float64(name_contradicting_weight[names[row]])
+        mass = min(mass, min(query_weight, listed_weight))
+        achieved = min(achieved, mass)
+        conflicting = max(min(query_contradicting - contradicting_mass, listed_contradicting - contradicting_mass), 0.0)
+        denominator = (
+            mass
+            + conflict * conflicting
+            + query_extra * max(query_weight - mass - conflicting, 0.0)
+            + list_extra * max(listed_weight - mass - conflicting, 0.0)
+        )
+        if denominator > 0:
+            estimates[row] = achieved / denominator
+    return estimates
+
+
+@njit(cache=True)
+def shortlist(
+    names: np.ndarray,
+    estimates: np.ndarray,
+    name_entity: np.ndarray,
+    threshold: float,
+    wanted: int,
+    long_shots: int,
+    margin: float,
+    floor: float,
+) -> np.ndarray:
+    """The best-estimated name of the most promising entities, an entity's runner-up alias
+    when estimated about as well, and the best names of a few long shots below the margin."""
+    keep = np.flatnonzero(estimates >= floor)
+    by_name = keep[np.argsort(names[keep])]
+    order = by_name[np.argsort(-estimates[by_name], kind="mergesort")][: 4 * wanted]
+    n = len(order)
+    entities = name_entity[names[order]]
+    first = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        seen = False
+        for j in range(i):
+            if entities[j] == entities[i]:
+                seen = True
+                break
+        first[i] = not seen
+    chosen = np.empty(n, dtype=np.int64)
+    shots = np.empty(n, dtype=np.int64)
+    chosen_count = shot_count = 0
+    for i in range(n):
+        if not first[i]:
+            continue
+        if estimates[order[i]] >= threshold - margin:
+            if chosen_count < wanted - long_shots:
+                chosen[chosen_count] = i
+                chosen_count += 1
+        elif shot_count < long_shots:
+            shots[shot_count] = i
+            shot_count += 1
+    runners = np.empty(n, dtype=np.int64)
+    runner_count = 0
+    for i in range(n):
+        if first[i] or estimates[order[i]] < threshold - margin:
+            continue
+        for c in range(chosen_count):
+            if entities[chosen[c]] == entities[i]:
+                # The entity's second name in estimate order, once.
+                taken = False
+                for r in range(runner_count):
+                    if entities[runners[r]] == entities[i]:
+                        taken = True
+                if not taken:
+                    runners[runner_count] = i
+                    runner_count += 1
+                break
+    out = np.empty(chosen_count + runner_count + shot_count, dtype=np.int32)
+    for c in range(chosen_count):
+        out[c] = names[order[chosen[c]]]
+    for r in range(runner_count):
+        out[chosen_count + r] = names[order[runners[r]]]
+    for s in range(shot_count):
+        out[chosen_count + runner_count + s] = names[order[shots[s]]]
+    return out
