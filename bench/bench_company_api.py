@@ -18,7 +18,8 @@ PostgreSQL, else the database `vakt_company_bench` on 127.0.0.1, created if miss
    .../accounts-composite, .../company-flag-composite, plus /analysis/v1/auth-status
    (auth alone) and the minimal view. After a warm-up of each, the endpoints are
    measured in turn in --rounds rounds, each round with its share of the time and
-   requests, so that a change in the machine's other load falls on all of them alike.
+   requests, so that a change in the machine's other load falls on all of them alike
+   (by default the time binds, so each endpoint is measured for equally long).
 
 For each it prints requests/s (over the time its rounds took), p50 and p99 latency,
 errors, and the throughput as a share of the minimal view's (the target is at least
@@ -269,10 +270,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--clients", type=int, default=2, help="load generator processes")
     parser.add_argument("--client-threads", type=int, default=4, help="threads (sessions) per load process")
-    parser.add_argument("--requests", type=int, default=3000, help="at most this many requests per endpoint")
+    parser.add_argument(
+        "--requests", type=int, default=100_000,
+        help="at most this many requests per endpoint (by default --seconds binds: every endpoint is measured "
+        "for the same time, in the same rounds)",
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="at most this long per endpoint")
     parser.add_argument(
-        "--rounds", type=int, default=4,
+        "--rounds", type=int, default=8,
         help="measure the endpoints in turn this many times, each with its share of --requests and --seconds, "
         "so that a change in the machine's other load falls on every endpoint alike",
     )
@@ -303,7 +308,7 @@ def main() -> None:
     print(
         f"\ncompanies in the register: {total:,}; requests over {len(sample)} random analysed companies; "
         f"server: gunicorn {args.workers} workers x {args.threads} threads; load: {args.clients} processes x "
-        f"{args.client_threads} threads; per endpoint at most {args.requests} requests or {args.seconds:g} s"
+        f"{args.client_threads} threads; per endpoint at most {args.requests} requests or {args.seconds:g} s, in {args.rounds} rounds"
     )
     process = server_start(url=url, port=args.port, workers=args.workers, threads=args.threads)
     rounds: dict[str, list[dict]] = {name: [] for name in endpoints}
