@@ -604,14 +604,25 @@ def accounts_out(accounts: m.Accounts) -> dict:
     }
 
 
-def _part_out(row: dict, prefix: str, fields: tuple[str, ...], *, currency: bool, common: dict) -> dict | None:
+def _part_keys(prefix: str, fields: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(output name, row key) of a statement's numbers in selectors.company_accounts_list's rows."""
+    return tuple((name, prefix + name) for name in fields)
+
+
+_HIGHLIGHT_KEYS = _part_keys("h_", HIGHLIGHT_FIELDS)
+_INCOME_KEYS = _part_keys("i_", INCOME_FIELDS)
+_BALANCE_KEYS = _part_keys("b_", BALANCE_FIELDS)
+
+
+def _part_out(row: dict, prefix: str, keys: tuple[tuple[str, str], ...], *, currency: bool, common: dict) -> dict | None:
     if row[prefix + "uuid"] is None:
         return None  # the part was not filed
     out = {"uuid": row[prefix + "uuid"], **common}
     if currency:
         out["currency_code"] = row[prefix + "currency_code"]
-    for name in fields:
-        out[name] = number(row[prefix + name])
+    for name, key in keys:  # ~40 numbers a set: a plain loop, no calls
+        value = row[key]
+        out[name] = None if value is None else float(value)
     return out
 
 
@@ -643,9 +654,9 @@ def accounts_composite_out(row: dict, company: dict) -> dict:
             "replaced_by_accounts_uuid": row["a_replaced_by"],
             "app_url": url,
         },
-        "accounts_highlights": _part_out(row, "h_", HIGHLIGHT_FIELDS, currency=False, common=common),
-        "accounts_income_statement": _part_out(row, "i_", INCOME_FIELDS, currency=True, common=common),
-        "accounts_balance_sheet": _part_out(row, "b_", BALANCE_FIELDS, currency=True, common=common),
+        "accounts_highlights": _part_out(row, "h_", _HIGHLIGHT_KEYS, currency=False, common=common),
+        "accounts_income_statement": _part_out(row, "i_", _INCOME_KEYS, currency=True, common=common),
+        "accounts_balance_sheet": _part_out(row, "b_", _BALANCE_KEYS, currency=True, common=common),
         "company": company_ref_of_row(company),
         "accounts_type": {"uuid": accounts_type_uuid, "accounts_type_key": row["t_key"], "app_url": None},
     }
