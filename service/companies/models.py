@@ -94,13 +94,26 @@ class OrganizationType(KeyedEntity):
 
 
 class Company(Entity):
+    """Indexed only where a query looks: org number (unique), primary NACE code, business
+    municipality and postal code (the sector peer group), update_timestamp (the datasets change
+    feeds). Every other foreign key has `db_index=False`: nothing filters companies by it, and
+    each index costs every import (see docs/importers.md). Deleting a reference row (PROTECT)
+    then scans the table, which only happens by hand. Name search matches case-insensitive
+    patterns, which a btree on name cannot serve, so name has no index either."""
+
     org_nr = models.CharField(max_length=20)
     org_nr_schema = models.CharField(max_length=4, default="NO")
-    name = models.CharField(max_length=300, db_index=True)
-    organization_type = models.ForeignKey(OrganizationType, on_delete=models.PROTECT, null=True, blank=True)
+    name = models.CharField(max_length=300)
+    organization_type = models.ForeignKey(
+        OrganizationType, on_delete=models.PROTECT, null=True, blank=True, db_index=False
+    )
     nace_code_1 = models.ForeignKey(NaceCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    nace_code_2 = models.ForeignKey(NaceCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
-    nace_code_3 = models.ForeignKey(NaceCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    nace_code_2 = models.ForeignKey(
+        NaceCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
+    )
+    nace_code_3 = models.ForeignKey(
+        NaceCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
+    )
     # business address, tied to geo entities for benchmarking
     business_address = models.CharField(max_length=300, blank=True)
     business_postal_code = models.ForeignKey(
@@ -109,15 +122,19 @@ class Company(Entity):
     business_municipality = models.ForeignKey(
         GeoMunicipality, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    business_country = models.ForeignKey(GeoCountry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    business_country = models.ForeignKey(
+        GeoCountry, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
+    )
     postal_address = models.CharField(max_length=300, blank=True)
     postal_postal_code = models.ForeignKey(
-        GeoPostalCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        GeoPostalCode, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
     )
     postal_municipality = models.ForeignKey(
-        GeoMunicipality, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        GeoMunicipality, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
     )
-    postal_country = models.ForeignKey(GeoCountry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    postal_country = models.ForeignKey(
+        GeoCountry, on_delete=models.PROTECT, null=True, blank=True, related_name="+", db_index=False
+    )
     website = models.CharField(max_length=300, blank=True)
     employees = models.IntegerField(null=True, blank=True)
     registration_date = models.DateField(null=True, blank=True)
