@@ -1,14 +1,13 @@
 """The shape every import_* command shares: a file argument, --quiet, --batch-size, and the report.
 
 The report is one line per rejected row, one per warning group, then the one-line
-summary. A structurally bad file (ImportFileError) or a refused --bulk-load becomes a CommandError.
+summary. A structurally bad file (ImportFileError) becomes a CommandError.
 """
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from service.companies.importers.bulk_load import BulkLoadRefused
 from service.companies.importers.result import ImportResult
 from service.companies.importers.source import ImportFileError
 
@@ -31,7 +30,7 @@ class ImportCommand(BaseCommand):
             raise CommandError("--batch-size must be at least 1")
         try:
             result = self.run_import(path=path, quiet=quiet, batch_size=batch_size, **options)
-        except (ImportFileError, BulkLoadRefused) as exc:
+        except ImportFileError as exc:
             raise CommandError(str(exc)) from None
         for line in result.report_lines():
             self.stdout.write(line)

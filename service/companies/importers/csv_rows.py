@@ -26,13 +26,17 @@ def csv_rows(stream, *, required_columns: Iterable[str], name: str) -> Iterator[
         raise ImportFileError(f"{name} is empty: expected a CSV header") from None
     except csv.Error as exc:
         raise ImportFileError(f"{name} is not readable as CSV: {exc}") from None
+    csv_header_check(header, required_columns=required_columns, name=name)
+    return _rows(reader, header)
+
+
+def csv_header_check(header: list[str], *, required_columns: Iterable[str], name: str) -> None:
     missing = [column for column in required_columns if column not in header]
     if missing:
         raise ImportFileError(
             f"{name} has the wrong header: missing column(s) {', '.join(missing)}; found {', '.join(header[:8])}"
             + (", ..." if len(header) > 8 else "")
         )
-    return _rows(reader, header)
 
 
 def _rows(reader, header: list[str]) -> Iterator[SourceRow]:

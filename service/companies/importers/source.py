@@ -31,6 +31,7 @@ class ImportFileError(Exception):
 @dataclass
 class TextSource:
     stream: io.TextIOBase
+    binary: io.BufferedIOBase  # the same content as bytes (decompressed); read one or the other, not both
     size: int  # bytes on disk, the progress bar's total
     head: bytes  # the first bytes of the (decompressed) content
     tail: bytes  # the last bytes of the (decompressed) content
@@ -81,7 +82,7 @@ def text_source_open(path: Path | str) -> Iterator[TextSource]:
     try:
         binary = gzip.GzipFile(fileobj=raw, mode="rb") if compressed else raw
         stream = io.TextIOWrapper(binary, encoding="utf-8-sig", newline="")
-        yield TextSource(stream=stream, size=path.stat().st_size, head=head, tail=tail, _raw=raw)
+        yield TextSource(stream=stream, binary=binary, size=path.stat().st_size, head=head, tail=tail, _raw=raw)
     finally:
         raw.close()
 

@@ -6,6 +6,10 @@ reference tables (NACE, organisation form, municipality) leave that field empty 
 are reported as warnings, so one stale reference table never drops companies.
 Postal codes and countries are carried as keys here and resolved to uuids by the
 writer once the batch's new ones exist.
+
+The whole row is checked before any reference is looked up: a rejected row neither
+warns nor creates postal codes or countries. On PostgreSQL the same rules run in SQL
+(set_based.py); this module stays the reference, and gives rejected rows their reason.
 """
 
 from __future__ import annotations
@@ -13,20 +17,32 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from stdnum.exceptions import ValidationError
+from stdnum.exceptions import InvalidChecksum, InvalidFormat, InvalidLength
 from stdnum.no import orgnr
 
 from service.companies.importers.enheter.records import ADDRESS_LINE_SEPARATOR, STATUS_DATE_COLUMNS
 from service.companies.importers.enheter.references import NACE_UNSPECIFIED, EnhetReferences
 from service.companies.importers.values import RowRejected, bool_value, date_value, int_value, text_value
 
-_POSTAL_CODE = re.compile(r"^\d{4}$")
+_POSTAL_CODE = re.compile(r"[0-9]{4}")
+_DIGITS = re.compile(r"[0-9]*")
 # Company field prefix -> the register's address block
 ADDRESSES = {"business": "forretningsadresse", "postal": "postadresse"}
 
 
 def enhet_company_row(values: dict[str, str], *, refs: EnhetReferences, warn: Callable[[str], None]) -> dict:
-    org_nr = _org_nr(values["organisasjonsnummer"])
+    row = enhet_checked(values)
+    row["organization_type_id"] = _organization_type(values["organisasjonsform.kode"], refs, warn)
+    for rank in (1, 2, 3):
+        row[f"nace_code_{rank}_id"] = _nace(values[f"naeringskode{rank}.kode"], refs, warn)
+    for prefix, block in ADDRESSES.items():
+        row.update(_address_references(values, prefix, block, refs, warn))
+    return row
+
+
+def enhet_checked(values: dict[str, str]) -> dict:
+    """The row's own values, or RowRejected with the first problem found."""
+    org_nr = org_nr_value(values["organisasjonsnummer"])
     name = text_value(values["navn"], field="navn", max_length=300)
     if not name:
         raise RowRejected("navn (the name) is empty")
@@ -38,10 +54,6 @@ def enhet_company_row(values: dict[str, str], *, refs: EnhetReferences, warn: Ca
         "org_nr_schema": "NO",
         "org_nr": org_nr,
         "name": name,
-        "organization_type_id": _organization_type(values["organisasjonsform.kode"], refs, warn),
-        "nace_code_1_id": _nace(values["naeringskode1.kode"], refs, warn),
-        "nace_code_2_id": _nace(values["naeringskode2.kode"], refs, warn),
-        "nace_code_3_id": _nace(values["naeringskode3.kode"], refs, warn),
         "website": text_value(values["hjemmeside"], field="hjemmeside", max_length=300),
         "employees": employees,
         "registration_date": date_value(
@@ -62,18 +74,25 @@ def enhet_company_row(values: dict[str, str], *, refs: EnhetReferences, warn: Ca
         "forced_dissolution_date": min((d for d in forced_dates if d), default=None),
     }
     for prefix, block in ADDRESSES.items():
-        row.update(_address(values, prefix, block, refs, warn))
+        lines = values[f"{block}.adresse"].replace(ADDRESS_LINE_SEPARATOR, "\n")
+        row[f"{prefix}_address"] = text_value(lines, field=f"{block}.adresse", max_length=300)
     return row
 
 
-def _org_nr(value: str) -> str:
-    # The common case, nine digits, is checked directly; anything else goes through validate() for its message.
-    if len(value) == 9 and value.isdigit() and orgnr.checksum(value) == 0:
-        return value
-    try:
-        return orgnr.validate(value)
-    except ValidationError as exc:
-        raise RowRejected(f"organisasjonsnummer {value!r} is not a valid organisation number ({exc})") from None
+def org_nr_value(value: str) -> str:
+    """python-stdnum's rules and messages (spaces removed, nine ASCII digits, mod 11), without its
+    mapping of other Unicode digits, which SQL could not follow."""
+    number = value.replace(" ", "").strip()
+    problem = None
+    if not _DIGITS.fullmatch(number):
+        problem = InvalidFormat()
+    elif len(number) != 9:
+        problem = InvalidLength()
+    elif orgnr.checksum(number) != 0:
+        problem = InvalidChecksum()
+    if problem is not None:
+        raise RowRejected(f"organisasjonsnummer {value!r} is not a valid organisation number ({problem})")
+    return number
 
 
 def _organization_type(code: str, refs: EnhetReferences, warn):
@@ -96,8 +115,7 @@ def _nace(code: str, refs: EnhetReferences, warn):
     return found
 
 
-def _address(values: dict[str, str], prefix: str, block: str, refs: EnhetReferences, warn) -> dict:
-    lines = values[f"{block}.adresse"].replace(ADDRESS_LINE_SEPARATOR, "\n")
+def _address_references(values: dict[str, str], prefix: str, block: str, refs: EnhetReferences, warn) -> dict:
     country_code = values[f"{block}.landkode"].strip().upper()
     postal_code = values[f"{block}.postnummer"].strip()
     municipality_code = values[f"{block}.kommunenummer"].strip()
@@ -108,7 +126,7 @@ def _address(values: dict[str, str], prefix: str, block: str, refs: EnhetReferen
             warn(f"unknown municipality {municipality_code}; left empty")
     postal_key = None
     if postal_code and country_code in ("NO", ""):
-        if _POSTAL_CODE.match(postal_code):
+        if _POSTAL_CODE.fullmatch(postal_code):
             refs.country_key(code="NO", name="Norway")
             postal_key = refs.postal_code_key(
                 code=postal_code, place_name=values[f"{block}.poststed"].strip(), municipality_uuid=municipality
@@ -116,7 +134,6 @@ def _address(values: dict[str, str], prefix: str, block: str, refs: EnhetReferen
         else:
             warn(f"{block}.postnummer {postal_code!r} is not a Norwegian postal code; left empty")
     return {
-        f"{prefix}_address": text_value(lines, field=f"{block}.adresse", max_length=300),
         f"{prefix}_postal_code_id": postal_key,
         f"{prefix}_municipality_id": municipality,
         f"{prefix}_country_id": refs.country_key(code=country_code, name=values[f"{block}.land"].strip())

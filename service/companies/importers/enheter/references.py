@@ -5,9 +5,9 @@ codes missing from them are reported, never created. Postal codes and countries 
 created the first time a row uses them, in the batch's transaction: postal code
 `NO-<postnummer>` tied to the municipality of the address it came with.
 
-Two sides share this object when batches are written on another thread (pipeline.py):
-the reading side only schedules new postal codes and countries (`scheduled_*`,
-`pending_take`); the writing side creates them and alone fills their uuids.
+Mapping only schedules new postal codes and countries (`scheduled_*`, `pending_take`);
+the batch writer creates them and fills in their uuids. This is the row-by-row path;
+the set-based one (set_based.py) joins the reference tables in SQL instead.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from service.companies.importers.enheter import FORMATS, enheter_import
 
 class Command(ImportCommand):
     help = (
-        "Import companies from an Enhetsregisteret bulk file (CSV or JSON, gzipped or not): "
+        "Import companies from an Enhetsregisteret bulk file (CSV or JSON, gzipped or not) in one transaction: "
         "upsert on organisation number, with employment and risk status history."
     )
 
@@ -14,18 +14,8 @@ class Command(ImportCommand):
         parser.add_argument(
             "--no-analysis", action="store_true", help="skip recomputing the analysis of the imported companies"
         )
-        parser.add_argument(
-            "--bulk-load",
-            action="store_true",
-            help="first load into an empty company table (PostgreSQL): one transaction, indexes built at the end",
-        )
 
-    def run_import(self, *, path, quiet, batch_size, file_format, no_analysis, bulk_load, **options):
+    def run_import(self, *, path, quiet, batch_size, file_format, no_analysis, **options):
         return enheter_import(
-            path=path,
-            file_format=file_format,
-            quiet=quiet,
-            batch_size=batch_size,
-            refresh_analysis=not no_analysis,
-            bulk_load=bulk_load,
+            path=path, file_format=file_format, quiet=quiet, batch_size=batch_size, refresh_analysis=not no_analysis
         )

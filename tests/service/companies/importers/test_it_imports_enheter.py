@@ -1,5 +1,8 @@
 """import_enheter on the real Enhetsregisteret sample: every row accounted for, real companies
-as the register has them, idempotent, bad rows reported by line, broken files refused whole."""
+as the register has them, idempotent, bad rows reported by line, broken files refused whole.
+
+On PostgreSQL every test runs twice: the set-based path (COPY into staging, SQL checks) that
+the command takes there, and the row-by-row path SQLite takes; both must give the same results."""
 
 from __future__ import annotations
 
@@ -9,14 +12,24 @@ import json
 from datetime import date
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from stdnum.no import orgnr
 
+import service.companies.importers.enheter as enheter
 from service.companies.importers.enheter import enheter_import
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, GeoPostalCode
 from tests.service.companies.importers.conftest import csv_write, enheter_rows, enheter_sample
 
 pytestmark = pytest.mark.usefixtures("reference_data")
+ON_POSTGRESQL = "postgresql" in settings.DATABASES["default"]["ENGINE"]
+
+
+@pytest.fixture(autouse=True, params=["set_based", "rows"] if ON_POSTGRESQL else ["rows"])
+def method(request, monkeypatch) -> str:
+    """The path `enheter_import` and the command take by default."""
+    monkeypatch.setattr(enheter, "_default_method", lambda: request.param)
+    return request.param
 
 
 def _import(path, **options):
@@ -285,38 +298,125 @@ def test_the_import_asks_the_analysis_to_recompute_the_companies_it_touched(tmp_
     assert calls == [set(Company.objects.values_list("uuid", flat=True))]
 
 
-def test_a_bulk_load_outside_postgresql_or_into_a_filled_table_is_refused(tmp_path):
-    from django.db import connection
-
+def test_a_file_broken_halfway_writes_nothing(tmp_path):
     header, rows = enheter_rows(enheter_sample())
-    path = csv_write(tmp_path / "enheter.csv", header, rows[:3])
-    if connection.vendor == "postgresql":
-        _import(path)
-    expected = "needs PostgreSQL" if connection.vendor != "postgresql" else "needs an empty"
-    count = Company.objects.count()
+    path = csv_write(tmp_path / "enheter.csv", header, rows[:50])
+    path.write_bytes(path.read_bytes() + b'"913748174","BROKEN \xff NAME"\n')
 
-    with pytest.raises(CommandError, match=expected):
-        call_command("import_enheter", str(path), "--bulk-load", "--no-analysis", stdout=io.StringIO())
-    assert Company.objects.count() == count
+    with pytest.raises(CommandError, match="unreadable after line"):
+        call_command("import_enheter", str(path), "--no-analysis", stdout=io.StringIO())
+    assert not Company.objects.exists()
 
 
-def test_a_bulk_load_keeps_the_tables_indexes_and_foreign_keys():
+def test_quoted_fields_over_several_lines_keep_the_line_numbers(tmp_path):
+    header, rows = enheter_rows(enheter_sample())
+    first, second, bad, last = (dict(r) for r in rows[:4])
+    first["aktivitet"] = "one\ntwo\r\nthree"  # rows below move down three lines
+    second["vedtektsfestetFormaal"] = "a\rb"  # a lone carriage return ends a line too
+    bad["stiftelsesdato"] = "1999-02-29"
+    path = csv_write(tmp_path / "enheter.csv", header, [first, second, bad, last])
+
+    result = _import(path)
+
+    assert result.created == 3
+    assert [(row.line, row.reason) for row in result.rejected] == [
+        (7, "stiftelsesdato is not a date (YYYY-MM-DD): '1999-02-29'")
+    ]
+
+
+def test_values_are_checked_and_trimmed_the_same_way_on_both_paths(tmp_path):
+    header, rows = enheter_rows(enheter_sample())
+    cases = [
+        {"organisasjonsnummer": " 913 748 174 ", "navn": "\u00a0AKER SOLUTIONS ASA\u3000", "antallAnsatte": "+7"},
+        {"organisasjonsnummer": "998465001", "stiftelsesdato": "2024-02-29", "konkurs": " TRUE "},
+        {"organisasjonsnummer": "832175692", "stiftelsesdato": "20230105"},
+        {"organisasjonsnummer": "12345678", "navn": "X"},
+        {"organisasjonsnummer": "９１３７４８１７４", "navn": "Y"},
+        {"antallAnsatte": "2147483648"},
+        {"sisteInnsendteAarsregnskap": "2_024"},
+        {"stiftelsesdato": "2023-02-29"},
+        {"forretningsadresse.postnummer": "０１５０", "forretningsadresse.landkode": "NO"},
+        {"navn": "N" * 301},
+    ]
+    data = [dict(rows[i + 10], **case) for i, case in enumerate(cases)]
+    path = csv_write(tmp_path / "enheter.csv", header, data)
+
+    result = _import(path)
+
+    aker = Company.objects.get(org_nr="913748174")
+    assert (aker.name, aker.employees) == ("AKER SOLUTIONS ASA", 7)
+    leap = Company.objects.get(org_nr="998465001")
+    assert (leap.founded_date, leap.is_bankrupt) == (date(2024, 2, 29), True)
+    assert [(row.line, row.reason) for row in result.rejected] == [
+        (4, "stiftelsesdato is not a date (YYYY-MM-DD): '20230105'"),
+        (5, "organisasjonsnummer '12345678' is not a valid organisation number (The number has an invalid length.)"),
+        (6, "organisasjonsnummer '９１３７４８１７４' is not a valid organisation number (The number has an invalid format.)"),
+        (7, "antallAnsatte is out of range: '2147483648'"),
+        (8, "sisteInnsendteAarsregnskap is not a whole number: '2_024'"),
+        (9, "stiftelsesdato is not a date (YYYY-MM-DD): '2023-02-29'"),
+        (11, "navn is longer than 300 characters"),
+    ]
+    assert list(result.warnings) == ["forretningsadresse.postnummer '０１５０' is not a Norwegian postal code; left empty"]
+    assert result.created == 3
+
+
+def test_a_rejected_row_neither_warns_nor_creates_postal_codes(tmp_path):
+    header, rows = enheter_rows(enheter_sample())
+    row = dict(
+        rows[1], **{"naeringskode1.kode": "99.999", "forretningsadresse.postnummer": "9999", "konkursdato": "x"}
+    )
+    path = csv_write(tmp_path / "enheter.csv", header, [row])
+
+    result = _import(path)
+
+    assert (result.created, len(result.rejected), result.warnings) == (0, 1, {})
+    assert not GeoPostalCode.objects.filter(key="NO-9999").exists()
+
+
+def test_a_company_repeated_in_the_file_is_written_in_file_order(tmp_path):
+    header, rows = enheter_rows(enheter_sample())
+    first = dict(rows[1], antallAnsatte="10", konkurs="false", konkursdato="")
+    later = dict(first, antallAnsatte="12", konkurs="true", konkursdato="2024-01-05")
+    path = csv_write(tmp_path / "enheter.csv", header, [first, rows[2], later, first])
+
+    result = _import(path)
+
+    assert (result.rows_read, result.created, result.updated, result.unchanged) == (4, 2, 2, 0)
+    company = Company.objects.get(org_nr=first["organisasjonsnummer"])
+    assert (company.employees, company.is_bankrupt) == (10, False)
+    counts = list(CompanyEmployment.objects.filter(company=company).order_by("employee_count_from").values_list(
+        "employee_count_from", "employee_count_to"
+    ))
+    assert sorted(counts, key=str) == sorted([(None, 10), (10, 12), (12, 10)], key=str)
+    assert CompanyRiskStatus.objects.get(company=company).to_date is not None
+
+
+def test_a_first_load_into_an_empty_register_builds_indexes_and_keys_once(method, monkeypatch):
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        pytest.skip("--bulk-load rebuilds PostgreSQL indexes; this run uses " + connection.vendor)
+    if method != "set_based":
+        pytest.skip("the first-load path is PostgreSQL's set-based import")
+    monkeypatch.setattr(enheter, "INITIAL_LOAD_MIN_ROWS", 1)
 
     def schema():
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT pg_get_indexdef(indexrelid) FROM pg_index WHERE indrelid = 'service_companies_company'::regclass "
-                "UNION ALL SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'service_companies_company'::regclass"
+                "SELECT indrelid::regclass::text || ' ' || pg_get_indexdef(indexrelid) FROM pg_index "
+                "WHERE indrelid::regclass::text LIKE 'service_companies_%%' UNION ALL "
+                "SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) "
+                "FROM pg_constraint WHERE conrelid::regclass::text LIKE 'service_companies_%%'"
             )
             return sorted(row[0] for row in cursor.fetchall())
 
     before = schema()
 
-    result = _import(enheter_sample(), bulk_load=True)
+    first = _import(enheter_sample())
+    second = _import(enheter_sample())
 
-    assert result.created == result.rows_read
     assert schema() == before
+    assert (first.created, first.rows_read) == (4924, 4924)
+    assert (second.created, second.updated, second.unchanged) == (0, 0, 4924)
+    assert CompanyEmployment.objects.count() == Company.objects.filter(employees__isnull=False).count()
+    assert CompanyRiskStatus.objects.filter(company_risk_status_type__key="bankrupt").count() == (
+        Company.objects.filter(is_bankrupt=True).count()
+    )
