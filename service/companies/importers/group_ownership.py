@@ -7,6 +7,12 @@ percentage. Both companies must already be in the register (konsern-enheter.csv 
 an Enhetsregisteret file: import it with import_enheter first); a row naming an
 unknown one is rejected. The role's natural key is (company, shareholder, holder
 company) among open roles, so a re-import updates the share in place.
+
+The file is the whole current picture of group ownership: an open role of this
+import's kind (a company-held shareholder role without `from_date`: the file carries no
+dates, while demo data and JSON-lines roles carry their own periods) that a re-import no
+longer lists is closed (`to_date` today), not left current. Only after every row was
+read: a file that turns out unreadable closes nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from django.db import transaction
+from django.utils import timezone
 from stdnum.exceptions import ValidationError
 from stdnum.no import orgnr
 
@@ -36,6 +43,7 @@ def group_ownership_import(
     result = ImportResult(source=path.name)
     affected = AffectedCompanies()
     shareholder = CompanyRoleType.objects.get(key="shareholder")
+    listed: set[tuple] = set()  # (company uuid, holder uuid) of every ownership the file names
     with csv_source_rows(path, required_columns=COLUMNS, quiet=quiet) as rows:
         for batch in batched(rows, batch_size):
             links = []
@@ -48,7 +56,8 @@ def group_ownership_import(
                 except RowRejected as exc:
                     result.reject(line=row.line, reason=str(exc))
             with transaction.atomic():
-                _batch_write(links, shareholder, result, affected)
+                listed.update(_batch_write(links, shareholder, result, affected))
+    result.closed = _unlisted_close(listed=listed, shareholder=shareholder, affected=affected)
     if refresh_analysis:
         affected.refresh()
     return result
@@ -74,7 +83,27 @@ def _org_nr(value: str, column: str) -> str:
         raise RowRejected(f"{column} {value!r} is not a valid organisation number ({exc})") from None
 
 
-def _batch_write(links: list, shareholder: CompanyRoleType, result: ImportResult, affected: AffectedCompanies) -> None:
+def _unlisted_close(*, listed: set[tuple], shareholder: CompanyRoleType, affected: AffectedCompanies) -> int:
+    """Close the open ownerships of this import's kind that the file no longer lists."""
+    stale = [
+        (uuid, key)
+        for uuid, *key in CompanyRole.objects.filter(
+            company_role_type=shareholder, holder_company__isnull=False, from_date__isnull=True, to_date__isnull=True
+        ).values_list("uuid", "company_id", "holder_company_id")
+        if tuple(key) not in listed
+    ]
+    if stale:
+        CompanyRole.objects.filter(uuid__in=[uuid for uuid, _ in stale]).update(
+            to_date=timezone.localdate(), update_timestamp=timezone.now()
+        )
+        affected.add(company for _, (company, _holder) in stale)
+    return len(stale)
+
+
+def _batch_write(
+    links: list, shareholder: CompanyRoleType, result: ImportResult, affected: AffectedCompanies
+) -> set[tuple]:
+    """Write a batch; the (company, holder) keys of the ownerships it names."""
     org_nrs = {org_nr for _, parent, child, _ in links for org_nr in (parent, child)}
     companies = dict(Company.objects.filter(org_nr_schema="NO", org_nr__in=org_nrs).values_list("org_nr", "uuid"))
     roles = {
@@ -86,6 +115,7 @@ def _batch_write(links: list, shareholder: CompanyRoleType, result: ImportResult
             to_date__isnull=True,
         )
     }
+    named = set()
     for line, parent, child, share in links:
         missing = [org_nr for org_nr in (parent, child) if org_nr not in companies]
         if missing:
@@ -95,6 +125,7 @@ def _batch_write(links: list, shareholder: CompanyRoleType, result: ImportResult
             )
             continue
         key = (companies[child], companies[parent])
+        named.add(key)
         role = roles.get(key)
         if role is None:
             roles[key] = CompanyRole.objects.create(
@@ -109,3 +140,4 @@ def _batch_write(links: list, shareholder: CompanyRoleType, result: ImportResult
             result.unchanged += 1
             continue
         affected.add(key)
+    return named

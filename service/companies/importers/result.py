@@ -34,6 +34,7 @@ class ImportResult:
     unchanged: int = 0
     rejected: list[RejectedRow] = field(default_factory=list)
     warnings: dict[str, WarningGroup] = field(default_factory=dict)
+    closed: int = 0  # existing rows the file no longer lists, ended (not part of the row counts)
 
     @property
     def written(self) -> int:
@@ -69,4 +70,5 @@ class ImportResult:
             f"{self.source}: read {self.rows_read}, written {self.written} "
             f"(created {self.created}, updated {self.updated}), unchanged {self.unchanged}, "
             f"rejected {len(self.rejected)}, warnings {warned}"
+            + (f", closed {self.closed} no longer listed" if self.closed else "")
         )

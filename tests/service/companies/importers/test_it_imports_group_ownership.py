@@ -78,3 +78,39 @@ def test_unknown_companies_and_other_relations_are_rejected_by_line(group_units,
         (6, "percentage must be above 0 and at most 100, got '150'"),
         (5, "company 974760673 is not in the register (import its Enhetsregisteret row first)"),
     ]
+
+
+def test_an_ownership_the_file_no_longer_lists_is_closed(group_units, tmp_path):
+    from datetime import date
+
+    from django.utils import timezone
+
+    from service.companies.models import Company, CompanyRoleType
+
+    header = "influencing_tax_ident,influenced_tax_ident,rel_type_code,percentage\n"
+    path = tmp_path / "roller.csv"
+    path.write_text(header + "913748174,913192192,HFOR,100\n913748174,929877950,HFOR,60\n", encoding="utf-8")
+    group_ownership_import(path=path, refresh_analysis=False)
+    # An ownership with its own period (demo data, JSON lines) is not this file's to close.
+    dated = CompanyRole.objects.create(
+        company=Company.objects.get(org_nr="920882749"),
+        company_role_type=CompanyRoleType.objects.get(key="shareholder"),
+        holder_company=Company.objects.get(org_nr="913748174"),
+        share_percentage=Decimal("40"),
+        from_date=date(2020, 1, 1),
+    )
+    path.write_text(header + "913748174,913192192,HFOR,100\n", encoding="utf-8")
+
+    result = group_ownership_import(path=path, refresh_analysis=False)
+
+    assert (result.unchanged, result.closed) == (1, 1)
+    assert result.summary().endswith(", closed 1 no longer listed")
+    gone = CompanyRole.objects.get(company__org_nr="929877950", holder_company__org_nr="913748174")
+    assert gone.to_date == timezone.localdate()
+    kept = CompanyRole.objects.get(company__org_nr="913192192", holder_company__org_nr="913748174")
+    assert kept.to_date is None
+    dated.refresh_from_db()
+    assert dated.to_date is None
+
+    again = group_ownership_import(path=path, refresh_analysis=False)
+    assert (again.unchanged, again.closed) == (1, 0)
