@@ -19,7 +19,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from service.screening.matching import MatchIndex
+from service.screening.matching import INDEX_FORMAT, MatchIndex
 from service.screening.matching.types import ListEntity, ListName
 from service.screening.models import ScreeningListCategory, ScreeningListEntry
 
@@ -87,7 +87,7 @@ def screening_index(*, category_keys: Iterable[str] | None = None) -> LoadedInde
 
 
 def _disk_path(version_uuids: tuple[str, ...]) -> Path:
-    digest = hashlib.sha256(",".join(version_uuids).encode()).hexdigest()[:24]
+    digest = hashlib.sha256(f"{INDEX_FORMAT}:{','.join(version_uuids)}".encode()).hexdigest()[:24]
     return Path(settings.DATA_DIR) / "screening-index" / f"{digest}.pickle"
 
 

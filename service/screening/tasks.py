@@ -14,8 +14,10 @@ from urllib.parse import urljoin
 
 import requests
 from celery import shared_task
+from celery.signals import worker_init
 
 from service.screening.list_import import ListImportError, screening_list_import
+from service.screening.matching import warm_up
 from service.screening.models import ScreeningListCategory
 
 logger = logging.getLogger(__name__)
@@ -23,6 +25,14 @@ logger = logging.getLogger(__name__)
 DOWNLOAD_TIMEOUT_SECONDS = 120
 # OFAC's sdn.csv comes with companion files that the parser reads from the same folder.
 COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
+
+
+@worker_init.connect
+def matching_warm_up(**_) -> None:
+    """Before the pool forks: every worker process starts with rigour's name database and
+    the compiled matching kernels loaded, instead of the first screening paying for them."""
+    warm_up()
+    logger.info("Matching engine warmed up.")
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -10,13 +10,14 @@ match. It was chosen on the labelled name_bench pairs, where F1 is flat between
 0.72 and 0.76 (see docs/matching.md); every call accepts its own threshold.
 """
 
-from .index import MatchIndex
+from .index import INDEX_FORMAT, MatchIndex, warm_up
 from .normalize import NormalizedName, normalize_name
 from .score import DEFAULT_THRESHOLD, score_names, score_pair
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 
 __all__ = [
     "DEFAULT_THRESHOLD",
+    "INDEX_FORMAT",
     "AlignedPart",
     "Explanation",
     "ListEntity",
@@ -28,4 +29,5 @@ __all__ = [
     "normalize_name",
     "score_names",
     "score_pair",
+    "warm_up",
 ]

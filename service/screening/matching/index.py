@@ -49,6 +49,8 @@ SHORTLIST_SPARE = 10  # more entities than asked for, as estimates can be a litt
 ESTIMATE_MARGIN = 0.15  # entities estimated this far below the threshold may still reach it
 LONG_SHOT_FLOOR = 0.3
 LONG_SHOTS = 5  # best-estimated entities below the margin, scored anyway
+# Bumped whenever the pickled layout changes, so caches of an older layout are rebuilt.
+INDEX_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +192,19 @@ class MatchIndex:
             nationalities=nationalities.split(";") if nationalities else [],
             gender=GENDER_NAMES.get(int(entities.genders[entity])),
         )
+
+
+def warm_up() -> None:
+    """Load rigour's name database and the compiled kernels (compiling them on the first run
+    after an install), so that a worker's first real search is not the one that waits."""
+    index = MatchIndex.build([
+        ListEntity("warm-up-1", "Person", [ListName("Vladimir Vladimirovich Putin"), ListName("V. V. Putin")]),
+        ListEntity("warm-up-2", "Person", [ListName("Mohammed Ali Hassan")]),
+        ListEntity("warm-up-3", "Organization", [ListName("Rosneft Oil Company")]),
+    ])
+    for name in ("V. Putin", "Vladimir Putn", "Mohammed Ali", "Hassan"):
+        index.search(PersonQuery(name, birth_date="1952-10-07"))
+    index.search(PersonQuery("Rosneft", schema="Organization"))
 
 
 def _memoised(similarity: Similarity) -> Similarity:

@@ -48,12 +48,15 @@ def hash_buckets(hashes: np.ndarray) -> np.ndarray:
 # -- spellings: deletion keys and the typo budget ----------------------------------------------
 
 
-# Deletion keys live in three spaces, so that a key only meets keys that can lead to a
-# pair within the typo budget (`edit_similarity`): four-letter parts may differ by one
-# edit, longer parts by two when they start with the same letter.
+# Deletion keys live in spaces of their own, so that a key only meets keys that can lead
+# to a pair within the typo budget (`edit_similarity`): four-letter parts may differ by
+# one edit, longer parts by two when they start with the same letter, parts of ten
+# letters and more by two whatever their first letter.
 SHORT_SINGLE = 1  # four-letter parts: the part and its one-letter deletions
 LONG_SINGLE = 2  # longer parts: the part and its one-letter deletions
 LONG_DOUBLE = 3  # longer parts: two-letter deletions, keyed with the part's first letter too
+VERY_LONG_DOUBLE = 4  # from ten letters, two typos may include the first letter: the same, unkeyed
+VERY_LONG = 10
 
 
 @njit(cache=True)
@@ -99,9 +102,12 @@ def listed_deletion_hashes(kind: int, text: np.ndarray) -> np.ndarray:
         out = np.empty(length + 1, dtype=np.uint64)
         _single_level(kind, SHORT_SINGLE, 0, text, out, 0)
         return np.unique(out)
-    out = np.empty(length + 1 + length * (length - 1) // 2, dtype=np.uint64)
+    doubles = length * (length - 1) // 2
+    out = np.empty(length + 1 + (2 if length >= VERY_LONG else 1) * doubles, dtype=np.uint64)
     n = _single_level(kind, LONG_SINGLE, 0, text, out, 0)
-    _double_level(kind, LONG_DOUBLE, text[0], text, out, n)
+    n = _double_level(kind, LONG_DOUBLE, text[0], text, out, n)
+    if length >= VERY_LONG:
+        _double_level(kind, VERY_LONG_DOUBLE, 0, text, out, n)
     return np.unique(out)
 
 
@@ -119,12 +125,16 @@ def query_deletion_hashes(kind: int, text: np.ndarray) -> np.ndarray:
         _single_level(kind, LONG_SINGLE, 0, text, out, n)
         return np.unique(out)
     doubles = length * (length - 1) // 2
-    out = np.empty(3 * (length + 1) + 2 * doubles, dtype=np.uint64)
+    very_long = length >= VERY_LONG
+    out = np.empty((4 if very_long else 3) * (length + 1) + (3 if very_long else 2) * doubles, dtype=np.uint64)
     n = _single_level(kind, SHORT_SINGLE, 0, text, out, 0)  # one edit from a four-letter part
     n = _single_level(kind, LONG_SINGLE, 0, text, out, n)  # one or two edits (one deletion each side)
     n = _single_level(kind, LONG_DOUBLE, text[0], text, out, n)  # two insertions, or one and a swap
     n = _double_level(kind, LONG_SINGLE, 0, text, out, n)  # two deletions, or one each side
-    _double_level(kind, LONG_DOUBLE, text[0], text, out, n)  # two substitutions
+    n = _double_level(kind, LONG_DOUBLE, text[0], text, out, n)  # two substitutions
+    if very_long:  # the same against very long parts, whatever their first letter
+        n = _single_level(kind, VERY_LONG_DOUBLE, 0, text, out, n)
+        _double_level(kind, VERY_LONG_DOUBLE, 0, text, out, n)
     return np.unique(out)
 
 
@@ -135,7 +145,7 @@ def all_deletion_hashes(kinds: np.ndarray, texts: np.ndarray, offsets: np.ndarra
     for part in range(len(kinds)):
         if eligible[part]:
             length = offsets[part + 1] - offsets[part]
-            total += length + 1 + length * (length - 1) // 2
+            total += length + 1 + (2 if length >= VERY_LONG else 1) * (length * (length - 1) // 2)
     hashes = np.empty(total, dtype=np.uint64)
     parts = np.empty(total, dtype=np.int32)
     n = 0
@@ -343,7 +353,7 @@ def _table(capacity: int, probes: int):
     return keys, rows, names, similarity
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _offer(keys, rows, names, similarity, count: int, name: int, probe: int, value: float) -> int:
     """Record the probe's similarity for the name, keeping the best; the new count of names.
     The caller grows the table first when it is half full."""
