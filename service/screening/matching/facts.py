@@ -8,6 +8,7 @@ two people with a common name and different birth years are not the same person.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 SAME_DATE_BONUS = 0.05
@@ -35,6 +36,7 @@ class PartialDate(NamedTuple):
     day: int | None
 
 
+@lru_cache(maxsize=100_000)  # lists repeat birth dates; parsed once per process
 def parse_partial_date(text: str) -> PartialDate | None:
     """"1970", "1970-05" or "1970-05-12" (anything after the day is ignored)."""
     pieces = text.strip()[:10].split("-")

@@ -130,15 +130,17 @@ class MatchIndex:
             if entity not in best or score > best[entity][0]:
                 best[entity] = (score, comparison, name)
         with_facts = bool(query.birth_date or query.nationalities or query.gender)
+        listed = {}
         ranked = []
         for entity, (score, comparison, name) in best.items():
             if with_facts:
-                score = final_score(score, fact_adjustments(query, self._entity(entity)))
+                listed[entity] = self._entity(entity)
+                score = final_score(score, fact_adjustments(query, listed[entity]))
             if score >= threshold:
                 ranked.append((-score, entity, comparison, name))
         ranked.sort(key=lambda item: item[:2])  # equal scores in list order
         return [
-            entity_match(query, self._entity(entity), comparison, self._list_name(name))
+            entity_match(query, listed.get(entity) or self._entity(entity), comparison, self._list_name(name))
             for _, entity, comparison, name in ranked[:limit]
         ]
 
