@@ -28,7 +28,7 @@ from .postings import Postings
 from .score import DEFAULT_PENALTIES, PENALTIES
 from .vocabulary import Vocabulary
 
-COMMON_PART_NAMES = 2_000  # parts in more names than this bring in pairs, not all their names
+COMMON_PART_NAMES = 8_000  # parts in more names than this bring in pairs, not all their names (2,000: recall -1.5 points, no faster)
 PAIRED_SPELLINGS = 8  # closest spellings of a common part paired with every spelling of another
 GLUED = "glued"
 INITIAL_CODES = 2**31 - 32  # pair keys: a part and an initial of the same name
