@@ -298,26 +298,23 @@ class _IndexBuilder:
         if len(full_parts) == 1:
             self.single_parts.append(full_parts[0])
             self.single_names.append(name)
-        for a, b in _pairs(full_parts):
-            self.pair_codes.append(pair_code(a, b))
-            self.pair_names.append(name)
+        codes = [pair_code(a, b) for a, b in _pairs(full_parts)]
         initials = _initials(tokens)
+        # Initials and letters code above every part number, so the part is the lower half.
         for letter in initials:
-            for part in full_parts:
-                self.pair_codes.append(pair_code(part, initial_code(letter)))
-                self.pair_names.append(name)
+            codes.extend((part << 32) | initial_code(letter) for part in full_parts)
         if len(full_parts) > 1 or initials:
-            # Each full part with the first letter of every other part: "J. Garcia" meets
-            # "Juan Garcia" without opening every Garcia.
-            texts = [self.vocabulary.parts[part].text for part in full_parts]
+            # Each full part with the first letter of every other part or initial: "J. Garcia"
+            # meets "Juan Garcia" without opening every Garcia.
+            parts = self.vocabulary.parts
+            firsts = [ord(parts[part].text[0]) - 97 for part in full_parts]
             for position, part in enumerate(full_parts):
                 letters = set(initials)
-                letters.update(
-                    ord(other[0]) - 97 for at, other in enumerate(texts) if at != position and "a" <= other[0] <= "z"
-                )
-                for letter in letters:
-                    self.pair_codes.append(pair_code(part, letter_code(letter)))
-                    self.pair_names.append(name)
+                letters.update(first for at, first in enumerate(firsts) if at != position and 0 <= first < 26)
+                codes.extend((part << 32) | letter_code(letter) for letter in letters)
+        if codes:
+            self.pair_codes.extend(codes)
+            self.pair_names.extend([name] * len(codes))
 
     def finish(self) -> MatchIndex:
         vocabulary = self.vocabulary.finish()
