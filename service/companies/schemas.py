@@ -157,34 +157,22 @@ def _address_out(row: dict, kind: str) -> dict | None:
     return {
         "address_type_key": kind,
         "address": row[f"{kind}_address"],
-        "geo_postal_code": None
-        if row[f"{p}pc_uuid"] is None
-        else {
-            "uuid": row[f"{p}pc_uuid"],
-            "geo_postal_code_key": row[f"{p}pc_key"],
-            "code": row[f"{p}pc_code"],
-            "place_name": row[f"{p}pc_place_name"],
-        },
-        "geo_municipality": None
-        if row[f"{p}mu_uuid"] is None
-        else {
-            "uuid": row[f"{p}mu_uuid"],
-            "geo_municipality_key": row[f"{p}mu_key"],
-            "code": row[f"{p}mu_code"],
-            "name": row[f"{p}mu_name"],
-        },
-        "geo_subdivision": None
-        if row[f"{p}sd_uuid"] is None
-        else {
-            "uuid": row[f"{p}sd_uuid"],
-            "geo_subdivision_key": row[f"{p}sd_key"],
-            "code": row[f"{p}sd_code"],
-            "name": row[f"{p}sd_name"],
-        },
-        "geo_country": None
-        if row[f"{p}co_uuid"] is None
-        else {"uuid": row[f"{p}co_uuid"], "geo_country_key": row[f"{p}co_key"], "name": row[f"{p}co_name"]},
+        "geo_postal_code": _geo_out(row, f"{p}pc", "geo_postal_code_key", "place_name"),
+        "geo_municipality": _geo_out(row, f"{p}mu", "geo_municipality_key", "name"),
+        "geo_subdivision": _geo_out(row, f"{p}sd", "geo_subdivision_key", "name"),
+        "geo_country": _geo_out(row, f"{p}co", "geo_country_key", "name", with_code=False),
     }
+
+
+def _geo_out(row: dict, prefix: str, key_field: str, name_field: str, *, with_code: bool = True) -> dict | None:
+    """A geo reference read from the row's `<prefix>_*` columns, fields in the schema's order."""
+    if row[f"{prefix}_uuid"] is None:
+        return None
+    out = {"uuid": row[f"{prefix}_uuid"], key_field: row[f"{prefix}_key"]}
+    if with_code:
+        out["code"] = row[f"{prefix}_code"]
+    out[name_field] = row[f"{prefix}_{name_field}"]
+    return out
 
 
 def risk_status_out(row: dict, company_uuid) -> dict:
