@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-import numpy as np
-from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from .normalize import INITIAL, NAME, NUMBER, NameToken
@@ -69,17 +67,6 @@ def edit_similarity(a: str, b: str) -> float:
     if distance > budget:
         return 0.0
     return 1.0 - distance / (length_a if length_a > length_b else length_b)
-
-
-def edit_similarities(text: str, others: list[str], lengths: np.ndarray, same_first: np.ndarray) -> np.ndarray:
-    """`edit_similarity` of one spelling against many (with their lengths and whether they
-    start with the same letter), computed together; the same budget."""
-    shortest = np.minimum(lengths, len(text))
-    budget = np.select([shortest <= SHORTEST_TYPO_PART, shortest <= 4, shortest <= 9], [0, 1, 2], 3)
-    budget = budget - ((shortest > 4) & ~same_first)
-    distances = process.cdist([text], others, scorer=OSA.distance, score_cutoff=3, dtype=np.int32, workers=1)[0]
-    within = (budget > 0) & (distances <= budget)
-    return np.where(within, 1.0 - distances / np.maximum(lengths, len(text)), 0.0)
 
 
 def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:

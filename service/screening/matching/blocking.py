@@ -25,6 +25,7 @@ from . import kernels
 from .align import INITIAL_SIMILARITY
 from .normalize import INITIAL, NAME, PARTICLE, TITLE, NameToken, NormalizedName, glued_token
 from .postings import Postings
+from .scratch import ScratchState
 from .score import DEFAULT_PENALTIES, PENALTIES
 from .vocabulary import Vocabulary
 
@@ -35,7 +36,6 @@ INITIAL_CODES = 2**31 - 32  # pair keys: a part and an initial of the same name
 LETTER_CODES = 2**31 - 64  # pair keys: a part and the first letter of another part or initial
 ROLE_CODES = {NAME: kernels.ROLE_NAME, GLUED: kernels.ROLE_GLUED, INITIAL: kernels.ROLE_INITIAL,
               PARTICLE: kernels.ROLE_UNCONTRADICTING, TITLE: kernels.ROLE_UNCONTRADICTING}
-SCRATCH = ("_part_value",)
 EMPTY_PARTS = np.empty(0, dtype=np.int32)
 EMPTY_VALUES = np.empty(0, dtype=np.float64)
 ONE = np.ones(1, dtype=np.float64)
@@ -70,7 +70,9 @@ class NameShapes:
         return sum(array.nbytes for array in arrays)
 
 
-class Blocker:
+class Blocker(ScratchState):
+    SCRATCH = ("_part_value",)
+
     def __init__(
         self,
         vocabulary: Vocabulary,
@@ -85,18 +87,10 @@ class Blocker:
         self._name_start = name_start
         self._name_parts = name_parts
         self._parts = parts
-        self._pairs = pairs
         self._singles = singles
         self._shapes = shapes
         self._pair_keys, *self._pair_rows = pairs.arrays()  # keyed by `kernels.pair_hash`
         self._pair_buckets = kernels.hash_buckets(self._pair_keys)
-        self._scratch()
-
-    def __getstate__(self) -> dict:
-        return {slot: value for slot, value in self.__dict__.items() if slot not in SCRATCH}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
         self._scratch()
 
     def _scratch(self) -> None:

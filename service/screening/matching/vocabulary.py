@@ -10,15 +10,17 @@ from . import kernels
 from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
 from .keys import fuzzy, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import NameToken
+from .scratch import ScratchState
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
 # What a hit on each group of `QueryKeys` means, in their order.
-SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch")
 KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT], dtype=np.uint8)
 
 
-class Vocabulary:
+class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
+
+    SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch")
 
     def __init__(
         self,
@@ -41,13 +43,6 @@ class Vocabulary:
 
     def __len__(self) -> int:
         return len(self.parts)
-
-    def __getstate__(self) -> dict:
-        return {slot: value for slot, value in self.__dict__.items() if slot not in SCRATCH}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._scratch()
 
     def _scratch(self) -> None:
         self._similar_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
