@@ -23,13 +23,12 @@ import numpy as np
 
 from . import kernels
 from .align import Similarity, token_similarity
-from .blocking import Blocker, NameShapes, initial_code, letter_code, pair_code, pair_hashes
-from .normalize import INITIAL, NAME, ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
+from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, pair_hashes
+from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
 from .score import (
     DEFAULT_THRESHOLD,
-    UNCONTRADICTING_ROLES,
     WEAK_ALIAS_FACTOR,
     NameComparison,
     compare_names,
@@ -223,14 +222,10 @@ def _memoised(similarity: Similarity) -> Similarity:
     return remembered
 
 
-def _letters(tokens: tuple[NameToken, ...], role: str) -> int:
-    """Bit set of the first letters (a-z) of the parts with this role."""
-    mask = 0
-    for token in tokens:
-        first = token.text[0]
-        if token.role == role and "a" <= first <= "z":
-            mask |= 1 << (ord(first) - 97)
-    return mask
+def _letter(text: str) -> int:
+    """First letter a-z as 0-25, else -1."""
+    first = text[0]
+    return ord(first) - 97 if "a" <= first <= "z" else -1
 
 
 class _IndexBuilder:
@@ -240,17 +235,7 @@ class _IndexBuilder:
         self.name_parts = array("i")
         self.name_entity = array("i")
         self.name_weak = array("b")
-        self.name_weight = array("f")
-        self.name_contradicting_weight = array("f")
-        self.name_part_count = array("h")
-        self.name_part_letters = array("I")
-        self.name_repeated_letters = array("I")
-        self.name_initial_letters = array("I")
         self.name_texts = PackedStringsBuilder()
-        self.pair_codes = array("q")
-        self.pair_names = array("i")
-        self.single_parts = array("i")
-        self.single_names = array("i")
         self.entity_ids = PackedStringsBuilder()
         self.entity_schemas: list[str] = []
         self.entity_schema_codes = array("B")
@@ -276,64 +261,35 @@ class _IndexBuilder:
                     self._add_name(text, tokens, kind_code, number, list_name.quality == "weak")
 
     def _add_name(self, text: str, tokens: tuple[NameToken, ...], kind_code: str, entity: int, weak: bool) -> None:
-        name = len(self.name_entity)
-        full_parts = []
-        for token in tokens:
-            part = self.vocabulary.number(kind_code, token)
-            self.name_parts.append(part)
-            if token.role == NAME and part not in full_parts:
-                full_parts.append(part)
+        # Only the part numbers: what the blocking derives from them is computed for all
+        # names at once in `finish` (`kernels.name_layout`).
+        number = self.vocabulary.number
+        self.name_parts.extend([number(kind_code, token) for token in tokens])
         self.name_start.append(len(self.name_parts))
         self.name_entity.append(entity)
         self.name_weak.append(weak)
-        self.name_weight.append(sum(token.weight for token in tokens))
-        self.name_contradicting_weight.append(
-            sum(token.weight for token in tokens if token.role not in UNCONTRADICTING_ROLES)
-        )
-        self.name_part_count.append(min(len(full_parts), 32767))
-        self.name_part_letters.append(_letters(tokens, NAME))
-        self.name_repeated_letters.append(_repeated_letters(tokens))
-        self.name_initial_letters.append(_letters(tokens, INITIAL))
         self.name_texts.append(text)
-        if len(full_parts) == 1:
-            self.single_parts.append(full_parts[0])
-            self.single_names.append(name)
-        codes = [pair_code(a, b) for a, b in _pairs(full_parts)]
-        initials = _initials(tokens)
-        # Initials and letters code above every part number, so the part is the lower half.
-        for letter in initials:
-            codes.extend((part << 32) | initial_code(letter) for part in full_parts)
-        if len(full_parts) > 1 or initials:
-            # Each full part with the first letter of every other part or initial: "J. Garcia"
-            # meets "Juan Garcia" without opening every Garcia.
-            parts = self.vocabulary.parts
-            firsts = [ord(parts[part].text[0]) - 97 for part in full_parts]
-            for position, part in enumerate(full_parts):
-                letters = set(initials)
-                letters.update(first for at, first in enumerate(firsts) if at != position and 0 <= first < 26)
-                codes.extend((part << 32) | letter_code(letter) for letter in letters)
-        if codes:
-            self.pair_codes.extend(codes)
-            self.pair_names.extend([name] * len(codes))
 
     def finish(self) -> MatchIndex:
         vocabulary = self.vocabulary.finish()
         name_start = _numpy(self.name_start, np.int64)
         name_parts = _numpy(self.name_parts, np.int32)
+        tokens = vocabulary.parts
+        (weight, contradicting_weight, part_count, part_letters, repeated_letters, initial_letters,
+         single_parts, single_names, pair_codes, pair_names) = kernels.name_layout(
+            name_start,
+            name_parts,
+            np.fromiter((ROLE_CODES.get(token.role, kernels.ROLE_OTHER) for token in tokens), dtype=np.int8, count=len(tokens)),
+            np.fromiter((token.weight for token in tokens), dtype=np.float64, count=len(tokens)),
+            np.fromiter((_letter(token.text) for token in tokens), dtype=np.int8, count=len(tokens)),
+            INITIAL_CODES,
+            LETTER_CODES,
+        )
         occurrences = np.repeat(np.arange(len(self.name_entity), dtype=np.int32), np.diff(name_start))
         parts = Postings.from_pairs(name_parts, occurrences, dense_size=len(vocabulary))
-        pairs = Postings.from_pairs(pair_hashes(_numpy(self.pair_codes, np.int64)), _numpy(self.pair_names, np.int32))
-        singles = Postings.from_pairs(
-            _numpy(self.single_parts, np.int32), _numpy(self.single_names, np.int32), dense_size=len(vocabulary)
-        )
-        shapes = NameShapes(
-            weight=_numpy(self.name_weight, np.float32),
-            contradicting_weight=_numpy(self.name_contradicting_weight, np.float32),
-            part_count=_numpy(self.name_part_count, np.int16),
-            part_letters=_numpy(self.name_part_letters, np.uint32),
-            repeated_letters=_numpy(self.name_repeated_letters, np.uint32),
-            initial_letters=_numpy(self.name_initial_letters, np.uint32),
-        )
+        pairs = Postings.from_pairs(pair_hashes(pair_codes), pair_names)
+        singles = Postings.from_pairs(single_parts, single_names, dense_size=len(vocabulary))
+        shapes = NameShapes(weight, contradicting_weight, part_count, part_letters, repeated_letters, initial_letters)
         names = _Names(
             start=name_start,
             parts=name_parts,
@@ -357,28 +313,6 @@ class _IndexBuilder:
         )
         blocker = Blocker(vocabulary, parts, pairs, singles, shapes, name_start, name_parts)
         return MatchIndex(vocabulary, blocker, names, entities, nbytes)
-
-
-def _repeated_letters(tokens: tuple[NameToken, ...]) -> int:
-    """Bit set of the letters that start two or more full name parts."""
-    seen = repeated = 0
-    for token in tokens:
-        first = token.text[0]
-        if token.role == NAME and "a" <= first <= "z":
-            bit = 1 << (ord(first) - 97)
-            repeated |= seen & bit
-            seen |= bit
-    return repeated
-
-
-def _initials(tokens: tuple[NameToken, ...]) -> set[int]:
-    return {ord(token.text) - 97 for token in tokens if token.role == INITIAL and "a" <= token.text <= "z"}
-
-
-def _pairs(parts: list[int]) -> Iterable[tuple[int, int]]:
-    for i, a in enumerate(parts):
-        for b in parts[i + 1:]:
-            yield a, b
 
 
 def _numpy(values: array, dtype: type) -> np.ndarray:

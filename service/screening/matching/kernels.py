@@ -158,6 +158,145 @@ def all_deletion_hashes(kinds: np.ndarray, texts: np.ndarray, offsets: np.ndarra
     return hashes[:n], parts[:n]
 
 
+# -- the index build: what each name's parts say, in one pass ----------------------------------
+
+
+@njit(cache=True)
+def _name_keys(full: np.ndarray, full_count: int, letters_of: np.ndarray, initials: int,
+               initial_codes: int, letter_codes: int, out: np.ndarray, n: int) -> int:
+    """Pair keys of one name into out[n:] (or only counted when out is empty); the new n.
+
+    Two full parts together; each full part with each initial; and, when the name has
+    more than one full part or an initial, each full part with the first letter of every
+    other full part or initial ("J. Garcia" meets "Juan Garcia")."""
+    write = len(out) > 0
+    for i in range(full_count):
+        for j in range(i + 1, full_count):
+            if write:
+                low, high = min(full[i], full[j]), max(full[i], full[j])
+                out[n] = (np.int64(low) << 32) | np.int64(high)
+            n += 1
+    for letter in range(26):
+        if initials & (np.int64(1) << np.int64(letter)):
+            for i in range(full_count):
+                if write:
+                    out[n] = (np.int64(full[i]) << 32) | np.int64(initial_codes + letter)
+                n += 1
+    if full_count > 1 or initials:
+        for i in range(full_count):
+            letters = np.int64(initials)
+            for j in range(full_count):
+                if j != i and letters_of[j] >= 0:
+                    letters |= np.int64(1) << np.int64(letters_of[j])
+            for letter in range(26):
+                if letters & (np.int64(1) << np.int64(letter)):
+                    if write:
+                        out[n] = (np.int64(full[i]) << 32) | np.int64(letter_codes + letter)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def name_layout(
+    name_start: np.ndarray,  # int64, name n's parts are name_parts[name_start[n]:name_start[n + 1]]
+    name_parts: np.ndarray,  # int32
+    part_roles: np.ndarray,  # int8, ROLE_* of each vocabulary part
+    part_weights: np.ndarray,  # float64
+    part_letters: np.ndarray,  # int8, first letter a-z as 0-25, -1 when none
+    initial_codes: int,
+    letter_codes: int,
+):
+    """Per name, what the blocking needs (`blocking.NameShapes`), its single full part, and
+    its pair keys (`blocking.pair_code`, `initial_code`, `letter_code`): computed from the
+    part arrays instead of token by token while names are added.
+
+    Returns (weight, contradicting_weight, part_count, part_letters, repeated_letters,
+    initial_letters, single_parts, single_names, pair_codes, pair_names)."""
+    n = len(name_start) - 1
+    weight = np.empty(n, dtype=np.float32)
+    contradicting = np.empty(n, dtype=np.float32)
+    part_count = np.empty(n, dtype=np.int16)
+    letters = np.empty(n, dtype=np.uint32)
+    repeated = np.empty(n, dtype=np.uint32)
+    initial_letters = np.empty(n, dtype=np.uint32)
+    longest = 1
+    for name in range(n):
+        longest = max(longest, name_start[name + 1] - name_start[name])
+    full = np.empty(longest, dtype=np.int64)
+    full_letters = np.empty(longest, dtype=np.int64)
+    single_parts = np.empty(n, dtype=np.int32)
+    single_names = np.empty(n, dtype=np.int32)
+    singles = 0
+    key_count = np.zeros(n + 1, dtype=np.int64)
+    no_keys = np.empty(0, dtype=np.int64)
+    for name in range(n):
+        total = 0.0
+        contradicting_total = 0.0
+        full_count = 0
+        seen = np.int64(0)
+        repeats = np.int64(0)
+        initials = np.int64(0)
+        for position in range(name_start[name], name_start[name + 1]):
+            part = name_parts[position]
+            role = part_roles[part]
+            total += part_weights[part]
+            if role != ROLE_UNCONTRADICTING:
+                contradicting_total += part_weights[part]
+            letter = part_letters[part]
+            bit = np.int64(1) << np.int64(letter) if letter >= 0 else np.int64(0)
+            if role == ROLE_NAME:
+                repeats |= seen & bit
+                seen |= bit
+                known = False
+                for i in range(full_count):
+                    if full[i] == part:
+                        known = True
+                        break
+                if not known:
+                    full[full_count] = part
+                    full_letters[full_count] = letter
+                    full_count += 1
+            elif role == ROLE_INITIAL:
+                initials |= bit
+        weight[name] = total
+        contradicting[name] = contradicting_total
+        part_count[name] = min(full_count, 32767)
+        letters[name] = seen
+        repeated[name] = repeats
+        initial_letters[name] = initials
+        if full_count == 1:
+            single_parts[singles] = full[0]
+            single_names[singles] = name
+            singles += 1
+        key_count[name + 1] = key_count[name] + _name_keys(
+            full, full_count, full_letters, initials, initial_codes, letter_codes, no_keys, 0)
+    pair_codes = np.empty(key_count[n], dtype=np.int64)
+    pair_names = np.empty(key_count[n], dtype=np.int32)
+    for name in range(n):
+        if key_count[name + 1] == key_count[name]:
+            continue
+        full_count = 0
+        initials = np.int64(0)
+        for position in range(name_start[name], name_start[name + 1]):
+            part = name_parts[position]
+            if part_roles[part] == ROLE_NAME:
+                known = False
+                for i in range(full_count):
+                    if full[i] == part:
+                        known = True
+                        break
+                if not known:
+                    full[full_count] = part
+                    full_letters[full_count] = part_letters[part]
+                    full_count += 1
+            elif part_roles[part] == ROLE_INITIAL and part_letters[part] >= 0:
+                initials |= np.int64(1) << np.int64(part_letters[part])
+        _name_keys(full, full_count, full_letters, initials, initial_codes, letter_codes, pair_codes, key_count[name])
+        pair_names[key_count[name]:key_count[name + 1]] = name
+    return (weight, contradicting, part_count, letters, repeated, initial_letters,
+            single_parts[:singles], single_names[:singles], pair_codes, pair_names)
+
+
 @njit(cache=True)
 def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) -> int:
     """Optimal string alignment distance (a swap of neighbours is one edit); cutoff + 1

@@ -92,3 +92,75 @@ def test_it_finds_sorted_hashes_through_their_buckets():
     for key in list(hashes[::97]) + [np.uint64(1), np.uint64(2**64 - 1)]:
         first, end = kernels.hashed_range(hashes, buckets, shift, np.uint64(key))
         assert (first, end) == (np.searchsorted(hashes, key, "left"), np.searchsorted(hashes, key, "right"))
+
+
+# The index build derives each name's shapes and pair keys from its part numbers in one
+# compiled pass; this is the token-by-token definition it replaced.
+LAYOUT_NAMES = [
+    ("Person", "Vladimir Vladimirovich Putin"), ("Person", "V. V. Putin"), ("Person", "J. Garcia"),
+    ("Person", "Juan Jose Garcia"), ("Person", "Sergey Sergey Shoigu"), ("Person", "Abu Bakr al-Baghdadi"),
+    ("Person", "Dr. Ayman al-Zawahiri"), ("Person", "Mohammed bin Salman"), ("Person", "Putin"),
+    ("Person", "习近平"), ("Person", "Владимир Путин"), ("Person", "A. B. C."), ("Person", "Hans Otto Friedrich"),
+    ("Organization", "Rosneft Oil Company"), ("Organization", "Fund IV Holding AG"), ("Person", "Ole Ole"),
+]
+
+
+def _expected_layout(names):
+    from service.screening.matching.blocking import initial_code, letter_code, pair_code
+    from service.screening.matching.normalize import INITIAL, NAME, PARTICLE, TITLE
+
+    def letters(tokens, role):
+        return sum({1 << (ord(t.text[0]) - 97) for t in tokens if t.role == role and "a" <= t.text[0] <= "z"})
+
+    rows, singles, codes = [], [], set()
+    for name, (tokens, parts) in enumerate(names):
+        full = list(dict.fromkeys(p for t, p in zip(tokens, parts) if t.role == NAME))
+        seen = repeated = 0
+        for t in tokens:
+            if t.role == NAME and "a" <= t.text[0] <= "z":
+                bit = 1 << (ord(t.text[0]) - 97)
+                repeated |= seen & bit
+                seen |= bit
+        rows.append((
+            np.float32(sum(t.weight for t in tokens)),
+            np.float32(sum(t.weight for t in tokens if t.role not in (PARTICLE, TITLE))),
+            len(full), letters(tokens, NAME), repeated, letters(tokens, INITIAL),
+        ))
+        if len(full) == 1:
+            singles.append((full[0], name))
+        initials = {ord(t.text) - 97 for t in tokens if t.role == INITIAL and "a" <= t.text <= "z"}
+        codes.update((pair_code(a, b), name) for i, a in enumerate(full) for b in full[i + 1:])
+        codes.update(((p << 32) | initial_code(letter), name) for letter in initials for p in full)
+        if len(full) > 1 or initials:
+            firsts = {p: ord(tokens[parts.index(p)].text[0]) - 97 for p in full}
+            for p in full:
+                others = set(initials) | {f for q, f in firsts.items() if q != p and 0 <= f < 26}
+                codes.update(((p << 32) | letter_code(letter), name) for letter in others)
+    return rows, singles, codes
+
+
+def test_it_lays_out_names_as_the_token_by_token_definition_does():
+    from service.screening.matching.blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES
+    from service.screening.matching.normalize import normalize
+    from service.screening.matching.vocabulary import VocabularyBuilder
+
+    vocabulary = VocabularyBuilder()
+    names = []
+    for schema, text in LAYOUT_NAMES:
+        tokens = normalize(text, "person" if schema == "Person" else "organization").tokens
+        names.append((tokens, [vocabulary.number(schema[0].lower(), token) for token in tokens]))
+    parts = vocabulary.parts
+    start = np.cumsum([0] + [len(p) for _, p in names]).astype(np.int64)
+    layout = kernels.name_layout(
+        start, np.array([p for _, ps in names for p in ps], dtype=np.int32),
+        np.array([ROLE_CODES.get(t.role, kernels.ROLE_OTHER) for t in parts], dtype=np.int8),
+        np.array([t.weight for t in parts], dtype=np.float64),
+        np.array([ord(t.text[0]) - 97 if "a" <= t.text[0] <= "z" else -1 for t in parts], dtype=np.int8),
+        INITIAL_CODES, LETTER_CODES,
+    )
+    rows, singles, codes = _expected_layout(names)
+    assert list(zip(*[array.tolist() for array in layout[:6]])) == [tuple(float(v) if i < 2 else v for i, v in enumerate(row)) for row in rows]
+    assert list(zip(layout[6].tolist(), layout[7].tolist())) == singles
+    got = list(zip(layout[8].tolist(), layout[9].tolist()))
+    assert len(got) == len(set(got)) and set(got) == codes
+    assert any(code & 0xFFFFFFFF >= LETTER_CODES for code, _ in got)  # "J. Garcia" got its letter keys
