@@ -804,8 +804,15 @@ def shortlist(
     """The best-estimated name of the most promising entities, an entity's runner-up alias
     when estimated about as well, and the best names of a few long shots below the margin."""
     keep = np.flatnonzero(estimates >= floor)
+    most = 4 * wanted
+    if len(keep) > most:
+        # Only names estimated at least as well as the most-th best can be among the first
+        # most in (estimate, name) order: select those before sorting (thousands -> ~most).
+        negated = -estimates[keep]
+        cutoff = np.partition(negated, most - 1)[most - 1]
+        keep = keep[negated <= cutoff]
     by_name = keep[np.argsort(names[keep])]
-    order = by_name[np.argsort(-estimates[by_name], kind="mergesort")][: 4 * wanted]
+    order = by_name[np.argsort(-estimates[by_name], kind="mergesort")][:most]
     n = len(order)
     entities = name_entity[names[order]]
     first = np.zeros(n, dtype=np.bool_)

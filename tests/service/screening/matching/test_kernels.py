@@ -164,3 +164,44 @@ def test_it_lays_out_names_as_the_token_by_token_definition_does():
     got = list(zip(layout[8].tolist(), layout[9].tolist()))
     assert len(got) == len(set(got)) and set(got) == codes
     assert any(code & 0xFFFFFFFF >= LETTER_CODES for code, _ in got)  # "J. Garcia" got its letter keys
+
+
+def _plain_shortlist(names, estimates, entity, threshold, wanted, long_shots, margin, floor):
+    """The shortlist's definition: names by estimate (ties by name number), the first 4 x wanted;
+    each entity's best name within the margin (up to wanted - long_shots), its runner-up
+    within the margin, and the best names of up to long_shots entities below it."""
+    order = sorted((i for i in range(len(names)) if estimates[i] >= floor), key=lambda i: (-estimates[i], names[i]))
+    order = order[:4 * wanted]
+    firsts, seen = [], set()
+    for i in order:
+        firsts.append(entity[names[i]] not in seen)
+        seen.add(entity[names[i]])
+    chosen = [i for i, first in zip(order, firsts) if first and estimates[i] >= threshold - margin][:wanted - long_shots]
+    shots = [i for i, first in zip(order, firsts) if first and estimates[i] < threshold - margin][:long_shots]
+    chosen_entities = {entity[names[i]] for i in chosen}
+    runners, taken = [], set()
+    for i, first in zip(order, firsts):
+        e = entity[names[i]]
+        if not first and estimates[i] >= threshold - margin and e in chosen_entities and e not in taken:
+            runners.append(i)
+            taken.add(e)
+    return [int(names[i]) for i in chosen + runners + shots]
+
+
+ESTIMATES = st.sampled_from([0.2, 0.3, 0.35, 0.5, 0.55, 0.6, 0.75, 0.9, 1.0])  # few values: many ties
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 40).flatmap(lambda entities: st.lists(st.tuples(st.integers(0, entities), ESTIMATES), max_size=300)),
+       st.integers(1, 12), st.integers(0, 3), st.randoms(use_true_random=False))
+def test_it_shortlists_as_the_plain_definition_does(rows, wanted, long_shots, rng):
+    # Name numbers are distinct and arrive unordered, as the candidate table gives them.
+    numbers = rng.sample(range(1000), len(rows))
+    names = np.array(numbers, dtype=np.int32)
+    estimates = np.array([value for _, value in rows], dtype=np.float64)
+    entity = np.zeros(1000, dtype=np.int32)
+    for number, (owner, _) in zip(numbers, rows):
+        entity[number] = owner
+    wanted = max(wanted, long_shots + 1)
+    got = kernels.shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3).tolist()
+    assert got == _plain_shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3)
