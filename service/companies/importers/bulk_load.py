@@ -18,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+import logging
+import time
+
 from django.db import connection
 from django.db.models import Model
+
+logger = logging.getLogger(__name__)
 
 # Index builds sort in memory instead of spilling to disk (this transaction only).
 MAINTENANCE_WORK_MEM = "256MB"
@@ -62,11 +67,17 @@ def tables_bulk_load(models: Sequence[type[Model]]) -> Iterator[None]:
         _pending_checks_run(cursor)
         cursor.execute("SET LOCAL maintenance_work_mem = %s", [MAINTENANCE_WORK_MEM])
         for table, name, definition in keys:
+            started = time.perf_counter()
             cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {_quote(name)} {definition}")
-        for _, definition in indexes:
+            logger.debug("%s %s: %.2f s", table, name, time.perf_counter() - started)
+        for name, definition in indexes:
+            started = time.perf_counter()
             cursor.execute(definition)
+            logger.debug("%s: %.2f s", name, time.perf_counter() - started)
         for table, name, definition in foreign_keys:
+            started = time.perf_counter()
             cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {_quote(name)} {definition}")
+            logger.debug("%s %s: %.2f s", table, name, time.perf_counter() - started)
 
 
 def tables_lock(models: Sequence[type[Model]]) -> None:

@@ -6,8 +6,14 @@ UTF-8, a cut JSON object) leaves nothing written. Bad rows are rejected and repo
 the others are written. A repeated organisation number updates the company again:
 the later row wins, as it would in a later file.
 
-Two ways, same results (the tests run both on PostgreSQL):
+Three ways, same results (the tests run every case through each on PostgreSQL):
 
+- PostgreSQL, a CSV into the empty register (columnar.py): the file is read by pyarrow
+  in blocks, checked and mapped a whole column at a time, and copied straight into
+  the company table while the next block is checked; indexes and foreign keys are
+  rebuilt at the end (bulk_load.py). A file this path cannot take as it is (a row with
+  the wrong number of fields, an organisation number repeated ...) is rolled back to
+  a savepoint and goes the general set-based way.
 - PostgreSQL, set-based (staging.py, set_based.py): the file goes into a staging
   table with COPY, and SQL checks, maps and upserts every row at once. Into an empty
   register (a first load of at least INITIAL_LOAD_MIN_ROWS rows) the company, employment
@@ -26,6 +32,7 @@ from django.utils import timezone
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.bulk_load import tables_bulk_load, tables_lock
+from service.companies.importers.enheter.columnar import columnar_first_load
 from service.companies.importers.enheter.mapping import enhet_company_row
 from service.companies.importers.enheter.records import enheter_rows
 from service.companies.importers.enheter.references import EnhetReferences
@@ -39,7 +46,8 @@ from service.companies.models import Company, CompanyEmployment, CompanyRiskStat
 
 BATCH_SIZE = 5000
 FORMATS = ("auto", "csv", "json")
-METHODS = ("auto", "set_based", "rows")
+# columnar: the first-load path where it applies, else set_based (what auto takes on PostgreSQL)
+METHODS = ("auto", "columnar", "set_based", "rows")
 # Below this many rows rebuilding the indexes saves nothing worth locking the tables for.
 INITIAL_LOAD_MIN_ROWS = 10_000
 # Memory for the set-based statements' sorts and hashes (this transaction only).
@@ -55,7 +63,7 @@ def enheter_import(
     refresh_analysis: bool = True,
     method: str = "auto",
 ) -> ImportResult:
-    """`method`: set_based (PostgreSQL only), rows, or auto (set_based on PostgreSQL)."""
+    """`method`: columnar or set_based (PostgreSQL only), rows, or auto (columnar on PostgreSQL)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}")
     if method == "auto":
@@ -64,8 +72,16 @@ def enheter_import(
     result = ImportResult(source=path.name)
     affected = AffectedCompanies()
     with transaction.atomic():
-        if method == "set_based":
-            _set_based_import(path, file_format=file_format, quiet=quiet, result=result, affected=affected)
+        if method in ("columnar", "set_based"):
+            done = None
+            if method == "columnar" and file_format != "json":
+                done = columnar_first_load(
+                    path=path, quiet=quiet, now=timezone.now(), initial_load=_initial_load, min_rows=INITIAL_LOAD_MIN_ROWS
+                )
+            if done is not None:
+                result, affected = done
+            else:
+                _set_based_import(path, file_format=file_format, quiet=quiet, result=result, affected=affected)
         else:
             _rows_import(path, file_format=file_format, quiet=quiet, batch_size=batch_size, result=result, affected=affected)
     if refresh_analysis:
@@ -74,7 +90,7 @@ def enheter_import(
 
 
 def _default_method() -> str:
-    return "set_based" if connection.vendor == "postgresql" else "rows"
+    return "columnar" if connection.vendor == "postgresql" else "rows"
 
 
 def _set_based_import(path: Path, *, file_format: str, quiet: bool, result: ImportResult, affected: AffectedCompanies) -> None:

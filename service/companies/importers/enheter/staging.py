@@ -55,7 +55,7 @@ def staging_fill(*, path: Path, file_format: str, quiet: bool) -> Staged:
     with text_source_open(path) as source:
         starts_as_array = source.head.lstrip(_BOM + b" \t\r\n")[:1] == b"["
         if file_format == "csv" or (file_format == "auto" and not starts_as_array):
-            header = _csv_header(source, path.name)
+            header = csv_header(source, path.name)
             staged = _csv_copy(source, header, path.name, quiet=quiet)
             if staged is not None:
                 return staged
@@ -84,7 +84,7 @@ def staging_drop(staged: Staged) -> None:
         cursor.execute(f"DROP TABLE {staged.table}")
 
 
-def _csv_header(source: TextSource, name: str) -> list[str]:
+def csv_header(source: TextSource, name: str) -> list[str]:
     first = source.binary.readline()
     if first.startswith(_BOM):
         first = first[len(_BOM) :]
@@ -106,7 +106,7 @@ def _csv_copy(source: TextSource, header: list[str], name: str, *, quiet: bool) 
     column_list = ", ".join(columns.values())
     # FORCE_NOT_NULL: an empty field is '' as in Python's csv module, never NULL.
     sql = f"COPY {table} ({column_list}) FROM STDIN WITH (FORMAT csv, FORCE_NOT_NULL ({column_list}))"
-    breaks = _LineBreaks()
+    breaks = LineBreaks()
     savepoint = transaction.savepoint()
     try:
         with progress_bar(total=source.size, description=name, quiet=quiet) as bar:
@@ -130,7 +130,7 @@ def _csv_copy(source: TextSource, header: list[str], name: str, *, quiet: bool) 
     return Staged(table=table, columns={c: columns[c] for c in COLUMNS}, rows=rows, lines_filled=not one_line_each)
 
 
-class _LineBreaks:
+class LineBreaks:
     """Physical lines as Python's csv module counts them: \\n, \\r\\n and a lone \\r each end one."""
 
     def __init__(self) -> None:

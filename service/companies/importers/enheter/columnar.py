@@ -1,0 +1,667 @@
+"""A first load of an Enhetsregisteret CSV into an empty register, column by column (PostgreSQL).
+
+The general set-based path (staging.py, set_based.py) copies the file into a staging
+table and checks it in SQL, where each field of each row costs its own function calls
+(~30 s for a million rows). Here the file is read by pyarrow's CSV reader in blocks of
+some 20,000 rows, and every check and mapping of mapping.py runs on whole columns at
+once with pyarrow.compute (trim, regular expressions, lengths, the mod-11 check with
+numpy, reference codes by hash lookups), so a rule costs one pass over a column in C++.
+The accepted rows are rendered as COPY text (escaped, `\\N` for nulls, new uuids) and
+copied straight into the company table while the next block is being checked: the
+database parses and stores one block on one core while Python checks the next on the
+other. Rejected rows get their reason from mapping.py itself, as on the other paths.
+
+It is used only where that is the whole story: a CSV into an empty register (the first
+load, with indexes and keys rebuilt at the end by bulk_load.py). Anything else takes
+the general path, and so does a file that turns out to need it, after the work done so
+far is rolled back to a savepoint: a row with the wrong number of fields or a broken
+quote, bytes that are not UTF-8 or NUL, an organisation number repeated in the file
+(written once per occurrence, which the general path does), a repeated column name.
+A quoted field over several lines is fine: lines are then counted again by Python's csv
+module, only for the rows the report names.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import logging
+import os
+import queue
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+from django.db import connection, transaction
+from psycopg.copy import QueuedLibpqWriter
+
+from service.companies.importers.analysis_hook import AffectedCompanies
+from service.companies.importers.csv_rows import csv_rows
+from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
+from service.companies.importers.enheter.records import ADDRESS_LINE_SEPARATOR, COLUMNS, STATUS_DATE_COLUMNS
+from service.companies.importers.enheter.references import NACE_UNSPECIFIED, EnhetReferences
+from service.companies.importers.enheter.set_based import _affected_add, _history_write, _table
+from service.companies.importers.enheter.staging import LineBreaks, csv_header
+from service.companies.importers.result import WARNING_LINES_KEPT, ImportResult, RejectedRow, WarningGroup
+from service.companies.importers.source import progress_advance, progress_bar, text_source_open
+from service.companies.importers.values import INT_MAX, INT_MIN, WHITESPACE, RowRejected
+from service.companies.models import Company, GeoCountry, GeoPostalCode
+
+logger = logging.getLogger(__name__)
+
+# pyarrow's read block. Its streaming reader reads up to 32 blocks ahead, so blocks are small; they are
+# checked in groups of BATCH_ROWS rows, each check a pass over a whole column.
+BLOCK_BYTES = 1 << 20
+BATCH_ROWS = 20_000
+_STRING = pa.string()
+_NULL = pa.scalar(None, _STRING)
+_WEIGHTS = np.array([3, 2, 7, 6, 5, 4, 3, 2, 1], dtype=np.int64)  # mod 11 of the organisation number
+_POWERS = 10 ** np.arange(8, -1, -1, dtype=np.int64)
+_HEX = np.frombuffer(b"".join(f"{i:02x}".encode() for i in range(256)), dtype=np.uint16)
+_FLAGS = {"is_bankrupt": "konkurs", "is_under_liquidation": "underAvvikling", "is_under_forced_dissolution": "underTvangsavviklingEllerTvangsopplosning"}
+_DATES = {
+    "registration_date": "registreringsdatoenhetsregisteret",
+    "founded_date": "stiftelsesdato",
+    "bankrupt_date": "konkursdato",
+    "under_liquidation_date": "underAvviklingDato",
+}
+# Columns not trimmed as a whole: the organisation number (spaces go first), address lines ("/n" first),
+# place and country names (only a new postal code or country needs them).
+_UNSTRIPPED = {"organisasjonsnummer", *(f"{block}.{c}" for block in ADDRESSES.values() for c in ("adresse", "poststed", "land"))}
+# The company table's columns in the order of the COPY.
+_COPY_COLUMNS = [
+    "uuid", "org_nr_schema", "org_nr", "name", "business_address", "postal_address", "website", "employees",
+    "registration_date", "founded_date", "last_submitted_accounts_year", "parent_org_nr",
+    "bankrupt_date", "is_under_liquidation", "under_liquidation_date", "forced_dissolution_date",
+    "organization_type_id", "nace_code_1_id", "nace_code_2_id", "nace_code_3_id",
+    "business_municipality_id", "business_postal_code_id", "business_country_id", "postal_municipality_id",
+    "postal_postal_code_id", "postal_country_id", "is_under_forced_dissolution", "is_bankrupt",
+]  # fmt: skip
+# Left to a column default for the COPY: a timestamp parsed a million times costs a second.
+_TIMESTAMP_COLUMNS = ("create_timestamp", "update_timestamp")
+
+
+class Unsuitable(Exception):
+    """The file needs the general set-based path; what was done is rolled back."""
+
+
+@dataclass
+class _Lookup:
+    """A code -> uuid dict as arrow arrays, for hash lookups of whole columns."""
+
+    keys: pa.Array
+    values: pa.Array
+
+    @classmethod
+    def of(cls, mapping: dict) -> _Lookup:
+        return cls(pa.array(list(mapping), _STRING), pa.array([str(v) for v in mapping.values()], _STRING))
+
+    def find(self, codes: pa.Array) -> pa.Array:
+        return pc.take(self.values, pc.index_in(codes, value_set=self.keys))
+
+
+@dataclass
+class _Warnings:
+    """result.warn's grouping with ordinals instead of lines (lines are known at the end)."""
+
+    groups: dict[str, WarningGroup] = field(default_factory=dict)
+
+    def add(self, ordinal: int, message: str) -> None:
+        group = self.groups.setdefault(message, WarningGroup(message))
+        group.count += 1
+        if len(group.lines) < WARNING_LINES_KEPT:
+            group.lines.append(ordinal)
+
+
+@dataclass
+class _Load:
+    refs: EnhetReferences
+    rows: int = 0  # rows read so far (the next row's ordinal)
+    written: int = 0
+    rejected: list[tuple[int, str]] = field(default_factory=list)  # (ordinal, reason)
+    warnings: _Warnings = field(default_factory=_Warnings)
+    seen: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # org nrs so far, sorted
+    lookups: dict[str, _Lookup] = field(default_factory=dict)
+    new_countries: dict[str, tuple[str, str]] = field(default_factory=dict)  # code -> (uuid, name)
+    new_postal_codes: dict[str, tuple[str, str, str, object]] = field(default_factory=dict)  # key -> (uuid, code, place, municipality)
+
+    def lookup(self, name: str) -> _Lookup:
+        if name not in self.lookups:
+            self.lookups[name] = _Lookup.of(getattr(self.refs, name))
+        return self.lookups[name]
+
+
+def columnar_first_load(
+    *,
+    path: Path,
+    quiet: bool,
+    now: datetime,
+    initial_load: Callable[[int], AbstractContextManager | None],
+    min_rows: int,
+) -> tuple[ImportResult, AffectedCompanies] | None:
+    """The import of a CSV into the empty register; None when the file is not one for this path
+    (then nothing is written and the general path takes over)."""
+    if Company.objects.exists():
+        return None
+    savepoint = transaction.savepoint()
+    try:
+        done = _load(path=path, quiet=quiet, now=now, initial_load=initial_load, min_rows=min_rows)
+    except Unsuitable as exc:
+        transaction.savepoint_rollback(savepoint)
+        logger.info("%s: the general set-based path instead (%s)", path.name, exc)
+        return None
+    except BaseException:
+        transaction.savepoint_rollback(savepoint)
+        raise
+    if done is None:
+        transaction.savepoint_rollback(savepoint)
+    else:
+        transaction.savepoint_commit(savepoint)
+    return done
+
+
+def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, AffectedCompanies] | None:
+    with text_source_open(path) as source:
+        if source.head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[":
+            return None  # JSON
+        header = csv_header(source, path.name)
+        if len(set(header)) != len(header):
+            return None  # a repeated column name: the csv module's rows decide which one counts
+        with progress_bar(total=source.size, description=path.name, quiet=quiet) as bar:
+            stream = _CheckedStream(source, bar)
+            batches = _batches(stream, header)
+            load = _Load(refs=EnhetReferences.load())
+            # Read up to min_rows rows before deciding: a small file is not worth locking the tables for.
+            ahead: list[bytes] = []
+            for batch in batches:
+                ahead.append(_batch_map(batch, load))
+                if load.rows >= min_rows:
+                    break
+            loading = initial_load(load.rows)
+            if loading is None:
+                return None
+            with loading:
+                _copy(ahead, (_batch_map(batch, load) for batch in batches), now=now)
+                stream.check()
+                started = time.perf_counter()
+                _references_create(load)
+                _history_write(now=now, today=now.date(), source=_table(Company))
+                logger.debug("%s: %d rows copied; history in %.1f s", path.name, load.written, time.perf_counter() - started)
+        named = {ordinal for ordinal, _ in load.rejected}
+        named.update(ordinal for group in load.warnings.groups.values() for ordinal in group.lines)
+        lines = _lines_of(named, physical_lines=stream.lines(), rows=load.rows, path=path)
+    result = ImportResult(source=path.name, rows_read=load.rows)
+    result.tally(created=load.written, updated=0, unchanged=0)
+    result.rejected.extend(RejectedRow(lines[ordinal], reason) for ordinal, reason in load.rejected)
+    for message, group in load.warnings.groups.items():
+        result.warnings[message] = WarningGroup(message, group.count, [lines[o] for o in group.lines])
+    affected = AffectedCompanies()
+    _affected_add(affected, source=_table(Company))
+    return result, affected
+
+
+class _CheckedStream(io.RawIOBase):
+    """The file's bytes on their way to pyarrow: line breaks counted, UTF-8 and NUL checked, progress shown."""
+
+    def __init__(self, source, bar) -> None:
+        self.source, self.bar = source, bar
+        self.breaks = LineBreaks()
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.problem = ""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        chunk = self.source.binary.read(size)
+        self.breaks.add(chunk)
+        if b"\x00" in chunk:
+            self.problem = self.problem or "a NUL byte"
+        try:
+            self.decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError:
+            self.problem = self.problem or "bytes that are not UTF-8"
+        progress_advance(self.bar, self.source)
+        return chunk
+
+    def check(self) -> None:
+        if self.problem:
+            raise Unsuitable(self.problem)
+
+    def lines(self) -> int:
+        return self.breaks.lines()
+
+
+def _batches(stream: _CheckedStream, header: list[str]) -> Iterator[pa.RecordBatch]:
+    try:
+        reader = pa_csv.open_csv(
+            stream,
+            read_options=pa_csv.ReadOptions(column_names=header, block_size=BLOCK_BYTES),
+            parse_options=pa_csv.ParseOptions(newlines_in_values=True),
+            convert_options=pa_csv.ConvertOptions(
+                include_columns=list(COLUMNS), column_types=dict.fromkeys(COLUMNS, _STRING), strings_can_be_null=False
+            ),
+        )
+    except pa.ArrowInvalid as exc:  # the first block already has a row with the wrong number of fields ...
+        raise Unsuitable(str(exc).splitlines()[0]) from None
+    group: list[pa.RecordBatch] = []
+    rows = 0
+    while True:
+        try:
+            batch = reader.read_next_batch()
+        except StopIteration:
+            break
+        except pa.ArrowInvalid as exc:  # a row with the wrong number of fields, a broken quote, bad UTF-8
+            raise Unsuitable(str(exc).splitlines()[0]) from None
+        stream.check()
+        group.append(batch)
+        rows += batch.num_rows
+        if rows >= BATCH_ROWS:
+            yield _combined(group)
+            group, rows = [], 0
+    if group:
+        yield _combined(group)
+
+
+def _combined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
+    if len(batches) == 1:
+        return batches[0]
+    return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
+
+
+def _copy(ahead: list[bytes], rest: Iterator[bytes], *, now: datetime) -> None:
+    company = _table(Company)
+    sql = f"COPY {company} ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+    with connection.wrap_database_errors, connection.cursor() as cursor:
+        # The empty table is locked by this transaction, and the defaults go again before it ends.
+        # (a literal: DDL takes no parameters; isoformat() has no quote to escape)
+        stamp = f"'{now.isoformat()}'::timestamptz"
+        cursor.execute(f"ALTER TABLE {company} " + ", ".join(f"ALTER {c} SET DEFAULT {stamp}" for c in _TIMESTAMP_COLUMNS))
+        raw = cursor.cursor
+        # The queued writer sends from a thread of its own: the next block is checked meanwhile.
+        with raw.copy(sql, writer=_QueuedWriter(raw)) as copy:
+            for data in ahead:
+                copy.write(data)
+            ahead.clear()
+            for data in rest:
+                copy.write(data)
+        cursor.execute(f"ALTER TABLE {company} " + ", ".join(f"ALTER {column} DROP DEFAULT" for column in _TIMESTAMP_COLUMNS))
+
+
+class _QueuedWriter(QueuedLibpqWriter):
+    """psycopg's queued COPY writer with a short queue (64 pieces of 128 kB): when the database falls
+    behind, the reader waits instead of holding the file in memory."""
+
+    def __init__(self, cursor) -> None:
+        super().__init__(cursor)
+        self._queue = queue.Queue(maxsize=64)
+
+
+# --- checks and mapping of one block, mapping.py's rules on whole columns --------------------------------
+
+
+def _strip(column: pa.Array) -> pa.Array:
+    return pc.utf8_trim(column, characters=WHITESPACE)
+
+
+def _nonempty(column: pa.Array) -> pa.Array:
+    return pc.not_equal(column, "")
+
+
+def _np(mask: pa.Array) -> np.ndarray:
+    return mask.to_numpy(zero_copy_only=False)
+
+
+def _fixed_width(column: pa.Array, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the rows whose value is `width` bytes long, those values as a (rows, width) array of bytes)."""
+    where = np.flatnonzero(_np(pc.equal(pc.binary_length(column), width)))
+    if not len(where):
+        return where, np.empty((0, width), dtype=np.uint8)
+    chosen = pc.take(column, pa.array(where))
+    start = np.frombuffer(chosen.buffers()[1], dtype=np.int32, count=1, offset=4 * chosen.offset)[0]
+    data = np.frombuffer(chosen.buffers()[2], dtype=np.uint8, count=width * len(where), offset=start)
+    return where, data.reshape(len(where), width)
+
+
+def _digits(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ASCII digits everywhere, the digits' values)."""
+    values = data.astype(np.int64) - ord("0")
+    return ((values >= 0) & (values <= 9)).all(axis=1), values
+
+
+def _int(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """values.int_value: (ok, the number or null)."""
+    count = len(text)
+    empty = _np(pc.equal(text, ""))
+    shaped = _np(pc.match_substring_regex(text, r"^[+-]?[0-9]+$"))
+    lengths = _np(pc.binary_length(text))
+    fast = shaped & (lengths <= 11)  # fits int64 whatever its leading zeros
+    numbers = np.zeros(count, dtype=np.int64)
+    if fast.any():
+        candidates = pc.if_else(pa.array(fast), text, _NULL)
+        if pc.any(pc.starts_with(candidates, "+")).as_py():
+            candidates = pc.replace_substring_regex(candidates, r"^\+", "")
+        numbers = pc.fill_null(pc.cast(candidates, pa.int64()), 0).to_numpy()
+    slow = np.flatnonzero(shaped & ~fast)
+    if len(slow):  # long, perhaps only by leading zeros: Python's int() decides
+        numbers = numbers.copy()
+        for index, value in zip(slow, pc.take(text, pa.array(slow)).to_pylist()):
+            number = int(value)
+            numbers[index] = number if INT_MIN <= number <= INT_MAX else INT_MAX + 1
+    valid = shaped & (numbers >= INT_MIN) & (numbers <= INT_MAX)
+    return empty | valid, pa.array(numbers, mask=~valid)
+
+
+def _date(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """values.date_value: (ok, the YYYY-MM-DD text or null)."""
+    valid = np.zeros(len(text), dtype=bool)
+    where, data = _fixed_width(text, 10)
+    if len(where):
+        numeric, digits = _digits(data[:, [0, 1, 2, 3, 5, 6, 8, 9]])
+        shaped = numeric & (data[:, 4] == ord("-")) & (data[:, 7] == ord("-"))
+        year = digits[:, :4] @ np.array([1000, 100, 10, 1])
+        month = digits[:, 4] * 10 + digits[:, 5]
+        day = digits[:, 6] * 10 + digits[:, 7]
+        leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+        days = np.where(np.isin(month, (4, 6, 9, 11)), 30, np.where(month == 2, np.where(leap, 29, 28), 31))
+        valid[where] = shaped & (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= days)
+    empty = _np(pc.equal(text, ""))
+    return empty | valid, pc.if_else(pa.array(valid), text, _NULL)
+
+
+def _org_nr(raw: pa.Array) -> tuple[np.ndarray, pa.Array, np.ndarray]:
+    """mapping.org_nr_value: (ok, the number's text, the number as an integer, 0 where not ok)."""
+    text = _strip(pc.replace_substring(raw, " ", ""))
+    ok = np.zeros(len(text), dtype=bool)
+    numbers = np.zeros(len(text), dtype=np.int64)
+    where, data = _fixed_width(text, 9)
+    if len(where):
+        numeric, digits = _digits(data)
+        good = numeric & ((digits @ _WEIGHTS) % 11 == 0)
+        ok[where] = good
+        numbers[where] = np.where(good, digits @ _POWERS, 0)
+    return ok, text, numbers
+
+
+def _copy_text(column: pa.Array) -> pa.Array:
+    """Text for COPY's text format: backslash, tab, newline and carriage return escaped."""
+    if column.buffers()[2] is None:
+        return column
+    data = np.frombuffer(column.buffers()[2], dtype=np.uint8)
+    for char, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+        if (data == ord(char)).any():  # (the whole buffer: a false alarm costs a pass, nothing more)
+            column = pc.replace_substring(column, char, escaped)
+    return column
+
+
+def _uuids(count: int) -> pa.Array:
+    """`count` random (version 4) uuids as text, made in one go."""
+    raw = np.frombuffer(os.urandom(16 * count), dtype=np.uint8).reshape(count, 16).copy()
+    raw[:, 6] = (raw[:, 6] & 0x0F) | 0x40
+    raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
+    hexed = _HEX[raw].view(np.uint8).reshape(count, 32)
+    text = np.full((count, 36), ord("-"), dtype=np.uint8)
+    for target, source in ((0, 0), (9, 8), (14, 12), (19, 16), (24, 20)):
+        width = 8 if target == 0 else (12 if target == 24 else 4)
+        text[:, target : target + width] = hexed[:, source : source + width]
+    offsets = np.arange(0, 36 * (count + 1), 36, dtype=np.int32)
+    return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text.tobytes()))
+
+
+def _batch_map(batch: pa.RecordBatch, load: _Load) -> memoryview | bytes:
+    """Check and map one block; the accepted rows as COPY text. Rejections and warnings go into `load`."""
+    count = batch.num_rows
+    first = load.rows
+    load.rows += count
+    raw = {name: batch.column(name) for name in COLUMNS}
+    # (place and country names stay as they are: trimmed in Python for the few new postal codes and countries)
+    text = {name: raw[name] if name in _UNSTRIPPED else _strip(raw[name]) for name in COLUMNS}
+    ok, org_nr, numbers = _org_nr(raw["organisasjonsnummer"])
+    out: dict[str, pa.Array] = {"org_nr": org_nr}
+
+    def limited(value: pa.Array, max_length: int) -> pa.Array:
+        nonlocal ok
+        ok = ok & _np(pc.less_equal(pc.utf8_length(value), max_length))
+        return value
+
+    out["name"] = limited(text["navn"], 300)
+    ok = ok & _np(_nonempty(out["name"]))
+    employees_ok, employees = _int(text["antallAnsatte"])
+    ok = ok & employees_ok & _np(pc.fill_null(pc.greater_equal(employees, 0), True))
+    out["employees"] = pc.cast(employees, _STRING)
+    out["website"] = limited(text["hjemmeside"], 300)
+    for name, column in _DATES.items():
+        date_ok, out[name] = _date(text[column])
+        ok = ok & date_ok
+    forced = []
+    for column in STATUS_DATE_COLUMNS:
+        date_ok, value = _date(text[column])
+        ok = ok & date_ok
+        forced.append(value)
+    out["forced_dissolution_date"] = pc.min_element_wise(*forced)
+    year_ok, year = _int(text["sisteInnsendteAarsregnskap"])
+    ok = ok & year_ok
+    out["last_submitted_accounts_year"] = pc.cast(year, _STRING)
+    out["parent_org_nr"] = limited(text["overordnetEnhet"], 20)
+    for name, column in _FLAGS.items():
+        flag = pc.ascii_lower(text[column])
+        ok = ok & _np(pc.is_in(flag, value_set=pa.array(["", "false", "true"])))
+        out[name] = pc.if_else(pc.equal(flag, "true"), "t", "f")
+    for prefix, block in ADDRESSES.items():
+        lines = _strip(pc.replace_substring(raw[f"{block}.adresse"], ADDRESS_LINE_SEPARATOR, "\n"))
+        out[f"{prefix}_address"] = limited(lines, 300)
+
+    rejected = np.flatnonzero(~ok)
+    if len(rejected):
+        _reject(batch, rejected, first, load)
+        keep = pa.array(ok)
+        raw = {name: pc.filter(value, keep) for name, value in raw.items()}
+        text = {name: pc.filter(value, keep) for name, value in text.items()}
+        out = {name: pc.filter(value, keep) for name, value in out.items()}
+        numbers = numbers[ok]
+    ordinals = np.flatnonzero(ok) + first
+    _duplicates_check(numbers, load)
+    _references_map(text, out, ordinals, load)
+    rows = len(ordinals)
+    load.written += rows
+    if not rows:
+        return b""
+    for name in ("name", "website", "parent_org_nr", "business_address", "postal_address"):
+        out[name] = _copy_text(out[name])
+    # The last column is never null: it carries the line's end.
+    last = pc.binary_join_element_wise(out[_COPY_COLUMNS[-1]], "\n", "")
+    values = [_uuids(rows), "NO", *(out[name] for name in _COPY_COLUMNS[2:-1]), last]
+    joined = pc.binary_join_element_wise(*values, "\t", null_handling="replace", null_replacement="\\N")
+    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int32, count=rows + 1, offset=4 * joined.offset)
+    return memoryview(joined.buffers()[2])[offsets[0] : offsets[-1]]
+
+
+def _reject(batch: pa.RecordBatch, rows: np.ndarray, first: int, load: _Load) -> None:
+    """mapping.py's reason for each row the column checks refused."""
+    chosen = batch.select(list(COLUMNS)).take(pa.array(rows)).to_pylist()
+    for index, values in zip(rows, chosen):
+        try:
+            enhet_checked(values)
+        except RowRejected as exc:
+            reason = str(exc)
+        else:  # the column checks and mapping.py disagree: a bug, but the row is still reported
+            logger.error("a row rejected by the column checks passes mapping.py: %r", values)
+            reason = "rejected by the import's checks"
+        load.rejected.append((first + int(index), reason))
+
+
+def _duplicates_check(numbers: np.ndarray, load: _Load) -> None:
+    ordered = np.sort(numbers)
+    if len(ordered) > 1 and (ordered[1:] == ordered[:-1]).any():
+        raise Unsuitable("an organisation number repeated in the file")
+    if len(load.seen):
+        found = np.searchsorted(load.seen, ordered).clip(max=len(load.seen) - 1)
+        if (load.seen[found] == ordered).any():
+            raise Unsuitable("an organisation number repeated in the file")
+    # Two sorted runs: the stable sort (timsort) merges them in linear time.
+    load.seen = np.sort(np.concatenate([load.seen, ordered]), kind="stable")
+
+
+def _references_map(text: dict[str, pa.Array], out: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> None:
+    """Reference ids of the accepted rows; warnings for unknown codes; new postal codes and countries
+    scheduled (with their uuids) from the first row using each, in mapping.py's order."""
+    warned: list[tuple[int, int, str]] = []  # (ordinal, position in the row, message)
+
+    def unknown(position: int, codes: pa.Array, found: pa.Array, skip: pa.Array, message) -> None:
+        mask = pc.and_(pc.is_null(found), pc.invert(skip))
+        for index in np.flatnonzero(_np(mask)):
+            warned.append((int(ordinals[index]), position, message(codes[index].as_py())))
+
+    code = text["organisasjonsform.kode"]
+    out["organization_type_id"] = load.lookup("organization_types").find(code)
+    unknown(0, code, out["organization_type_id"], pc.equal(code, ""), lambda v: f"unknown organisation form {v}; left empty")
+    for rank in (1, 2, 3):
+        code = text[f"naeringskode{rank}.kode"]
+        found = load.lookup("nace").find(code)
+        skip = pc.is_in(code, value_set=pa.array(["", NACE_UNSPECIFIED]))
+        out[f"nace_code_{rank}_id"] = pc.if_else(skip, _NULL, found)
+        unknown(rank, code, found, skip, lambda v: f"unknown NACE code {v}; left empty")
+    postal_keys = {}
+    countries = {}
+    for position, (prefix, block) in zip((4, 6), ADDRESSES.items()):
+        code = text[f"{block}.kommunenummer"]
+        out[f"{prefix}_municipality_id"] = load.lookup("municipalities").find(code)
+        unknown(position, code, out[f"{prefix}_municipality_id"], pc.equal(code, ""), lambda v: f"unknown municipality {v}; left empty")
+        country = _upper(text[f"{block}.landkode"])
+        postal = text[f"{block}.postnummer"]
+        norwegian = pc.is_in(country, value_set=pa.array(["NO", ""]))
+        valid = pc.and_(norwegian, pc.match_substring_regex(postal, r"^[0-9]{4}$"))
+        bad = pc.and_(pc.and_(norwegian, pc.invert(valid)), pc.not_equal(postal, ""))
+        for index in np.flatnonzero(_np(bad)):
+            value = postal[index].as_py()
+            warned.append((int(ordinals[index]), position + 1, f"{block}.postnummer {value!r} is not a Norwegian postal code; left empty"))
+        postal_keys[prefix] = pc.if_else(valid, pc.binary_join_element_wise("NO-", postal, ""), _NULL)
+        countries[prefix] = country
+    for ordinal, _, message in sorted(warned):
+        load.warnings.add(ordinal, message)
+    _references_schedule(text, out, postal_keys, countries, load)
+    for prefix in ADDRESSES:
+        out[f"{prefix}_postal_code_id"] = load.lookup("postal_codes").find(postal_keys[prefix])
+        country = countries[prefix]
+        out[f"{prefix}_country_id"] = pc.if_else(pc.equal(country, ""), _NULL, load.lookup("countries").find(country))
+
+
+def _upper(column: pa.Array) -> pa.Array:
+    """str.upper(): ASCII in C, anything else (where Unicode's and Python's rules might part) in Python."""
+    if pc.all(pc.string_is_ascii(column)).as_py():
+        return pc.ascii_upper(column)
+    return pa.array([value.upper() for value in column.to_pylist()], _STRING)
+
+
+def _references_schedule(text, out, postal_keys, countries, load: _Load) -> None:
+    """New postal codes and countries, in mapping.py's order: per row, per address, a Norwegian postal
+    code's country NO, its postal code, then the address's own country."""
+    refs = load.refs
+    new_rows = np.zeros(len(out["org_nr"]), dtype=bool)
+    for prefix in ADDRESSES:
+        keys = postal_keys[prefix]
+        new_rows |= _np(pc.and_(pc.is_valid(keys), pc.invert(pc.is_in(keys, value_set=load.lookup("postal_codes").keys))))
+        country = countries[prefix]
+        new_rows |= _np(pc.and_(pc.not_equal(country, ""), pc.invert(pc.is_in(country, value_set=load.lookup("countries").keys))))
+    rows = np.flatnonzero(new_rows)
+    if not len(rows):
+        return
+    index = pa.array(rows)
+    taken = {
+        prefix: (
+            pc.take(postal_keys[prefix], index).to_pylist(),
+            pc.take(text[f"{block}.postnummer"], index).to_pylist(),
+            [value.strip() for value in pc.take(text[f"{block}.poststed"], index).to_pylist()],
+            pc.take(out[f"{prefix}_municipality_id"], index).to_pylist(),
+            pc.take(countries[prefix], index).to_pylist(),
+            [value.strip() for value in pc.take(text[f"{block}.land"], index).to_pylist()],
+        )
+        for prefix, block in ADDRESSES.items()
+    }
+    for i in range(len(rows)):
+        for prefix in ADDRESSES:
+            keys, codes, places, municipalities, country_codes, country_names = taken[prefix]
+            if keys[i] is not None:
+                _country_schedule("NO", "Norway", load)
+                if keys[i] not in refs.postal_codes:
+                    new = str(_new_uuid())
+                    refs.postal_codes[keys[i]] = new
+                    load.new_postal_codes[keys[i]] = (new, codes[i], places[i][:100], municipalities[i])
+                    load.lookups.pop("postal_codes", None)
+            if country_codes[i]:
+                _country_schedule(country_codes[i], country_names[i][:100] or country_codes[i], load)
+
+
+def _country_schedule(code: str, name: str, load: _Load) -> None:
+    if code not in load.refs.countries:
+        new = str(_new_uuid())
+        load.refs.countries[code] = new
+        load.new_countries[code] = (new, name)
+        load.lookups.pop("countries", None)
+
+
+def _new_uuid() -> uuid.UUID:
+    return uuid.uuid4()
+
+
+def _references_create(load: _Load) -> None:
+    """The new countries and postal codes, with the uuids the companies already carry. One created
+    meanwhile by another import keeps its own uuid, and the companies are pointed at it."""
+    norway = str(load.refs.countries.get("NO", ""))
+    tables = (
+        (
+            _table(GeoCountry),
+            "uuid, key, name",
+            "%s::uuid, %s, %s",
+            [(u, code, name) for code, (u, name) in load.new_countries.items()],
+            ("business_country_id", "postal_country_id"),
+        ),
+        (
+            _table(GeoPostalCode),
+            "uuid, key, code, place_name, municipality_id, country_id",
+            "%s::uuid, %s, %s, %s, %s::uuid, %s::uuid",
+            [
+                (u, key, code, place, municipality, norway)
+                for key, (u, code, place, municipality) in load.new_postal_codes.items()
+            ],
+            ("business_postal_code_id", "postal_postal_code_id"),
+        ),
+    )
+    with connection.cursor() as cursor:
+        for table, columns, placeholders, rows, company_columns in tables:
+            if not rows:
+                continue
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({placeholders}) ON CONFLICT (key) DO NOTHING", rows)
+            cursor.execute(f"SELECT key, uuid::text FROM {table} WHERE key = ANY(%s)", [[row[1] for row in rows]])
+            actual = dict(cursor.fetchall())
+            for row in rows:
+                if actual[row[1]] != row[0]:
+                    for column in company_columns:
+                        cursor.execute(
+                            f"UPDATE {_table(Company)} SET {column} = %s WHERE {column} = %s", [actual[row[1]], row[0]]
+                        )
+
+
+def _lines_of(ordinals: set[int], *, physical_lines: int, rows: int, path: Path) -> dict[int, int]:
+    """Ordinal -> the physical line the row starts on: ordinal + 2 when every row is one line, else
+    counted again by Python's csv module (quoted fields over several lines, blank lines), as the other
+    paths count them."""
+    if physical_lines == rows + 1:
+        return {ordinal: ordinal + 2 for ordinal in ordinals}
+    lines = {}
+    number = -1
+    with text_source_open(path) as source:
+        for number, row in enumerate(csv_rows(source.stream, required_columns=COLUMNS, name=path.name)):
+            if number in ordinals:
+                lines[number] = row.line
+    if number + 1 != rows:
+        raise Unsuitable("pyarrow and the csv module count the rows differently")
+    return lines
