@@ -28,12 +28,13 @@ import io
 import logging
 import os
 import queue
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
@@ -48,12 +49,20 @@ from service.companies.importers.csv_rows import csv_rows
 from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
 from service.companies.importers.enheter.records import ADDRESS_LINE_SEPARATOR, COLUMNS, STATUS_DATE_COLUMNS
 from service.companies.importers.enheter.references import NACE_UNSPECIFIED, EnhetReferences
-from service.companies.importers.enheter.set_based import _affected_add, _history_write, _table
+from service.companies.importers.enheter.set_based import _affected_add, _table
+from service.companies.importers.enheter.writer import STATUSES
 from service.companies.importers.enheter.staging import LineBreaks, csv_header
 from service.companies.importers.result import WARNING_LINES_KEPT, ImportResult, RejectedRow, WarningGroup
 from service.companies.importers.source import progress_advance, progress_bar, text_source_open
 from service.companies.importers.values import INT_MAX, INT_MIN, WHITESPACE, RowRejected
-from service.companies.models import Company, GeoCountry, GeoPostalCode
+from service.companies.models import (
+    Company,
+    CompanyEmployment,
+    CompanyRiskStatus,
+    CompanyRiskStatusType,
+    GeoCountry,
+    GeoPostalCode,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +74,6 @@ _STRING = pa.string()
 _NULL = pa.scalar(None, _STRING)
 _WEIGHTS = np.array([3, 2, 7, 6, 5, 4, 3, 2, 1], dtype=np.int64)  # mod 11 of the organisation number
 _POWERS = 10 ** np.arange(8, -1, -1, dtype=np.int64)
-_HEX = np.frombuffer(b"".join(f"{i:02x}".encode() for i in range(256)), dtype=np.uint16)
 _FLAGS = {"is_bankrupt": "konkurs", "is_under_liquidation": "underAvvikling", "is_under_forced_dissolution": "underTvangsavviklingEllerTvangsopplosning"}
 _DATES = {
     "registration_date": "registreringsdatoenhetsregisteret",
@@ -93,19 +101,17 @@ class Unsuitable(Exception):
     """The file needs the general set-based path; what was done is rolled back."""
 
 
-@dataclass
 class _Lookup:
-    """A code -> uuid dict as arrow arrays, for hash lookups of whole columns."""
+    """A code -> uuid dict for whole columns: codes found by a hash lookup, uuids as 16 bytes each."""
 
-    keys: pa.Array
-    values: pa.Array
+    def __init__(self, mapping: dict) -> None:
+        self.keys = pa.array(list(mapping), _STRING)
+        self.uuids = [str(value) for value in mapping.values()]
+        self.table = np.frombuffer(b"".join(uuid.UUID(u).bytes for u in self.uuids), dtype=np.uint8).reshape(-1, 16)
 
-    @classmethod
-    def of(cls, mapping: dict) -> _Lookup:
-        return cls(pa.array(list(mapping), _STRING), pa.array([str(v) for v in mapping.values()], _STRING))
-
-    def find(self, codes: pa.Array) -> pa.Array:
-        return pc.take(self.values, pc.index_in(codes, value_set=self.keys))
+    def find(self, codes: pa.Array) -> np.ndarray:
+        """Each code's position in the table, -1 where unknown (or null)."""
+        return pc.fill_null(pc.index_in(codes, value_set=self.keys), -1).to_numpy().astype(np.int64)
 
 
 @dataclass
@@ -128,14 +134,15 @@ class _Load:
     written: int = 0
     rejected: list[tuple[int, str]] = field(default_factory=list)  # (ordinal, reason)
     warnings: _Warnings = field(default_factory=_Warnings)
-    seen: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))  # org nrs so far, sorted
+    numbers: list[np.ndarray] = field(default_factory=list)  # the accepted organisation numbers, per block
+    history: _History | None = None
     lookups: dict[str, _Lookup] = field(default_factory=dict)
     new_countries: dict[str, tuple[str, str]] = field(default_factory=dict)  # code -> (uuid, name)
     new_postal_codes: dict[str, tuple[str, str, str, object]] = field(default_factory=dict)  # key -> (uuid, code, place, municipality)
 
     def lookup(self, name: str) -> _Lookup:
         if name not in self.lookups:
-            self.lookups[name] = _Lookup.of(getattr(self.refs, name))
+            self.lookups[name] = _Lookup(getattr(self.refs, name))
         return self.lookups[name]
 
 
@@ -178,23 +185,27 @@ def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, Af
         with progress_bar(total=source.size, description=path.name, quiet=quiet) as bar:
             stream = _CheckedStream(source, bar)
             batches = _batches(stream, header)
-            load = _Load(refs=EnhetReferences.load())
-            # Read up to min_rows rows before deciding: a small file is not worth locking the tables for.
-            ahead: list[bytes] = []
-            for batch in batches:
-                ahead.append(_batch_map(batch, load))
-                if load.rows >= min_rows:
-                    break
-            loading = initial_load(load.rows)
-            if loading is None:
-                return None
-            with loading:
-                _copy(ahead, (_batch_map(batch, load) for batch in batches), now=now)
-                stream.check()
-                started = time.perf_counter()
-                _references_create(load)
-                _history_write(now=now, today=now.date(), source=_table(Company))
-                logger.debug("%s: %d rows copied; history in %.1f s", path.name, load.written, time.perf_counter() - started)
+            load = _Load(refs=EnhetReferences.load(), history=_History(now))
+            try:
+                # Read up to min_rows rows before deciding: a small file is not worth locking the tables for.
+                ahead: list[memoryview | bytes] = []
+                for batch in batches:
+                    ahead.append(_batch_map(batch, load))
+                    if load.rows >= min_rows:
+                        break
+                loading = initial_load(load.rows)
+                if loading is None:
+                    return None
+                with loading:
+                    _copy(ahead, (_batch_map(batch, load) for batch in batches), now=now)
+                    stream.check()
+                    _duplicates_check(load.numbers)
+                    started = time.perf_counter()
+                    _references_create(load)
+                    load.history.copy()
+                    logger.debug("%s: %d companies in; history in %.1f s", path.name, load.written, time.perf_counter() - started)
+            finally:
+                load.history.close()
         named = {ordinal for ordinal, _ in load.rejected}
         named.update(ordinal for group in load.warnings.groups.values() for ordinal in group.lines)
         lines = _lines_of(named, physical_lines=stream.lines(), rows=load.rows, path=path)
@@ -279,7 +290,7 @@ def _combined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
 
 def _copy(ahead: list[bytes], rest: Iterator[bytes], *, now: datetime) -> None:
     company = _table(Company)
-    sql = f"COPY {company} ({', '.join(_COPY_COLUMNS)}) FROM STDIN"
+    sql = f"COPY {company} ({', '.join(_COPY_COLUMNS)}) FROM STDIN (FORMAT binary)"
     with connection.wrap_database_errors, connection.cursor() as cursor:
         # The empty table is locked by this transaction, and the defaults go again before it ends.
         # (a literal: DDL takes no parameters; isoformat() has no quote to escape)
@@ -288,11 +299,13 @@ def _copy(ahead: list[bytes], rest: Iterator[bytes], *, now: datetime) -> None:
         raw = cursor.cursor
         # The queued writer sends from a thread of its own: the next block is checked meanwhile.
         with raw.copy(sql, writer=_QueuedWriter(raw)) as copy:
+            copy.write(_SIGNATURE)
             for data in ahead:
                 copy.write(data)
             ahead.clear()
             for data in rest:
                 copy.write(data)
+            copy.write(_TRAILER)
         cursor.execute(f"ALTER TABLE {company} " + ", ".join(f"ALTER {column} DROP DEFAULT" for column in _TIMESTAMP_COLUMNS))
 
 
@@ -303,6 +316,68 @@ class _QueuedWriter(QueuedLibpqWriter):
     def __init__(self, cursor) -> None:
         super().__init__(cursor)
         self._queue = queue.Queue(maxsize=64)
+
+
+class _History:
+    """The employment periods and risk statuses the new companies open (writer.py's rules for a created
+    company), gathered in binary COPY format in temporary files while the companies stream in, and
+    copied once the companies are in: a column that is not null opens a period, a flag a status."""
+
+    EMPLOYMENT = ("uuid", "company_id", "employee_count", "employee_date", "from_date", "employee_count_to")
+    STATUS = ("uuid", "company_id", "company_risk_status_type_id", "from_date")
+
+    def __init__(self, now: datetime) -> None:
+        self.employment = tempfile.TemporaryFile()
+        self.statuses = tempfile.TemporaryFile()
+        microseconds = (now - _PG_EPOCH) // timedelta(microseconds=1)
+        self.now = pa.scalar(b"\x00\x00\x00\x08" + microseconds.to_bytes(8, "big", signed=True), _BINARY)
+        self.today = (now.date() - _PG_EPOCH.date()).days
+        types = dict(CompanyRiskStatusType.objects.filter(key__in=STATUSES).values_list("key", "uuid"))
+        self.types = {key: pa.scalar(b"\x00\x00\x00\x10" + types[key].bytes, _BINARY) for key in STATUSES}
+
+    def add(self, companies: np.ndarray, values: dict[str, tuple]) -> None:
+        numbers, valid = values["employees"]
+        where = np.flatnonzero(valid)
+        if len(where):
+            count = _int4_field(numbers[where])
+            self.employment.write(
+                _rows_joined(self.EMPLOYMENT, [_fixed_field(_uuid4s(len(where))), _fixed_field(companies[where]), count, self.now, self.now, count])
+            )
+        for key, (flag, date_field) in STATUSES.items():
+            where = np.flatnonzero(values[flag][0])
+            if len(where):
+                days, valid = values[date_field]
+                since = np.where(valid[where], days[where], self.today)
+                self.statuses.write(
+                    _rows_joined(self.STATUS, [_fixed_field(_uuid4s(len(where))), _fixed_field(companies[where]), self.types[key], _int4_field(since)])
+                )
+
+    def copy(self) -> None:
+        with connection.wrap_database_errors, connection.cursor() as cursor:
+            for model, columns, spool in (
+                (CompanyEmployment, self.EMPLOYMENT, self.employment),
+                (CompanyRiskStatus, self.STATUS, self.statuses),
+            ):
+                spool.seek(0)
+                with cursor.cursor.copy(f"COPY {_table(model)} ({', '.join(columns)}) FROM STDIN (FORMAT binary)") as copy:
+                    copy.write(_SIGNATURE)
+                    while chunk := spool.read(1 << 20):
+                        copy.write(chunk)
+                    copy.write(_TRAILER)
+
+    def close(self) -> None:
+        self.employment.close()
+        self.statuses.close()
+
+
+def _rows_joined(columns: tuple | list, fields: list) -> memoryview:
+    """Rows in binary COPY format: each row's field count, then its fields."""
+    joined = pc.binary_join_element_wise(
+        pa.scalar(len(columns).to_bytes(2, "big"), _BINARY), *fields, _NOTHING,
+        null_handling="replace", null_replacement=_NULL_FIELD,
+    )  # fmt: skip
+    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int32, count=len(joined) + 1, offset=4 * joined.offset)
+    return memoryview(joined.buffers()[2])[offsets[0] : offsets[-1]]
 
 
 # --- checks and mapping of one block, mapping.py's rules on whole columns --------------------------------
@@ -337,8 +412,8 @@ def _digits(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ((values >= 0) & (values <= 9)).all(axis=1), values
 
 
-def _int(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """values.int_value: (ok, the number or null)."""
+def _int(text: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """values.int_value: (ok, has a number, the number)."""
     count = len(text)
     empty = _np(pc.equal(text, ""))
     shaped = _np(pc.match_substring_regex(text, r"^[+-]?[0-9]+$"))
@@ -357,12 +432,13 @@ def _int(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
             number = int(value)
             numbers[index] = number if INT_MIN <= number <= INT_MAX else INT_MAX + 1
     valid = shaped & (numbers >= INT_MIN) & (numbers <= INT_MAX)
-    return empty | valid, pa.array(numbers, mask=~valid)
+    return empty | valid, valid, numbers
 
 
-def _date(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """values.date_value: (ok, the YYYY-MM-DD text or null)."""
+def _date(text: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """values.date_value: (ok, has a date, the date as days since 2000-01-01, PostgreSQL's epoch)."""
     valid = np.zeros(len(text), dtype=bool)
+    days = np.zeros(len(text), dtype=np.int64)
     where, data = _fixed_width(text, 10)
     if len(where):
         numeric, digits = _digits(data[:, [0, 1, 2, 3, 5, 6, 8, 9]])
@@ -371,10 +447,21 @@ def _date(text: pa.Array) -> tuple[np.ndarray, pa.Array]:
         month = digits[:, 4] * 10 + digits[:, 5]
         day = digits[:, 6] * 10 + digits[:, 7]
         leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-        days = np.where(np.isin(month, (4, 6, 9, 11)), 30, np.where(month == 2, np.where(leap, 29, 28), 31))
-        valid[where] = shaped & (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= days)
+        month_days = np.where(np.isin(month, (4, 6, 9, 11)), 30, np.where(month == 2, np.where(leap, 29, 28), 31))
+        valid[where] = shaped & (year >= 1) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= month_days)
+        days[where] = _days_from_civil(year, month, day)
     empty = _np(pc.equal(text, ""))
-    return empty | valid, pc.if_else(pa.array(valid), text, _NULL)
+    return empty | valid, valid, days
+
+
+def _days_from_civil(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarray:
+    """Days since 2000-01-01 of proleptic Gregorian dates (H. Hinnant's days_from_civil)."""
+    year = year - (month <= 2)
+    era = np.floor_divide(year, 400)
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + np.where(month > 2, -3, 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468 - 10957
 
 
 def _org_nr(raw: pa.Array) -> tuple[np.ndarray, pa.Array, np.ndarray]:
@@ -391,33 +478,71 @@ def _org_nr(raw: pa.Array) -> tuple[np.ndarray, pa.Array, np.ndarray]:
     return ok, text, numbers
 
 
-def _copy_text(column: pa.Array) -> pa.Array:
-    """Text for COPY's text format: backslash, tab, newline and carriage return escaped."""
-    if column.buffers()[2] is None:
-        return column
-    data = np.frombuffer(column.buffers()[2], dtype=np.uint8)
-    for char, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
-        if (data == ord(char)).any():  # (the whole buffer: a false alarm costs a pass, nothing more)
-            column = pc.replace_substring(column, char, escaped)
-    return column
+# PostgreSQL's binary COPY: a signature, then per row the number of fields and each field as its length
+# (-1: NULL) and bytes (uuid: 16 bytes; integer and date: 4, big-endian; boolean: 1; text: UTF-8).
+_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+_TRAILER = b"\xff\xff"
+_BINARY = pa.binary()
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
+_NOTHING = pa.scalar(b"", _BINARY)
+_NULL_FIELD = b"\xff\xff\xff\xff"  # the length of a NULL field: -1
 
 
-def _uuids(count: int) -> pa.Array:
-    """`count` random (version 4) uuids as text, made in one go."""
+def _binary_array(data: np.ndarray, lengths: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    bitmap = None if valid is None else pa.py_buffer(np.packbits(valid, bitorder="little"))
+    nulls = 0 if valid is None else len(valid) - int(np.count_nonzero(valid))
+    return pa.BinaryArray.from_buffers(
+        _BINARY, len(lengths), [bitmap, pa.py_buffer(offsets), pa.py_buffer(data)], null_count=nulls
+    )
+
+
+def _fixed_field(values: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
+    """Fields of `width` bytes each ((rows, width) array), null where not valid (the row's join writes
+    NULL's length -1 there)."""
+    rows, width = values.shape
+    if valid is not None and valid.all():
+        valid = None
+    if valid is not None:
+        values = values[valid]
+    block = np.empty((len(values), 4 + width), dtype=np.uint8)
+    block[:, :4] = np.frombuffer(width.to_bytes(4, "big"), dtype=np.uint8)
+    block[:, 4:] = values
+    lengths = np.full(rows, 4 + width) if valid is None else np.where(valid, 4 + width, 0)
+    return _binary_array(block.reshape(-1), lengths, valid)
+
+
+def _int4_field(numbers: np.ndarray, valid: np.ndarray | None = None) -> pa.Array:
+    return _fixed_field(numbers.astype(">i4").view(np.uint8).reshape(-1, 4), valid)
+
+
+def _bool_field(flags: np.ndarray) -> pa.Array:
+    return _fixed_field(flags.astype(np.uint8).reshape(-1, 1))
+
+
+def _uuid_field(lookup: _Lookup, found: np.ndarray) -> pa.Array:
+    valid = found >= 0
+    return _fixed_field(lookup.table[np.where(valid, found, 0)], valid)
+
+
+def _text_field(column: pa.Array) -> pa.Array:
+    lengths = _np(pc.binary_length(column)).astype(">i4")
+    prefixes = _binary_array(lengths.view(np.uint8), np.full(len(lengths), 4))
+    return pc.binary_join_element_wise(prefixes, column.cast(_BINARY), _NOTHING)
+
+
+def _uuid4s(count: int) -> np.ndarray:
+    """`count` random (version 4) uuids, 16 bytes each."""
     raw = np.frombuffer(os.urandom(16 * count), dtype=np.uint8).reshape(count, 16).copy()
     raw[:, 6] = (raw[:, 6] & 0x0F) | 0x40
     raw[:, 8] = (raw[:, 8] & 0x3F) | 0x80
-    hexed = _HEX[raw].view(np.uint8).reshape(count, 32)
-    text = np.full((count, 36), ord("-"), dtype=np.uint8)
-    for target, source in ((0, 0), (9, 8), (14, 12), (19, 16), (24, 20)):
-        width = 8 if target == 0 else (12 if target == 24 else 4)
-        text[:, target : target + width] = hexed[:, source : source + width]
-    offsets = np.arange(0, 36 * (count + 1), 36, dtype=np.int32)
-    return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text.tobytes()))
+    return raw
 
 
 def _batch_map(batch: pa.RecordBatch, load: _Load) -> memoryview | bytes:
-    """Check and map one block; the accepted rows as COPY text. Rejections and warnings go into `load`."""
+    """Check and map one block; the accepted rows in binary COPY format. Rejections and warnings go into
+    `load`."""
     count = batch.num_rows
     first = load.rows
     load.rows += count
@@ -425,63 +550,69 @@ def _batch_map(batch: pa.RecordBatch, load: _Load) -> memoryview | bytes:
     # (place and country names stay as they are: trimmed in Python for the few new postal codes and countries)
     text = {name: raw[name] if name in _UNSTRIPPED else _strip(raw[name]) for name in COLUMNS}
     ok, org_nr, numbers = _org_nr(raw["organisasjonsnummer"])
-    out: dict[str, pa.Array] = {"org_nr": org_nr}
+    texts: dict[str, pa.Array] = {"org_nr": org_nr}  # text columns
+    values: dict[str, tuple] = {}  # the others: (numpy values, valid) or (flags,)
 
     def limited(value: pa.Array, max_length: int) -> pa.Array:
         nonlocal ok
         ok = ok & _np(pc.less_equal(pc.utf8_length(value), max_length))
         return value
 
-    out["name"] = limited(text["navn"], 300)
-    ok = ok & _np(_nonempty(out["name"]))
-    employees_ok, employees = _int(text["antallAnsatte"])
-    ok = ok & employees_ok & _np(pc.fill_null(pc.greater_equal(employees, 0), True))
-    out["employees"] = pc.cast(employees, _STRING)
-    out["website"] = limited(text["hjemmeside"], 300)
+    texts["name"] = limited(text["navn"], 300)
+    ok = ok & _np(_nonempty(texts["name"]))
+    employees_ok, employees_valid, employees = _int(text["antallAnsatte"])
+    ok = ok & employees_ok & ~(employees_valid & (employees < 0))
+    values["employees"] = (employees, employees_valid)
+    texts["website"] = limited(text["hjemmeside"], 300)
     for name, column in _DATES.items():
-        date_ok, out[name] = _date(text[column])
+        date_ok, valid, days = _date(text[column])
         ok = ok & date_ok
-    forced = []
+        values[name] = (days, valid)
+    forced_days, forced_valid = np.full(count, np.iinfo(np.int64).max), np.zeros(count, dtype=bool)
     for column in STATUS_DATE_COLUMNS:
-        date_ok, value = _date(text[column])
+        date_ok, valid, days = _date(text[column])
         ok = ok & date_ok
-        forced.append(value)
-    out["forced_dissolution_date"] = pc.min_element_wise(*forced)
-    year_ok, year = _int(text["sisteInnsendteAarsregnskap"])
+        forced_days = np.where(valid, np.minimum(forced_days, days), forced_days)
+        forced_valid |= valid
+    values["forced_dissolution_date"] = (forced_days, forced_valid)
+    year_ok, year_valid, year = _int(text["sisteInnsendteAarsregnskap"])
     ok = ok & year_ok
-    out["last_submitted_accounts_year"] = pc.cast(year, _STRING)
-    out["parent_org_nr"] = limited(text["overordnetEnhet"], 20)
+    values["last_submitted_accounts_year"] = (year, year_valid)
+    texts["parent_org_nr"] = limited(text["overordnetEnhet"], 20)
     for name, column in _FLAGS.items():
         flag = pc.ascii_lower(text[column])
         ok = ok & _np(pc.is_in(flag, value_set=pa.array(["", "false", "true"])))
-        out[name] = pc.if_else(pc.equal(flag, "true"), "t", "f")
+        values[name] = (_np(pc.equal(flag, "true")),)
     for prefix, block in ADDRESSES.items():
         lines = _strip(pc.replace_substring(raw[f"{block}.adresse"], ADDRESS_LINE_SEPARATOR, "\n"))
-        out[f"{prefix}_address"] = limited(lines, 300)
+        texts[f"{prefix}_address"] = limited(lines, 300)
 
     rejected = np.flatnonzero(~ok)
     if len(rejected):
         _reject(batch, rejected, first, load)
         keep = pa.array(ok)
-        raw = {name: pc.filter(value, keep) for name, value in raw.items()}
         text = {name: pc.filter(value, keep) for name, value in text.items()}
-        out = {name: pc.filter(value, keep) for name, value in out.items()}
+        texts = {name: pc.filter(value, keep) for name, value in texts.items()}
+        values = {name: tuple(part[ok] for part in value) for name, value in values.items()}
         numbers = numbers[ok]
     ordinals = np.flatnonzero(ok) + first
-    _duplicates_check(numbers, load)
-    _references_map(text, out, ordinals, load)
+    load.numbers.append(numbers)
+    found = _references_map(text, ordinals, load)
     rows = len(ordinals)
     load.written += rows
     if not rows:
         return b""
-    for name in ("name", "website", "parent_org_nr", "business_address", "postal_address"):
-        out[name] = _copy_text(out[name])
-    # The last column is never null: it carries the line's end.
-    last = pc.binary_join_element_wise(out[_COPY_COLUMNS[-1]], "\n", "")
-    values = [_uuids(rows), "NO", *(out[name] for name in _COPY_COLUMNS[2:-1]), last]
-    joined = pc.binary_join_element_wise(*values, "\t", null_handling="replace", null_replacement="\\N")
-    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int32, count=rows + 1, offset=4 * joined.offset)
-    return memoryview(joined.buffers()[2])[offsets[0] : offsets[-1]]
+    fields = {name: _text_field(column) for name, column in texts.items()}
+    for name, value in values.items():
+        # a flag, or a whole number or date (days since 2000-01-01) with its validity
+        fields[name] = _bool_field(value[0]) if len(value) == 1 else _int4_field(*value)
+    for name, (lookup, positions) in found.items():
+        fields[name] = _uuid_field(lookup, positions)
+    companies = _uuid4s(rows)
+    load.history.add(companies, values)
+    fields["uuid"] = _fixed_field(companies)
+    fields["org_nr_schema"] = pa.scalar(b"\x00\x00\x00\x02NO", _BINARY)
+    return _rows_joined(_COPY_COLUMNS, [fields[name] for name in _COPY_COLUMNS])
 
 
 def _reject(batch: pa.RecordBatch, rows: np.ndarray, first: int, load: _Load) -> None:
@@ -498,43 +629,45 @@ def _reject(batch: pa.RecordBatch, rows: np.ndarray, first: int, load: _Load) ->
         load.rejected.append((first + int(index), reason))
 
 
-def _duplicates_check(numbers: np.ndarray, load: _Load) -> None:
-    ordered = np.sort(numbers)
+def _duplicates_check(numbers: list[np.ndarray]) -> None:
+    """An organisation number repeated in the file: it is written once per occurrence, the later row
+    winning, which is the set-based path's business (checked once all are read: a repeat is rare)."""
+    ordered = np.sort(np.concatenate(numbers)) if numbers else np.empty(0, dtype=np.int64)
     if len(ordered) > 1 and (ordered[1:] == ordered[:-1]).any():
         raise Unsuitable("an organisation number repeated in the file")
-    if len(load.seen):
-        found = np.searchsorted(load.seen, ordered).clip(max=len(load.seen) - 1)
-        if (load.seen[found] == ordered).any():
-            raise Unsuitable("an organisation number repeated in the file")
-    # Two sorted runs: the stable sort (timsort) merges them in linear time.
-    load.seen = np.sort(np.concatenate([load.seen, ordered]), kind="stable")
 
 
-def _references_map(text: dict[str, pa.Array], out: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> None:
-    """Reference ids of the accepted rows; warnings for unknown codes; new postal codes and countries
-    scheduled (with their uuids) from the first row using each, in mapping.py's order."""
+def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> dict[str, tuple[_Lookup, np.ndarray]]:
+    """Reference ids of the accepted rows (column -> the lookup and each row's position in it, -1 for
+    none); warnings for unknown codes; new postal codes and countries scheduled (with their uuids) from
+    the first row using each, in mapping.py's order."""
     warned: list[tuple[int, int, str]] = []  # (ordinal, position in the row, message)
+    found: dict[str, tuple[_Lookup, np.ndarray]] = {}
 
-    def unknown(position: int, codes: pa.Array, found: pa.Array, skip: pa.Array, message) -> None:
-        mask = pc.and_(pc.is_null(found), pc.invert(skip))
-        for index in np.flatnonzero(_np(mask)):
+    def unknown(position: int, codes: pa.Array, unknown: np.ndarray, message) -> None:
+        for index in np.flatnonzero(unknown):
             warned.append((int(ordinals[index]), position, message(codes[index].as_py())))
 
     code = text["organisasjonsform.kode"]
-    out["organization_type_id"] = load.lookup("organization_types").find(code)
-    unknown(0, code, out["organization_type_id"], pc.equal(code, ""), lambda v: f"unknown organisation form {v}; left empty")
+    lookup = load.lookup("organization_types")
+    positions = lookup.find(code)
+    found["organization_type_id"] = (lookup, positions)
+    unknown(0, code, (positions < 0) & _np(_nonempty(code)), lambda v: f"unknown organisation form {v}; left empty")
     for rank in (1, 2, 3):
         code = text[f"naeringskode{rank}.kode"]
-        found = load.lookup("nace").find(code)
-        skip = pc.is_in(code, value_set=pa.array(["", NACE_UNSPECIFIED]))
-        out[f"nace_code_{rank}_id"] = pc.if_else(skip, _NULL, found)
-        unknown(rank, code, found, skip, lambda v: f"unknown NACE code {v}; left empty")
+        lookup = load.lookup("nace")
+        positions = lookup.find(code)
+        skip = _np(pc.is_in(code, value_set=pa.array(["", NACE_UNSPECIFIED])))
+        unknown(rank, code, (positions < 0) & ~skip, lambda v: f"unknown NACE code {v}; left empty")
+        found[f"nace_code_{rank}_id"] = (lookup, np.where(skip, -1, positions))
     postal_keys = {}
     countries = {}
     for position, (prefix, block) in zip((4, 6), ADDRESSES.items()):
         code = text[f"{block}.kommunenummer"]
-        out[f"{prefix}_municipality_id"] = load.lookup("municipalities").find(code)
-        unknown(position, code, out[f"{prefix}_municipality_id"], pc.equal(code, ""), lambda v: f"unknown municipality {v}; left empty")
+        lookup = load.lookup("municipalities")
+        positions = lookup.find(code)
+        found[f"{prefix}_municipality_id"] = (lookup, positions)
+        unknown(position, code, (positions < 0) & _np(_nonempty(code)), lambda v: f"unknown municipality {v}; left empty")
         country = _upper(text[f"{block}.landkode"])
         postal = text[f"{block}.postnummer"]
         norwegian = pc.is_in(country, value_set=pa.array(["NO", ""]))
@@ -547,11 +680,14 @@ def _references_map(text: dict[str, pa.Array], out: dict[str, pa.Array], ordinal
         countries[prefix] = country
     for ordinal, _, message in sorted(warned):
         load.warnings.add(ordinal, message)
-    _references_schedule(text, out, postal_keys, countries, load)
+    _references_schedule(text, found, postal_keys, countries, load)
     for prefix in ADDRESSES:
-        out[f"{prefix}_postal_code_id"] = load.lookup("postal_codes").find(postal_keys[prefix])
+        lookup = load.lookup("postal_codes")
+        found[f"{prefix}_postal_code_id"] = (lookup, lookup.find(postal_keys[prefix]))
+        lookup = load.lookup("countries")
         country = countries[prefix]
-        out[f"{prefix}_country_id"] = pc.if_else(pc.equal(country, ""), _NULL, load.lookup("countries").find(country))
+        found[f"{prefix}_country_id"] = (lookup, np.where(_np(_nonempty(country)), lookup.find(country), -1))
+    return found
 
 
 def _upper(column: pa.Array) -> pa.Array:
@@ -561,31 +697,31 @@ def _upper(column: pa.Array) -> pa.Array:
     return pa.array([value.upper() for value in column.to_pylist()], _STRING)
 
 
-def _references_schedule(text, out, postal_keys, countries, load: _Load) -> None:
+def _references_schedule(text, found, postal_keys, countries, load: _Load) -> None:
     """New postal codes and countries, in mapping.py's order: per row, per address, a Norwegian postal
     code's country NO, its postal code, then the address's own country."""
     refs = load.refs
-    new_rows = np.zeros(len(out["org_nr"]), dtype=bool)
+    new_rows = np.zeros(len(text["navn"]), dtype=bool)
     for prefix in ADDRESSES:
         keys = postal_keys[prefix]
         new_rows |= _np(pc.and_(pc.is_valid(keys), pc.invert(pc.is_in(keys, value_set=load.lookup("postal_codes").keys))))
         country = countries[prefix]
-        new_rows |= _np(pc.and_(pc.not_equal(country, ""), pc.invert(pc.is_in(country, value_set=load.lookup("countries").keys))))
+        new_rows |= _np(pc.and_(_nonempty(country), pc.invert(pc.is_in(country, value_set=load.lookup("countries").keys))))
     rows = np.flatnonzero(new_rows)
     if not len(rows):
         return
     index = pa.array(rows)
-    taken = {
-        prefix: (
+    taken = {}
+    for prefix, block in ADDRESSES.items():
+        municipalities, positions = found[f"{prefix}_municipality_id"]
+        taken[prefix] = (
             pc.take(postal_keys[prefix], index).to_pylist(),
             pc.take(text[f"{block}.postnummer"], index).to_pylist(),
             [value.strip() for value in pc.take(text[f"{block}.poststed"], index).to_pylist()],
-            pc.take(out[f"{prefix}_municipality_id"], index).to_pylist(),
+            [municipalities.uuids[p] if p >= 0 else None for p in positions[rows]],
             pc.take(countries[prefix], index).to_pylist(),
             [value.strip() for value in pc.take(text[f"{block}.land"], index).to_pylist()],
         )
-        for prefix, block in ADDRESSES.items()
-    }
     for i in range(len(rows)):
         for prefix in ADDRESSES:
             keys, codes, places, municipalities, country_codes, country_names = taken[prefix]

@@ -413,19 +413,28 @@ def _history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None
             {"now": now},
         )
         type_uuids = dict(CompanyRiskStatusType.objects.filter(key__in=STATUSES).values_list("key", "uuid"))
+        if created_only:
+            # Every status of a new company opens: one scan of the table for the three of them.
+            values = ", ".join(f"(c.{flag}, c.{date_field}, %(type_{key})s::uuid)" for key, (flag, date_field) in STATUSES.items())
+            cursor.execute(
+                f"INSERT INTO {statuses} (uuid, company_id, company_risk_status_type_id, from_date, to_date) "
+                f"SELECT gen_random_uuid(), c.uuid, s.type, coalesce(s.date, %(today)s), NULL FROM {source} c "
+                f"CROSS JOIN LATERAL (VALUES {values}) s (flag, date, type) "
+                f"WHERE ({' OR '.join(f'c.{flag}' for flag, _ in STATUSES.values())}) AND s.flag",
+                {"today": today, **{f"type_{key}": type_uuids[key] for key in STATUSES}},
+            )
+            return
         for key, (flag, date_field) in STATUSES.items():
-            if not created_only:
-                cursor.execute(
-                    f"UPDATE {statuses} s SET to_date = %(today)s FROM {WRITTEN} w WHERE s.company_id = w.uuid "
-                    f"AND NOT w.created AND w.before_{flag} AND NOT w.{flag} "
-                    "AND s.company_risk_status_type_id = %(type)s AND s.to_date IS NULL",
-                    {"today": today, "type": type_uuids[key]},
-                )
-            turned_on = "true" if created_only else f"(created OR NOT before_{flag})"
+            cursor.execute(
+                f"UPDATE {statuses} s SET to_date = %(today)s FROM {WRITTEN} w WHERE s.company_id = w.uuid "
+                f"AND NOT w.created AND w.before_{flag} AND NOT w.{flag} "
+                "AND s.company_risk_status_type_id = %(type)s AND s.to_date IS NULL",
+                {"today": today, "type": type_uuids[key]},
+            )
             cursor.execute(
                 f"INSERT INTO {statuses} (uuid, company_id, company_risk_status_type_id, from_date, to_date) "
                 f"SELECT gen_random_uuid(), uuid, %(type)s, coalesce({date_field}, %(today)s), NULL FROM {source} "
-                f"WHERE {flag} AND {turned_on}",
+                f"WHERE {flag} AND (created OR NOT before_{flag})",
                 {"today": today, "type": type_uuids[key]},
             )
 
