@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import INITIAL_SIMILARITY
-from .normalize import INITIAL, NAME, PARTICLE, TITLE, NameToken, NormalizedName, glued_token
+from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName, glued_token
 from .postings import Postings
 from .scratch import ScratchState
 from .score import DEFAULT_PENALTIES, PENALTIES
@@ -39,6 +39,7 @@ ROLE_CODES = {NAME: kernels.ROLE_NAME, GLUED: kernels.ROLE_GLUED, INITIAL: kerne
 EMPTY_PARTS = np.empty(0, dtype=np.int32)
 EMPTY_VALUES = np.empty(0, dtype=np.float64)
 ONE = np.ones(1, dtype=np.float64)
+INITIAL_PAIR_WEIGHTS = np.array([ROLE_WEIGHTS[NAME], ROLE_WEIGHTS[INITIAL]], dtype=np.float64)  # see `kernels._estimate`
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +114,7 @@ class Blocker(ScratchState):
             np.array([probe.weight for probe in probes], dtype=np.float64),
             np.array([ROLE_CODES.get(probe.role, kernels.ROLE_OTHER) for probe in probes], dtype=np.int8),
             np.array([probe.letter for probe in probes], dtype=np.int8),
-            COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY,
+            COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
             np.array(PENALTIES.get(kind, DEFAULT_PENALTIES), dtype=np.float64),
             *self._parts.arrays(), *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_start, self._name_parts,

@@ -544,6 +544,7 @@ def candidates(
     initial_codes: int,
     letter_codes: int,
     initial_similarity: float,
+    role_weights: np.ndarray,  # weight of a full name part, of an initial
     penalties: np.ndarray,  # conflict, query_extra, list_extra
     part_starts: np.ndarray,
     part_names: np.ndarray,
@@ -703,9 +704,9 @@ def candidates(
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part_value[found_parts[f]] = 0.0
 
-    _match_initials(probe_roles, probe_letters, initial_similarity, names, similarity,
-                    name_part_count, name_part_letters, name_repeated_letters, name_initial_letters)
-    estimates = _estimate(probe_weights, probe_roles, penalties, names, similarity,
+    by_initial = _match_initials(probe_roles, probe_letters, initial_similarity, names, similarity,
+                                 name_part_count, name_part_letters, name_repeated_letters, name_initial_letters)
+    estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, names, similarity, by_initial,
                           name_weight, name_contradicting_weight)
     return names, estimates
 
@@ -714,10 +715,12 @@ def candidates(
 def _match_initials(
     probe_roles, probe_letters, initial_similarity, names, similarity,
     name_part_count, name_part_letters, name_repeated_letters, name_initial_letters,
-) -> None:
+) -> np.ndarray:
     """An initial stands for one unmatched full part with its letter on the other side
-    ("R. Rivas" against "Salma Rivas": the R of Rivas is taken by Rivas itself)."""
+    ("R. Rivas" against "Salma Rivas": the R of Rivas is taken by Rivas itself). Returns,
+    per candidate, a bit set of the probes matched so (probes past the 63rd are not marked)."""
     probe_count = len(probe_roles)
+    by_initial = np.zeros(len(names), dtype=np.int64)
     query_initials = False
     for k in range(probe_count):
         if probe_roles[k] == ROLE_INITIAL:
@@ -747,14 +750,24 @@ def _match_initials(
                 if free_parts > 0 and (np.uint32(letters) & bit) != 0:
                     free_parts -= 1
                     similarity[row, k] = initial_similarity
+                    if k < 63:
+                        by_initial[row] |= np.int64(1) << np.int64(k)
             elif (free_initials & bit) != 0:
                 free_initials &= ~bit
                 similarity[row, k] = initial_similarity
+                if k < 63:
+                    by_initial[row] |= np.int64(1) << np.int64(k)
+    return by_initial
 
 
 @njit(cache=True)
-def _estimate(probe_weights, probe_roles, penalties, names, similarity, name_weight, name_contradicting_weight):
-    """`score.alignment_score` with each query part aligned to its best match in the name."""
+def _estimate(probe_weights, probe_roles, role_weights, penalties, names, similarity, by_initial,
+              name_weight, name_contradicting_weight):
+    """`score.alignment_score` with each query part aligned to its best match in the name.
+
+    A pair weighs the mean of its two parts' weights. Both parts weigh the same except
+    where an initial stands for a full part (`by_initial`): "K." for "Kristina" weighs
+    (0.5 + 1) / 2 and uses up the whole of "Kristina", as the scorer counts it."""
     probe_count = len(probe_weights)
     query_weight = 0.0
     query_contradicting = 0.0
@@ -763,27 +776,44 @@ def _estimate(probe_weights, probe_roles, penalties, names, similarity, name_wei
             query_weight += probe_weights[k]
             if probe_roles[k] != ROLE_UNCONTRADICTING:
                 query_contradicting += probe_weights[k]
+    full_weight, initial_weight = role_weights[0], role_weights[1]
     conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
     estimates = np.zeros(len(names), dtype=np.float64)
     for row in range(len(names)):
-        mass = achieved = contradicting_mass = 0.0
+        evidence = achieved = query_mass = listed_mass = query_contradicting_mass = listed_contradicting_mass = 0.0
+        initials = by_initial[row]
         for k in range(probe_count):
             value = similarity[row, k]
             if value > 0:
-                mass += probe_weights[k]
-                achieved += probe_weights[k] * value
+                query_part = probe_weights[k]
+                listed_part = query_part
+                if k < 63 and (initials >> np.int64(k)) & 1:
+                    listed_part = full_weight if probe_roles[k] == ROLE_INITIAL else initial_weight
+                pair = (query_part + listed_part) / 2
+                evidence += pair
+                achieved += pair * value
+                query_mass += query_part
+                listed_mass += listed_part
                 if probe_roles[k] != ROLE_UNCONTRADICTING:
-                    contradicting_mass += probe_weights[k]
+                    query_contradicting_mass += query_part
+                    listed_contradicting_mass += listed_part
         listed_weight = np.float64(name_weight[names[row]])
         listed_contradicting = np.float64(name_contradicting_weight[names[row]])
-        mass = min(mass, min(query_weight, listed_weight))
-        achieved = min(achieved, mass)
-        conflicting = max(min(query_contradicting - contradicting_mass, listed_contradicting - contradicting_mass), 0.0)
+        # Several probes may claim the same listed part: never count more than there is.
+        if initials == 0:
+            evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))
+        else:
+            query_mass = min(query_mass, query_weight)
+            listed_mass = min(listed_mass, listed_weight)
+            evidence = min(evidence, (query_weight + listed_weight) / 2)
+        achieved = min(achieved, evidence)
+        conflicting = max(min(query_contradicting - query_contradicting_mass,
+                              listed_contradicting - listed_contradicting_mass), 0.0)
         denominator = (
-            mass
+            evidence
             + conflict * conflicting
-            + query_extra * max(query_weight - mass - conflicting, 0.0)
-            + list_extra * max(listed_weight - mass - conflicting, 0.0)
+            + query_extra * max(query_weight - query_mass - conflicting, 0.0)
+            + list_extra * max(listed_weight - listed_mass - conflicting, 0.0)
         )
         if denominator > 0:
             estimates[row] = achieved / denominator
