@@ -184,7 +184,12 @@ def _glue_runs(
             while len(run) < LONGEST_GLUED_RUN and run[-1] + 1 in free_other:
                 run.append(run[-1] + 1)
                 text = "".join(other[k].text for k in run)
-                similarity = 1.0 if text == token.text else edit_similarity(token.text, text)
+                if text == token.text:
+                    similarity = 1.0
+                elif token.syllabic or any(other[k].syllabic for k in run):
+                    continue  # Han, Hangul: a different character is another name, not a typo
+                else:
+                    similarity = edit_similarity(token.text, text)
                 if similarity >= MIN_SIMILARITY and (best is None or similarity > best[0]):
                     best = (similarity, tuple(run))
         if best is not None:

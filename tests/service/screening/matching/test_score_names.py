@@ -53,6 +53,7 @@ def test_it_matches_spelling_variants_of_one_person(query, listed):
         ("Salman bin Muhammad", "Muhammad bin Salman"),  # father and son swapped
         ("N.N.", "Nursultan Nazarbayev"),  # initials alone identify no one
         ("习近朋", "习近平"),  # one different Han character is another name
+        ("浩 宁", "Colin Honing"),  # Han syllables glued ("haoning") are no typo of a Latin name
     ],
 )
 def test_it_tells_different_people_apart(query, listed):
