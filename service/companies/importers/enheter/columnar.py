@@ -23,7 +23,6 @@ module, only for the rows the report names.
 
 from __future__ import annotations
 
-import codecs
 import io
 import logging
 import os
@@ -225,7 +224,7 @@ class _CheckedStream(io.RawIOBase):
     def __init__(self, source, bar) -> None:
         self.source, self.bar = source, bar
         self.breaks = LineBreaks()
-        self.decoder = codecs.getincrementaldecoder("utf-8")()
+        self.partial = b""  # a UTF-8 sequence cut by the end of the last chunk
         self.problem = ""
 
     def readable(self) -> bool:
@@ -236,12 +235,32 @@ class _CheckedStream(io.RawIOBase):
         self.breaks.add(chunk)
         if b"\x00" in chunk:
             self.problem = self.problem or "a NUL byte"
-        try:
-            self.decoder.decode(chunk, final=not chunk)
-        except UnicodeDecodeError:
-            self.problem = self.problem or "bytes that are not UTF-8"
+        if not self.problem:
+            self._utf8_check(chunk)
         progress_advance(self.bar, self.source)
         return chunk
+
+    def _utf8_check(self, chunk: bytes) -> None:
+        """The whole file, unread columns too, must be UTF-8 as the other paths require. Checked by
+        pyarrow's validation, which lets go of the GIL (Python's decoder would hold it)."""
+        data = self.partial + chunk if self.partial else chunk
+        end = len(data)
+        for back in range(1, min(4, end) + 1):
+            byte = data[end - back]
+            if byte < 0x80:
+                break
+            if byte >= 0xC0:  # the lead byte of the last sequence: complete?
+                if (2 if byte < 0xE0 else 3 if byte < 0xF0 else 4) > back:
+                    end -= back
+                break
+        self.partial = data[end:]
+        if not chunk and self.partial:
+            self.problem = "bytes that are not UTF-8"
+            return
+        try:
+            pa.array([data[:end] if end < len(data) else data], _BINARY).cast(_STRING)
+        except pa.ArrowInvalid:
+            self.problem = "bytes that are not UTF-8"
 
     def check(self) -> None:
         if self.problem:

@@ -138,7 +138,9 @@ class LineBreaks:
         self.last = b""
 
     def add(self, chunk: bytes) -> None:
-        self.count += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+        self.count += chunk.count(b"\n")
+        if b"\r" in chunk:  # (most files have none: counting \r\n costs more than the rest)
+            self.count += chunk.count(b"\r") - chunk.count(b"\r\n")
         if self.last == b"\r" and chunk[:1] == b"\n":
             self.count -= 1  # a \r\n cut in two by the chunk boundary
         self.last = chunk[-1:]
