@@ -8,12 +8,12 @@ the later row wins, as it would in a later file.
 
 Three ways, same results (the tests run every case through each on PostgreSQL):
 
-- PostgreSQL, a CSV into the empty register (columnar.py): the file is read by pyarrow
-  in blocks, checked and mapped a whole column at a time, and copied straight into
-  the company table while the next block is checked; indexes and foreign keys are
-  rebuilt at the end (bulk_load.py). A file this path cannot take as it is (a row with
-  the wrong number of fields, an organisation number repeated ...) is rolled back to
-  a savepoint and goes the general set-based way.
+- PostgreSQL, a CSV (columnar.py): the file is read by pyarrow in blocks, checked and
+  mapped a whole column at a time, and copied (binary COPY) while the next block is
+  checked: on a first load straight into the company table, whose indexes and foreign
+  keys are rebuilt at the end (bulk_load.py), otherwise into the set-based path's table
+  of mapped rows for its upsert. A file this path cannot take as it is (JSON, a row with
+  the wrong number of fields ...) is rolled back to a savepoint and goes the set-based way.
 - PostgreSQL, set-based (staging.py, set_based.py): the file goes into a staging
   table with COPY, and SQL checks, maps and upserts every row at once. Into an empty
   register (a first load of at least INITIAL_LOAD_MIN_ROWS rows) the company, employment
@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.bulk_load import tables_bulk_load, tables_lock
-from service.companies.importers.enheter.columnar import columnar_first_load
+from service.companies.importers.enheter.columnar import columnar_import
 from service.companies.importers.enheter.mapping import enhet_company_row
 from service.companies.importers.enheter.records import enheter_rows
 from service.companies.importers.enheter.references import EnhetReferences
@@ -46,7 +46,7 @@ from service.companies.models import Company, CompanyEmployment, CompanyRiskStat
 
 BATCH_SIZE = 5000
 FORMATS = ("auto", "csv", "json")
-# columnar: the first-load path where it applies, else set_based (what auto takes on PostgreSQL)
+# columnar: the column-by-column path where it applies, else set_based (what auto takes on PostgreSQL)
 METHODS = ("auto", "columnar", "set_based", "rows")
 # Below this many rows rebuilding the indexes saves nothing worth locking the tables for.
 INITIAL_LOAD_MIN_ROWS = 10_000
@@ -75,7 +75,7 @@ def enheter_import(
         if method in ("columnar", "set_based"):
             done = None
             if method == "columnar" and file_format != "json":
-                done = columnar_first_load(
+                done = columnar_import(
                     path=path, quiet=quiet, now=timezone.now(), initial_load=_initial_load, min_rows=INITIAL_LOAD_MIN_ROWS
                 )
             if done is not None:

@@ -1,29 +1,38 @@
-"""A first load of an Enhetsregisteret CSV into an empty register, column by column (PostgreSQL).
+"""An Enhetsregisteret CSV read, checked and mapped column by column (PostgreSQL).
 
-The general set-based path (staging.py, set_based.py) copies the file into a staging
-table and checks it in SQL, where each field of each row costs its own function calls
-(~30 s for a million rows). Here the file is read by pyarrow's CSV reader in blocks of
-some 20,000 rows, and every check and mapping of mapping.py runs on whole columns at
-once with pyarrow.compute (trim, regular expressions, lengths, the mod-11 check with
-numpy, reference codes by hash lookups), so a rule costs one pass over a column in C++.
-The accepted rows are rendered as COPY text (escaped, `\\N` for nulls, new uuids) and
-copied straight into the company table while the next block is being checked: the
-database parses and stores one block on one core while Python checks the next on the
-other. Rejected rows get their reason from mapping.py itself, as on the other paths.
+The set-based path (staging.py, set_based.py) copies the file into a staging table of
+text and checks it in SQL, where each field of each row costs its own function calls
+(~17-30 s for a million rows). Here the file is read by pyarrow's CSV reader in blocks
+of some 20,000 rows, and every rule of mapping.py runs on whole columns at once with
+pyarrow.compute and numpy (trim, lengths, the mod-11 check, dates, whole numbers,
+flags, reference codes by hash lookups), so a rule costs one pass over a column in C.
+The accepted rows are encoded as PostgreSQL binary COPY fields (16-byte uuids,
+big-endian integers, dates as days since 2000-01-01), a column at a time, and copied
+while the next block is checked: the database stores one block on one core while
+Python checks the next on the other. Rejected rows get their reason from mapping.py
+itself, warnings and new postal codes and countries follow mapping.py's order.
 
-It is used only where that is the whole story: a CSV into an empty register (the first
-load, with indexes and keys rebuilt at the end by bulk_load.py). Anything else takes
-the general path, and so does a file that turns out to need it, after the work done so
-far is rolled back to a savepoint: a row with the wrong number of fields or a broken
-quote, bytes that are not UTF-8 or NUL, an organisation number repeated in the file
-(written once per occurrence, which the general path does), a repeated column name.
-A quoted field over several lines is fine: lines are then counted again by Python's csv
-module, only for the rows the report names.
+Where the rows go:
+
+- a first load (an empty register, at least INITIAL_LOAD_MIN_ROWS rows): straight into
+  the company table, stripped of its indexes and keys (bulk_load.py), with new uuids;
+  the employment periods and risk statuses the new companies open are gathered in
+  temporary files on the way and copied after them;
+- otherwise: into set_based.py's `_enheter_rows` table, whose upsert compares them
+  with the stored companies (unchanged ones are not written) and keeps the history.
+
+A file this path cannot take as it is goes the set-based way, after the work done so
+far is rolled back to a savepoint: JSON, a row with the wrong number of fields or a
+broken quote, bytes that are not UTF-8 or NUL, a repeated column name, and in a first
+load an organisation number repeated in the file (written once per occurrence, which
+the upsert does). A quoted field over several lines is fine: lines are then counted
+again by Python's csv module, only for the rows the report names.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import logging
 import os
 import queue
@@ -48,6 +57,7 @@ from service.companies.importers.csv_rows import csv_rows
 from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
 from service.companies.importers.enheter.records import ADDRESS_LINE_SEPARATOR, COLUMNS, STATUS_DATE_COLUMNS
 from service.companies.importers.enheter.references import NACE_UNSPECIFIED, EnhetReferences
+from service.companies.importers.enheter import set_based as S
 from service.companies.importers.enheter.set_based import _affected_add, _table
 from service.companies.importers.enheter.writer import STATUSES
 from service.companies.importers.enheter.staging import LineBreaks, csv_header
@@ -94,6 +104,17 @@ _COPY_COLUMNS = [
 ]  # fmt: skip
 # Left to a column default for the COPY: a timestamp parsed a million times costs a second.
 _TIMESTAMP_COLUMNS = ("create_timestamp", "update_timestamp")
+# set_based.py's `_enheter_rows` (the columns its upsert reads), when the register is not empty
+_STAGED_COLUMNS = {
+    "ordinal": "bigint", "ok": "boolean", "occurrence": "integer", "org_nr": "text", "name": "text",
+    "organization_type_id": "uuid", "nace_code_1_id": "uuid", "nace_code_2_id": "uuid", "nace_code_3_id": "uuid",
+    "business_address": "text", "business_municipality_id": "uuid", "business_postal_key": "text",
+    "business_country_code": "text", "postal_address": "text", "postal_municipality_id": "uuid",
+    "postal_postal_key": "text", "postal_country_code": "text", "website": "text", "employees": "integer",
+    "registration_date": "date", "founded_date": "date", "last_submitted_accounts_year": "integer",
+    "parent_org_nr": "text", "is_bankrupt": "boolean", "bankrupt_date": "date", "is_under_liquidation": "boolean",
+    "under_liquidation_date": "date", "is_under_forced_dissolution": "boolean", "forced_dissolution_date": "date",
+}  # fmt: skip
 
 
 class Unsuitable(Exception):
@@ -145,7 +166,7 @@ class _Load:
         return self.lookups[name]
 
 
-def columnar_first_load(
+def columnar_import(
     *,
     path: Path,
     quiet: bool,
@@ -153,10 +174,8 @@ def columnar_first_load(
     initial_load: Callable[[int], AbstractContextManager | None],
     min_rows: int,
 ) -> tuple[ImportResult, AffectedCompanies] | None:
-    """The import of a CSV into the empty register; None when the file is not one for this path
-    (then nothing is written and the general path takes over)."""
-    if Company.objects.exists():
-        return None
+    """The import of a CSV; None when the file is not one for this path (then nothing is written and
+    the set-based path takes over)."""
     savepoint = transaction.savepoint()
     try:
         done = _load(path=path, quiet=quiet, now=now, initial_load=initial_load, min_rows=min_rows)
@@ -175,6 +194,9 @@ def columnar_first_load(
 
 
 def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, AffectedCompanies] | None:
+    empty_register = not Company.objects.exists()
+    result = ImportResult(source=path.name)
+    affected = AffectedCompanies()
     with text_source_open(path) as source:
         if source.head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[":
             return None  # JSON
@@ -187,35 +209,72 @@ def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, Af
             load = _Load(refs=EnhetReferences.load(), history=_History(now))
             try:
                 # Read up to min_rows rows before deciding: a small file is not worth locking the tables for.
-                ahead: list[memoryview | bytes] = []
+                ahead: list[_Mapped | None] = []
                 for batch in batches:
                     ahead.append(_batch_map(batch, load))
                     if load.rows >= min_rows:
                         break
-                loading = initial_load(load.rows)
-                if loading is None:
-                    return None
-                with loading:
-                    _copy(ahead, (_batch_map(batch, load) for batch in batches), now=now)
-                    stream.check()
-                    _duplicates_check(load.numbers)
-                    started = time.perf_counter()
-                    _references_create(load)
-                    load.history.copy()
-                    logger.debug("%s: %d companies in; history in %.1f s", path.name, load.written, time.perf_counter() - started)
+                rest = (_batch_map(batch, load) for batch in batches)
+                loading = initial_load(load.rows) if empty_register else None
+                if loading is not None:
+                    with loading:
+                        _copy(
+                            (_company_rows(mapped, load) for mapped in itertools.chain(_taken(ahead), rest)),
+                            table=_table(Company), columns=_COPY_COLUMNS, timestamps=now,
+                        )  # fmt: skip
+                        stream.check()
+                        _duplicates_check(load.numbers)
+                        started = time.perf_counter()
+                        _references_create(load)
+                        load.history.copy()
+                        logger.debug("%s: %d companies in; history in %.1f s", path.name, load.written, time.perf_counter() - started)
+                    result.tally(created=load.written, updated=0, unchanged=0)
+                    _affected_add(affected, source=_table(Company))
+                else:
+                    _staged_apply(itertools.chain(_taken(ahead), rest), stream, load, now, result, affected)
             finally:
                 load.history.close()
         named = {ordinal for ordinal, _ in load.rejected}
         named.update(ordinal for group in load.warnings.groups.values() for ordinal in group.lines)
         lines = _lines_of(named, physical_lines=stream.lines(), rows=load.rows, path=path)
-    result = ImportResult(source=path.name, rows_read=load.rows)
-    result.tally(created=load.written, updated=0, unchanged=0)
+    result.rows_read = load.rows
     result.rejected.extend(RejectedRow(lines[ordinal], reason) for ordinal, reason in load.rejected)
     for message, group in load.warnings.groups.items():
         result.warnings[message] = WarningGroup(message, group.count, [lines[o] for o in group.lines])
-    affected = AffectedCompanies()
-    _affected_add(affected, source=_table(Company))
     return result, affected
+
+
+def _taken(items: list) -> Iterator:
+    """The list's items, each let go as it is taken."""
+    while items:
+        yield items.pop(0)
+
+
+def _staged_apply(mapped: Iterator[_Mapped | None], stream, load: _Load, now: datetime, result: ImportResult, affected) -> None:
+    """A register that has companies: the accepted rows, checked and mapped, go into set_based.py's
+    `_enheter_rows`, and its upsert compares them with the stored companies (unchanged ones are not
+    written), writes the history and counts."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL work_mem = %s", [_WORK_MEM])
+        cursor.execute(f"DROP TABLE IF EXISTS {S.ROWS}")
+        cursor.execute(
+            f"CREATE TEMP TABLE {S.ROWS} ("
+            + ", ".join(f"{column} {kind}" for column, kind in _STAGED_COLUMNS.items())
+            + ") ON COMMIT DROP"
+        )
+    _copy((_staged_rows(rows) for rows in mapped), table=S.ROWS, columns=list(_STAGED_COLUMNS))
+    stream.check()
+    _references_create(load)
+    numbers = np.sort(np.concatenate(load.numbers)) if load.numbers else np.empty(0, dtype=np.int64)
+    repeated = len(numbers) > 1 and bool((numbers[1:] == numbers[:-1]).any())
+    last = S._occurrences_number() if repeated else 1
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {S.ROWS}")
+    for occurrence in range(1, last + 1):
+        counts = S._companies_write(occurrence=occurrence, now=now)
+        result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
+        S._history_write(now=now, today=now.date())
+        S._affected_add(affected)
 
 
 class _CheckedStream(io.RawIOBase):
@@ -307,25 +366,25 @@ def _combined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
     return pa.Table.from_batches(batches).combine_chunks().to_batches()[0]
 
 
-def _copy(ahead: list[bytes], rest: Iterator[bytes], *, now: datetime) -> None:
-    company = _table(Company)
-    sql = f"COPY {company} ({', '.join(_COPY_COLUMNS)}) FROM STDIN (FORMAT binary)"
+def _copy(data: Iterator[memoryview | bytes], *, table: str, columns, timestamps: datetime | None = None) -> None:
+    """Binary COPY of the rows into `table`. `timestamps`: the company table's create and update
+    timestamps, given by a column default for the COPY's duration."""
+    sql = f"COPY {table} ({', '.join(columns)}) FROM STDIN (FORMAT binary)"
     with connection.wrap_database_errors, connection.cursor() as cursor:
-        # The empty table is locked by this transaction, and the defaults go again before it ends.
-        # (a literal: DDL takes no parameters; isoformat() has no quote to escape)
-        stamp = f"'{now.isoformat()}'::timestamptz"
-        cursor.execute(f"ALTER TABLE {company} " + ", ".join(f"ALTER {c} SET DEFAULT {stamp}" for c in _TIMESTAMP_COLUMNS))
+        if timestamps is not None:
+            # The empty table is locked by this transaction, and the defaults go again before it ends.
+            # (a literal: DDL takes no parameters; isoformat() has no quote to escape)
+            stamp = f"'{timestamps.isoformat()}'::timestamptz"
+            cursor.execute(f"ALTER TABLE {table} " + ", ".join(f"ALTER {c} SET DEFAULT {stamp}" for c in _TIMESTAMP_COLUMNS))
         raw = cursor.cursor
         # The queued writer sends from a thread of its own: the next block is checked meanwhile.
         with raw.copy(sql, writer=_QueuedWriter(raw)) as copy:
             copy.write(_SIGNATURE)
-            for data in ahead:
-                copy.write(data)
-            ahead.clear()
-            for data in rest:
-                copy.write(data)
+            for rows in data:
+                copy.write(rows)
             copy.write(_TRAILER)
-        cursor.execute(f"ALTER TABLE {company} " + ", ".join(f"ALTER {column} DROP DEFAULT" for column in _TIMESTAMP_COLUMNS))
+        if timestamps is not None:
+            cursor.execute(f"ALTER TABLE {table} " + ", ".join(f"ALTER {c} DROP DEFAULT" for c in _TIMESTAMP_COLUMNS))
 
 
 class _QueuedWriter(QueuedLibpqWriter):
@@ -502,6 +561,7 @@ def _org_nr(raw: pa.Array) -> tuple[np.ndarray, pa.Array, np.ndarray]:
 _SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
 _TRAILER = b"\xff\xff"
 _BINARY = pa.binary()
+_WORK_MEM = "128MB"  # the upsert's sorts and hashes (this transaction only), as the set-based path
 _PG_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
 _NOTHING = pa.scalar(b"", _BINARY)
 _NULL_FIELD = b"\xff\xff\xff\xff"  # the length of a NULL field: -1
@@ -546,7 +606,7 @@ def _uuid_field(lookup: _Lookup, found: np.ndarray) -> pa.Array:
 
 
 def _text_field(column: pa.Array) -> pa.Array:
-    lengths = _np(pc.binary_length(column)).astype(">i4")
+    lengths = pc.fill_null(pc.binary_length(column), 0).to_numpy().astype(">i4")
     prefixes = _binary_array(lengths.view(np.uint8), np.full(len(lengths), 4))
     return pc.binary_join_element_wise(prefixes, column.cast(_BINARY), _NOTHING)
 
@@ -559,9 +619,21 @@ def _uuid4s(count: int) -> np.ndarray:
     return raw
 
 
-def _batch_map(batch: pa.RecordBatch, load: _Load) -> memoryview | bytes:
-    """Check and map one block; the accepted rows in binary COPY format. Rejections and warnings go into
-    `load`."""
+@dataclass
+class _Mapped:
+    """One block's accepted rows as binary COPY fields (by column), and what the targets need besides."""
+
+    rows: int
+    ordinals: np.ndarray
+    fields: dict[str, object]
+    values: dict[str, tuple]
+    postal_keys: dict[str, pa.Array]
+    countries: dict[str, pa.Array]
+
+
+def _batch_map(batch: pa.RecordBatch, load: _Load) -> _Mapped | None:
+    """Check and map one block: its accepted rows (None if there are none). Rejections and warnings go
+    into `load`."""
     count = batch.num_rows
     first = load.rows
     load.rows += count
@@ -616,22 +688,41 @@ def _batch_map(batch: pa.RecordBatch, load: _Load) -> memoryview | bytes:
         numbers = numbers[ok]
     ordinals = np.flatnonzero(ok) + first
     load.numbers.append(numbers)
-    found = _references_map(text, ordinals, load)
+    found, postal_keys, countries = _references_map(text, ordinals, load)
     rows = len(ordinals)
     load.written += rows
     if not rows:
-        return b""
-    fields = {name: _text_field(column) for name, column in texts.items()}
+        return None
+    fields: dict[str, object] = {name: _text_field(column) for name, column in texts.items()}
     for name, value in values.items():
         # a flag, or a whole number or date (days since 2000-01-01) with its validity
         fields[name] = _bool_field(value[0]) if len(value) == 1 else _int4_field(*value)
     for name, (lookup, positions) in found.items():
         fields[name] = _uuid_field(lookup, positions)
-    companies = _uuid4s(rows)
-    load.history.add(companies, values)
-    fields["uuid"] = _fixed_field(companies)
-    fields["org_nr_schema"] = pa.scalar(b"\x00\x00\x00\x02NO", _BINARY)
+    return _Mapped(rows, ordinals, fields, values, postal_keys, countries)
+
+
+def _company_rows(mapped: _Mapped | None, load: _Load) -> memoryview | bytes:
+    """The rows of the company table (with new uuids), and their history gathered."""
+    if mapped is None:
+        return b""
+    companies = _uuid4s(mapped.rows)
+    load.history.add(companies, mapped.values)
+    fields = dict(mapped.fields, uuid=_fixed_field(companies), org_nr_schema=pa.scalar(b"\x00\x00\x00\x02NO", _BINARY))
     return _rows_joined(_COPY_COLUMNS, [fields[name] for name in _COPY_COLUMNS])
+
+
+def _staged_rows(mapped: _Mapped | None) -> memoryview | bytes:
+    """The rows of set_based.py's `_enheter_rows` table (accepted rows only)."""
+    if mapped is None:
+        return b""
+    fields = dict(mapped.fields, ordinal=_fixed_field(mapped.ordinals.astype(">i8").view(np.uint8).reshape(-1, 8)))
+    fields["ok"] = pa.scalar(b"\x00\x00\x00\x01\x01", _BINARY)
+    fields["occurrence"] = pa.scalar(b"\x00\x00\x00\x04\x00\x00\x00\x01", _BINARY)
+    for prefix in ADDRESSES:
+        fields[f"{prefix}_postal_key"] = _text_field(mapped.postal_keys[prefix])
+        fields[f"{prefix}_country_code"] = _text_field(mapped.countries[prefix])
+    return _rows_joined(_STAGED_COLUMNS, [fields[name] for name in _STAGED_COLUMNS])
 
 
 def _reject(batch: pa.RecordBatch, rows: np.ndarray, first: int, load: _Load) -> None:
@@ -656,7 +747,7 @@ def _duplicates_check(numbers: list[np.ndarray]) -> None:
         raise Unsuitable("an organisation number repeated in the file")
 
 
-def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> dict[str, tuple[_Lookup, np.ndarray]]:
+def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> tuple[dict, dict, dict]:
     """Reference ids of the accepted rows (column -> the lookup and each row's position in it, -1 for
     none); warnings for unknown codes; new postal codes and countries scheduled (with their uuids) from
     the first row using each, in mapping.py's order."""
@@ -706,7 +797,7 @@ def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load
         lookup = load.lookup("countries")
         country = countries[prefix]
         found[f"{prefix}_country_id"] = (lookup, np.where(_np(_nonempty(country)), lookup.find(country), -1))
-    return found
+    return found, postal_keys, countries
 
 
 def _upper(column: pa.Array) -> pa.Array:

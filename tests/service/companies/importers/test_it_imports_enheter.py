@@ -446,7 +446,7 @@ def _register_snapshot() -> dict:
     return {"companies": companies, "employment": employment, "statuses": statuses, "postal": postal_codes, "countries": countries}
 
 
-def test_the_columnar_first_load_gives_what_the_row_by_row_path_gives(tmp_path, method, monkeypatch):
+def test_the_columnar_import_gives_what_the_row_by_row_path_gives(tmp_path, method, monkeypatch):
     """Bad values, trimming, unknown codes, new countries and postal codes, text COPY must escape, a quoted
     field over several lines: the columnar path takes this file itself (no fallback) and writes, rejects
     and warns exactly as mapping.py does row by row."""
@@ -491,8 +491,8 @@ def test_the_columnar_first_load_gives_what_the_row_by_row_path_gives(tmp_path, 
     GeoPostalCode.objects.all().delete()
     GeoCountry.objects.exclude(key__in=countries_before).delete()
     taken = []
-    real = enheter.columnar_first_load
-    monkeypatch.setattr(enheter, "columnar_first_load", lambda **kw: taken.append(real(**kw)) or taken[-1])
+    real = enheter.columnar_import
+    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
 
     columnar = _import(path, method="columnar")
 
@@ -509,17 +509,40 @@ def test_the_columnar_first_load_gives_what_the_row_by_row_path_gives(tmp_path, 
     assert Company.objects.get(org_nr=data[15]["organisasjonsnummer"]).business_address == "Storgata 1\nPostboks 2"
 
 
-def test_the_columnar_first_load_falls_back_whole_on_a_repeated_organisation_number(tmp_path, method, monkeypatch):
+def test_the_columnar_import_falls_back_whole_on_a_repeated_organisation_number(tmp_path, method, monkeypatch):
     if method != "columnar":
         pytest.skip("the columnar path's own fallback")
     header, rows = enheter_rows(enheter_sample())
     path = csv_write(tmp_path / "enheter.csv", header, [*rows[:30], dict(rows[3], navn="LATER NAME"), *rows[30:40]])
     taken = []
-    real = enheter.columnar_first_load
-    monkeypatch.setattr(enheter, "columnar_first_load", lambda **kw: taken.append(real(**kw)) or taken[-1])
+    real = enheter.columnar_import
+    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
 
     result = _import(path)
 
     assert taken == [None]
     assert (result.rows_read, result.created, result.updated) == (41, 40, 1)
     assert Company.objects.get(org_nr=rows[3]["organisasjonsnummer"]).name == "LATER NAME"
+
+
+def test_a_company_repeated_in_a_file_for_a_filled_register_is_written_in_file_order(tmp_path, method, monkeypatch):
+    """The same as into an empty register, where the columnar path hands the file over: here it stages
+    the rows itself and numbers the occurrences."""
+    header, rows = enheter_rows(enheter_sample())
+    _import(csv_write(tmp_path / "before.csv", header, [rows[5]]))
+    first = dict(rows[1], antallAnsatte="10", konkurs="false", konkursdato="")
+    later = dict(first, antallAnsatte="12", konkurs="true", konkursdato="2024-01-05")
+    path = csv_write(tmp_path / "enheter.csv", header, [first, rows[2], later, first, rows[5]])
+    taken = []
+    real = enheter.columnar_import
+    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
+
+    result = _import(path)
+
+    assert (result.rows_read, result.created, result.updated, result.unchanged) == (5, 2, 2, 1)
+    assert method != "columnar" or taken[0] is not None
+    company = Company.objects.get(org_nr=first["organisasjonsnummer"])
+    assert (company.employees, company.is_bankrupt) == (10, False)
+    counts = list(CompanyEmployment.objects.filter(company=company).values_list("employee_count_from", "employee_count_to"))
+    assert sorted(counts, key=str) == sorted([(None, 10), (10, 12), (12, 10)], key=str)
+    assert CompanyRiskStatus.objects.get(company=company).to_date is not None
