@@ -197,6 +197,29 @@ def _name_keys(full: np.ndarray, full_count: int, letters_of: np.ndarray, initia
 
 
 @njit(cache=True)
+def _full_parts(name_parts, first, last, part_roles, part_letters, full, full_letters):
+    """A name's distinct full parts in order, into `full` (their first letters into
+    `full_letters`), and the bit set of its initials' letters: (count, initials)."""
+    full_count = 0
+    initials = np.int64(0)
+    for position in range(first, last):
+        part = name_parts[position]
+        if part_roles[part] == ROLE_NAME:
+            known = False
+            for i in range(full_count):
+                if full[i] == part:
+                    known = True
+                    break
+            if not known:
+                full[full_count] = part
+                full_letters[full_count] = part_letters[part]
+                full_count += 1
+        elif part_roles[part] == ROLE_INITIAL and part_letters[part] >= 0:
+            initials |= np.int64(1) << np.int64(part_letters[part])
+    return full_count, initials
+
+
+@njit(cache=True)
 def name_layout(
     name_start: np.ndarray,  # int64, name n's parts are name_parts[name_start[n]:name_start[n + 1]]
     name_parts: np.ndarray,  # int32
@@ -232,10 +255,8 @@ def name_layout(
     for name in range(n):
         total = 0.0
         contradicting_total = 0.0
-        full_count = 0
         seen = np.int64(0)
         repeats = np.int64(0)
-        initials = np.int64(0)
         for position in range(name_start[name], name_start[name + 1]):
             part = name_parts[position]
             role = part_roles[part]
@@ -243,21 +264,12 @@ def name_layout(
             if role != ROLE_UNCONTRADICTING:
                 contradicting_total += part_weights[part]
             letter = part_letters[part]
-            bit = np.int64(1) << np.int64(letter) if letter >= 0 else np.int64(0)
-            if role == ROLE_NAME:
+            if role == ROLE_NAME and letter >= 0:
+                bit = np.int64(1) << np.int64(letter)
                 repeats |= seen & bit
                 seen |= bit
-                known = False
-                for i in range(full_count):
-                    if full[i] == part:
-                        known = True
-                        break
-                if not known:
-                    full[full_count] = part
-                    full_letters[full_count] = letter
-                    full_count += 1
-            elif role == ROLE_INITIAL:
-                initials |= bit
+        full_count, initials = _full_parts(name_parts, name_start[name], name_start[name + 1], part_roles, part_letters,
+                                           full, full_letters)
         weight[name] = total
         contradicting[name] = contradicting_total
         part_count[name] = min(full_count, 32767)
@@ -275,22 +287,8 @@ def name_layout(
     for name in range(n):
         if key_count[name + 1] == key_count[name]:
             continue
-        full_count = 0
-        initials = np.int64(0)
-        for position in range(name_start[name], name_start[name + 1]):
-            part = name_parts[position]
-            if part_roles[part] == ROLE_NAME:
-                known = False
-                for i in range(full_count):
-                    if full[i] == part:
-                        known = True
-                        break
-                if not known:
-                    full[full_count] = part
-                    full_letters[full_count] = part_letters[part]
-                    full_count += 1
-            elif part_roles[part] == ROLE_INITIAL and part_letters[part] >= 0:
-                initials |= np.int64(1) << np.int64(part_letters[part])
+        full_count, initials = _full_parts(name_parts, name_start[name], name_start[name + 1], part_roles, part_letters,
+                                           full, full_letters)
         _name_keys(full, full_count, full_letters, initials, initial_codes, letter_codes, pair_codes, key_count[name])
         pair_names[key_count[name]:key_count[name + 1]] = name
     return (weight, contradicting, part_count, letters, repeated, initial_letters,
