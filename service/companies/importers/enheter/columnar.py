@@ -108,9 +108,9 @@ _TIMESTAMP_COLUMNS = ("create_timestamp", "update_timestamp")
 _STAGED_COLUMNS = {
     "ordinal": "bigint", "ok": "boolean", "occurrence": "integer", "org_nr": "text", "name": "text",
     "organization_type_id": "uuid", "nace_code_1_id": "uuid", "nace_code_2_id": "uuid", "nace_code_3_id": "uuid",
-    "business_address": "text", "business_municipality_id": "uuid", "business_postal_key": "text",
-    "business_country_code": "text", "postal_address": "text", "postal_municipality_id": "uuid",
-    "postal_postal_key": "text", "postal_country_code": "text", "website": "text", "employees": "integer",
+    "business_address": "text", "business_municipality_id": "uuid", "business_postal_code_id": "uuid",
+    "business_country_id": "uuid", "postal_address": "text", "postal_municipality_id": "uuid",
+    "postal_postal_code_id": "uuid", "postal_country_id": "uuid", "website": "text", "employees": "integer",
     "registration_date": "date", "founded_date": "date", "last_submitted_accounts_year": "integer",
     "parent_org_nr": "text", "is_bankrupt": "boolean", "bankrupt_date": "date", "is_under_liquidation": "boolean",
     "under_liquidation_date": "date", "is_under_forced_dissolution": "boolean", "forced_dissolution_date": "date",
@@ -264,14 +264,14 @@ def _staged_apply(mapped: Iterator[_Mapped | None], stream, load: _Load, now: da
         )
     _copy((_staged_rows(rows) for rows in mapped), table=S.ROWS, columns=list(_STAGED_COLUMNS))
     stream.check()
-    _references_create(load)
+    _references_create(load, rows_table=S.ROWS)
     numbers = np.sort(np.concatenate(load.numbers)) if load.numbers else np.empty(0, dtype=np.int64)
     repeated = len(numbers) > 1 and bool((numbers[1:] == numbers[:-1]).any())
     last = S._occurrences_number() if repeated else 1
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {S.ROWS}")
     for occurrence in range(1, last + 1):
-        counts = S._companies_write(occurrence=occurrence, now=now)
+        counts = S._companies_write(occurrence=occurrence, now=now, ids_in_rows=True)
         result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
         S._history_write(now=now, today=now.date())
         S._affected_add(affected)
@@ -627,8 +627,6 @@ class _Mapped:
     ordinals: np.ndarray
     fields: dict[str, object]
     values: dict[str, tuple]
-    postal_keys: dict[str, pa.Array]
-    countries: dict[str, pa.Array]
 
 
 def _batch_map(batch: pa.RecordBatch, load: _Load) -> _Mapped | None:
@@ -688,7 +686,7 @@ def _batch_map(batch: pa.RecordBatch, load: _Load) -> _Mapped | None:
         numbers = numbers[ok]
     ordinals = np.flatnonzero(ok) + first
     load.numbers.append(numbers)
-    found, postal_keys, countries = _references_map(text, ordinals, load)
+    found = _references_map(text, ordinals, load)
     rows = len(ordinals)
     load.written += rows
     if not rows:
@@ -699,7 +697,7 @@ def _batch_map(batch: pa.RecordBatch, load: _Load) -> _Mapped | None:
         fields[name] = _bool_field(value[0]) if len(value) == 1 else _int4_field(*value)
     for name, (lookup, positions) in found.items():
         fields[name] = _uuid_field(lookup, positions)
-    return _Mapped(rows, ordinals, fields, values, postal_keys, countries)
+    return _Mapped(rows, ordinals, fields, values)
 
 
 def _company_rows(mapped: _Mapped | None, load: _Load) -> memoryview | bytes:
@@ -719,9 +717,6 @@ def _staged_rows(mapped: _Mapped | None) -> memoryview | bytes:
     fields = dict(mapped.fields, ordinal=_fixed_field(mapped.ordinals.astype(">i8").view(np.uint8).reshape(-1, 8)))
     fields["ok"] = pa.scalar(b"\x00\x00\x00\x01\x01", _BINARY)
     fields["occurrence"] = pa.scalar(b"\x00\x00\x00\x04\x00\x00\x00\x01", _BINARY)
-    for prefix in ADDRESSES:
-        fields[f"{prefix}_postal_key"] = _text_field(mapped.postal_keys[prefix])
-        fields[f"{prefix}_country_code"] = _text_field(mapped.countries[prefix])
     return _rows_joined(_STAGED_COLUMNS, [fields[name] for name in _STAGED_COLUMNS])
 
 
@@ -747,7 +742,7 @@ def _duplicates_check(numbers: list[np.ndarray]) -> None:
         raise Unsuitable("an organisation number repeated in the file")
 
 
-def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> tuple[dict, dict, dict]:
+def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load) -> dict[str, tuple[_Lookup, np.ndarray]]:
     """Reference ids of the accepted rows (column -> the lookup and each row's position in it, -1 for
     none); warnings for unknown codes; new postal codes and countries scheduled (with their uuids) from
     the first row using each, in mapping.py's order."""
@@ -797,7 +792,7 @@ def _references_map(text: dict[str, pa.Array], ordinals: np.ndarray, load: _Load
         lookup = load.lookup("countries")
         country = countries[prefix]
         found[f"{prefix}_country_id"] = (lookup, np.where(_np(_nonempty(country)), lookup.find(country), -1))
-    return found, postal_keys, countries
+    return found
 
 
 def _upper(column: pa.Array) -> pa.Array:
@@ -858,9 +853,9 @@ def _new_uuid() -> uuid.UUID:
     return uuid.uuid4()
 
 
-def _references_create(load: _Load) -> None:
-    """The new countries and postal codes, with the uuids the companies already carry. One created
-    meanwhile by another import keeps its own uuid, and the companies are pointed at it."""
+def _references_create(load: _Load, rows_table: str | None = None) -> None:
+    """The new countries and postal codes, with the uuids the rows already carry. One created meanwhile
+    by another import keeps its own uuid, and the rows (companies, or `rows_table`) are pointed at it."""
     norway = str(load.refs.countries.get("NO", ""))
     tables = (
         (
@@ -892,7 +887,8 @@ def _references_create(load: _Load) -> None:
                 if actual[row[1]] != row[0]:
                     for column in company_columns:
                         cursor.execute(
-                            f"UPDATE {_table(Company)} SET {column} = %s WHERE {column} = %s", [actual[row[1]], row[0]]
+                            f"UPDATE {rows_table or _table(Company)} SET {column} = %s WHERE {column} = %s",
+                            [actual[row[1]], row[0]],
                         )
 
 

@@ -321,13 +321,16 @@ class RoundCounts:
 _HISTORY_COLUMNS = ["employees", *(flag for flag, _ in STATUSES.values())]
 
 
-def _company_select(*, now_param: str = "%(now)s") -> tuple[dict[str, str], list[str], str, str]:
+def _company_select(*, now_param: str = "%(now)s", ids_in_rows: bool = False) -> tuple[dict[str, str], list[str], str, str]:
     """(each compared field's value, columns written, the SELECT list, its joins) of the company rows of
-    `_enheter_rows r`."""
+    `_enheter_rows r`. `ids_in_rows`: the rows carry their postal code and country ids (the columnar
+    path's), else they are looked up by key."""
     fields = [Company._meta.get_field(name).column for name in COMPANY_FIELDS]
     values = {name: f"r.{name}" for name in fields}
     joins = []
     for prefix in ADDRESSES:
+        if ids_in_rows:
+            continue
         values[f"{prefix}_postal_code_id"] = f"{prefix}_p.uuid"
         values[f"{prefix}_country_id"] = f"{prefix}_c.uuid"
         joins.append(
@@ -351,37 +354,37 @@ def _companies_insert_all(*, now: datetime) -> int:
         return cursor.rowcount
 
 
-def _companies_write(*, occurrence: int, now: datetime) -> RoundCounts:
+def _companies_write(*, occurrence: int, now: datetime, ids_in_rows: bool = False) -> RoundCounts:
     """One occurrence of each organisation number: insert, or update where a value differs."""
     company = _table(Company)
-    values, columns, select, joins = _company_select()
+    values, columns, select, joins = _company_select(ids_in_rows=ids_in_rows)
     fields = list(values)
     changed = f"({', '.join(f'{company}.{f}' for f in fields)}) IS DISTINCT FROM ({', '.join(f'EXCLUDED.{f}' for f in fields)})"
     differs = f"({', '.join(f'c.{f}' for f in fields)}) IS DISTINCT FROM ({', '.join(values.values())})"
     history = ", ".join(_HISTORY_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {BEFORE}, {WRITTEN}")
-        # The stored companies among this round's rows, compared once here: only new and changed rows go
-        # on to the upsert (an unchanged million would each cost a conflict probe there).
+        # This round's rows that need writing, new or differing from the stored company (with its values
+        # before), found in one join: only they go on to the upsert (an unchanged million would each cost a
+        # conflict probe there, and keeping them here a table of a million rows).
         cursor.execute(
-            f"CREATE TEMP TABLE {BEFORE} ON COMMIT DROP AS SELECT r.ordinal, c.org_nr, {differs} AS differs, "
+            f"CREATE TEMP TABLE {BEFORE} ON COMMIT DROP AS SELECT r.ordinal, r.org_nr, c.org_nr IS NOT NULL AS stored, "
             f"{', '.join(f'c.{h}' for h in _HISTORY_COLUMNS)} "
-            f"FROM {ROWS} r JOIN {company} c ON c.org_nr_schema = 'NO' AND c.org_nr = r.org_nr {joins} "
-            "WHERE r.ok AND r.occurrence = %(occurrence)s",
+            f"FROM {ROWS} r LEFT JOIN {company} c ON c.org_nr_schema = 'NO' AND c.org_nr = r.org_nr {joins} "
+            f"WHERE r.ok AND r.occurrence = %(occurrence)s AND (c.org_nr IS NULL OR {differs})",
             {"occurrence": occurrence},
         )
         cursor.execute(
             f"CREATE TEMP TABLE {WRITTEN} ON COMMIT DROP AS WITH w AS ("
-            f"INSERT INTO {company} ({', '.join(columns)}) SELECT {select} FROM {ROWS} r {joins} "
-            "WHERE r.ok AND r.occurrence = %(occurrence)s "
-            f"AND NOT EXISTS (SELECT 1 FROM {BEFORE} b WHERE b.ordinal = r.ordinal AND NOT b.differs) "
+            f"INSERT INTO {company} ({', '.join(columns)}) SELECT {select} FROM {ROWS} r "
+            f"JOIN {BEFORE} b ON b.ordinal = r.ordinal {joins} "
             f"ON CONFLICT (org_nr_schema, org_nr) DO UPDATE SET "
             + ", ".join(f"{f} = EXCLUDED.{f}" for f in [*fields, "update_timestamp"])
             + f" WHERE {changed} RETURNING uuid, org_nr, {history}, "
             + ", ".join(f"{date_field}" for _, date_field in STATUSES.values())
-            + ") SELECT w.*, b.org_nr IS NULL AS created, "
+            + ") SELECT w.*, NOT b.stored AS created, "
             + ", ".join(f"b.{h} AS before_{h}" for h in _HISTORY_COLUMNS)
-            + f" FROM w LEFT JOIN {BEFORE} b ON b.org_nr = w.org_nr",
+            + f" FROM w JOIN {BEFORE} b ON b.org_nr = w.org_nr",
             {"occurrence": occurrence, "now": now},
         )
         cursor.execute(

@@ -546,3 +546,31 @@ def test_a_company_repeated_in_a_file_for_a_filled_register_is_written_in_file_o
     counts = list(CompanyEmployment.objects.filter(company=company).values_list("employee_count_from", "employee_count_to"))
     assert sorted(counts, key=str) == sorted([(None, 10), (10, 12), (12, 10)], key=str)
     assert CompanyRiskStatus.objects.get(company=company).to_date is not None
+
+
+@pytest.mark.parametrize("filled", [False, True], ids=["first load", "filled register"])
+def test_a_postal_code_created_meanwhile_by_another_import_is_the_one_the_company_points_at(tmp_path, method, monkeypatch, filled):
+    """The columnar path picks the uuids of new postal codes while reading; one that another import
+    created in between keeps its own, and the company rows follow it."""
+    import service.companies.importers.enheter.columnar as columnar
+    from service.companies.models import GeoCountry
+
+    if method != "columnar":
+        pytest.skip("the columnar path's own postal code creation")
+    header, rows = enheter_rows(enheter_sample())
+    if filled:
+        _import(csv_write(tmp_path / "before.csv", header, [rows[5]]))
+    row = dict(rows[1], **{"forretningsadresse.postnummer": "9991", "forretningsadresse.landkode": "NO"})
+    real = columnar._references_create
+
+    def meanwhile(load, **kwargs):
+        GeoPostalCode.objects.create(key="NO-9991", code="9991", place_name="ELSEWHERE", country=GeoCountry.objects.get(key="NO"))
+        real(load, **kwargs)
+
+    monkeypatch.setattr(columnar, "_references_create", meanwhile)
+
+    result = _import(csv_write(tmp_path / "enheter.csv", header, [row]))
+
+    assert result.created == 1
+    company = Company.objects.get(org_nr=row["organisasjonsnummer"])
+    assert (company.business_postal_code.key, company.business_postal_code.place_name) == ("NO-9991", "ELSEWHERE")
