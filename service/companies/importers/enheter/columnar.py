@@ -37,6 +37,7 @@ import logging
 import os
 import queue
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -233,6 +234,7 @@ def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, Af
                 else:
                     _staged_apply(itertools.chain(_taken(ahead), rest), stream, load, now, result, affected)
             finally:
+                batches.close()  # (stops the reading thread)
                 load.history.close()
         named = {ordinal for ordinal, _ in load.rejected}
         named.update(ordinal for group in load.warnings.groups.values() for ordinal in group.lines)
@@ -341,23 +343,52 @@ def _batches(stream: _CheckedStream, header: list[str]) -> Iterator[pa.RecordBat
         )
     except pa.ArrowInvalid as exc:  # the first block already has a row with the wrong number of fields ...
         raise Unsuitable(str(exc).splitlines()[0]) from None
-    group: list[pa.RecordBatch] = []
-    rows = 0
-    while True:
+    # pyarrow parses a block when asked for it: a thread of our own asks ahead (pyarrow lets go of the GIL
+    # meanwhile), so parsing runs beside the checks of the previous group.
+    groups: queue.Queue = queue.Queue(maxsize=2)
+    stop = threading.Event()
+
+    def put(item) -> None:
+        while not stop.is_set():
+            try:
+                groups.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def read() -> None:
+        group: list[pa.RecordBatch] = []
+        rows = 0
         try:
-            batch = reader.read_next_batch()
-        except StopIteration:
-            break
-        except pa.ArrowInvalid as exc:  # a row with the wrong number of fields, a broken quote, bad UTF-8
-            raise Unsuitable(str(exc).splitlines()[0]) from None
-        stream.check()
-        group.append(batch)
-        rows += batch.num_rows
-        if rows >= BATCH_ROWS:
-            yield _combined(group)
-            group, rows = [], 0
-    if group:
-        yield _combined(group)
+            while not stop.is_set():
+                try:
+                    batch = reader.read_next_batch()
+                except StopIteration:
+                    break
+                group.append(batch)
+                rows += batch.num_rows
+                if rows >= BATCH_ROWS:
+                    put(_combined(group))
+                    group, rows = [], 0
+            if group:
+                put(_combined(group))
+            put(None)
+        except BaseException as exc:  # handed to the consumer
+            put(exc)
+
+    thread = threading.Thread(target=read, name="enheter-csv-reader", daemon=True)
+    thread.start()
+    try:
+        while (item := groups.get()) is not None:
+            if isinstance(item, pa.ArrowInvalid):  # a row with the wrong number of fields, a broken quote ...
+                raise Unsuitable(str(item).splitlines()[0])
+            if isinstance(item, BaseException):
+                raise item
+            stream.check()
+            yield item
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _combined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
