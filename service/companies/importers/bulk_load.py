@@ -15,11 +15,10 @@ are locked against other sessions until the load commits.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-
 import logging
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from django.db import connection
 from django.db.models import Model

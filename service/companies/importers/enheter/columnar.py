@@ -43,7 +43,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -55,15 +55,31 @@ from psycopg.copy import QueuedLibpqWriter
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.csv_rows import csv_rows
-from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
-from service.companies.importers.enheter.records import ADDRESS_LINE_SEPARATOR, COLUMNS, STATUS_DATE_COLUMNS
-from service.companies.importers.enheter.references import NACE_UNSPECIFIED, EnhetReferences
 from service.companies.importers.enheter import set_based as S
+from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
+from service.companies.importers.enheter.records import (
+    ADDRESS_LINE_SEPARATOR,
+    COLUMNS,
+    STATUS_DATE_COLUMNS,
+)
+from service.companies.importers.enheter.references import (
+    NACE_UNSPECIFIED,
+    EnhetReferences,
+)
 from service.companies.importers.enheter.set_based import _affected_add, _table
-from service.companies.importers.enheter.writer import STATUSES
 from service.companies.importers.enheter.staging import LineBreaks, csv_header
-from service.companies.importers.result import WARNING_LINES_KEPT, ImportResult, RejectedRow, WarningGroup
-from service.companies.importers.source import progress_advance, progress_bar, text_source_open
+from service.companies.importers.enheter.writer import STATUSES
+from service.companies.importers.result import (
+    WARNING_LINES_KEPT,
+    ImportResult,
+    RejectedRow,
+    WarningGroup,
+)
+from service.companies.importers.source import (
+    progress_advance,
+    progress_bar,
+    text_source_open,
+)
 from service.companies.importers.values import INT_MAX, INT_MIN, WHITESPACE, RowRejected
 from service.companies.models import (
     Company,
@@ -373,7 +389,7 @@ def _batches(stream: _CheckedStream, header: list[str]) -> Iterator[pa.RecordBat
             if group:
                 put(_combined(group))
             put(None)
-        except BaseException as exc:  # handed to the consumer
+        except BaseException as exc:  # noqa: BLE001 (whatever it is, the consumer raises it)
             put(exc)
 
     thread = threading.Thread(target=read, name="enheter-csv-reader", daemon=True)
@@ -436,8 +452,9 @@ class _History:
     STATUS = ("uuid", "company_id", "company_risk_status_type_id", "from_date")
 
     def __init__(self, now: datetime) -> None:
-        self.employment = tempfile.TemporaryFile()
-        self.statuses = tempfile.TemporaryFile()
+        # (closed by close(), which the load calls whatever happens)
+        self.employment = tempfile.TemporaryFile()  # noqa: SIM115
+        self.statuses = tempfile.TemporaryFile()  # noqa: SIM115
         microseconds = (now - _PG_EPOCH) // timedelta(microseconds=1)
         self.now = pa.scalar(b"\x00\x00\x00\x08" + microseconds.to_bytes(8, "big", signed=True), _BINARY)
         self.today = (now.date() - _PG_EPOCH.date()).days
@@ -593,7 +610,7 @@ _SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
 _TRAILER = b"\xff\xff"
 _BINARY = pa.binary()
 _WORK_MEM = "128MB"  # the upsert's sorts and hashes (this transaction only), as the set-based path
-_PG_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
+_PG_EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
 _NOTHING = pa.scalar(b"", _BINARY)
 _NULL_FIELD = b"\xff\xff\xff\xff"  # the length of a NULL field: -1
 

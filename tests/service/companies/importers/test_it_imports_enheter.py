@@ -552,7 +552,7 @@ def test_a_company_repeated_in_a_file_for_a_filled_register_is_written_in_file_o
 def test_a_postal_code_created_meanwhile_by_another_import_is_the_one_the_company_points_at(tmp_path, method, monkeypatch, filled):
     """The columnar path picks the uuids of new postal codes while reading; one that another import
     created in between keeps its own, and the company rows follow it."""
-    import service.companies.importers.enheter.columnar as columnar
+    from service.companies.importers.enheter import columnar
     from service.companies.models import GeoCountry
 
     if method != "columnar":
