@@ -3,7 +3,7 @@
 The set-based path (staging.py, set_based.py) copies the file into a staging table of
 text and checks it in SQL, where each field of each row costs its own function calls
 (~17-30 s for a million rows). Here the file is read by pyarrow's CSV reader in blocks
-of some 20,000 rows, and every rule of mapping.py runs on whole columns at once with
+of some 10,000 rows, and every rule of mapping.py runs on whole columns at once with
 pyarrow.compute and numpy (trim, lengths, the mod-11 check, dates, whole numbers,
 flags, reference codes by hash lookups), so a rule costs one pass over a column in C.
 The accepted rows are encoded as PostgreSQL binary COPY fields (16-byte uuids,
@@ -95,7 +95,7 @@ logger = logging.getLogger(__name__)
 # pyarrow's read block. Its streaming reader reads up to 32 blocks ahead, so blocks are small; they are
 # checked in groups of BATCH_ROWS rows, each check a pass over a whole column.
 BLOCK_BYTES = 1 << 20
-BATCH_ROWS = 20_000
+BATCH_ROWS = 10_000
 _STRING = pa.string()
 _NULL = pa.scalar(None, _STRING)
 _WEIGHTS = np.array([3, 2, 7, 6, 5, 4, 3, 2, 1], dtype=np.int64)  # mod 11 of the organisation number
@@ -361,7 +361,7 @@ def _batches(stream: _CheckedStream, header: list[str]) -> Iterator[pa.RecordBat
         raise Unsuitable(str(exc).splitlines()[0]) from None
     # pyarrow parses a block when asked for it: a thread of our own asks ahead (pyarrow lets go of the GIL
     # meanwhile), so parsing runs beside the checks of the previous group.
-    groups: queue.Queue = queue.Queue(maxsize=2)
+    groups: queue.Queue = queue.Queue(maxsize=1)
     stop = threading.Event()
 
     def put(item) -> None:
