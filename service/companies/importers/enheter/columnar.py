@@ -55,7 +55,6 @@ from psycopg.copy import QueuedLibpqWriter
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.csv_rows import csv_rows
-from service.companies.importers.enheter import set_based as S
 from service.companies.importers.enheter.mapping import ADDRESSES, enhet_checked
 from service.companies.importers.enheter.records import (
     ADDRESS_LINE_SEPARATOR,
@@ -66,7 +65,14 @@ from service.companies.importers.enheter.references import (
     NACE_UNSPECIFIED,
     EnhetReferences,
 )
-from service.companies.importers.enheter.set_based import _affected_add, _table
+from service.companies.importers.enheter.set_based import (
+    ROWS,
+    affected_add,
+    companies_write,
+    history_write,
+    occurrences_number,
+    table_name,
+)
 from service.companies.importers.enheter.staging import LineBreaks, csv_header
 from service.companies.importers.enheter.writer import STATUSES
 from service.companies.importers.result import (
@@ -237,7 +243,7 @@ def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, Af
                     with loading:
                         _copy(
                             (_company_rows(mapped, load) for mapped in itertools.chain(_taken(ahead), rest)),
-                            table=_table(Company), columns=_COPY_COLUMNS, timestamps=now,
+                            table=table_name(Company), columns=_COPY_COLUMNS, timestamps=now,
                         )  # fmt: skip
                         stream.check()
                         _duplicates_check(load.numbers)
@@ -246,7 +252,7 @@ def _load(*, path, quiet, now, initial_load, min_rows) -> tuple[ImportResult, Af
                         load.history.copy()
                         logger.debug("%s: %d companies in; history in %.1f s", path.name, load.written, time.perf_counter() - started)
                     result.tally(created=load.written, updated=0, unchanged=0)
-                    _affected_add(affected, source=_table(Company))
+                    affected_add(affected, source=table_name(Company))
                 else:
                     _staged_apply(itertools.chain(_taken(ahead), rest), stream, load, now, result, affected)
             finally:
@@ -274,25 +280,25 @@ def _staged_apply(mapped: Iterator[_Mapped | None], stream, load: _Load, now: da
     written), writes the history and counts."""
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL work_mem = %s", [_WORK_MEM])
-        cursor.execute(f"DROP TABLE IF EXISTS {S.ROWS}")
+        cursor.execute(f"DROP TABLE IF EXISTS {ROWS}")
         cursor.execute(
-            f"CREATE TEMP TABLE {S.ROWS} ("
+            f"CREATE TEMP TABLE {ROWS} ("
             + ", ".join(f"{column} {kind}" for column, kind in _STAGED_COLUMNS.items())
             + ") ON COMMIT DROP"
         )
-    _copy((_staged_rows(rows) for rows in mapped), table=S.ROWS, columns=list(_STAGED_COLUMNS))
+    _copy((_staged_rows(rows) for rows in mapped), table=ROWS, columns=list(_STAGED_COLUMNS))
     stream.check()
-    _references_create(load, rows_table=S.ROWS)
+    _references_create(load, rows_table=ROWS)
     numbers = np.sort(np.concatenate(load.numbers)) if load.numbers else np.empty(0, dtype=np.int64)
     repeated = len(numbers) > 1 and bool((numbers[1:] == numbers[:-1]).any())
-    last = S._occurrences_number() if repeated else 1
+    last = occurrences_number() if repeated else 1
     with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {S.ROWS}")
+        cursor.execute(f"ANALYZE {ROWS}")
     for occurrence in range(1, last + 1):
-        counts = S._companies_write(occurrence=occurrence, now=now, ids_in_rows=True)
+        counts = companies_write(occurrence=occurrence, now=now, ids_in_rows=True)
         result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
-        S._history_write(now=now, today=now.date())
-        S._affected_add(affected)
+        history_write(now=now, today=now.date())
+        affected_add(affected)
 
 
 class _CheckedStream(io.RawIOBase):
@@ -485,7 +491,7 @@ class _History:
                 (CompanyRiskStatus, self.STATUS, self.statuses),
             ):
                 spool.seek(0)
-                with cursor.cursor.copy(f"COPY {_table(model)} ({', '.join(columns)}) FROM STDIN (FORMAT binary)") as copy:
+                with cursor.cursor.copy(f"COPY {table_name(model)} ({', '.join(columns)}) FROM STDIN (FORMAT binary)") as copy:
                     copy.write(_SIGNATURE)
                     while chunk := spool.read(1 << 20):
                         copy.write(chunk)
@@ -907,14 +913,14 @@ def _references_create(load: _Load, rows_table: str | None = None) -> None:
     norway = str(load.refs.countries.get("NO", ""))
     tables = (
         (
-            _table(GeoCountry),
+            table_name(GeoCountry),
             "uuid, key, name",
             "%s::uuid, %s, %s",
             [(u, code, name) for code, (u, name) in load.new_countries.items()],
             ("business_country_id", "postal_country_id"),
         ),
         (
-            _table(GeoPostalCode),
+            table_name(GeoPostalCode),
             "uuid, key, code, place_name, municipality_id, country_id",
             "%s::uuid, %s, %s, %s, %s::uuid, %s::uuid",
             [
@@ -935,7 +941,7 @@ def _references_create(load: _Load, rows_table: str | None = None) -> None:
                 if actual[row[1]] != row[0]:
                     for column in company_columns:
                         cursor.execute(
-                            f"UPDATE {rows_table or _table(Company)} SET {column} = %s WHERE {column} = %s",
+                            f"UPDATE {rows_table or table_name(Company)} SET {column} = %s WHERE {column} = %s",
                             [actual[row[1]], row[0]],
                         )
 

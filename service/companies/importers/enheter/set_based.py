@@ -57,7 +57,7 @@ BEFORE = "_enheter_before"
 _REASON_BATCH = 1000
 
 
-def _table(model) -> str:
+def table_name(model) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
@@ -150,7 +150,7 @@ def _rows_map(staged: Staged) -> None:
     joins += [(GeoMunicipality, f"{prefix}_municipality_id", f"{prefix}_municipality_code", "") for prefix in ADDRESSES]
     references = [f"j{i}.uuid AS {name}" for i, (_, name, _, _) in enumerate(joins)]
     join_sql = " ".join(
-        f"LEFT JOIN {_table(model)} j{i} ON j{i}.key = 'NO-' || m.{code}{extra.replace(' t.', ' m.')}"
+        f"LEFT JOIN {table_name(model)} j{i} ON j{i}.key = 'NO-' || m.{code}{extra.replace(' t.', ' m.')}"
         for i, (model, _, code, extra) in enumerate(joins)
     )
     # mapping.py's postal code: four digits on a Norwegian (or country-less) address
@@ -276,7 +276,7 @@ def _references_create() -> None:
         f"FROM {ROWS} WHERE ok AND {prefix}_postal_key IS NOT NULL"
         for i, prefix in enumerate(ADDRESSES)
     )
-    countries, postal_codes = _table(GeoCountry), _table(GeoPostalCode)
+    countries, postal_codes = table_name(GeoCountry), table_name(GeoPostalCode)
     with connection.cursor() as cursor:
         # Only codes not there yet, then the first use of each (a hash aggregate, not a sort of every use).
         cursor.execute(
@@ -296,7 +296,7 @@ def _references_create() -> None:
         )
 
 
-def _occurrences_number() -> int:
+def occurrences_number() -> int:
     """Number the occurrences of an organisation number repeated in the file; the highest occurrence."""
     with connection.cursor() as cursor:
         cursor.execute(
@@ -334,8 +334,8 @@ def _company_select(*, now_param: str = "%(now)s", ids_in_rows: bool = False) ->
         values[f"{prefix}_postal_code_id"] = f"{prefix}_p.uuid"
         values[f"{prefix}_country_id"] = f"{prefix}_c.uuid"
         joins.append(
-            f"LEFT JOIN {_table(GeoPostalCode)} {prefix}_p ON {prefix}_p.key = r.{prefix}_postal_key "
-            f"LEFT JOIN {_table(GeoCountry)} {prefix}_c ON {prefix}_c.key = r.{prefix}_country_code"
+            f"LEFT JOIN {table_name(GeoPostalCode)} {prefix}_p ON {prefix}_p.key = r.{prefix}_postal_key "
+            f"LEFT JOIN {table_name(GeoCountry)} {prefix}_c ON {prefix}_c.key = r.{prefix}_country_code"
         )
     columns = ["uuid", "org_nr_schema", "org_nr", *fields, "create_timestamp", "update_timestamp"]
     select = ", ".join(["gen_random_uuid()", "'NO'", "r.org_nr", *(values[f] for f in fields), now_param, now_param])
@@ -347,16 +347,16 @@ def _companies_insert_all(*, now: datetime) -> int:
     _, columns, select, joins = _company_select()
     with connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_table(Company)} ({', '.join(columns)}) SELECT {select} FROM {ROWS} r {joins} "
+            f"INSERT INTO {table_name(Company)} ({', '.join(columns)}) SELECT {select} FROM {ROWS} r {joins} "
             "WHERE r.ok AND r.occurrence = 1",
             {"now": now},
         )
         return cursor.rowcount
 
 
-def _companies_write(*, occurrence: int, now: datetime, ids_in_rows: bool = False) -> RoundCounts:
+def companies_write(*, occurrence: int, now: datetime, ids_in_rows: bool = False) -> RoundCounts:
     """One occurrence of each organisation number: insert, or update where a value differs."""
-    company = _table(Company)
+    company = table_name(Company)
     values, columns, select, joins = _company_select(ids_in_rows=ids_in_rows)
     fields = list(values)
     changed = f"({', '.join(f'{company}.{f}' for f in fields)}) IS DISTINCT FROM ({', '.join(f'EXCLUDED.{f}' for f in fields)})"
@@ -395,10 +395,10 @@ def _companies_write(*, occurrence: int, now: datetime, ids_in_rows: bool = Fals
         return RoundCounts(*cursor.fetchone())
 
 
-def _history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None:
+def history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None:
     """Employment periods and risk statuses for what this round created or changed (writer.py's rules).
     `source` is `_enheter_written`, or after an initial load the company table itself (all created)."""
-    employment, statuses = _table(CompanyEmployment), _table(CompanyRiskStatus)
+    employment, statuses = table_name(CompanyEmployment), table_name(CompanyRiskStatus)
     created_only = source != WRITTEN
     with connection.cursor() as cursor:
         if not created_only:
@@ -442,7 +442,7 @@ def _history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None
             )
 
 
-def _affected_add(affected: AffectedCompanies, *, source: str = WRITTEN) -> None:
+def affected_add(affected: AffectedCompanies, *, source: str = WRITTEN) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT uuid FROM {source} LIMIT %s", [ALL_THRESHOLD + 1])
         affected.add(value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)) for (value,) in cursor.fetchall())
@@ -464,18 +464,18 @@ def staged_rows_apply(
     staging_drop(staged)
     _warnings(result)
     _references_create()
-    last = _occurrences_number()
+    last = occurrences_number()
     first = 1
     empty_register = initial_load(staged.rows)
     if empty_register is not None:
         with empty_register:
             created = _companies_insert_all(now=now)
-            _history_write(now=now, today=now.date(), source=_table(Company))
+            history_write(now=now, today=now.date(), source=table_name(Company))
         result.tally(created=created, updated=0, unchanged=0)
-        _affected_add(affected, source=_table(Company))
+        affected_add(affected, source=table_name(Company))
         first = 2
     for occurrence in range(first, last + 1):
-        counts = _companies_write(occurrence=occurrence, now=now)
+        counts = companies_write(occurrence=occurrence, now=now)
         result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
-        _history_write(now=now, today=now.date())
-        _affected_add(affected)
+        history_write(now=now, today=now.date())
+        affected_add(affected)
