@@ -143,7 +143,7 @@ class Blocker(ScratchState):
             else:
                 part = vocabulary.exact(kind_code, token)
                 parts, values = (EMPTY_PARTS, EMPTY_VALUES) if part is None else (np.array([part], dtype=np.int32), ONE)
-            probes.append(Probe(parts, values, token.weight, token.role, _letter(token)))
+            probes.append(Probe(parts, values, token.weight, token.role, first_letter(token)))
         names = [token for token in tokens if token.role == NAME]
         for size in (2, 3):
             for start in range(len(names) - size + 1):
@@ -174,6 +174,7 @@ def letter_code(letter: int) -> int:
     return LETTER_CODES + letter
 
 
-def _letter(token: NameToken) -> int:
+def first_letter(token: NameToken) -> int:
+    """First letter a-z as 0-25 of a full name part or initial (what an initial can stand for), else -1."""
     first = token.text[0]
     return ord(first) - 97 if token.role in (NAME, INITIAL) and "a" <= first <= "z" else -1

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import Similarity, token_similarity
-from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, pair_hashes
+from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, first_letter, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
@@ -222,12 +222,6 @@ def _memoised(similarity: Similarity) -> Similarity:
     return remembered
 
 
-def _letter(text: str) -> int:
-    """First letter a-z as 0-25, else -1."""
-    first = text[0]
-    return ord(first) - 97 if "a" <= first <= "z" else -1
-
-
 class _IndexBuilder:
     def __init__(self) -> None:
         self.vocabulary = VocabularyBuilder()
@@ -281,7 +275,7 @@ class _IndexBuilder:
             name_parts,
             np.fromiter((ROLE_CODES.get(token.role, kernels.ROLE_OTHER) for token in tokens), dtype=np.int8, count=len(tokens)),
             np.fromiter((token.weight for token in tokens), dtype=np.float64, count=len(tokens)),
-            np.fromiter((_letter(token.text) for token in tokens), dtype=np.int8, count=len(tokens)),
+            np.fromiter((first_letter(token) for token in tokens), dtype=np.int8, count=len(tokens)),
             INITIAL_CODES,
             LETTER_CODES,
         )
