@@ -112,32 +112,34 @@ def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
 
 
 Similarity = Callable[[NameToken, NameToken], tuple[float, str]]
+Columns = list[tuple[tuple[float, str], ...]]  # per list part, its similarity to each query part
 
 
 def align(
     query: tuple[NameToken, ...],
     listed: tuple[NameToken, ...],
     similarity: Similarity = token_similarity,
+    columns: Columns | None = None,
 ) -> NameAlignment:
     """Pair query and list name parts, most similar first; each part is used once.
 
-    `similarity` defaults to `token_similarity`; callers comparing one query with
-    many names pass a memoised version of it.
+    `columns`, when given, holds each list part's similarity to every query part
+    (`similarity_column`): callers comparing one query with many names reuse the
+    columns of list parts those names share.
     """
+    if columns is None:
+        columns = [similarity_column(query, part, similarity) for part in listed]
     query_fathers = _patronymic_positions(query)
     listed_fathers = _patronymic_positions(listed) if query_fathers else set()
     candidates = []
-    for i, q in enumerate(query):
-        for j, c in enumerate(listed):
-            if q.text == c.text and q.form == c.form:
-                value, reason = 1.0, "exact"  # the common case, without a call
-            else:
-                value, reason = similarity(q, c)
+    for j, column in enumerate(columns):
+        listed_weight = listed[j].weight
+        for i, (value, reason) in enumerate(column):
             if value > 0.0:
                 if listed_fathers and (i in query_fathers) != (j in listed_fathers):
                     value *= ROLE_MISMATCH_FACTOR
                 # Ties go to the heavier pair, then to parts in the same position.
-                candidates.append((value, q.weight + c.weight, -abs(i - j), i, j, reason))
+                candidates.append((value, query[i].weight + listed_weight, -abs(i - j), i, j, reason))
     candidates.sort(reverse=True)
     free_query = set(range(len(query)))
     free_listed = set(range(len(listed)))
@@ -159,6 +161,17 @@ def align(
     if not free_query:
         _drop_repeats(listed, pairs, free_listed, side=1)
     return NameAlignment(tuple(pairs), tuple(sorted(free_query)), tuple(sorted(free_listed)))
+
+
+def similarity_column(
+    query: tuple[NameToken, ...], part: NameToken, similarity: Similarity = token_similarity
+) -> tuple[tuple[float, str], ...]:
+    """One list part's similarity to each query part."""
+    text, form = part.text, part.form
+    return tuple([
+        (1.0, "exact") if q.text == text and q.form == form else similarity(q, part)  # the common case, without a call
+        for q in query
+    ])
 
 
 def _has_run(free: set[int]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import Similarity, token_similarity
+from .align import Columns, similarity_column
 from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, first_letter, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
@@ -116,14 +116,14 @@ class MatchIndex:
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
         names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
-        similarity = _memoised(token_similarity)
+        columns: dict[int, tuple[tuple[float, str], ...]] = {}  # list part number: its similarity column
         compared: dict[str, NameComparison] = {}  # lists repeat names across entities
         best: dict[int, tuple[float, NameComparison, int]] = {}
         for name in self._shortlist(names, estimates, threshold, limit):
             text = self._names.texts[name]
             comparison = compared.get(text)
             if comparison is None:
-                comparison = compared[text] = self._compare(query_name, name, kind, similarity)
+                comparison = compared[text] = self._compare(query_name, name, kind, columns)
             score = comparison.score * (WEAK_ALIAS_FACTOR if self._names.weak[name] else 1.0)
             entity = int(self._names.entity[name])
             if entity not in best or score > best[entity][0]:
@@ -172,11 +172,24 @@ class MatchIndex:
         )
         return chosen.tolist()
 
-    def _compare(self, query_name: NormalizedName, name: int, kind: str, similarity: Similarity = token_similarity) -> NameComparison:
+    def _compare(
+        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, tuple] | None = None
+    ) -> NameComparison:
+        """The query against one indexed name; `columns` remembers list parts' similarity
+        columns across the names of one search (candidate names share many parts)."""
         start, end = self._names.start[name], self._names.start[name + 1]
         parts = self._vocabulary.parts
-        tokens = tuple([parts[part] for part in self._names.parts[start:end].tolist()])
-        return compare_names(query_name, NormalizedName(self._names.texts[name], kind, tokens), similarity)
+        numbers = self._names.parts[start:end].tolist()
+        tokens = tuple([parts[part] for part in numbers])
+        name_columns: Columns | None = None
+        if columns is not None:
+            name_columns = []
+            for number, token in zip(numbers, tokens):
+                column = columns.get(number)
+                if column is None:
+                    column = columns[number] = similarity_column(query_name.tokens, token)
+                name_columns.append(column)
+        return compare_names(query_name, NormalizedName(self._names.texts[name], kind, tokens), columns=name_columns)
 
     def _list_name(self, name: int) -> ListName:
         return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
@@ -206,20 +219,6 @@ def warm_up() -> None:
     for name in ("V. Putin", "Vladimir Putn", "Mohammed Ali", "Hassan"):
         index.search(PersonQuery(name, birth_date="1952-10-07"))
     index.search(PersonQuery("Rosneft", schema="Organization"))
-
-
-def _memoised(similarity: Similarity) -> Similarity:
-    """Part similarity remembered for one search: candidate names share many parts."""
-    known: dict[tuple[int, int], tuple[float, str]] = {}
-
-    def remembered(a: NameToken, b: NameToken) -> tuple[float, str]:
-        key = (id(a), id(b))
-        value = known.get(key)
-        if value is None:
-            value = known[key] = similarity(a, b)
-        return value
-
-    return remembered
 
 
 class _IndexBuilder:

@@ -127,3 +127,22 @@ def test_it_estimates_an_initial_standing_for_a_full_name_as_the_scorer_scores_i
         names, estimates = index._blocker.candidates(query_name, "person", "p")
         for name, estimate in zip(names.tolist(), estimates.tolist()):
             assert estimate == pytest.approx(index._compare(query_name, name, "person").score, abs=1e-9), (query, listed[name])
+
+
+def test_it_scores_each_match_as_the_entity_scorer_does_when_names_share_parts(un_persons, un_index):
+    # A search remembers each list part's similarity to the query parts across the names
+    # it compares; every match must still be the one `score_pair` gives the entity alone.
+    from service.screening.matching import score_pair
+
+    rng = random.Random(11)
+    by_id = {person.id: person for person in un_persons}
+    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 40)
+    queries = [query for person in sample for query in variants(person.names[0].name, rng)]
+    queries += ["Mohammed Ali", "Abdul Rahman Al", "Kim Chol", "Ali Hassan Mohammad"]
+    compared = 0
+    for text in queries:
+        for match in un_index.search(PersonQuery(text), threshold=0.6):
+            alone = score_pair(PersonQuery(text), by_id[match.entity_id])
+            assert (match.score, match.explanation) == (alone.score, alone.explanation), text
+            compared += 1
+    assert compared > 100
