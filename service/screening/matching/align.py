@@ -112,7 +112,8 @@ def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
 
 
 Similarity = Callable[[NameToken, NameToken], tuple[float, str]]
-Columns = list[tuple[tuple[float, str], ...]]  # per list part, its similarity to each query part
+Column = tuple[tuple[float, str], ...]  # one list part's similarity (and reason) to each query part
+Columns = list[Column]  # per list part of a name
 
 
 def align(
@@ -165,13 +166,11 @@ def align(
 
 def similarity_column(
     query: tuple[NameToken, ...], part: NameToken, similarity: Similarity = token_similarity
-) -> tuple[tuple[float, str], ...]:
-    """One list part's similarity to each query part."""
+) -> Column:
+    """One list part's similarity to each query part; the same spelling is the common case,
+    answered without a call."""
     text, form = part.text, part.form
-    return tuple([
-        (1.0, "exact") if q.text == text and q.form == form else similarity(q, part)  # the common case, without a call
-        for q in query
-    ])
+    return tuple([(1.0, "exact") if q.text == text and q.form == form else similarity(q, part) for q in query])
 
 
 def _has_run(free: set[int]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import Columns, similarity_column
+from .align import Column, Columns, similarity_column
 from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, first_letter, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
@@ -116,7 +116,7 @@ class MatchIndex:
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
         names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
-        columns: dict[int, tuple[tuple[float, str], ...]] = {}  # list part number: its similarity column
+        columns: dict[int, Column] = {}  # list part number: its similarity column
         compared: dict[str, NameComparison] = {}  # lists repeat names across entities
         best: dict[int, tuple[float, NameComparison, int]] = {}
         for name in self._shortlist(names, estimates, threshold, limit):
@@ -173,7 +173,7 @@ class MatchIndex:
         return chosen.tolist()
 
     def _compare(
-        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, tuple] | None = None
+        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None
     ) -> NameComparison:
         """The query against one indexed name; `columns` remembers list parts' similarity
         columns across the names of one search (candidate names share many parts)."""
