@@ -9,7 +9,6 @@ first, then glues split or joined words ("Patr ushev" / "Patrushev",
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple
 
 from rapidfuzz.distance import OSA
@@ -111,7 +110,6 @@ def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     return 0.0, ""
 
 
-Similarity = Callable[[NameToken, NameToken], tuple[float, str]]
 Column = tuple[tuple[float, str], ...]  # one list part's similarity (and reason) to each query part
 Columns = list[Column]  # per list part of a name
 
@@ -119,7 +117,6 @@ Columns = list[Column]  # per list part of a name
 def align(
     query: tuple[NameToken, ...],
     listed: tuple[NameToken, ...],
-    similarity: Similarity = token_similarity,
     columns: Columns | None = None,
 ) -> NameAlignment:
     """Pair query and list name parts, most similar first; each part is used once.
@@ -129,7 +126,7 @@ def align(
     columns of list parts those names share.
     """
     if columns is None:
-        columns = [similarity_column(query, part, similarity) for part in listed]
+        columns = [similarity_column(query, part) for part in listed]
     query_fathers = _patronymic_positions(query)
     listed_fathers = _patronymic_positions(listed) if query_fathers else set()
     candidates = []
@@ -164,13 +161,11 @@ def align(
     return NameAlignment(tuple(pairs), tuple(sorted(free_query)), tuple(sorted(free_listed)))
 
 
-def similarity_column(
-    query: tuple[NameToken, ...], part: NameToken, similarity: Similarity = token_similarity
-) -> Column:
+def similarity_column(query: tuple[NameToken, ...], part: NameToken) -> Column:
     """One list part's similarity to each query part; the same spelling is the common case,
     answered without a call."""
     text, form = part.text, part.form
-    return tuple([(1.0, "exact") if q.text == text and q.form == form else similarity(q, part) for q in query])
+    return tuple([(1.0, "exact") if q.text == text and q.form == form else token_similarity(q, part) for q in query])
 
 
 def _has_run(free: set[int]) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import Column, Columns, similarity_column
+from .align import Column, similarity_column
 from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, first_letter, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
@@ -177,18 +177,17 @@ class MatchIndex:
     ) -> NameComparison:
         """The query against one indexed name; `columns` remembers list parts' similarity
         columns across the names of one search (candidate names share many parts)."""
+        columns = {} if columns is None else columns
         start, end = self._names.start[name], self._names.start[name + 1]
         parts = self._vocabulary.parts
         numbers = self._names.parts[start:end].tolist()
         tokens = tuple([parts[part] for part in numbers])
-        name_columns: Columns | None = None
-        if columns is not None:
-            name_columns = []
-            for number, token in zip(numbers, tokens):
-                column = columns.get(number)
-                if column is None:
-                    column = columns[number] = similarity_column(query_name.tokens, token)
-                name_columns.append(column)
+        name_columns = []
+        for number, token in zip(numbers, tokens):
+            column = columns.get(number)
+            if column is None:
+                column = columns[number] = similarity_column(query_name.tokens, token)
+            name_columns.append(column)
         return compare_names(query_name, NormalizedName(self._names.texts[name], kind, tokens), columns=name_columns)
 
     def _list_name(self, name: int) -> ListName:

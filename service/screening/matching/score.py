@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import OSA
 
-from .align import Columns, NameAlignment, Similarity, align, token_similarity
+from .align import Columns, NameAlignment, align
 from .facts import Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
 from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
@@ -74,11 +74,10 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
 def compare_names(
     query: NormalizedName,
     listed: NormalizedName,
-    similarity: Similarity = token_similarity,
     columns: Columns | None = None,
 ) -> NameComparison:
     """`columns`: see `align.align`."""
-    alignment = align(query.tokens, listed.tokens, similarity, columns)
+    alignment = align(query.tokens, listed.tokens, columns)
     score = alignment_score(query.tokens, listed.tokens, alignment, PENALTIES.get(query.kind, DEFAULT_PENALTIES))
     if score < JOINED_SIMILARITY:
         if len(query.tokens) != len(listed.tokens):
