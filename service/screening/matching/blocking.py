@@ -72,7 +72,7 @@ class NameShapes:
 
 
 class Blocker(ScratchState):
-    SCRATCH = ("_part_value",)
+    SCRATCH = ("_part_value", "_evidence")
 
     def __init__(
         self,
@@ -98,6 +98,9 @@ class Blocker(ScratchState):
         # A per-part table the kernel fills and clears again in each call. Searches hold
         # the GIL while the kernel runs, so threads never share it at once.
         self._part_value = np.zeros(len(self._vocabulary), dtype=np.float64)
+        # Derived from the shapes, so cheaper to make again than to pickle.
+        self._evidence = kernels.evidence_letters(self._shapes.part_count, self._shapes.part_letters,
+                                                  self._shapes.initial_letters)
 
     def candidates(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate name numbers (unordered) and their estimated scores."""
@@ -120,6 +123,7 @@ class Blocker(ScratchState):
             self._name_start, self._name_parts,
             shapes.weight, shapes.contradicting_weight, shapes.part_count,
             shapes.part_letters, shapes.repeated_letters, shapes.initial_letters,
+            self._evidence, *self._vocabulary.code_arrays(),
             self._part_value,
         )[:2]
 

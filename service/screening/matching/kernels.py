@@ -560,12 +560,17 @@ def candidates(
     name_part_letters: np.ndarray,
     name_repeated_letters: np.ndarray,
     name_initial_letters: np.ndarray,
+    name_evidence: np.ndarray,  # uint64 `evidence_letters`
+    part_codes: np.ndarray,  # uint32 code points of every vocabulary part, back to back
+    part_code_offsets: np.ndarray,  # int64, part p's text is part_codes[part_code_offsets[p]:part_code_offsets[p + 1]]
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
 ):
     """Candidate names (unordered) and their estimated scores; `blocking.Blocker` describes
     the strategy. Which probes bring names:
 
-    - a rare part (in at most `common_part_names` names), or the only full part: all its names;
+    - a rare part (in at most `common_part_names` names), or the only full part: all its names,
+      except, when the query has another full part or an initial, names that show nothing
+      another query part could match (`_rare_part_evidence`);
     - a common part: names that have no other full part, names with it and an initial
       of another query part, and names with it and another common query part (each
       spelling of one with the closest `paired_spellings` of the other).
@@ -600,6 +605,9 @@ def candidates(
             else:
                 common[k] = True
 
+    needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
+                                 part_codes, part_code_offsets)
+
     # Pass 1: the rows the candidate table needs before pairs come in (it grows for those).
     upper = 0
     for k in range(probe_count):
@@ -613,6 +621,7 @@ def candidates(
     count = 0
 
     # Pass 2: gather. A name met again keeps each probe's best similarity.
+    needed_bits = np.zeros(probe_count, dtype=np.uint64)
     for k in range(probe_count):
         if not (opened[k] or common[k]):
             continue
@@ -625,8 +634,13 @@ def candidates(
             else:
                 first, last = single_starts[part], single_starts[part + 1]
                 source = single_names
+            check = opened[k] and needed[k, 0] != NO_CHECK
+            needed_bits[k] = np.uint64(needed[k, 0]) | (np.uint64(needed[k, 1]) << np.uint64(32))
             for p in range(first, last):
-                count = _offer(keys, rows, names, similarity, count, source[p], k, value)
+                name = source[p]
+                if check and (name_evidence[name] & needed_bits[k]) == 0:
+                    continue
+                count = _offer(keys, rows, names, similarity, count, name, k, value)
 
     # Pairs: a common part with an initial of another query part, or with another common part.
     for k in range(probe_count):
@@ -707,6 +721,68 @@ def candidates(
     estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, names, similarity, by_initial,
                           name_weight, name_contradicting_weight)
     return names, estimates
+
+
+NO_CHECK = np.uint32(2**32 - 1)  # `_rare_part_evidence`: every name of the probe counts
+
+
+@njit(cache=True)
+def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
+                        part_codes, part_code_offsets):
+    """What a name brought in by a rare part must show to reach the threshold, per probe:
+    (letters one of its other full parts may start with, letters its initials may have),
+    or NO_CHECK.
+
+    With two or more full parts in the query, a name that matches one of them and has a
+    different other full part is a conflict (score at most 1 / 3), the rule that already
+    keeps common parts from bringing all their names. A rare part's name therefore counts
+    only when it has a single full part, or a full part starting as another query part or
+    one of its spellings does (or as a query initial), or an initial of a query part's
+    letter. Reading these letters is one look per name, instead of the part reads and the
+    estimate that a candidate costs; most of a typo-rich list's names fail it. Scripts
+    without Latin first letters are not checked."""
+    probe_count = len(probe_roles)
+    needed = np.full((probe_count, 2), NO_CHECK, dtype=np.uint32)
+    if named < 2 and not (named == 1 and query_initials):
+        return needed
+    spelled = np.zeros(probe_count, dtype=np.uint32)  # first letters of a probe's own and its spellings' texts
+    full_letters = np.uint32(0)
+    initial_letters = np.uint32(0)
+    for j in range(probe_count):
+        letter = probe_letters[j]
+        if probe_roles[j] == ROLE_INITIAL and letter >= 0:
+            initial_letters |= np.uint32(1) << np.uint32(letter)
+        if probe_roles[j] != ROLE_NAME:
+            continue
+        if letter < 0:
+            return needed
+        spelled[j] = np.uint32(1) << np.uint32(letter)
+        full_letters |= spelled[j]
+        for f in range(probe_offsets[j], probe_offsets[j + 1]):
+            part = found_parts[f]
+            if part_code_offsets[part + 1] == part_code_offsets[part]:
+                return needed
+            first = part_codes[part_code_offsets[part]]
+            if first < 97 or first > 122:
+                return needed
+            spelled[j] |= np.uint32(1) << np.uint32(first - 97)
+    for k in range(probe_count):
+        if not opened[k] or probe_roles[k] != ROLE_NAME:
+            continue
+        others = initial_letters
+        for j in range(probe_count):
+            if j != k and probe_roles[j] == ROLE_NAME:
+                others |= spelled[j]
+        needed[k, 0] = others
+        needed[k, 1] = full_letters | initial_letters
+    return needed
+
+
+def evidence_letters(part_count: np.ndarray, part_letters: np.ndarray, initial_letters: np.ndarray) -> np.ndarray:
+    """Per name, what `_rare_part_evidence` tests in one read: the first letters of its full
+    parts (all letters when it has a single full part), and above them its initials."""
+    letters = np.where(part_count <= 1, np.uint32(2**26 - 1), part_letters).astype(np.uint64)
+    return letters | (initial_letters.astype(np.uint64) << np.uint64(32))
 
 
 @njit(cache=True)

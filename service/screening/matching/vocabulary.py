@@ -61,6 +61,10 @@ class Vocabulary(ScratchState):
                   self._abjad)
         return sum(array.nbytes for array in arrays)
 
+    def code_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every part's text as code points, back to back, and where each starts."""
+        return self._codes, self._code_offsets
+
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
 

@@ -146,3 +146,28 @@ def test_it_scores_each_match_as_the_entity_scorer_does_when_names_share_parts(u
             assert (match.score, match.explanation) == (alone.score, alone.explanation), text
             compared += 1
     assert compared > 100
+
+
+def test_it_gathers_a_rare_part_name_only_when_it_could_match_another_query_part():
+    # "Ivan Putin" shares one part with "Vladimir Putin" and has a conflicting other part:
+    # it can not reach the threshold, so the blocking does not even estimate it. Names with
+    # a spelling of Vladimir, a V. or only one full part still come in.
+    from service.screening.matching.normalize import normalize_name
+
+    listed = ["Vladimir Putin", "Wladimir Putin", "V. Putin", "Putin", "Ivan Putin", "Sergei Putin", "Vladimir Petrov"]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    names, _ = index._blocker.candidates(normalize_name("Vladimir Putin"), "person", "p")
+    assert {listed[name] for name in names.tolist()} == {
+        "Vladimir Putin", "Wladimir Putin", "V. Putin", "Putin", "Vladimir Petrov"
+    }
+    # What is left out never scores: every name at the threshold is still found.
+    query = PersonQuery("Vladimir Putin")
+    expected = {f"e{n}" for n in range(len(listed)) if index.score_listed_name(query, n).score >= DEFAULT_THRESHOLD}
+    assert {match.entity_id for match in index.search(query)} == expected
+    assert "e4" not in expected and "e5" not in expected
+
+
+def test_it_keeps_a_rare_part_name_whose_initial_stands_for_a_query_initial():
+    listed = ["J. Garcia", "Juan Garcia", "Pedro Garcia"]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    assert {match.entity_id for match in index.search(PersonQuery("J. Garcia"))} == {"e0", "e1"}
