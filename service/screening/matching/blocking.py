@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import INITIAL_SIMILARITY
-from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName, glued_token
+from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName
 from .postings import Postings
 from .scratch import ScratchState
 from .score import DEFAULT_PENALTIES, PENALTIES
@@ -151,10 +151,12 @@ class Blocker(ScratchState):
         names = [token for token in tokens if token.role == NAME]
         for size in (2, 3):
             for start in range(len(names) - size + 1):
-                glued = glued_token(names[start:start + size])
-                part = vocabulary.exact(kind_code, glued)
+                run = names[start:start + size]
+                # Found only when the list writes them as one part ("Patr ushev" / Patrushev).
+                part = vocabulary.exact_form(kind_code, NAME, "".join(token.text for token in run))
                 if part is not None:
-                    probes.append(Probe(np.array([part], dtype=np.int32), ONE, glued.weight, GLUED, -1))
+                    weight = sum(token.weight for token in run)
+                    probes.append(Probe(np.array([part], dtype=np.int32), ONE, weight, GLUED, -1))
         return probes
 
 

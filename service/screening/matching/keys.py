@@ -25,7 +25,12 @@ MIN_SKELETON_KEY_LENGTH = 3
 
 def part_key(kind_code: str, token: NameToken) -> str:
     """Exact identity of a part: kind of name, role, characters."""
-    return f"{kind_code}{token.role[0]}{token.form}"
+    return form_key(kind_code, token.role, token.form)
+
+
+def form_key(kind_code: str, role: str, form: str) -> str:
+    """`part_key` of a part not made into a token (yet)."""
+    return f"{kind_code}{role[0]}{form}"
 
 
 def fuzzy(token: NameToken) -> bool:

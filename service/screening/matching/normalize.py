@@ -181,21 +181,6 @@ def joined_letters(name: str, tokens: list[NameToken] | tuple[NameToken, ...]) -
     return "".join(token.form for token in tokens)
 
 
-def glued_token(parts: tuple[NameToken, ...] | list[NameToken]) -> NameToken:
-    """Adjacent parts read as one word ("Patr ushev" -> "patrushev")."""
-    text = "".join(part.text for part in parts)
-    return NameToken(
-        text=text,
-        form=text,
-        role=NAME,
-        weight=sum(part.weight for part in parts),
-        phonetic=metaphone(text) if text.isalpha() else "",
-        skeleton=_skeleton(text),
-        abjad=any(part.abjad for part in parts),
-        symbols=frozenset(),
-    )
-
-
 def split_alternatives(name: str, schema: str) -> list[str]:
     """Organisation lists write alternative names with a slash: "Al-Qa'ida/Islamic Army"."""
     if name_kind(schema) == PERSON or "/" not in name:

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import kernels
 from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
-from .keys import fuzzy, indexed_keys, part_key, query_keys, stable_hash
+from .keys import form_key, fuzzy, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import NameToken
 from .scratch import ScratchState
 
@@ -67,6 +67,10 @@ class Vocabulary(ScratchState):
 
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
+
+    def exact_form(self, kind_code: str, role: str, form: str) -> int | None:
+        """`exact` without a token: for candidates such as glued parts, seldom found."""
+        return self._part_numbers.get(form_key(kind_code, role, form))
 
     def similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         """List parts similar to a query part (sorted), with the scorer's similarity; cached per spelling."""
