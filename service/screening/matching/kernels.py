@@ -326,22 +326,87 @@ def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) ->
 
 
 @njit(cache=True)
-def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
-    """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget."""
+def osa_pattern(a: np.ndarray):
+    """What `osa_distance_bits` needs of a text of at most 64 characters: its distinct
+    characters and, per character, the bit set of the positions where it stands."""
+    chars = np.empty(len(a), dtype=np.uint32)
+    masks = np.zeros(len(a), dtype=np.uint64)
+    distinct = 0
+    for i in range(len(a)):
+        at = -1
+        for c in range(distinct):
+            if chars[c] == a[i]:
+                at = c
+                break
+        if at < 0:
+            at = distinct
+            chars[at] = a[i]
+            distinct += 1
+        masks[at] |= np.uint64(1) << np.uint64(i)
+    return chars[:distinct], masks[:distinct]
+
+
+@njit(cache=True)
+def osa_distance_bits(chars: np.ndarray, masks: np.ndarray, length: int, b: np.ndarray, cutoff: int) -> int:
+    """`osa_distance` of a text given by `osa_pattern` (1 to 64 characters) and b, one
+    machine word per character of b instead of a row of the table (Hyyrö 2003, the
+    algorithm rapidfuzz uses for OSA)."""
+    one = np.uint64(1)
+    vp = ~np.uint64(0)
+    vn = np.uint64(0)
+    d0 = np.uint64(0)
+    pm_old = np.uint64(0)
+    distance = length
+    last = one << np.uint64(length - 1)
+    for j in range(len(b)):
+        pm = np.uint64(0)
+        for c in range(len(chars)):
+            if chars[c] == b[j]:
+                pm = masks[c]
+                break
+        transposed = (((~d0) & pm) << one) & pm_old
+        d0 = (((pm & vp) + vp) ^ vp) | pm | vn | transposed
+        hp = vn | ~(d0 | vp)
+        hn = d0 & vp
+        if hp & last:
+            distance += 1
+        elif hn & last:
+            distance -= 1
+        hp = (hp << one) | one
+        hn = hn << one
+        vp = hn | ~(d0 | hp)
+        vn = hp & d0
+        pm_old = pm
+    return distance if distance <= cutoff else cutoff + 1
+
+
+@njit(cache=True)
+def typo_budget(a: np.ndarray, b: np.ndarray) -> int:
+    """Edits `align.edit_similarity` accepts between a and b; 0 when none, or when their
+    lengths alone differ by more."""
     la, lb = len(a), len(b)
     shortest = min(la, lb)
     if shortest <= 3:
-        return 0.0
+        return 0
     if shortest <= 4:
         budget = 1
     else:
         budget = (2 if shortest <= 9 else 3) - (1 if a[0] != b[0] else 0)
     if budget <= 0 or abs(la - lb) > budget:
+        return 0
+    return budget
+
+
+@njit(cache=True)
+def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
+    """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget."""
+    budget = typo_budget(a, b)
+    if budget == 0:
         return 0.0
     distance = osa_distance(a, b, budget, rows)
     if distance > budget:
         return 0.0
-    return 1.0 - distance / max(la, lb)
+    return 1.0 - distance / max(len(a), len(b))
 
 
 @njit(cache=True)
@@ -403,12 +468,23 @@ def similar_parts(
     parts = np.sort(parts[:distinct])
     similarity = np.empty(distinct, dtype=np.float64)
     rows = np.empty((3, 64), dtype=np.int32)
+    by_bits = 0 < len(text) <= 64
+    chars, masks = osa_pattern(text if by_bits else text[:0])
     kept = 0
     for position in range(distinct):
         part = parts[position]
         other = texts[offsets[part]:offsets[part + 1]]
         same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
-        value = edit_similarity(text, other, rows)
+        if by_bits:
+            # `edit_similarity`, with the query part's bit pattern made once for all hits.
+            value = 0.0
+            budget = typo_budget(text, other)
+            if budget > 0:
+                distance = osa_distance_bits(chars, masks, len(text), other, budget)
+                if distance <= budget:
+                    value = 1.0 - distance / max(len(text), len(other))
+        else:
+            value = edit_similarity(text, other, rows)
         hit = found_by[part]
         if hit & SYMBOL_HIT:
             value = max(value, variant_similarity)

@@ -47,6 +47,24 @@ def test_it_measures_osa_distance_as_rapidfuzz_does(a, b, cutoff):
     assert got == (expected if expected <= cutoff else cutoff + 1)
 
 
+@settings(max_examples=600, deadline=None)
+@given(words, st.one_of(words, st.builds(_edited, words, edits)), st.integers(0, 4))
+def test_it_measures_osa_distance_bit_parallel_as_rapidfuzz_does(a, b, cutoff):
+    chars, masks = kernels.osa_pattern(code_points(a))
+    expected = OSA.distance(a, b)
+    assert kernels.osa_distance_bits(chars, masks, len(a), code_points(b), cutoff) == min(expected, cutoff + 1)
+
+
+def test_it_measures_osa_distance_bit_parallel_on_64_characters_and_other_scripts():
+    a = "abcdefghijklmnopqrstuvwxyz" * 2 + "áé中文ÆØÅ…xyzw"
+    assert len(a) == 64
+    for b in (a, a[1:], a[:-1] + "z", a[:10] + a[11] + a[10] + a[12:], "владимир", ""):
+        chars, masks = kernels.osa_pattern(code_points(a))
+        assert kernels.osa_distance_bits(chars, masks, len(a), code_points(b), 100) == OSA.distance(a, b)
+    chars, masks = kernels.osa_pattern(code_points("владимир"))
+    assert kernels.osa_distance_bits(chars, masks, 8, code_points("вальдимир"), 3) == OSA.distance("владимир", "вальдимир")
+
+
 @settings(max_examples=400, deadline=None)
 @given(words, edits)
 def test_it_gives_the_typo_similarity_the_scorer_gives(word, changes):
