@@ -70,28 +70,31 @@ def edit_similarity(a: str, b: str) -> float:
 
 def token_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     """How alike two name parts are, in [0, 1], and the reason a reviewer would give."""
-    if a.text == b.text:
+    # The scorer's innermost call: attributes are read once, `syllabic` is spelt out.
+    a_text, b_text = a.text, b.text
+    if a_text == b_text:
         if a.form == b.form:
             return 1.0, "exact"
         # Same romanisation, different characters: one Han or Hangul character is another name.
-        return (0.0, "") if a.syllabic and b.syllabic else (1.0, "script")
-    if a.syllabic and b.syllabic:
+        return (0.0, "") if a.form != a_text and b.form != b_text else (1.0, "script")
+    if a.form != a_text and b.form != b_text:
         return 0.0, ""
-    if a.role == NUMBER or b.role == NUMBER:
+    a_role, b_role = a.role, b.role
+    if a_role == NUMBER or b_role == NUMBER:
         return 0.0, ""
-    if a.role == INITIAL or b.role == INITIAL:
+    if a_role == INITIAL or b_role == INITIAL:
         # An initial stands for a name (or is the same initial), never for a particle or title.
-        if a.text[0] == b.text[0] and a.role in NAME_LIKE and b.role in NAME_LIKE:
+        if a_text[0] == b_text[0] and a_role in NAME_LIKE and b_role in NAME_LIKE:
             return INITIAL_SIMILARITY, "initial"
         return 0.0, ""
-    best, reason = edit_similarity(a.text, b.text), "typo"
+    best, reason = edit_similarity(a_text, b_text), "typo"
     if best < VARIANT_SIMILARITY and a.symbols and not a.symbols.isdisjoint(b.symbols):
         best, reason = VARIANT_SIMILARITY, "variant"
     if (
         best < PHONETIC_SIMILARITY
         and len(a.phonetic) > 2  # two-letter keys are shared by too many names ("JN": John, Jan, Juan)
         and a.phonetic == b.phonetic
-        and a.text[0] == b.text[0]  # "Ginta" and "Janett" sound alike to metaphone only
+        and a_text[0] == b_text[0]  # "Ginta" and "Janett" sound alike to metaphone only
     ):
         best, reason = PHONETIC_SIMILARITY, "phonetic"
     if a.abjad != b.abjad and best < SKELETON_SIMILARITY:
@@ -125,19 +128,30 @@ def align(
     (`similarity_column`): callers comparing one query with many names reuse the
     columns of list parts those names share.
     """
-    if columns is None:
-        columns = [similarity_column(query, part) for part in listed]
     query_fathers = _patronymic_positions(query)
     listed_fathers = _patronymic_positions(listed) if query_fathers else set()
     candidates = []
-    for j, column in enumerate(columns):
-        listed_weight = listed[j].weight
-        for i, (value, reason) in enumerate(column):
-            if value > 0.0:
-                if listed_fathers and (i in query_fathers) != (j in listed_fathers):
-                    value *= ROLE_MISMATCH_FACTOR
-                # Ties go to the heavier pair, then to parts in the same position.
-                candidates.append((value, query[i].weight + listed_weight, -abs(i - j), i, j, reason))
+    if columns is None:
+        # One comparison alone (`score_names`, benchmarks): similarities as they are needed.
+        for i, q in enumerate(query):
+            for j, part in enumerate(listed):
+                if q.text == part.text and q.form == part.form:
+                    value, reason = 1.0, "exact"  # the common case, without a call
+                else:
+                    value, reason = token_similarity(q, part)
+                if value > 0.0:
+                    if listed_fathers and (i in query_fathers) != (j in listed_fathers):
+                        value *= ROLE_MISMATCH_FACTOR
+                    # Ties go to the heavier pair, then to parts in the same position.
+                    candidates.append((value, q.weight + part.weight, -abs(i - j), i, j, reason))
+    else:
+        for j, column in enumerate(columns):
+            listed_weight = listed[j].weight
+            for i, (value, reason) in enumerate(column):
+                if value > 0.0:
+                    if listed_fathers and (i in query_fathers) != (j in listed_fathers):
+                        value *= ROLE_MISMATCH_FACTOR
+                    candidates.append((value, query[i].weight + listed_weight, -abs(i - j), i, j, reason))
     candidates.sort(reverse=True)
     free_query = set(range(len(query)))
     free_listed = set(range(len(listed)))
