@@ -398,15 +398,26 @@ def typo_budget(a: np.ndarray, b: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
-    """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget."""
+def typo_similarity(a: np.ndarray, b: np.ndarray, chars: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> float:
+    """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget.
+    With a's `osa_pattern` (made once by a caller comparing a with many texts) the distance
+    is measured bit-parallel, else (empty pattern) with the table of `osa_distance`."""
     budget = typo_budget(a, b)
     if budget == 0:
         return 0.0
-    distance = osa_distance(a, b, budget, rows)
+    if len(chars) > 0:
+        distance = osa_distance_bits(chars, masks, len(a), b, budget)
+    else:
+        distance = osa_distance(a, b, budget, rows)
     if distance > budget:
         return 0.0
     return 1.0 - distance / max(len(a), len(b))
+
+
+@njit(cache=True)
+def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
+    """`typo_similarity` without a pattern."""
+    return typo_similarity(a, b, np.empty(0, dtype=np.uint32), np.empty(0, dtype=np.uint64), rows)
 
 
 @njit(cache=True)
@@ -468,23 +479,14 @@ def similar_parts(
     parts = np.sort(parts[:distinct])
     similarity = np.empty(distinct, dtype=np.float64)
     rows = np.empty((3, 64), dtype=np.int32)
-    by_bits = 0 < len(text) <= 64
-    chars, masks = osa_pattern(text if by_bits else text[:0])
+    # The query part's bit pattern, made once for all hits (the table beyond 64 characters).
+    chars, masks = osa_pattern(text if len(text) <= 64 else text[:0])
     kept = 0
     for position in range(distinct):
         part = parts[position]
         other = texts[offsets[part]:offsets[part + 1]]
         same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
-        if by_bits:
-            # `edit_similarity`, with the query part's bit pattern made once for all hits.
-            value = 0.0
-            budget = typo_budget(text, other)
-            if budget > 0:
-                distance = osa_distance_bits(chars, masks, len(text), other, budget)
-                if distance <= budget:
-                    value = 1.0 - distance / max(len(text), len(other))
-        else:
-            value = edit_similarity(text, other, rows)
+        value = typo_similarity(text, other, chars, masks, rows)
         hit = found_by[part]
         if hit & SYMBOL_HIT:
             value = max(value, variant_similarity)
@@ -697,7 +699,6 @@ def candidates(
     count = 0
 
     # Pass 2: gather. A name met again keeps each probe's best similarity.
-    needed_bits = np.zeros(probe_count, dtype=np.uint64)
     for k in range(probe_count):
         if not (opened[k] or common[k]):
             continue
@@ -710,11 +711,10 @@ def candidates(
             else:
                 first, last = single_starts[part], single_starts[part + 1]
                 source = single_names
-            check = opened[k] and needed[k, 0] != NO_CHECK
-            needed_bits[k] = np.uint64(needed[k, 0]) | (np.uint64(needed[k, 1]) << np.uint64(32))
+            need = needed[k] if opened[k] else np.uint64(0)
             for p in range(first, last):
                 name = source[p]
-                if check and (name_evidence[name] & needed_bits[k]) == 0:
+                if need != 0 and (name_evidence[name] & need) == 0:
                     continue
                 count = _offer(keys, rows, names, similarity, count, name, k, value)
 
@@ -799,15 +799,12 @@ def candidates(
     return names, estimates
 
 
-NO_CHECK = np.uint32(2**32 - 1)  # `_rare_part_evidence`: every name of the probe counts
-
-
 @njit(cache=True)
 def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                         part_codes, part_code_offsets):
-    """What a name brought in by a rare part must show to reach the threshold, per probe:
-    (letters one of its other full parts may start with, letters its initials may have),
-    or NO_CHECK.
+    """What a name brought in by a rare part must show to reach the threshold, per probe, in
+    the layout of `evidence_letters` (letters one of its other full parts may start with,
+    and above them letters its initials may have), or 0 when every name counts.
 
     With two or more full parts in the query, a name that matches one of them and has a
     different other full part is a conflict (score at most 1 / 3), the rule that already
@@ -818,7 +815,7 @@ def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, 
     estimate that a candidate costs; most of a typo-rich list's names fail it. Scripts
     without Latin first letters are not checked."""
     probe_count = len(probe_roles)
-    needed = np.full((probe_count, 2), NO_CHECK, dtype=np.uint32)
+    needed = np.zeros(probe_count, dtype=np.uint64)
     if named < 2 and not (named == 1 and query_initials):
         return needed
     spelled = np.zeros(probe_count, dtype=np.uint32)  # first letters of a probe's own and its spellings' texts
@@ -849,8 +846,7 @@ def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, 
         for j in range(probe_count):
             if j != k and probe_roles[j] == ROLE_NAME:
                 others |= spelled[j]
-        needed[k, 0] = others
-        needed[k, 1] = full_letters | initial_letters
+        needed[k] = np.uint64(others) | (np.uint64(full_letters | initial_letters) << np.uint64(32))
     return needed
 
 

@@ -71,6 +71,8 @@ def test_it_gives_the_typo_similarity_the_scorer_gives(word, changes):
     other = _edited(word, changes)
     rows = np.empty((3, 64), dtype=np.int32)
     assert kernels.edit_similarity(code_points(word), code_points(other), rows) == edit_similarity(word, other)
+    chars, masks = kernels.osa_pattern(code_points(word))  # the lookups' bit-parallel path
+    assert kernels.typo_similarity(code_points(word), code_points(other), chars, masks, rows) == edit_similarity(word, other)
 
 
 @settings(max_examples=600, deadline=None)
