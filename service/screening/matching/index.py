@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import Column, similarity_column
-from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, NameShapes, first_letter, pair_hashes
+from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, first_letter, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
@@ -49,7 +49,7 @@ ESTIMATE_MARGIN = 0.2  # entities estimated this far below the threshold may sti
 LONG_SHOT_FLOOR = 0.3
 LONG_SHOTS = 5  # best-estimated entities below the margin, scored anyway
 # Bumped whenever the pickled layout changes, so caches of an older layout are rebuilt.
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +281,8 @@ class _IndexBuilder:
         parts = Postings.from_pairs(name_parts, occurrences, dense_size=len(vocabulary))
         pairs = Postings.from_pairs(pair_hashes(pair_codes), pair_names)
         singles = Postings.from_pairs(single_parts, single_names, dense_size=len(vocabulary))
-        shapes = NameShapes(weight, contradicting_weight, part_count, part_letters, repeated_letters, initial_letters)
+        records = kernels.name_records(name_start, weight, contradicting_weight, part_count, part_letters,
+                                       repeated_letters, initial_letters)
         names = _Names(
             start=name_start,
             parts=name_parts,
@@ -297,13 +298,13 @@ class _IndexBuilder:
             nationalities=self.entity_nationalities.finish(),
             genders=_numpy(self.entity_genders, np.int8),
         )
+        blocker = Blocker(vocabulary, parts, pairs, singles, records, name_parts)
         nbytes = (
-            vocabulary.nbytes + parts.nbytes + pairs.nbytes + singles.nbytes + shapes.nbytes
+            vocabulary.nbytes + blocker.nbytes
             + sum(a.nbytes for a in (names.start, names.parts, names.entity, names.weak)) + names.texts.nbytes
             + entities.ids.nbytes + entities.birth_dates.nbytes + entities.nationalities.nbytes
             + entities.schema_codes.nbytes + entities.genders.nbytes
         )
-        blocker = Blocker(vocabulary, parts, pairs, singles, shapes, name_start, name_parts)
         return MatchIndex(vocabulary, blocker, names, entities, nbytes)
 
 

@@ -28,6 +28,20 @@ ROLE_INITIAL = 2
 ROLE_UNCONTRADICTING = 3  # particles and titles
 ROLE_OTHER = 4  # legal forms, generic words, numbers
 
+# What the candidate kernel reads of a name, in one 32-byte record: a candidate costs one
+# memory read instead of one per array (the kernel waits on memory, not on arithmetic).
+NAME_RECORD = np.dtype([
+    ("evidence", np.uint64),  # first letters of its full parts (all when it has one), initials above bit 32
+    ("weight", np.float32),  # sum of part weights
+    ("contradicting_weight", np.float32),  # the same without particles and titles
+    ("part_letters", np.uint32),  # bit set of the first letters of full name parts
+    ("repeated_letters", np.uint32),  # first letters that start two or more full name parts
+    ("first_part", np.uint32),  # its parts are name_parts[first_part:first_part + length]
+    ("part_count", np.int16),  # full name parts
+    ("length", np.uint16),  # all parts
+], align=True)
+assert NAME_RECORD.itemsize == 32
+
 # Bits for the kinds of lookup key that found a part.
 SPELLING_HIT = 1
 SYMBOL_HIT = 2
@@ -229,9 +243,9 @@ def name_layout(
     initial_codes: int,
     letter_codes: int,
 ):
-    """Per name, what the blocking needs (`blocking.NameShapes`), its single full part, and
-    its pair keys (`blocking.pair_code`, `initial_code`, `letter_code`): computed from the
-    part arrays instead of token by token while names are added.
+    """Per name, what the blocking needs (packed by `name_records`), its single full part,
+    and its pair keys (`blocking.pair_code`, `initial_code`, `letter_code`): computed from
+    the part arrays instead of token by token while names are added.
 
     Returns (weight, contradicting_weight, part_count, part_letters, repeated_letters,
     initial_letters, single_parts, single_names, pair_codes, pair_names)."""
@@ -557,7 +571,7 @@ def _closest(values: np.ndarray, most: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _table(capacity: int, probes: int):
+def _table(capacity: int, probes: int, record_type):
     size = 64
     while size < 2 * capacity:
         size *= 2
@@ -565,13 +579,17 @@ def _table(capacity: int, probes: int):
     rows = np.empty(size, dtype=np.int32)
     names = np.empty(size // 2, dtype=np.int32)
     similarity = np.zeros((size // 2, probes), dtype=np.float64)
-    return keys, rows, names, similarity
+    records = np.empty(size // 2, dtype=record_type)
+    return keys, rows, names, similarity, records
 
 
 @njit(cache=True)
-def _offer(keys, rows, names, similarity, count: int, name: int, probe: int, value: float) -> int:
+def _offer(keys, rows, names, similarity, records, count: int, name: int, probe: int, value: float,
+           source, at: int) -> int:
     """Record the probe's similarity for the name, keeping the best; the new count of names.
-    The caller grows the table first when it is half full."""
+    A new name's row also gets its `NAME_RECORD`, source[at]: read once, here, while the
+    caller reads that source in order where it can. The caller grows the table first when
+    it is half full."""
     mask = len(keys) - 1
     slot = (name * 2654435761) & mask
     while True:
@@ -584,6 +602,7 @@ def _offer(keys, rows, names, similarity, count: int, name: int, probe: int, val
             keys[slot] = name
             rows[slot] = row
             names[row] = name
+            records[row] = source[at]
             count += 1
             break
         slot = (slot + 1) & mask
@@ -593,10 +612,11 @@ def _offer(keys, rows, names, similarity, count: int, name: int, probe: int, val
 
 
 @njit(cache=True)
-def _grow(keys, rows, names, similarity, count: int):
-    new_keys, new_rows, new_names, new_similarity = _table(len(keys), similarity.shape[1])
+def _grow(keys, rows, names, similarity, records, count: int):
+    new_keys, new_rows, new_names, new_similarity, new_records = _table(len(keys), similarity.shape[1], records.dtype)
     new_names[:count] = names[:count]
     new_similarity[:count] = similarity[:count]
+    new_records[:count] = records[:count]
     mask = len(new_keys) - 1
     for row in range(count):
         slot = (names[row] * 2654435761) & mask
@@ -604,7 +624,7 @@ def _grow(keys, rows, names, similarity, count: int):
             slot = (slot + 1) & mask
         new_keys[slot] = names[row]
         new_rows[slot] = row
-    return new_keys, new_rows, new_names, new_similarity
+    return new_keys, new_rows, new_names, new_similarity, new_records
 
 
 @njit(cache=True)
@@ -630,15 +650,9 @@ def candidates(
     pair_buckets: np.ndarray,  # `hash_buckets` of pair_keys
     pair_starts: np.ndarray,
     pair_names: np.ndarray,
-    name_start: np.ndarray,
     name_parts: np.ndarray,
-    name_weight: np.ndarray,
-    name_contradicting_weight: np.ndarray,
-    name_part_count: np.ndarray,
-    name_part_letters: np.ndarray,
-    name_repeated_letters: np.ndarray,
-    name_initial_letters: np.ndarray,
-    name_evidence: np.ndarray,  # uint64 `evidence_letters`
+    name_records: np.ndarray,  # NAME_RECORD per name
+    posting_records: np.ndarray,  # name_records[part_names]: the same, in the order of the part postings
     part_codes: np.ndarray,  # uint32 code points of every vocabulary part, back to back
     part_code_offsets: np.ndarray,  # int64, part p's text is part_codes[part_code_offsets[p]:part_code_offsets[p + 1]]
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
@@ -695,7 +709,7 @@ def candidates(
             for f in range(probe_offsets[k], probe_offsets[k + 1]):
                 part = found_parts[f]
                 upper += single_starts[part + 1] - single_starts[part]
-    keys, rows, names, similarity = _table(max(upper, 32), probe_count)
+    keys, rows, names, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     count = 0
 
     # Pass 2: gather. A name met again keeps each probe's best similarity.
@@ -706,17 +720,17 @@ def candidates(
             part = found_parts[f]
             value = found_values[f]
             if opened[k]:
-                first, last = part_starts[part], part_starts[part + 1]
-                source = part_names
+                # The postings' own copy of the records: read in order, not name by name.
+                need = needed[k]
+                for p in range(part_starts[part], part_starts[part + 1]):
+                    if need != 0 and (posting_records[p].evidence & need) == 0:
+                        continue
+                    count = _offer(keys, rows, names, similarity, records, count, part_names[p], k, value,
+                                   posting_records, p)
             else:
-                first, last = single_starts[part], single_starts[part + 1]
-                source = single_names
-            need = needed[k] if opened[k] else np.uint64(0)
-            for p in range(first, last):
-                name = source[p]
-                if need != 0 and (name_evidence[name] & need) == 0:
-                    continue
-                count = _offer(keys, rows, names, similarity, count, name, k, value)
+                for p in range(single_starts[part], single_starts[part + 1]):
+                    name = single_names[p]
+                    count = _offer(keys, rows, names, similarity, records, count, name, k, value, name_records, name)
 
     # Pairs: a common part with an initial of another query part, or with another common part.
     for k in range(probe_count):
@@ -739,8 +753,10 @@ def candidates(
                 if row >= 0:
                     for p in range(pair_starts[row], pair_starts[row + 1]):
                         if 2 * (count + 1) > len(keys):
-                            keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
-                        count = _offer(keys, rows, names, similarity, count, pair_names[p], k, found_values[f])
+                            keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records, count)
+                        name = pair_names[p]
+                        count = _offer(keys, rows, names, similarity, records, count, name, k, found_values[f],
+                                       name_records, name)
         if named == 1:
             # "J. Garcia": names with a Garcia and another part or an initial starting with J.
             for j in range(probe_count):
@@ -751,8 +767,11 @@ def candidates(
                     if row >= 0:
                         for p in range(pair_starts[row], pair_starts[row + 1]):
                             if 2 * (count + 1) > len(keys):
-                                keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
-                            count = _offer(keys, rows, names, similarity, count, pair_names[p], k, found_values[f])
+                                keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records,
+                                                                               count)
+                            name = pair_names[p]
+                            count = _offer(keys, rows, names, similarity, records, count, name, k, found_values[f],
+                                           name_records, name)
     for one in range(probe_count):
         if not common[one]:
             continue
@@ -769,12 +788,17 @@ def candidates(
                     if row >= 0:
                         for p in range(pair_starts[row], pair_starts[row + 1]):
                             if 2 * (count + 1) > len(keys):
-                                keys, rows, names, similarity = _grow(keys, rows, names, similarity, count)
-                            count = _offer(keys, rows, names, similarity, count, pair_names[p], one, found_values[f])
-                            count = _offer(keys, rows, names, similarity, count, pair_names[p], other, found_values[g])
+                                keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records,
+                                                                               count)
+                            name = pair_names[p]
+                            count = _offer(keys, rows, names, similarity, records, count, name, one, found_values[f],
+                                           name_records, name)
+                            count = _offer(keys, rows, names, similarity, records, count, name, other, found_values[g],
+                                           name_records, name)
 
     names = names[:count]
     similarity = similarity[:count]
+    records = records[:count]
 
     # Probes that brought no names (initials, particles, common parts met through pairs)
     # are read off each candidate's own parts, through a per-part table of their values.
@@ -784,18 +808,16 @@ def candidates(
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part_value[found_parts[f]] = found_values[f]
         for row in range(count):
-            name = names[row]
-            for position in range(name_start[name], name_start[name + 1]):
+            first = records[row].first_part
+            for position in range(first, first + records[row].length):
                 value = part_value[name_parts[position]]
                 if value > similarity[row, k]:
                     similarity[row, k] = value
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part_value[found_parts[f]] = 0.0
 
-    by_initial = _match_initials(probe_roles, probe_letters, initial_similarity, names, similarity,
-                                 name_part_count, name_part_letters, name_repeated_letters, name_initial_letters)
-    estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, names, similarity, by_initial,
-                          name_weight, name_contradicting_weight)
+    by_initial = _match_initials(probe_roles, probe_letters, initial_similarity, similarity, records)
+    estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, by_initial, records)
     return names, estimates
 
 
@@ -803,7 +825,7 @@ def candidates(
 def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                         part_codes, part_code_offsets):
     """What a name brought in by a rare part must show to reach the threshold, per probe, in
-    the layout of `evidence_letters` (letters one of its other full parts may start with,
+    the layout of `NAME_RECORD.evidence` (letters one of its other full parts may start with,
     and above them letters its initials may have), or 0 when every name counts.
 
     With two or more full parts in the query, a name that matches one of them and has a
@@ -850,37 +872,57 @@ def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, 
     return needed
 
 
-def evidence_letters(part_count: np.ndarray, part_letters: np.ndarray, initial_letters: np.ndarray) -> np.ndarray:
-    """Per name, what `_rare_part_evidence` tests in one read: the first letters of its full
-    parts (all letters when it has a single full part), and above them its initials."""
+def name_records(
+    name_start: np.ndarray,
+    weight: np.ndarray,
+    contradicting_weight: np.ndarray,
+    part_count: np.ndarray,
+    part_letters: np.ndarray,
+    repeated_letters: np.ndarray,
+    initial_letters: np.ndarray,
+) -> np.ndarray:
+    """`name_layout`'s per-name arrays as one `NAME_RECORD` per name."""
+    lengths = np.diff(name_start)
+    if len(name_start) and (name_start[-1] >= 2**32 or (len(lengths) and lengths.max() >= 2**16)):
+        raise ValueError("too many name parts for the index layout: at most 65,535 a name and 2**32 in all")
+    records = np.zeros(len(weight), dtype=NAME_RECORD)
+    # What `_rare_part_evidence` tests in one read: the first letters of its full parts (all
+    # letters when it has a single full part), and above them its initials.
     letters = np.where(part_count <= 1, np.uint32(2**26 - 1), part_letters).astype(np.uint64)
-    return letters | (initial_letters.astype(np.uint64) << np.uint64(32))
+    records["evidence"] = letters | (initial_letters.astype(np.uint64) << np.uint64(32))
+    records["weight"] = weight
+    records["contradicting_weight"] = contradicting_weight
+    records["part_letters"] = part_letters
+    records["repeated_letters"] = repeated_letters
+    records["first_part"] = name_start[:-1]
+    records["part_count"] = part_count
+    records["length"] = lengths
+    return records
 
 
 @njit(cache=True)
 def _match_initials(
-    probe_roles, probe_letters, initial_similarity, names, similarity,
-    name_part_count, name_part_letters, name_repeated_letters, name_initial_letters,
+    probe_roles, probe_letters, initial_similarity, similarity, records,
 ) -> np.ndarray:
     """An initial stands for one unmatched full part with its letter on the other side
     ("R. Rivas" against "Salma Rivas": the R of Rivas is taken by Rivas itself). Returns,
     per candidate, a bit set of the probes matched so (probes past the 63rd are not marked)."""
     probe_count = len(probe_roles)
-    by_initial = np.zeros(len(names), dtype=np.int64)
+    by_initial = np.zeros(len(records), dtype=np.int64)
     query_initials = False
     for k in range(probe_count):
         if probe_roles[k] == ROLE_INITIAL:
             query_initials = True
-    for row in range(len(names)):
-        name = names[row]
-        listed_initials = name_initial_letters[name]
+    for row in range(len(records)):
+        record = records[row]
+        listed_initials = np.uint32(record.evidence >> np.uint64(32))
         if not query_initials and listed_initials == 0:
             continue
         matched = 0
         for k in range(probe_count):
             if probe_roles[k] == ROLE_NAME and similarity[row, k] > 0:
                 matched += 1
-        free_parts = np.int64(name_part_count[name]) - matched
+        free_parts = np.int64(record.part_count) - matched
         free_initials = np.uint32(listed_initials)
         for k in range(probe_count):
             letter = probe_letters[k]
@@ -892,7 +934,7 @@ def _match_initials(
                 for j in range(probe_count):
                     if probe_roles[j] == ROLE_NAME and probe_letters[j] == letter and similarity[row, j] > 0:
                         taken = True
-                letters = name_repeated_letters[name] if taken else name_part_letters[name]
+                letters = record.repeated_letters if taken else record.part_letters
                 if free_parts > 0 and (np.uint32(letters) & bit) != 0:
                     free_parts -= 1
                     similarity[row, k] = initial_similarity
@@ -907,8 +949,7 @@ def _match_initials(
 
 
 @njit(cache=True)
-def _estimate(probe_weights, probe_roles, role_weights, penalties, names, similarity, by_initial,
-              name_weight, name_contradicting_weight):
+def _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, by_initial, records):
     """`score.alignment_score` with each query part aligned to its best match in the name.
 
     A pair weighs the mean of its two parts' weights. Both parts weigh the same except
@@ -924,8 +965,8 @@ def _estimate(probe_weights, probe_roles, role_weights, penalties, names, simila
                 query_contradicting += probe_weights[k]
     full_weight, initial_weight = role_weights[0], role_weights[1]
     conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
-    estimates = np.zeros(len(names), dtype=np.float64)
-    for row in range(len(names)):
+    estimates = np.zeros(len(records), dtype=np.float64)
+    for row in range(len(records)):
         evidence = achieved = query_mass = listed_mass = query_contradicting_mass = listed_contradicting_mass = 0.0
         initials = by_initial[row]
         for k in range(probe_count):
@@ -943,8 +984,8 @@ def _estimate(probe_weights, probe_roles, role_weights, penalties, names, simila
                 if probe_roles[k] != ROLE_UNCONTRADICTING:
                     query_contradicting_mass += query_part
                     listed_contradicting_mass += listed_part
-        listed_weight = np.float64(name_weight[names[row]])
-        listed_contradicting = np.float64(name_contradicting_weight[names[row]])
+        listed_weight = np.float64(records[row].weight)
+        listed_contradicting = np.float64(records[row].contradicting_weight)
         # Several probes may claim the same listed part: never count more than there is.
         if initials == 0:
             evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))

@@ -58,6 +58,10 @@ def test_it_survives_pickling():
     index = MatchIndex.build(NORWEGIANS)
     restored = pickle.loads(pickle.dumps(index))
     assert [m.entity_id for m in restored.search(PersonQuery("Ole Hansen"))] == ["pep-1"]
+    # The postings' copy of the name records is left out of the pickle and made again.
+    blocker = restored._blocker
+    assert "_posting_records" not in blocker.__getstate__()
+    assert (blocker._posting_records == blocker._records[blocker._parts.arrays()[1]]).all()
 
 
 def test_it_searches_an_empty_index():

@@ -9,6 +9,7 @@ the search reaches as long shots, see `MatchIndex._shortlist`.)
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
@@ -185,6 +186,44 @@ def test_it_lays_out_names_as_the_token_by_token_definition_does():
     assert len(got) == len(set(got)) and set(got) == codes
     assert any(code & 0xFFFFFFFF >= LETTER_CODES for code, _ in got)  # "J. Garcia" got its letter keys
 
+
+
+def test_it_packs_each_name_into_one_record_of_its_layout():
+    from service.screening.matching.blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES
+    from service.screening.matching.normalize import normalize
+    from service.screening.matching.vocabulary import VocabularyBuilder
+
+    vocabulary = VocabularyBuilder()
+    numbers = [[vocabulary.number("p", token) for token in normalize(text, "person").tokens]
+               for schema, text in LAYOUT_NAMES if schema == "Person"]
+    parts = vocabulary.parts
+    start = np.cumsum([0] + [len(p) for p in numbers]).astype(np.int64)
+    layout = kernels.name_layout(
+        start, np.array([p for ps in numbers for p in ps], dtype=np.int32),
+        np.array([ROLE_CODES.get(t.role, kernels.ROLE_OTHER) for t in parts], dtype=np.int8),
+        np.array([t.weight for t in parts], dtype=np.float64),
+        np.array([ord(t.text[0]) - 97 if "a" <= t.text[0] <= "z" else -1 for t in parts], dtype=np.int8),
+        INITIAL_CODES, LETTER_CODES,
+    )
+    weight, contradicting, count, letters, repeated, initials = layout[:6]
+    records = kernels.name_records(start, *layout[:6])
+    assert records.dtype.itemsize == 32
+    for field, expected in [("weight", weight), ("contradicting_weight", contradicting), ("part_count", count),
+                            ("part_letters", letters), ("repeated_letters", repeated),
+                            ("first_part", start[:-1]), ("length", np.diff(start))]:
+        assert records[field].tolist() == expected.tolist(), field
+    assert (records["evidence"] >> np.uint64(32)).tolist() == initials.tolist()
+    # What the rare-part evidence test reads: a single full part ("Putin") could stand for any letter.
+    putin = [text for schema, text in LAYOUT_NAMES if schema == "Person"].index("Putin")
+    assert records["evidence"][putin] & np.uint64(0xFFFFFFFF) == 2**26 - 1
+    assert records["evidence"][0] & np.uint64(0xFFFFFFFF) == letters[0]
+
+
+def test_it_refuses_a_name_too_long_for_its_record():
+    start = np.array([0, 70_000], dtype=np.int64)
+    one = np.zeros(1)
+    with pytest.raises(ValueError, match="65,535"):
+        kernels.name_records(start, one, one, one.astype(np.int16), *(one.astype(np.uint32),) * 3)
 
 def _plain_shortlist(names, estimates, entity, threshold, wanted, long_shots, margin, floor):
     """The shortlist's definition: names by estimate (ties by name number), the first 4 x wanted;
