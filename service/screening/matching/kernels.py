@@ -653,8 +653,7 @@ def candidates(
     name_parts: np.ndarray,
     name_records: np.ndarray,  # NAME_RECORD per name
     posting_records: np.ndarray,  # name_records[part_names]: the same, in the order of the part postings
-    part_codes: np.ndarray,  # uint32 code points of every vocabulary part, back to back
-    part_code_offsets: np.ndarray,  # int64, part p's text is part_codes[part_code_offsets[p]:part_code_offsets[p + 1]]
+    part_first_letters: np.ndarray,  # int8 per vocabulary part: its first letter a-z as 0-25, else -1
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
 ):
     """Candidate names (unordered) and their estimated scores; `blocking.Blocker` describes
@@ -698,7 +697,7 @@ def candidates(
                 common[k] = True
 
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
-                                 part_codes, part_code_offsets)
+                                 part_first_letters)
 
     # Pass 1: the rows the candidate table needs before pairs come in (it grows for those).
     upper = 0
@@ -823,7 +822,7 @@ def candidates(
 
 @njit(cache=True)
 def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
-                        part_codes, part_code_offsets):
+                        part_first_letters):
     """What a name brought in by a rare part must show to reach the threshold, per probe, in
     the layout of `NAME_RECORD.evidence` (letters one of its other full parts may start with,
     and above them letters its initials may have), or 0 when every name counts.
@@ -854,13 +853,10 @@ def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, 
         spelled[j] = np.uint32(1) << np.uint32(letter)
         full_letters |= spelled[j]
         for f in range(probe_offsets[j], probe_offsets[j + 1]):
-            part = found_parts[f]
-            if part_code_offsets[part + 1] == part_code_offsets[part]:
+            first = part_first_letters[found_parts[f]]
+            if first < 0:
                 return needed
-            first = part_codes[part_code_offsets[part]]
-            if first < 97 or first > 122:
-                return needed
-            spelled[j] |= np.uint32(1) << np.uint32(first - 97)
+            spelled[j] |= np.uint32(1) << np.uint32(first)
     for k in range(probe_count):
         if not opened[k] or probe_roles[k] != ROLE_NAME:
             continue

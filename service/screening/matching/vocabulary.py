@@ -20,7 +20,7 @@ KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKE
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch")
+    SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch", "_first_letters")
 
     def __init__(
         self,
@@ -50,6 +50,13 @@ class Vocabulary(ScratchState):
         self._seen = np.zeros(len(self.parts), dtype=np.int32)
         self._found_by = np.zeros(len(self.parts), dtype=np.uint8)
         self._seen_epoch = np.zeros(1, dtype=np.int32)
+        # Each part's first letter a-z as 0-25, -1 for any other or none: one byte the candidate
+        # kernel reads per spelling (`kernels._rare_part_evidence`), instead of two reads of the texts.
+        starts, ends = self._code_offsets[:-1], self._code_offsets[1:]
+        firsts = np.zeros(len(starts), dtype=np.int64)
+        present = ends > starts
+        firsts[present] = self._codes[starts[present]]
+        self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
 
     @property
     def lookup_keys(self) -> int:
@@ -61,9 +68,10 @@ class Vocabulary(ScratchState):
                   self._abjad)
         return sum(array.nbytes for array in arrays)
 
-    def code_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every part's text as code points, back to back, and where each starts."""
-        return self._codes, self._code_offsets
+    @property
+    def first_letters(self) -> np.ndarray:
+        """Each part's first letter a-z as 0-25, -1 when it starts with any other character."""
+        return self._first_letters
 
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
