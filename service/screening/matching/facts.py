@@ -54,8 +54,10 @@ def parse_partial_date(text: str) -> PartialDate | None:
 def birth_date_adjustment(query: str | None, listed: list[str]) -> Adjustment:
     """The most favourable comparison of the query's birth date with any listed one."""
     query_date = parse_partial_date(query) if query else None
+    if query_date is None:
+        return NO_EVIDENCE
     listed_dates = [date for date in map(parse_partial_date, listed) if date]
-    if query_date is None or not listed_dates:
+    if not listed_dates:
         return NO_EVIDENCE
     return max((_compare_dates(query_date, date) for date in listed_dates), key=lambda a: a.value)
 

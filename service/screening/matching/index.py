@@ -119,13 +119,15 @@ class MatchIndex:
         columns: dict[int, Column] = {}  # list part number: its similarity column
         compared: dict[str, NameComparison] = {}  # lists repeat names across entities
         best: dict[int, tuple[float, NameComparison, int]] = {}
-        for name in self._shortlist(names, estimates, threshold, limit):
-            text = self._names.texts[name]
+        shortlist = self._shortlist(names, estimates, threshold, limit)
+        texts = self._names.texts
+        for name, entity, weak in zip(shortlist.tolist(), self._names.entity[shortlist].tolist(),
+                                      self._names.weak[shortlist].tolist()):
+            text = texts[name]
             comparison = compared.get(text)
             if comparison is None:
-                comparison = compared[text] = self._compare(query_name, name, kind, columns)
-            score = comparison.score * (WEAK_ALIAS_FACTOR if self._names.weak[name] else 1.0)
-            entity = int(self._names.entity[name])
+                comparison = compared[text] = self._compare(query_name, name, kind, columns, text)
+            score = comparison.score * (WEAK_ALIAS_FACTOR if weak else 1.0)
             if entity not in best or score > best[entity][0]:
                 best[entity] = (score, comparison, name)
         with_facts = bool(query.birth_date or query.nationalities or query.gender)
@@ -160,27 +162,27 @@ class MatchIndex:
         parts = self._names.parts
         return [" ".join(texts[part] for part in parts[start[n]:start[n + 1]].tolist()) for n in range(len(self))]
 
-    def _shortlist(self, names: np.ndarray, estimates: np.ndarray, threshold: float, limit: int) -> list[int]:
+    def _shortlist(self, names: np.ndarray, estimates: np.ndarray, threshold: float, limit: int) -> np.ndarray:
         """The best-estimated name of the most promising entities, and of a few long shots.
 
         Long shots cover parts two or three typos apart that the lookup keys do not
         bring together: the estimate counts them as conflicting, the scorer may not.
         """
         wanted = max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS
-        chosen = kernels.shortlist(
+        return kernels.shortlist(
             names, estimates, self._names.entity, threshold, wanted, LONG_SHOTS, ESTIMATE_MARGIN, LONG_SHOT_FLOOR
         )
-        return chosen.tolist()
 
     def _compare(
-        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None
+        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None,
+        text: str | None = None,
     ) -> NameComparison:
-        """The query against one indexed name; `columns` remembers list parts' similarity
-        columns across the names of one search (candidate names share many parts)."""
+        """The query against one indexed name (whose `text` the caller may have read already);
+        `columns` remembers list parts' similarity columns across the names of one search
+        (candidate names share many parts)."""
         columns = {} if columns is None else columns
-        start, end = self._names.start[name], self._names.start[name + 1]
         parts = self._vocabulary.parts
-        numbers = self._names.parts[start:end].tolist()
+        numbers = self._names.parts[self._names.start[name]:self._names.start[name + 1]].tolist()
         tokens = tuple([parts[part] for part in numbers])
         name_columns = []
         for number, token in zip(numbers, tokens):
@@ -188,7 +190,8 @@ class MatchIndex:
             if column is None:
                 column = columns[number] = similarity_column(query_name.tokens, token)
             name_columns.append(column)
-        return compare_names(query_name, NormalizedName(self._names.texts[name], kind, tokens), columns=name_columns)
+        text = self._names.texts[name] if text is None else text
+        return compare_names(query_name, NormalizedName(text, kind, tokens), columns=name_columns)
 
     def _list_name(self, name: int) -> ListName:
         return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
