@@ -106,7 +106,7 @@ class Blocker(ScratchState):
             np.array([probe.letter for probe in probes], dtype=np.int8),
             COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
             np.array(PENALTIES.get(kind, DEFAULT_PENALTIES), dtype=np.float64),
-            *self._parts.arrays(), *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
+            self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
             self._part_value,
         )[:2]

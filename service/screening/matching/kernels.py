@@ -30,11 +30,13 @@ ROLE_OTHER = 4  # legal forms, generic words, numbers
 
 # What the candidate kernel reads of a name, in one 32-byte record: a candidate costs one
 # memory read instead of one per array (the kernel waits on memory, not on arithmetic).
+# The blocker keeps a copy in the order of the part postings, which is why the record
+# carries its own name number.
 NAME_RECORD = np.dtype([
-    ("evidence", np.uint64),  # first letters of its full parts (all when it has one), initials above bit 32
+    ("letters", np.uint64),  # bit set of the first letters a-z of its full parts; above bit 32, of its initials
     ("weight", np.float32),  # sum of part weights
     ("contradicting_weight", np.float32),  # the same without particles and titles
-    ("part_letters", np.uint32),  # bit set of the first letters of full name parts
+    ("name", np.int32),  # its number
     ("repeated_letters", np.uint32),  # first letters that start two or more full name parts
     ("first_part", np.uint32),  # its parts are name_parts[first_part:first_part + length]
     ("part_count", np.int16),  # full name parts
@@ -643,7 +645,6 @@ def candidates(
     role_weights: np.ndarray,  # weight of a full name part, of an initial
     penalties: np.ndarray,  # conflict, query_extra, list_extra
     part_starts: np.ndarray,
-    part_names: np.ndarray,
     single_starts: np.ndarray,
     single_names: np.ndarray,
     pair_keys: np.ndarray,  # uint64 `pair_hash`es, sorted
@@ -652,7 +653,7 @@ def candidates(
     pair_names: np.ndarray,
     name_parts: np.ndarray,
     name_records: np.ndarray,  # NAME_RECORD per name
-    posting_records: np.ndarray,  # name_records[part_names]: the same, in the order of the part postings
+    posting_records: np.ndarray,  # name_records[part postings' names]: the same, in postings order (part_starts)
     part_first_letters: np.ndarray,  # int8 per vocabulary part: its first letter a-z as 0-25, else -1
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
 ):
@@ -719,12 +720,14 @@ def candidates(
             part = found_parts[f]
             value = found_values[f]
             if opened[k]:
-                # The postings' own copy of the records: read in order, not name by name.
+                # The postings' own copy of the records: read in order, not name by name. A name
+                # with a single full part always counts (`_rare_part_evidence`).
                 need = needed[k]
                 for p in range(part_starts[part], part_starts[part + 1]):
-                    if need != 0 and (posting_records[p].evidence & need) == 0:
+                    record = posting_records[p]
+                    if need != 0 and record.part_count > 1 and (record.letters & need) == 0:
                         continue
-                    count = _offer(keys, rows, names, similarity, records, count, part_names[p], k, value,
+                    count = _offer(keys, rows, names, similarity, records, count, record.name, k, value,
                                    posting_records, p)
             else:
                 for p in range(single_starts[part], single_starts[part + 1]):
@@ -824,8 +827,9 @@ def candidates(
 def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                         part_first_letters):
     """What a name brought in by a rare part must show to reach the threshold, per probe, in
-    the layout of `NAME_RECORD.evidence` (letters one of its other full parts may start with,
-    and above them letters its initials may have), or 0 when every name counts.
+    the layout of `NAME_RECORD.letters` (letters one of its other full parts may start with,
+    and above them letters its initials may have), or 0 when every name counts. A name with
+    a single full part always counts.
 
     With two or more full parts in the query, a name that matches one of them and has a
     different other full part is a conflict (score at most 1 / 3), the rule that already
@@ -882,13 +886,10 @@ def name_records(
     if len(name_start) and (name_start[-1] >= 2**32 or (len(lengths) and lengths.max() >= 2**16)):
         raise ValueError("too many name parts for the index layout: at most 65,535 a name and 2**32 in all")
     records = np.zeros(len(weight), dtype=NAME_RECORD)
-    # What `_rare_part_evidence` tests in one read: the first letters of its full parts (all
-    # letters when it has a single full part), and above them its initials.
-    letters = np.where(part_count <= 1, np.uint32(2**26 - 1), part_letters).astype(np.uint64)
-    records["evidence"] = letters | (initial_letters.astype(np.uint64) << np.uint64(32))
+    records["letters"] = part_letters.astype(np.uint64) | (initial_letters.astype(np.uint64) << np.uint64(32))
     records["weight"] = weight
     records["contradicting_weight"] = contradicting_weight
-    records["part_letters"] = part_letters
+    records["name"] = np.arange(len(weight), dtype=np.int32)
     records["repeated_letters"] = repeated_letters
     records["first_part"] = name_start[:-1]
     records["part_count"] = part_count
@@ -911,7 +912,7 @@ def _match_initials(
             query_initials = True
     for row in range(len(records)):
         record = records[row]
-        listed_initials = np.uint32(record.evidence >> np.uint64(32))
+        listed_initials = np.uint32(record.letters >> np.uint64(32))
         if not query_initials and listed_initials == 0:
             continue
         matched = 0
@@ -930,7 +931,7 @@ def _match_initials(
                 for j in range(probe_count):
                     if probe_roles[j] == ROLE_NAME and probe_letters[j] == letter and similarity[row, j] > 0:
                         taken = True
-                letters = record.repeated_letters if taken else record.part_letters
+                letters = record.repeated_letters if taken else np.uint32(record.letters & np.uint64(0xFFFFFFFF))
                 if free_parts > 0 and (np.uint32(letters) & bit) != 0:
                     free_parts -= 1
                     similarity[row, k] = initial_similarity
