@@ -450,9 +450,6 @@ def similar_parts(
     texts: np.ndarray,
     offsets: np.ndarray,
     part_abjad: np.ndarray,
-    seen: np.ndarray,  # int32 per part: scratch, this call's epoch once the part is found
-    found_by: np.ndarray,  # uint8 per part: scratch, the kinds of key that found it
-    seen_epoch: np.ndarray,  # int32[1]
     variant_similarity: float,
     phonetic_similarity: float,
     skeleton_similarity: float,
@@ -479,20 +476,24 @@ def similar_parts(
         lows[k], highs[k] = hashed_range(lookup_hashes, lookup_buckets, shift, key)
         bits[k] = bit
         total += highs[k] - lows[k]
-    # Distinct parts, each with the kinds of key that found it (marks instead of a sort).
-    now = seen_epoch[0] = seen_epoch[0] + 1
-    parts = np.empty(total, dtype=np.int32)
-    distinct = 0
+    # Distinct parts, each with the kinds of key that found it: a sort of the few hundred hits,
+    # which stay in cache, instead of marks in per-part arrays (a cache miss a part).
+    hits = np.empty(total, dtype=np.int64)
+    n = 0
     for k in range(key_count):
         for position in range(lows[k], highs[k]):
-            part = lookup_parts[position]
-            if seen[part] != now:
-                seen[part] = now
-                found_by[part] = 0
-                parts[distinct] = part
-                distinct += 1
-            found_by[part] |= bits[k]
-    parts = np.sort(parts[:distinct])
+            hits[n] = (np.int64(lookup_parts[position]) << 8) | bits[k]
+            n += 1
+    hits.sort()
+    parts = np.empty(total, dtype=np.int32)
+    found_by = np.zeros(total, dtype=np.uint8)
+    distinct = 0
+    for n in range(total):
+        part = np.int32(hits[n] >> 8)
+        if distinct == 0 or parts[distinct - 1] != part:
+            parts[distinct] = part
+            distinct += 1
+        found_by[distinct - 1] |= np.uint8(hits[n] & 0xFF)
     similarity = np.empty(distinct, dtype=np.float64)
     rows = np.empty((3, 64), dtype=np.int32)
     # The query part's bit pattern, made once for all hits (the table beyond 64 characters).
@@ -503,7 +504,7 @@ def similar_parts(
         other = texts[offsets[part]:offsets[part + 1]]
         same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
         value = typo_similarity(text, other, chars, masks, rows)
-        hit = found_by[part]
+        hit = found_by[position]
         if hit & SYMBOL_HIT:
             value = max(value, variant_similarity)
         if (hit & PHONETIC_HIT) and same_first:

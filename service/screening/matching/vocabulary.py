@@ -20,7 +20,7 @@ KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKE
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_similar_cache", "_seen", "_found_by", "_seen_epoch", "_first_letters")
+    SCRATCH = ("_similar_cache", "_first_letters")
 
     def __init__(
         self,
@@ -46,10 +46,6 @@ class Vocabulary(ScratchState):
 
     def _scratch(self) -> None:
         self._similar_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        # Per-part marks for the lookup kernel; it runs holding the GIL, so threads never share them at once.
-        self._seen = np.zeros(len(self.parts), dtype=np.int32)
-        self._found_by = np.zeros(len(self.parts), dtype=np.uint8)
-        self._seen_epoch = np.zeros(1, dtype=np.int32)
         # Each part's first letter a-z as 0-25, -1 for any other or none: one byte the candidate
         # kernel reads per spelling (`kernels._rare_part_evidence`), instead of two reads of the texts.
         starts, ends = self._code_offsets[:-1], self._code_offsets[1:]
@@ -87,9 +83,6 @@ class Vocabulary(ScratchState):
         if found is None:
             if len(self._similar_cache) >= SIMILAR_CACHE_SIZE:
                 self._similar_cache.clear()
-            if self._seen_epoch[0] >= 2**31 - 2:
-                self._seen[:] = 0
-                self._seen_epoch[0] = 0
             found = self._similar_cache[key] = self._lookup_similar(kind_code, token)
         return found
 
@@ -114,7 +107,7 @@ class Vocabulary(ScratchState):
         parts, similarity = kernels.similar_parts(
             code_points(token.text), ord(kind_code), fuzzy(token), hashes, kinds, token.abjad,
             self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets, self._abjad,
-            self._seen, self._found_by, self._seen_epoch, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
+            VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
         exact = self.exact(kind_code, token)
         if exact is not None:
