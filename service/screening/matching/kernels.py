@@ -436,6 +436,49 @@ def edit_similarity(a: np.ndarray, b: np.ndarray, rows: np.ndarray) -> float:
     return typo_similarity(a, b, np.empty(0, dtype=np.uint32), np.empty(0, dtype=np.uint64), rows)
 
 
+# Every part's text in a 16-byte slot when it is ASCII and at most 15 letters long (almost
+# all name parts): 16 bytes a part, so the lookup's verification of a few hundred hits reads
+# one small table, mostly from cache, instead of an offset and the code points of each.
+# Byte 0: the length (SHORT_LENGTH: not in the table, read the code points) and whether
+# the part was written in an abjad.
+SHORT_SLOT = 16
+SHORT_LENGTH = 0x7F
+SHORT_ABJAD = 0x80
+
+
+@njit(cache=True)
+def short_text_table(codes: np.ndarray, offsets: np.ndarray, abjad: np.ndarray) -> np.ndarray:
+    table = np.zeros((len(offsets) - 1, SHORT_SLOT), dtype=np.uint8)
+    for part in range(len(offsets) - 1):
+        first, last = offsets[part], offsets[part + 1]
+        short = last - first < SHORT_SLOT
+        for i in range(first, last):
+            if codes[i] >= 128:
+                short = False
+        table[part, 0] = (last - first) if short else SHORT_LENGTH
+        if abjad[part]:
+            table[part, 0] |= SHORT_ABJAD
+        if short:
+            for i in range(first, last):
+                table[part, 1 + i - first] = codes[i]
+    return table
+
+
+@njit(cache=True)
+def _hit_similarity(text, other, chars, masks, rows, hit, other_abjad, abjad,
+                    variant_similarity, phonetic_similarity, skeleton_similarity) -> float:
+    """What `token_similarity` gives a part found under the kinds of key in `hit`."""
+    same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
+    value = typo_similarity(text, other, chars, masks, rows)
+    if hit & SYMBOL_HIT:
+        value = max(value, variant_similarity)
+    if (hit & PHONETIC_HIT) and same_first:
+        value = max(value, phonetic_similarity)
+    if (hit & SKELETON_HIT) and other_abjad != abjad:
+        value = max(value, skeleton_similarity)
+    return value
+
+
 @njit(cache=True)
 def similar_parts(
     text: np.ndarray,
@@ -449,7 +492,7 @@ def similar_parts(
     lookup_parts: np.ndarray,
     texts: np.ndarray,
     offsets: np.ndarray,
-    part_abjad: np.ndarray,
+    short_texts: np.ndarray,  # `short_text_table`
     variant_similarity: float,
     phonetic_similarity: float,
     skeleton_similarity: float,
@@ -501,16 +544,16 @@ def similar_parts(
     kept = 0
     for position in range(distinct):
         part = parts[position]
-        other = texts[offsets[part]:offsets[part + 1]]
-        same_first = len(other) > 0 and len(text) > 0 and other[0] == text[0]
-        value = typo_similarity(text, other, chars, masks, rows)
-        hit = found_by[position]
-        if hit & SYMBOL_HIT:
-            value = max(value, variant_similarity)
-        if (hit & PHONETIC_HIT) and same_first:
-            value = max(value, phonetic_similarity)
-        if (hit & SKELETON_HIT) and part_abjad[part] != abjad:
-            value = max(value, skeleton_similarity)
+        slot = short_texts[part]
+        length = slot[0] & SHORT_LENGTH
+        if length != SHORT_LENGTH:
+            value = _hit_similarity(text, slot[1:1 + length], chars, masks, rows, found_by[position],
+                                    (slot[0] & SHORT_ABJAD) != 0, abjad,
+                                    variant_similarity, phonetic_similarity, skeleton_similarity)
+        else:
+            value = _hit_similarity(text, texts[offsets[part]:offsets[part + 1]], chars, masks, rows,
+                                    found_by[position], (slot[0] & SHORT_ABJAD) != 0, abjad,
+                                    variant_similarity, phonetic_similarity, skeleton_similarity)
         if value >= min_similarity:
             parts[kept] = part
             similarity[kept] = value

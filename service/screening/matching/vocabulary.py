@@ -20,7 +20,7 @@ KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKE
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_similar_cache", "_first_letters")
+    SCRATCH = ("_similar_cache", "_first_letters", "_short_texts")
 
     def __init__(
         self,
@@ -53,6 +53,7 @@ class Vocabulary(ScratchState):
         present = ends > starts
         firsts[present] = self._codes[starts[present]]
         self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
+        self._short_texts = kernels.short_text_table(self._codes, self._code_offsets, self._abjad)
 
     @property
     def lookup_keys(self) -> int:
@@ -106,7 +107,8 @@ class Vocabulary(ScratchState):
         kinds = np.repeat(KEY_GROUP_HITS, [len(group) for group in keys])
         parts, similarity = kernels.similar_parts(
             code_points(token.text), ord(kind_code), fuzzy(token), hashes, kinds, token.abjad,
-            self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets, self._abjad,
+            self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
+            self._short_texts,
             VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
         exact = self.exact(kind_code, token)

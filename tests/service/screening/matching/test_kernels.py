@@ -76,6 +76,37 @@ def test_it_gives_the_typo_similarity_the_scorer_gives(word, changes):
     assert kernels.typo_similarity(code_points(word), code_points(other), chars, masks, rows) == edit_similarity(word, other)
 
 
+
+def test_it_keeps_short_ascii_parts_in_slots_and_marks_the_others():
+    texts = ["putin", "a" * 15, "a" * 16, "владимир", ""]
+    codes = np.concatenate([code_points(text) for text in texts])
+    offsets = np.cumsum([0] + [len(text) for text in texts]).astype(np.int64)
+    table = kernels.short_text_table(codes, offsets, np.array([False, False, False, True, False]))
+    assert bytes(table[0, 1:1 + table[0, 0]]) == b"putin"
+    assert table[1, 0] == 15 and bytes(table[1, 1:]) == b"a" * 15
+    assert table[2, 0] == kernels.SHORT_LENGTH  # too long: read from the code points
+    assert table[3, 0] == kernels.SHORT_LENGTH | kernels.SHORT_ABJAD  # not ASCII
+    assert table[4, 0] == 0
+
+
+def test_it_finds_spellings_with_the_similarity_the_scorer_gives_short_long_or_abjad():
+    from service.screening.matching.align import token_similarity
+    from service.screening.matching.normalize import normalize
+    from service.screening.matching.vocabulary import VocabularyBuilder
+
+    listed = ["Mohammed", "Muhammad", "Mohamad", "Abdulrahmanovichev", "Abdulrahmanowichev", "محمد", "Mohamedou"]
+    builder = VocabularyBuilder()
+    for text in listed:
+        for token in normalize(text, "person").tokens:
+            builder.number("p", token)
+    vocabulary = builder.finish()
+    for query, at_least in [("Mohamed", 4), ("Abdulrahmanovichef", 2), ("محمد", 2)]:
+        [token] = normalize(query, "person").tokens
+        parts, values = vocabulary.similar("p", token)
+        assert len(parts) >= at_least, query
+        for part, value in zip(parts.tolist(), values.tolist()):
+            assert value == token_similarity(token, vocabulary.parts[part])[0], (query, vocabulary.parts[part].text)
+
 @settings(max_examples=600, deadline=None)
 @given(st.text(alphabet=LETTERS, min_size=4, max_size=12), edits)
 def test_it_gives_every_accepted_typo_a_shared_deletion_key(listed, changes):
