@@ -170,9 +170,9 @@ def align(
         if _has_run(free_query):
             for single, glued, value in _glue_runs(listed, query, free_listed, free_query):
                 pairs.append(PartPair(glued, (single,), value, "joined"))
-    if not free_listed:
+    if not free_listed and free_query:
         _drop_repeats(query, pairs, free_query, side=0)
-    if not free_query:
+    if not free_query and free_listed:
         _drop_repeats(listed, pairs, free_listed, side=1)
     return NameAlignment(tuple(pairs), tuple(sorted(free_query)), tuple(sorted(free_listed)))
 
