@@ -48,6 +48,7 @@ SHORTLIST_SPARE = 10  # more entities than asked for, as estimates can be a litt
 ESTIMATE_MARGIN = 0.2  # entities estimated this far below the threshold may still reach it
 LONG_SHOT_FLOOR = 0.3
 LONG_SHOTS = 5  # best-estimated entities below the margin, scored anyway
+MAX_NAME_PARTS = 100  # a longer "name" is a garbled entry: its parts beyond this are not indexed (pair keys grow as the square)
 # Bumped whenever the pickled layout changes, so caches of an older layout are rebuilt.
 INDEX_FORMAT = 3
 
@@ -251,7 +252,8 @@ class _IndexBuilder:
         self.entity_genders.append(GENDER_CODES.get((entity.gender or "").lower(), 0))
         for list_name in entity.names:
             for text in split_alternatives(list_name.name, entity.schema):
-                tokens = normalize(text, kind).tokens
+                # A garbled entry of thousands of words must not stop the whole list's index.
+                tokens = normalize(text, kind).tokens[:MAX_NAME_PARTS]
                 if tokens:
                     self._add_name(text, tokens, kind_code, number, list_name.quality == "weak")
 

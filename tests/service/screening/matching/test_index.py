@@ -64,6 +64,12 @@ def test_it_survives_pickling():
     assert (blocker._posting_records == blocker._records[blocker._parts.arrays()[1]]).all()
 
 
+def test_it_indexes_a_garbled_name_of_thousands_of_words_without_failing_the_list():
+    garbled = " ".join(f"w{n}" for n in range(70_000))
+    index = MatchIndex.build(NORWEGIANS + [ListEntity("junk", "Organization", [ListName(garbled)])])
+    assert [m.entity_id for m in index.search(PersonQuery("Ole Hansen"))] == ["pep-1"]
+
+
 def test_it_searches_an_empty_index():
     assert MatchIndex.build([]).search(PersonQuery("Ole Hansen")) == []
 
