@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import Column, similarity_column
-from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, first_letter, pair_hashes
+from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, pair_hashes
 from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
@@ -272,13 +272,17 @@ class _IndexBuilder:
         name_start = _numpy(self.name_start, np.int64)
         name_parts = _numpy(self.name_parts, np.int32)
         tokens = vocabulary.parts
+        roles = np.fromiter((ROLE_CODES.get(token.role, kernels.ROLE_OTHER) for token in tokens), dtype=np.int8,
+                            count=len(tokens))
+        # `blocking.first_letter` of every part: its first letter where an initial may stand for it.
+        letters = np.where((roles == kernels.ROLE_NAME) | (roles == kernels.ROLE_INITIAL), vocabulary.first_letters, -1)
         (weight, contradicting_weight, part_count, part_letters, repeated_letters, initial_letters,
          single_parts, single_names, pair_codes, pair_names) = kernels.name_layout(
             name_start,
             name_parts,
-            np.fromiter((ROLE_CODES.get(token.role, kernels.ROLE_OTHER) for token in tokens), dtype=np.int8, count=len(tokens)),
+            roles,
             np.fromiter((token.weight for token in tokens), dtype=np.float64, count=len(tokens)),
-            np.fromiter((first_letter(token) for token in tokens), dtype=np.int8, count=len(tokens)),
+            letters.astype(np.int8),
             INITIAL_CODES,
             LETTER_CODES,
         )
