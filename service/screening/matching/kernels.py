@@ -623,15 +623,13 @@ def _table(capacity: int, probes: int, record_type):
         size *= 2
     keys = np.full(size, -1, dtype=np.int32)
     rows = np.empty(size, dtype=np.int32)
-    names = np.empty(size // 2, dtype=np.int32)
     similarity = np.zeros((size // 2, probes), dtype=np.float64)
-    records = np.empty(size // 2, dtype=record_type)
-    return keys, rows, names, similarity, records
+    records = np.empty(size // 2, dtype=record_type)  # a row's name is its record's
+    return keys, rows, similarity, records
 
 
 @njit(cache=True)
-def _offer(keys, rows, names, similarity, records, count: int, name: int, probe: int, value: float,
-           source, at: int) -> int:
+def _offer(keys, rows, similarity, records, count: int, name: int, probe: int, value: float, source, at: int) -> int:
     """Record the probe's similarity for the name, keeping the best; the new count of names.
     A new name's row also gets its `NAME_RECORD`, source[at]: read once, here, while the
     caller reads that source in order where it can. The caller grows the table first when
@@ -647,7 +645,6 @@ def _offer(keys, rows, names, similarity, records, count: int, name: int, probe:
             row = count
             keys[slot] = name
             rows[slot] = row
-            names[row] = name
             records[row] = source[at]
             count += 1
             break
@@ -658,19 +655,19 @@ def _offer(keys, rows, names, similarity, records, count: int, name: int, probe:
 
 
 @njit(cache=True)
-def _grow(keys, rows, names, similarity, records, count: int):
-    new_keys, new_rows, new_names, new_similarity, new_records = _table(len(keys), similarity.shape[1], records.dtype)
-    new_names[:count] = names[:count]
+def _grow(keys, rows, similarity, records, count: int):
+    new_keys, new_rows, new_similarity, new_records = _table(len(keys), similarity.shape[1], records.dtype)
     new_similarity[:count] = similarity[:count]
     new_records[:count] = records[:count]
     mask = len(new_keys) - 1
     for row in range(count):
-        slot = (names[row] * 2654435761) & mask
+        name = records[row].name
+        slot = (name * 2654435761) & mask
         while new_keys[slot] != -1:
             slot = (slot + 1) & mask
-        new_keys[slot] = names[row]
+        new_keys[slot] = name
         new_rows[slot] = row
-    return new_keys, new_rows, new_names, new_similarity, new_records
+    return new_keys, new_rows, new_similarity, new_records
 
 
 @njit(cache=True)
@@ -753,7 +750,7 @@ def candidates(
             for f in range(probe_offsets[k], probe_offsets[k + 1]):
                 part = found_parts[f]
                 upper += single_starts[part + 1] - single_starts[part]
-    keys, rows, names, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
+    keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     count = 0
 
     # Pass 2: gather. A name met again keeps each probe's best similarity.
@@ -771,12 +768,12 @@ def candidates(
                     record = posting_records[p]
                     if need != 0 and record.part_count > 1 and (record.letters & need) == 0:
                         continue
-                    count = _offer(keys, rows, names, similarity, records, count, record.name, k, value,
+                    count = _offer(keys, rows, similarity, records, count, record.name, k, value,
                                    posting_records, p)
             else:
                 for p in range(single_starts[part], single_starts[part + 1]):
                     name = single_names[p]
-                    count = _offer(keys, rows, names, similarity, records, count, name, k, value, name_records, name)
+                    count = _offer(keys, rows, similarity, records, count, name, k, value, name_records, name)
 
     # Pairs: a common part with an initial of another query part, or with another common part.
     for k in range(probe_count):
@@ -799,9 +796,9 @@ def candidates(
                 if row >= 0:
                     for p in range(pair_starts[row], pair_starts[row + 1]):
                         if 2 * (count + 1) > len(keys):
-                            keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records, count)
+                            keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
                         name = pair_names[p]
-                        count = _offer(keys, rows, names, similarity, records, count, name, k, found_values[f],
+                        count = _offer(keys, rows, similarity, records, count, name, k, found_values[f],
                                        name_records, name)
         if named == 1:
             # "J. Garcia": names with a Garcia and another part or an initial starting with J.
@@ -813,10 +810,9 @@ def candidates(
                     if row >= 0:
                         for p in range(pair_starts[row], pair_starts[row + 1]):
                             if 2 * (count + 1) > len(keys):
-                                keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records,
-                                                                               count)
+                                keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
                             name = pair_names[p]
-                            count = _offer(keys, rows, names, similarity, records, count, name, k, found_values[f],
+                            count = _offer(keys, rows, similarity, records, count, name, k, found_values[f],
                                            name_records, name)
     for one in range(probe_count):
         if not common[one]:
@@ -834,17 +830,18 @@ def candidates(
                     if row >= 0:
                         for p in range(pair_starts[row], pair_starts[row + 1]):
                             if 2 * (count + 1) > len(keys):
-                                keys, rows, names, similarity, records = _grow(keys, rows, names, similarity, records,
-                                                                               count)
+                                keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
                             name = pair_names[p]
-                            count = _offer(keys, rows, names, similarity, records, count, name, one, found_values[f],
+                            count = _offer(keys, rows, similarity, records, count, name, one, found_values[f],
                                            name_records, name)
-                            count = _offer(keys, rows, names, similarity, records, count, name, other, found_values[g],
+                            count = _offer(keys, rows, similarity, records, count, name, other, found_values[g],
                                            name_records, name)
 
-    names = names[:count]
     similarity = similarity[:count]
     records = records[:count]
+    names = np.empty(count, dtype=np.int32)
+    for row in range(count):
+        names[row] = records[row].name
 
     # Probes that brought no names (initials, particles, common parts met through pairs)
     # are read off each candidate's own parts, through a per-part table of their values.
