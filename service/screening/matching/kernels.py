@@ -546,6 +546,7 @@ def similar_parts(
         part = parts[position]
         slot = short_texts[part]
         length = slot[0] & SHORT_LENGTH
+        # Two calls, not one on a chosen array: numba can not unify the slot's bytes with code points.
         if length != SHORT_LENGTH:
             value = _hit_similarity(text, slot[1:1 + length], chars, masks, rows, found_by[position],
                                     (slot[0] & SHORT_ABJAD) != 0, abjad,

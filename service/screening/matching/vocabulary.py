@@ -62,7 +62,7 @@ class Vocabulary(ScratchState):
     @property
     def nbytes(self) -> int:
         arrays = (self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
-                  self._abjad)
+                  self._abjad, self._first_letters, self._short_texts)
         return sum(array.nbytes for array in arrays)
 
     @property
