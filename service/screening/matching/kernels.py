@@ -506,18 +506,16 @@ def similar_parts(
     else:
         spelling = np.empty(0, dtype=np.uint64)
     key_count = len(spelling) + len(extra_hashes)
-    shift = bucket_shift(lookup_buckets)
-    lows = np.empty(key_count, dtype=np.int64)
-    highs = np.empty(key_count, dtype=np.int64)
+    keys = np.empty(key_count, dtype=np.uint64)
     bits = np.empty(key_count, dtype=np.uint8)
-    total = 0
     for k in range(key_count):
         if k < len(spelling):
-            key, bit = spelling[k], np.uint8(SPELLING_HIT)
+            keys[k], bits[k] = spelling[k], np.uint8(SPELLING_HIT)
         else:
-            key, bit = extra_hashes[k - len(spelling)], extra_kinds[k - len(spelling)]
-        lows[k], highs[k] = hashed_range(lookup_hashes, lookup_buckets, shift, key)
-        bits[k] = bit
+            keys[k], bits[k] = extra_hashes[k - len(spelling)], extra_kinds[k - len(spelling)]
+    lows, highs = hashed_ranges(lookup_hashes, lookup_buckets, keys)
+    total = 0
+    for k in range(key_count):
         total += highs[k] - lows[k]
     # Distinct parts, each with the kinds of key that found it: a sort of the few hundred hits,
     # which stay in cache, instead of marks in per-part arrays (a cache miss a part).
@@ -537,6 +535,11 @@ def similar_parts(
             parts[distinct] = part
             distinct += 1
         found_by[distinct - 1] |= np.uint8(hits[n] & 0xFF)
+    # Each hit's slot head (length, script) read in a loop of its own: the loads do not wait
+    # on each other, so their cache misses overlap, and the loop below finds the slots in cache.
+    heads = np.empty(distinct, dtype=np.uint8)
+    for position in range(distinct):
+        heads[position] = short_texts[parts[position], 0]
     similarity = np.empty(distinct, dtype=np.float64)
     rows = np.empty((3, 64), dtype=np.int32)
     # The query part's bit pattern, made once for all hits (the table beyond 64 characters).
@@ -544,16 +547,16 @@ def similar_parts(
     kept = 0
     for position in range(distinct):
         part = parts[position]
-        slot = short_texts[part]
-        length = slot[0] & SHORT_LENGTH
+        head = heads[position]
+        length = head & SHORT_LENGTH
         # Two calls, not one on a chosen array: numba can not unify the slot's bytes with code points.
         if length != SHORT_LENGTH:
-            value = _hit_similarity(text, slot[1:1 + length], chars, masks, rows, found_by[position],
-                                    (slot[0] & SHORT_ABJAD) != 0, abjad,
+            value = _hit_similarity(text, short_texts[part, 1:1 + length], chars, masks, rows, found_by[position],
+                                    (head & SHORT_ABJAD) != 0, abjad,
                                     variant_similarity, phonetic_similarity, skeleton_similarity)
         else:
             value = _hit_similarity(text, texts[offsets[part]:offsets[part + 1]], chars, masks, rows,
-                                    found_by[position], (slot[0] & SHORT_ABJAD) != 0, abjad,
+                                    found_by[position], (head & SHORT_ABJAD) != 0, abjad,
                                     variant_similarity, phonetic_similarity, skeleton_similarity)
         if value >= min_similarity:
             parts[kept] = part
@@ -587,6 +590,30 @@ def hashed_range(hashes: np.ndarray, buckets: np.ndarray, shift: np.uint64, key:
     while last < end and hashes[last] == key:
         last += 1
     return first, last
+
+
+@njit(cache=True)
+def hashed_ranges(hashes: np.ndarray, buckets: np.ndarray, keys: np.ndarray):
+    """`hashed_range` of many keys: (firsts, ends). Every key's bucket is read first, in a
+    loop of independent loads whose cache misses overlap, then every key's hashes. One key
+    at a time, each miss waited on the one before: together with the slot heads read the
+    same way in `similar_parts`, a spelling lookup with a cold cache took 1.45x as long."""
+    shift = bucket_shift(buckets)
+    firsts = np.empty(len(keys), dtype=np.int64)
+    ends = np.empty(len(keys), dtype=np.int64)
+    for k in range(len(keys)):
+        bucket = keys[k] >> shift
+        firsts[k] = buckets[bucket]
+        ends[k] = buckets[bucket + 1]
+    for k in range(len(keys)):
+        first, end, key = firsts[k], ends[k], keys[k]
+        while first < end and hashes[first] < key:
+            first += 1
+        last = first
+        while last < end and hashes[last] == key:
+            last += 1
+        firsts[k], ends[k] = first, last
+    return firsts, ends
 
 
 @njit(cache=True)

@@ -146,6 +146,18 @@ def test_it_finds_sorted_hashes_through_their_buckets():
         assert (first, end) == (np.searchsorted(hashes, key, "left"), np.searchsorted(hashes, key, "right"))
 
 
+def test_it_finds_many_keys_at_once_as_one_by_one():
+    rng = np.random.default_rng(11)
+    hashes = np.sort(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64) * np.uint64(2))
+    hashes = np.sort(np.concatenate([hashes, hashes[:10], hashes[:3]]))  # keys held two and three times
+    buckets = kernels.hash_buckets(hashes)
+    keys = np.concatenate([hashes[::41], hashes[:3], [np.uint64(1), np.uint64(2**64 - 1)]]).astype(np.uint64)
+    firsts, ends = kernels.hashed_ranges(hashes, buckets, keys)
+    assert firsts.tolist() == np.searchsorted(hashes, keys, "left").tolist()
+    assert ends.tolist() == np.searchsorted(hashes, keys, "right").tolist()
+    assert (ends - firsts)[-5:].tolist() == [3, 3, 3, 0, 0]  # repeated keys; odd keys are absent
+
+
 # The index build derives each name's shapes and pair keys from its part numbers in one
 # compiled pass; this is the token-by-token definition it replaced.
 LAYOUT_NAMES = [
