@@ -22,13 +22,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import Column, similarity_column
+from .align import PATRONYMIC_MARKERS, Column, NameAlignment, PartPair, similarity_column
 from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, pair_hashes
-from .normalize import ORGANIZATION, PERSON, NameToken, NormalizedName, name_kind, normalize, normalize_name, split_alternatives
+from .normalize import (
+    ORGANIZATION,
+    PERSON,
+    NameToken,
+    NormalizedName,
+    joined_letters,
+    name_kind,
+    normalize,
+    normalize_name,
+    split_alternatives,
+)
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
 from .score import (
+    DEFAULT_PENALTIES,
     DEFAULT_THRESHOLD,
+    JOINED_SIMILARITY,
+    PENALTIES,
+    WITHOUT_FULL_PART_CAP,
+    joined_similarity,
     WEAK_ALIAS_FACTOR,
     NameComparison,
     compare_names,
@@ -37,7 +52,7 @@ from .score import (
     final_score,
 )
 from .types import ListEntity, ListName, Match, PersonQuery
-from .vocabulary import Vocabulary, VocabularyBuilder
+from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder
 
 KIND_CODES = {PERSON: "p", ORGANIZATION: "o"}
 OTHER_KIND_CODE = "x"
@@ -117,34 +132,36 @@ class MatchIndex:
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
         names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
-        columns: dict[int, Column] = {}  # list part number: its similarity column
-        compared: dict[str, NameComparison] = {}  # lists repeat names across entities
-        best: dict[int, tuple[float, NameComparison, int]] = {}
         shortlist = self._shortlist(names, estimates, threshold, limit)
         texts = self._names.texts
+        shortlisted = []
+        first_with_text: dict[str, int] = {}  # lists repeat names across entities: each text is scored once
         for name, entity, weak in zip(shortlist.tolist(), self._names.entity[shortlist].tolist(),
                                       self._names.weak[shortlist].tolist()):
             text = texts[name]
-            comparison = compared.get(text)
-            if comparison is None:
-                comparison = compared[text] = self._compare(query_name, name, kind, columns, text)
-            score = comparison.score * (WEAK_ALIAS_FACTOR if weak else 1.0)
+            first_with_text.setdefault(text, name)
+            shortlisted.append((name, entity, weak, text))
+        scored = self._score_names(query_name, kind, first_with_text)
+        best: dict[int, tuple[float, str, int]] = {}
+        for name, entity, weak, text in shortlisted:
+            score = scored.scores[text] * (WEAK_ALIAS_FACTOR if weak else 1.0)
             if entity not in best or score > best[entity][0]:
-                best[entity] = (score, comparison, name)
+                best[entity] = (score, text, name)
         with_facts = bool(query.birth_date or query.nationalities or query.gender)
         listed = {}
         ranked = []
-        for entity, (score, comparison, name) in best.items():
+        for entity, (score, text, name) in best.items():
             if with_facts:
                 listed[entity] = self._entity(entity)
                 score = final_score(score, fact_adjustments(query, listed[entity]))
             if score >= threshold:
-                ranked.append((-score, entity, comparison, name))
+                ranked.append((-score, entity, text, name))
         ranked.sort(key=lambda item: item[:2])  # equal scores in list order
-        return [
-            entity_match(query, listed.get(entity) or self._entity(entity), comparison, self._list_name(name))
-            for _, entity, comparison, name in ranked[:limit]
-        ]
+        matches = []
+        for _, entity, text, name in ranked[:limit]:
+            matches.append(entity_match(query, listed.get(entity) or self._entity(entity), scored.comparison(text),
+                                        self._list_name(name)))
+        return matches
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
         """The query scored against one indexed name (by number), without blocking; None when
@@ -173,6 +190,52 @@ class MatchIndex:
         return kernels.shortlist(
             names, estimates, self._names.entity, threshold, wanted, LONG_SHOTS, ESTIMATE_MARGIN, LONG_SHOT_FLOOR
         )
+
+    def _score_names(self, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]) -> _ScoredNames:
+        """`compare_names` of the query against names (one per text): scores for all, compiled
+        (`kernels.alignment_scores`), comparisons with their alignments when asked for."""
+        scored = _ScoredNames(self, query_name, kind, first_with_text)
+        query_tokens = query_name.tokens
+        if not query_tokens or any(token.text in PATRONYMIC_MARKERS for token in query_tokens[:-1]):
+            # A father's name is aligned differently (`align`): compared in Python throughout.
+            for text, name in first_with_text.items():
+                scored.compare_in_python(text, name)
+            return scored
+        names = np.fromiter(first_with_text.values(), dtype=np.int64, count=len(first_with_text))
+        rows = kernels.distinct_parts(names, self._names.start, self._names.parts)
+        columns, similarity = scored.columns, []
+        vocabulary_parts = self._vocabulary.parts
+        for number in rows.tolist():
+            column = columns[number] = similarity_column(query_tokens, vocabulary_parts[number])
+            similarity.extend([value for value, _ in column])
+        query_texts: dict[str, int] = {}
+        scorer = self._vocabulary.scorer_parts
+        scores, needs, *scored.alignments = kernels.alignment_scores(
+            np.array([token.weight for token in query_tokens], dtype=np.float64),
+            np.array([SCORER_ROLES.get(token.role, kernels.PART_OTHER) for token in query_tokens], dtype=np.int8),
+            np.array([query_texts.setdefault(token.text, len(query_texts)) for token in query_tokens], dtype=np.int64),
+            np.array([len(token.text) for token in query_tokens], dtype=np.int64),
+            names, self._names.start, self._names.parts,
+            rows, np.array(similarity, dtype=np.float64).reshape(len(rows), len(query_tokens)),
+            scorer.weights, scorer.roles, scorer.letters, scorer.texts,
+            np.array(PENALTIES.get(kind, DEFAULT_PENALTIES), dtype=np.float64), WITHOUT_FULL_PART_CAP,
+            JOINED_SIMILARITY,
+        )
+        for position, ((text, name), score, need) in enumerate(zip(first_with_text.items(), scores.tolist(),
+                                                                   needs.tolist())):
+            if need == kernels.SCORE_IN_PYTHON:
+                scored.compare_in_python(text, name)
+                continue
+            scored.positions[text] = position
+            if need != kernels.SCORE_DONE:
+                # `NormalizedName.joined`, without making the name's tokens when it is ASCII.
+                listed = joined_letters(text, () if text.isascii() else scored.listed_name(text, name).tokens)
+                if need == kernels.SCORE_JOINED_OTHER_COUNT:
+                    score = max(score, joined_similarity(query_name.joined, listed))
+                elif query_name.joined == listed:
+                    score = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
+            scored.scores[text] = score
+        return scored
 
     def _compare(
         self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None,
@@ -209,6 +272,61 @@ class MatchIndex:
             nationalities=nationalities.split(";") if nationalities else [],
             gender=GENDER_NAMES.get(int(entities.genders[entity])),
         )
+
+
+class _ScoredNames:
+    """The names a search scored (one per text): `scores`, and each one's `NameComparison`
+    when asked for, the same `compare_names` gives, built from the compiled alignment."""
+
+    def __init__(self, index: MatchIndex, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]):
+        self._index = index
+        self._query_name = query_name
+        self._kind = kind
+        self._first_with_text = first_with_text
+        self.scores: dict[str, float] = {}
+        self.columns: dict[int, Column] = {}  # list part number: its similarity column
+        self.positions: dict[str, int] = {}  # text: its name's position in the compiled pass
+        self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs and unmatched flags
+        self._comparisons: dict[str, NameComparison] = {}
+        self._listed: dict[str, NormalizedName] = {}
+
+    def compare_in_python(self, text: str, name: int) -> None:
+        comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, self.columns,
+                                                                    text)
+        self.scores[text] = comparison.score
+
+    def listed_name(self, text: str, name: int) -> NormalizedName:
+        listed = self._listed.get(text)
+        if listed is None:
+            index = self._index
+            numbers = index._names.parts[index._names.start[name]:index._names.start[name + 1]].tolist()
+            parts = index._vocabulary.parts
+            listed = self._listed[text] = NormalizedName(text, self._kind, tuple([parts[number] for number in numbers]))
+        return listed
+
+    def comparison(self, text: str) -> NameComparison:
+        comparison = self._comparisons.get(text)
+        if comparison is None:
+            comparison = self._comparisons[text] = self._compiled_comparison(text)
+        return comparison
+
+    def _compiled_comparison(self, text: str) -> NameComparison:
+        position = self.positions[text]
+        pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
+        listed = self.listed_name(text, self._first_with_text[text])
+        index = self._index
+        name = self._first_with_text[text]
+        numbers = index._names.parts[index._names.start[name]:index._names.start[name + 1]].tolist()
+        part_pairs = []
+        for query_part, listed_part in pairs[position, :pair_counts[position]].tolist():
+            value, reason = self.columns[numbers[listed_part]][query_part]
+            part_pairs.append(PartPair((query_part,), (listed_part,), value, reason))
+        alignment = NameAlignment(
+            tuple(part_pairs),
+            tuple([i for i, free in enumerate(unmatched_query[position].tolist()) if free]),
+            tuple([j for j, free in enumerate(unmatched_listed[position, :len(numbers)].tolist()) if free]),
+        )
+        return NameComparison(self.scores[text], self._query_name, listed, alignment)
 
 
 def warm_up() -> None:

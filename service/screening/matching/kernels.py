@@ -1143,3 +1143,252 @@ def shortlist(
     for s in range(shot_count):
         out[chosen_count + runner_count + s] = names[order[shots[s]]]
     return out
+
+
+# -- comparison: the scores of the shortlisted names ----------------------------------------------
+
+# What a name's score in `alignment_scores` still needs from Python.
+SCORE_DONE = 0
+SCORE_JOINED_OTHER_COUNT = 1  # below JOINED_SIMILARITY, part counts differ: `joined_similarity`
+SCORE_JOINED_SAME_COUNT = 2  # below it, same part and letter counts: the same letters split elsewhere?
+SCORE_IN_PYTHON = 3  # parts left over on both sides might be glued together: `align` decides
+
+# Part roles, as the scorer tells them apart.
+PART_NAME = 0
+PART_UNCONTRADICTING = 1  # particles and titles
+PART_OTHER = 2  # initials, legal forms, generic words, numbers
+
+LONGEST_GLUED_RUN = 4  # align.LONGEST_GLUED_RUN
+LARGEST_TYPO_BUDGET = 3  # align.edit_similarity's, for the longest parts
+
+
+@njit(cache=True)
+def distinct_parts(names: np.ndarray, name_start: np.ndarray, name_parts: np.ndarray) -> np.ndarray:
+    """The parts of the names, sorted, each once."""
+    total = 0
+    for name in names:
+        total += name_start[name + 1] - name_start[name]
+    found = np.empty(total, dtype=np.int64)
+    n = 0
+    for name in names:
+        for position in range(name_start[name], name_start[name + 1]):
+            found[n] = name_parts[position]
+            n += 1
+    return np.unique(found)
+
+
+@njit(cache=True)
+def _could_glue(free_one, roles_one, letters_one, free_other, letters_other) -> bool:
+    """Whether a free full part of one side could equal a run of adjacent free parts of the
+    other glued together (`align._glue_runs`): only if their lengths are within a typo budget."""
+    for i in range(len(free_one)):
+        if not free_one[i] or roles_one[i] != PART_NAME:
+            continue
+        for start in range(len(free_other)):
+            if not free_other[start]:
+                continue
+            length = letters_other[start]
+            end = start + 1
+            while end - start < LONGEST_GLUED_RUN and end < len(free_other) and free_other[end]:
+                length += letters_other[end]
+                end += 1
+                if abs(length - letters_one[i]) <= LARGEST_TYPO_BUDGET:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def alignment_scores(
+    query_weights: np.ndarray,  # float64 per query part
+    query_roles: np.ndarray,  # int8, PART_*
+    query_texts: np.ndarray,  # int64: equal for query parts of equal text
+    query_letters: np.ndarray,  # int64: letters in each query part
+    names: np.ndarray,  # int64 name numbers
+    name_start: np.ndarray,  # name n's parts are name_parts[name_start[n]:name_start[n + 1]]
+    name_parts: np.ndarray,
+    rows: np.ndarray,  # int64 `distinct_parts` of the names: the rows of `similarity`
+    similarity: np.ndarray,  # float64 [row, query part]: a `similarity_column` per row
+    part_weights: np.ndarray,  # per vocabulary part
+    part_roles: np.ndarray,  # int8, PART_*
+    part_letters: np.ndarray,
+    part_texts: np.ndarray,  # equal for parts of equal text
+    penalties: np.ndarray,  # conflict, query_extra, list_extra
+    without_full_part_cap: float,
+    joined_score: float,  # JOINED_SIMILARITY
+):
+    """`score.compare_names` of the query against many names, compiled. The alignment is
+    `align.align`'s over columns (the caller checks that the query has no patronymic
+    markers), the score `score.alignment_score`'s in the same order of operations, so the
+    same floats. Returns (scores, what each still needs: SCORE_*, and the alignments:
+    pair_count [name], pairs [name, pair, (query part, list part)] in `align`'s order, and
+    flags of the parts left over, unmatched_query [name, query part] and unmatched_listed
+    [name, list part]). A name whose need is SCORE_IN_PYTHON has no score or alignment."""
+    count = len(names)
+    query_count = len(query_weights)
+    query_letter_total = 0
+    for i in range(query_count):
+        query_letter_total += query_letters[i]
+    longest = 0
+    for n in range(count):
+        longest = max(longest, name_start[names[n] + 1] - name_start[names[n]])
+    scores = np.zeros(count, dtype=np.float64)
+    needs = np.zeros(count, dtype=np.int8)
+    pair_counts = np.zeros(count, dtype=np.int64)
+    pairs_out = np.zeros((count, query_count, 2), dtype=np.int64)
+    unmatched_query = np.zeros((count, query_count), dtype=np.bool_)
+    unmatched_listed = np.zeros((count, longest), dtype=np.bool_)
+    # Scratch for one name at a time, allocated once.
+    values = np.empty(query_count * longest, dtype=np.float64)
+    weights = np.empty(query_count * longest, dtype=np.float64)
+    queries = np.empty(query_count * longest, dtype=np.int64)
+    listeds = np.empty(query_count * longest, dtype=np.int64)
+    order = np.empty(query_count * longest, dtype=np.int64)
+    free_query = np.empty(query_count, dtype=np.bool_)
+    pair_values = np.empty(query_count, dtype=np.float64)
+    listed_rows = np.empty(longest, dtype=np.int64)
+    listed_weights_scratch = np.empty(longest, dtype=np.float64)
+    listed_roles_scratch = np.empty(longest, dtype=np.int8)
+    listed_letters_scratch = np.empty(longest, dtype=np.int64)
+    for n in range(count):
+        first = name_start[names[n]]
+        listed_count = name_start[names[n] + 1] - first
+        listed_weights = listed_weights_scratch[:listed_count]
+        listed_roles = listed_roles_scratch[:listed_count]
+        listed_letters = listed_letters_scratch[:listed_count]
+        letter_total = 0
+        for k in range(listed_count):
+            part = name_parts[first + k]
+            listed_rows[k] = np.searchsorted(rows, part)
+            listed_weights[k] = part_weights[part]
+            listed_roles[k] = part_roles[part]
+            listed_letters[k] = part_letters[part]
+            letter_total += part_letters[part]
+        # The candidate pairs, best first: (similarity, weight, -distance, i, j) descending,
+        # as `align` sorts its tuples.
+        candidates = 0
+        for j in range(listed_count):
+            for i in range(query_count):
+                value = similarity[listed_rows[j], i]
+                if value > 0.0:
+                    values[candidates] = value
+                    weights[candidates] = query_weights[i] + listed_weights[j]
+                    queries[candidates] = i
+                    listeds[candidates] = j
+                    candidates += 1
+        for a in range(candidates):
+            order[a] = a
+        for a in range(1, candidates):  # insertion sort: a few dozen pairs
+            c = order[a]
+            b = a - 1
+            while b >= 0 and _pair_before(c, order[b], values, weights, queries, listeds):
+                order[b + 1] = order[b]
+                b -= 1
+            order[b + 1] = c
+        free_query[:] = True
+        free_listed = unmatched_listed[n, :listed_count]
+        free_listed[:] = True
+        pairs = pairs_out[n]
+        pair_count = 0
+        for a in range(candidates):
+            c = order[a]
+            i, j = queries[c], listeds[c]
+            if free_query[i] and free_listed[j]:
+                free_query[i] = False
+                free_listed[j] = False
+                pairs[pair_count, 0], pairs[pair_count, 1] = i, j
+                pair_values[pair_count] = values[c]
+                pair_count += 1
+        pair_counts[n] = pair_count
+        any_query, any_listed = free_query.any(), free_listed.any()
+        if any_query and any_listed and (
+            _could_glue(free_query, query_roles, query_letters, free_listed, listed_letters)
+            or _could_glue(free_listed, listed_roles, listed_letters, free_query, query_letters)
+        ):
+            needs[n] = SCORE_IN_PYTHON
+            continue
+        # `_drop_repeats`: a part left over whose text is aligned already adds nothing.
+        if not any_listed and any_query:
+            for k in range(query_count):
+                if free_query[k]:
+                    for p in range(pair_count):
+                        if query_texts[pairs[p, 0]] == query_texts[k]:
+                            free_query[k] = False
+                            break
+        if not any_query and any_listed:
+            for k in range(listed_count):
+                if free_listed[k]:
+                    for p in range(pair_count):
+                        if part_texts[name_parts[first + pairs[p, 1]]] == part_texts[name_parts[first + k]]:
+                            free_listed[k] = False
+                            break
+        unmatched_query[n] = free_query
+        score = _alignment_score(pair_count, pairs, pair_values, query_weights, query_roles,
+                                 listed_weights, listed_roles, free_query, free_listed, penalties,
+                                 without_full_part_cap)
+        scores[n] = score
+        if score < joined_score:
+            if listed_count != query_count:
+                needs[n] = SCORE_JOINED_OTHER_COUNT
+            elif letter_total == query_letter_total:
+                needs[n] = SCORE_JOINED_SAME_COUNT
+    return scores, needs, pair_counts, pairs_out, unmatched_query, unmatched_listed
+
+
+@njit(cache=True)
+def _pair_before(a: int, b: int, values, weights, queries, listeds) -> bool:
+    """Whether candidate pair a sorts before b in `align`'s descending tuple order."""
+    if values[a] != values[b]:
+        return values[a] > values[b]
+    if weights[a] != weights[b]:
+        return weights[a] > weights[b]
+    distance_a, distance_b = abs(queries[a] - listeds[a]), abs(queries[b] - listeds[b])
+    if distance_a != distance_b:
+        return distance_a < distance_b
+    if queries[a] != queries[b]:
+        return queries[a] > queries[b]
+    return listeds[a] > listeds[b]
+
+
+@njit(cache=True)
+def _leftover(free: np.ndarray, weights: np.ndarray, roles: np.ndarray):
+    left = 0.0
+    contradicting = 0.0
+    for position in range(len(free)):
+        if free[position]:
+            left += weights[position]
+            if roles[position] != PART_UNCONTRADICTING:
+                contradicting += weights[position]
+    return left, contradicting
+
+
+@njit(cache=True)
+def _alignment_score(pair_count, pairs, pair_values, query_weights, query_roles, listed_weights, listed_roles,
+                     free_query, free_listed, penalties, without_full_part_cap) -> float:
+    """`score.alignment_score`, operation for operation."""
+    achieved = 0.0
+    evidence = 0.0
+    full_part_aligned = False
+    for p in range(pair_count):
+        weight = 0.0
+        weight += query_weights[pairs[p, 0]]
+        weight += listed_weights[pairs[p, 1]]
+        weight /= 2
+        achieved += pair_values[p] * weight
+        evidence += weight
+        full_part_aligned = full_part_aligned or (
+            query_roles[pairs[p, 0]] == PART_NAME and listed_roles[pairs[p, 1]] == PART_NAME
+        )
+    if achieved == 0.0:
+        return 0.0
+    if not full_part_aligned:
+        achieved = min(achieved, evidence * without_full_part_cap)
+    query_left, query_contradicting = _leftover(free_query, query_weights, query_roles)
+    listed_left, listed_contradicting = _leftover(free_listed, listed_weights, listed_roles)
+    conflicting = min(query_contradicting, listed_contradicting)
+    denominator = (
+        evidence
+        + penalties[0] * conflicting
+        + penalties[1] * (query_left - conflicting)
+        + penalties[2] * (listed_left - conflicting)
+    )
+    return achieved / denominator

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from array import array
+from typing import NamedTuple
 
 import numpy as np
 
 from . import kernels
 from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
 from .keys import form_key, fuzzy, indexed_keys, part_key, query_keys, stable_hash
-from .normalize import NameToken
+from .normalize import NAME, PARTICLE, TITLE, NameToken
+
+# Part roles as the scorer tells them apart: full names count for the score's cap on
+# names without one, particles and titles never contradict.
+SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING, TITLE: kernels.PART_UNCONTRADICTING}
 from .scratch import ScratchState
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
@@ -17,10 +22,31 @@ SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are reme
 KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT], dtype=np.uint8)
 
 
+class ScorerParts(NamedTuple):
+    """Per vocabulary part, what `kernels.alignment_scores` reads."""
+
+    weights: np.ndarray  # float64
+    roles: np.ndarray  # int8, kernels.PART_*
+    letters: np.ndarray  # int64, letters in its text
+    texts: np.ndarray  # int64, equal for parts of equal text
+
+    @classmethod
+    def of(cls, parts: list[NameToken]) -> ScorerParts:
+        text_numbers: dict[str, int] = {}
+        return cls(
+            np.fromiter((part.weight for part in parts), dtype=np.float64, count=len(parts)),
+            np.fromiter((SCORER_ROLES.get(part.role, kernels.PART_OTHER) for part in parts), dtype=np.int8,
+                        count=len(parts)),
+            np.fromiter((len(part.text) for part in parts), dtype=np.int64, count=len(parts)),
+            np.fromiter((text_numbers.setdefault(part.text, len(text_numbers)) for part in parts), dtype=np.int64,
+                        count=len(parts)),
+        )
+
+
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_similar_cache", "_first_letters", "_short_texts")
+    SCRATCH = ("_similar_cache", "_first_letters", "_short_texts", "_scorer_parts")
 
     def __init__(
         self,
@@ -54,6 +80,7 @@ class Vocabulary(ScratchState):
         firsts[present] = self._codes[starts[present]]
         self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
         self._short_texts = kernels.short_text_table(self._codes, self._code_offsets, self._abjad)
+        self._scorer_parts = ScorerParts.of(self.parts)
 
     @property
     def lookup_keys(self) -> int:
@@ -62,8 +89,13 @@ class Vocabulary(ScratchState):
     @property
     def nbytes(self) -> int:
         arrays = (self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
-                  self._abjad, self._first_letters, self._short_texts)
+                  self._abjad, self._first_letters, self._short_texts, *self._scorer_parts)
         return sum(array.nbytes for array in arrays)
+
+    @property
+    def scorer_parts(self) -> ScorerParts:
+        """What the compiled scorer reads of each part (`kernels.alignment_scores`)."""
+        return self._scorer_parts
 
     @property
     def first_letters(self) -> np.ndarray:

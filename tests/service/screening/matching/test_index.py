@@ -181,3 +181,73 @@ def test_it_keeps_a_rare_part_name_whose_initial_stands_for_a_query_initial():
     listed = ["J. Garcia", "Juan Garcia", "Pedro Garcia"]
     index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
     assert {match.entity_id for match in index.search(PersonQuery("J. Garcia"))} == {"e0", "e1"}
+
+
+def _scores_both_ways(index: MatchIndex, query: str, names: list[int], schema: str = "Person"):
+    """The search's compiled comparisons of `names` (one per text) beside the scorer's, as
+    (score, alignment, name, tokens), and the texts the search compared in Python instead."""
+    from service.screening.matching.normalize import name_kind, normalize_name
+
+    kind = name_kind(schema)
+    query_name = normalize_name(query, schema)
+    first_with_text: dict[str, int] = {}
+    for name in names:
+        first_with_text.setdefault(index._names.texts[name], name)
+    scored = index._score_names(query_name, kind, first_with_text)
+    in_python = set(first_with_text) - set(scored.positions)
+    compiled, scorer = {}, {}
+    for text, name in first_with_text.items():
+        for comparisons, comparison in ((compiled, scored.comparison(text)), (scorer, index._compare(query_name, name, kind))):
+            comparisons[text] = (comparison.score, comparison.alignment, comparison.listed.original, comparison.listed.tokens)
+        assert scored.scores[text] == compiled[text][0]
+    return compiled, scorer, in_python
+
+
+def test_it_scores_shortlisted_names_in_one_compiled_pass_as_the_scorer_does():
+    # Repeated parts, initials, particles and titles, a legal form on a person's name,
+    # glued and split parts, the same letters split elsewhere, other scripts: each score
+    # must be the scorer's to the last bit, whichever way the search reached it.
+    listed = [
+        "Sergey Sergey Shoigu", "Sergey Shoigu", "V. V. Putin", "Vladimir Vladimirovich Putin", "VladimirPutin",
+        "Patr Ushev Nikolai", "Nikolai Patrushev", "Abu Bakr al-Baghdadi", "Dr. Ayman al-Zawahiri",
+        "Nicolas Maduro Moros SA", "Kim Hong-sop", "Kim Hon-gsop", "习近平", "Владимир Путин",
+        "Mohammed bin Salman Al Saud", "Hans Joachim Friedrich", "Hans Otto Friedrich", "J. Garcia",
+        "Juan Jose Garcia", "Ole Ole Hansen",
+    ]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    queries = [
+        "Sergey Shoigu", "Sergey Sergey Shoigu", "Vladimir Putin", "V. Putin", "Vladimir Putn", "Putin Vladimir",
+        "Nikolai Patrushev", "Abu Bakr Baghdadi", "Ayman Zawahiri", "Nicolas Maduro", "Kim Hon-gsop",
+        "Hong-sop Kim", "习近平", "Xi Jinping", "Hans Friedrich", "Hans Joachim Otto Friedrich", "J. Garcia",
+        "Juan Garcia", "Ole Hansen", "Hansen", "Mohammed Salman",
+    ]
+    in_python = compiled = 0
+    for query in queries:
+        scores, scorer, compared = _scores_both_ways(index, query, list(range(len(listed))))
+        assert scores == scorer, query
+        in_python += len(compared)
+        compiled += len(scores) - len(compared)
+    # Names with adjacent parts left over on both sides (which might be glued) go to Python.
+    assert in_python and compiled > 40
+    # The same letters split elsewhere, and a name with one part glued, reach the joined scores.
+    scores, _, _ = _scores_both_ways(index, "Kim Hon-gsop", list(range(len(listed))))
+    assert scores["Kim Hong-sop"][0] == 0.95
+    # A query with a patronymic marker is compared in Python throughout.
+    scores, scorer, compared = _scores_both_ways(index, "Mohammed bin Salman", list(range(len(listed))))
+    assert scores == scorer and compared == set(scores)
+
+
+def test_it_scores_the_candidates_of_real_queries_as_the_scorer_does(un_persons, un_index):
+    rng = random.Random(13)
+    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 40)
+    queries = [query for person in sample for query in variants(person.names[0].name, rng)]
+    from service.screening.matching.normalize import normalize_name
+
+    checked = 0
+    for query in queries:
+        names, estimates = un_index._blocker.candidates(normalize_name(query), "person", "p")
+        best = names[(-estimates).argsort(kind="stable")[:60]].tolist()
+        scores, scorer, _ = _scores_both_ways(un_index, query, best)
+        assert scores == scorer, query
+        checked += len(scores)
+    assert checked > 1000

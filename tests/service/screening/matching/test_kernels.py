@@ -304,3 +304,15 @@ def test_it_shortlists_as_the_plain_definition_does(rows, wanted, long_shots, rn
     wanted = max(wanted, long_shots + 1)
     got = kernels.shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3).tolist()
     assert got == _plain_shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3)
+
+
+def test_it_rules_out_glued_parts_by_the_scorers_own_limits():
+    # The compiled scorer leaves a name to Python only when a left-over part could equal
+    # adjacent left-over parts glued together: within align's run length and typo budget.
+    from service.screening.matching import align
+
+    assert kernels.LONGEST_GLUED_RUN == align.LONGEST_GLUED_RUN
+    long = "abcdefghijkl"
+    assert align.edit_similarity(long, long + "mno") > 0  # three typos apart: similar
+    assert align.edit_similarity(long, long + "mnop") == 0  # four: never
+    assert kernels.LARGEST_TYPO_BUDGET == 3
