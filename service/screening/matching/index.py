@@ -42,14 +42,14 @@ from .score import (
     DEFAULT_THRESHOLD,
     JOINED_SIMILARITY,
     PENALTIES,
-    WITHOUT_FULL_PART_CAP,
-    joined_similarity,
     WEAK_ALIAS_FACTOR,
+    WITHOUT_FULL_PART_CAP,
     NameComparison,
     compare_names,
     entity_match,
     fact_adjustments,
     final_score,
+    joined_similarity,
 )
 from .types import ListEntity, ListName, Match, PersonQuery
 from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder
@@ -313,10 +313,10 @@ class _ScoredNames:
     def _compiled_comparison(self, text: str) -> NameComparison:
         position = self.positions[text]
         pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
-        listed = self.listed_name(text, self._first_with_text[text])
-        index = self._index
         name = self._first_with_text[text]
-        numbers = index._names.parts[index._names.start[name]:index._names.start[name + 1]].tolist()
+        listed = self.listed_name(text, name)
+        names = self._index._names
+        numbers = names.parts[names.start[name]:names.start[name + 1]].tolist()  # the keys of `columns`
         part_pairs = []
         for query_part, listed_part in pairs[position, :pair_counts[position]].tolist():
             value, reason = self.columns[numbers[listed_part]][query_part]
