@@ -1249,12 +1249,14 @@ def alignment_scores(
     listed_weights_scratch = np.empty(longest, dtype=np.float64)
     listed_roles_scratch = np.empty(longest, dtype=np.int8)
     listed_letters_scratch = np.empty(longest, dtype=np.int64)
+    listed_texts_scratch = np.empty(longest, dtype=np.int64)
     for n in range(count):
         first = name_start[names[n]]
         listed_count = name_start[names[n] + 1] - first
         listed_weights = listed_weights_scratch[:listed_count]
         listed_roles = listed_roles_scratch[:listed_count]
         listed_letters = listed_letters_scratch[:listed_count]
+        listed_texts = listed_texts_scratch[:listed_count]
         letter_total = 0
         for k in range(listed_count):
             part = name_parts[first + k]
@@ -1262,6 +1264,7 @@ def alignment_scores(
             listed_weights[k] = part_weights[part]
             listed_roles[k] = part_roles[part]
             listed_letters[k] = part_letters[part]
+            listed_texts[k] = part_texts[part]
             letter_total += part_letters[part]
         # The candidate pairs, best first: (similarity, weight, -distance, i, j) descending,
         # as `align` sorts its tuples.
@@ -1306,21 +1309,10 @@ def alignment_scores(
         ):
             needs[n] = SCORE_IN_PYTHON
             continue
-        # `_drop_repeats`: a part left over whose text is aligned already adds nothing.
         if not any_listed and any_query:
-            for k in range(query_count):
-                if free_query[k]:
-                    for p in range(pair_count):
-                        if query_texts[pairs[p, 0]] == query_texts[k]:
-                            free_query[k] = False
-                            break
+            _drop_repeats(free_query, query_texts, pairs, pair_count, 0)
         if not any_query and any_listed:
-            for k in range(listed_count):
-                if free_listed[k]:
-                    for p in range(pair_count):
-                        if part_texts[name_parts[first + pairs[p, 1]]] == part_texts[name_parts[first + k]]:
-                            free_listed[k] = False
-                            break
+            _drop_repeats(free_listed, listed_texts, pairs, pair_count, 1)
         unmatched_query[n] = free_query
         score = _alignment_score(pair_count, pairs, pair_values, query_weights, query_roles,
                                  listed_weights, listed_roles, free_query, free_listed, penalties,
@@ -1332,6 +1324,18 @@ def alignment_scores(
             elif letter_total == query_letter_total:
                 needs[n] = SCORE_JOINED_SAME_COUNT
     return scores, needs, pair_counts, pairs_out, unmatched_query, unmatched_listed
+
+
+@njit(cache=True)
+def _drop_repeats(free: np.ndarray, texts: np.ndarray, pairs: np.ndarray, pair_count: int, side: int) -> None:
+    """`align._drop_repeats`: a part left over on one side (0 the query's, 1 the list name's)
+    whose text is aligned already adds nothing."""
+    for k in range(len(free)):
+        if free[k]:
+            for p in range(pair_count):
+                if texts[pairs[p, side]] == texts[k]:
+                    free[k] = False
+                    break
 
 
 @njit(cache=True)
