@@ -229,7 +229,7 @@ class MatchIndex:
             scored.positions[text] = position
             if need != kernels.SCORE_DONE:
                 # `NormalizedName.joined`, without making the name's tokens when it is ASCII.
-                listed = joined_letters(text, () if text.isascii() else scored.listed_name(text, name).tokens)
+                listed = joined_letters(text, () if text.isascii() else scored.listed_name(text, name)[1].tokens)
                 if need == kernels.SCORE_JOINED_OTHER_COUNT:
                     score = max(score, joined_similarity(query_name.joined, listed))
                 elif query_name.joined == listed:
@@ -245,9 +245,8 @@ class MatchIndex:
         `columns` remembers list parts' similarity columns across the names of one search
         (candidate names share many parts)."""
         columns = {} if columns is None else columns
-        parts = self._vocabulary.parts
-        numbers = self._names.parts[self._names.start[name]:self._names.start[name + 1]].tolist()
-        tokens = tuple([parts[part] for part in numbers])
+        numbers = self._part_numbers(name)
+        tokens = self._tokens(numbers)
         name_columns = []
         for number, token in zip(numbers, tokens):
             column = columns.get(number)
@@ -256,6 +255,14 @@ class MatchIndex:
             name_columns.append(column)
         text = self._names.texts[name] if text is None else text
         return compare_names(query_name, NormalizedName(text, kind, tokens), columns=name_columns)
+
+    def _part_numbers(self, name: int) -> list[int]:
+        """The vocabulary numbers of an indexed name's parts, in order."""
+        return self._names.parts[self._names.start[name]:self._names.start[name + 1]].tolist()
+
+    def _tokens(self, numbers: list[int]) -> tuple[NameToken, ...]:
+        parts = self._vocabulary.parts
+        return tuple([parts[number] for number in numbers])
 
     def _list_name(self, name: int) -> ListName:
         return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
@@ -288,20 +295,19 @@ class _ScoredNames:
         self.positions: dict[str, int] = {}  # text: its name's position in the compiled pass
         self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs and unmatched flags
         self._comparisons: dict[str, NameComparison] = {}
-        self._listed: dict[str, NormalizedName] = {}
+        self._listed: dict[str, tuple[list[int], NormalizedName]] = {}  # text: its part numbers and tokens
 
     def compare_in_python(self, text: str, name: int) -> None:
         comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, self.columns,
                                                                     text)
         self.scores[text] = comparison.score
 
-    def listed_name(self, text: str, name: int) -> NormalizedName:
+    def listed_name(self, text: str, name: int) -> tuple[list[int], NormalizedName]:
+        """The name's part numbers (the keys of `columns`) and the name as the scorer sees it."""
         listed = self._listed.get(text)
         if listed is None:
-            index = self._index
-            numbers = index._names.parts[index._names.start[name]:index._names.start[name + 1]].tolist()
-            parts = index._vocabulary.parts
-            listed = self._listed[text] = NormalizedName(text, self._kind, tuple([parts[number] for number in numbers]))
+            numbers = self._index._part_numbers(name)
+            listed = self._listed[text] = (numbers, NormalizedName(text, self._kind, self._index._tokens(numbers)))
         return listed
 
     def comparison(self, text: str) -> NameComparison:
@@ -313,10 +319,7 @@ class _ScoredNames:
     def _compiled_comparison(self, text: str) -> NameComparison:
         position = self.positions[text]
         pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
-        name = self._first_with_text[text]
-        listed = self.listed_name(text, name)
-        names = self._index._names
-        numbers = names.parts[names.start[name]:names.start[name + 1]].tolist()  # the keys of `columns`
+        numbers, listed = self.listed_name(text, self._first_with_text[text])
         part_pairs = []
         for query_part, listed_part in pairs[position, :pair_counts[position]].tolist():
             value, reason = self.columns[numbers[listed_part]][query_part]

@@ -11,11 +11,11 @@ from . import kernels
 from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
 from .keys import form_key, fuzzy, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import NAME, PARTICLE, TITLE, NameToken
+from .scratch import ScratchState
 
 # Part roles as the scorer tells them apart: full names count for the score's cap on
 # names without one, particles and titles never contradict.
 SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING, TITLE: kernels.PART_UNCONTRADICTING}
-from .scratch import ScratchState
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
 # What a hit on each group of `QueryKeys` means, in their order.
