@@ -177,6 +177,37 @@ def test_it_gathers_a_rare_part_name_only_when_it_could_match_another_query_part
     assert "e4" not in expected and "e5" not in expected
 
 
+COMMON_NAMES = [
+    "Maria Garcia", "Marja Garcia", "Maria Lopez Garcia", "Maria Lopez", "Garcia", "Maria", "M. Garcia",
+    "Jose Garcia", "Pedro Lopez", "Maria Jose Fernandez", "J. Garcia", "Juan Garcia", "Maria G. Lopez",
+]
+
+
+@pytest.mark.parametrize("query, expected", [
+    # Both parts common: names with the two together (any spelling of one with the closest of
+    # the other), with an initial for the other, or with no other full part (initials aside).
+    # Not those with one of them and another full part: Maria Lopez, Jose Garcia.
+    ("Maria Garcia", {"Maria Garcia", "Marja Garcia", "Maria Lopez Garcia", "M. Garcia", "Maria G. Lopez", "Garcia",
+                      "Maria", "J. Garcia"}),
+    # One common part and an initial: its names with a part or an initial of that letter, or
+    # with no other full part.
+    ("J. Garcia", {"Jose Garcia", "Juan Garcia", "J. Garcia", "Garcia", "M. Garcia"}),
+])
+def test_it_gathers_names_of_common_parts_through_pairs_initials_and_single_parts(monkeypatch, query, expected):
+    # On a real list Maria and Garcia are in thousands of names; here every part in more
+    # than two names counts as common, so this small list takes the same paths.
+    from service.screening.matching import blocking
+    from service.screening.matching.normalize import normalize_name
+
+    monkeypatch.setattr(blocking, "COMMON_PART_NAMES", 2)
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(COMMON_NAMES)])
+    query_name = normalize_name(query)
+    names, estimates = index._blocker.candidates(query_name, "person", "p")
+    assert sorted(COMMON_NAMES[name] for name in names.tolist()) == sorted(expected)
+    for name, estimate in zip(names.tolist(), estimates.tolist()):
+        assert estimate == pytest.approx(index._compare(query_name, name, "person").score, abs=1e-9), COMMON_NAMES[name]
+
+
 def test_it_keeps_a_rare_part_name_whose_initial_stands_for_a_query_initial():
     listed = ["J. Garcia", "Juan Garcia", "Pedro Garcia"]
     index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
