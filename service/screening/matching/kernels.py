@@ -362,7 +362,7 @@ def osa_pattern(a: np.ndarray):
     return chars[:distinct], masks[:distinct]
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def osa_distance_bits(chars: np.ndarray, masks: np.ndarray, length: int, b: np.ndarray, cutoff: int) -> int:
     """`osa_distance` of a text given by `osa_pattern` (1 to 64 characters) and b, one
     machine word per character of b instead of a row of the table (Hyyrö 2003, the
@@ -396,7 +396,7 @@ def osa_distance_bits(chars: np.ndarray, masks: np.ndarray, length: int, b: np.n
     return distance if distance <= cutoff else cutoff + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def typo_budget(a: np.ndarray, b: np.ndarray) -> int:
     """Edits `align.edit_similarity` accepts between a and b; 0 when none, or when their
     lengths alone differ by more."""
@@ -413,7 +413,7 @@ def typo_budget(a: np.ndarray, b: np.ndarray) -> int:
     return budget
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def typo_similarity(a: np.ndarray, b: np.ndarray, chars: np.ndarray, masks: np.ndarray, rows: np.ndarray) -> float:
     """`align.edit_similarity` on code point arrays: 1 - edits / length within the typo budget.
     With a's `osa_pattern` (made once by a caller comparing a with many texts) the distance
@@ -464,7 +464,7 @@ def short_text_table(codes: np.ndarray, offsets: np.ndarray, abjad: np.ndarray) 
     return table
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _hit_similarity(text, other, chars, masks, rows, hit, other_abjad, abjad,
                     variant_similarity, phonetic_similarity, skeleton_similarity) -> float:
     """What `token_similarity` gives a part found under the kinds of key in `hit`."""
@@ -656,46 +656,29 @@ def _table(capacity: int, probes: int, record_type):
     return keys, rows, similarity, records
 
 
-@njit(cache=True)
-def _offer(keys, rows, similarity, records, count: int, name: int, probe: int, value: float, source, at: int) -> int:
-    """Record the probe's similarity for the name, keeping the best; the new count of names.
-    A new name's row also gets its `NAME_RECORD`, source[at]: read once, here, while the
-    caller reads that source in order where it can. The caller grows the table first when
-    it is half full."""
-    mask = len(keys) - 1
-    slot = (name * 2654435761) & mask
-    while True:
-        key = keys[slot]
-        if key == name:
-            row = rows[slot]
-            break
-        if key == -1:
-            row = count
-            keys[slot] = name
-            rows[slot] = row
-            records[row] = source[at]
-            count += 1
-            break
-        slot = (slot + 1) & mask
-    if value > similarity[row, probe]:
-        similarity[row, probe] = value
-    return count
+FROM_POSTINGS = 0  # part postings, through their copy of the records (`posting_records`)
+FROM_SINGLES = 1  # single-part names
+FROM_PAIRS = 2  # names with a pair of parts
+
+
+# A range of postings to gather, with the probe it counts for (pairs of two common parts:
+# both probes, `other` is -1 otherwise).
+GATHER_RANGE = np.dtype([
+    ("start", np.int64), ("end", np.int64), ("probe", np.int32), ("other", np.int32),
+    ("value", np.float64), ("other_value", np.float64), ("source", np.int8),
+], align=True)
 
 
 @njit(cache=True)
-def _grow(keys, rows, similarity, records, count: int):
-    new_keys, new_rows, new_similarity, new_records = _table(len(keys), similarity.shape[1], records.dtype)
-    new_similarity[:count] = similarity[:count]
-    new_records[:count] = records[:count]
-    mask = len(new_keys) - 1
-    for row in range(count):
-        name = records[row].name
-        slot = (name * 2654435761) & mask
-        while new_keys[slot] != -1:
-            slot = (slot + 1) & mask
-        new_keys[slot] = name
-        new_rows[slot] = row
-    return new_keys, new_rows, new_similarity, new_records
+def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int, value: float, other: int,
+               other_value: float) -> int:
+    """Appends a non-empty range; the new count."""
+    if end <= start:
+        return count
+    entry = ranges[count]
+    entry.source, entry.start, entry.end = source, start, end
+    entry.probe, entry.value, entry.other, entry.other_value = probe, value, other, other_value
+    return count + 1
 
 
 @njit(cache=True)
@@ -769,39 +752,27 @@ def candidates(
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
 
-    # Pass 1: the rows the candidate table needs before pairs come in (it grows for those).
-    upper = 0
-    for k in range(probe_count):
-        if opened[k]:
-            upper += volume[k]
-        elif common[k]:
-            for f in range(probe_offsets[k], probe_offsets[k + 1]):
-                part = found_parts[f]
-                upper += single_starts[part + 1] - single_starts[part]
-    keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
-    count = 0
-
-    # Pass 2: gather. A name met again keeps each probe's best similarity.
+    # Where the candidates come from: ranges of postings, each for one probe (pairs of two
+    # common parts: for two), collected first, so that the table is sized once and one loop
+    # gathers them all. (A helper called per posting cost more than the gathering itself:
+    # numba passes each array argument with reference counting.)
+    # At most, per spelling: its own range, one pair per other probe (its letter or initial)
+    # and `paired_spellings` pairs per other common probe.
+    most_ranges = probe_offsets[probe_count] * (1 + probe_count * (1 + paired_spellings))
+    ranges = np.empty(most_ranges, dtype=GATHER_RANGE)
+    range_count = 0
     for k in range(probe_count):
         if not (opened[k] or common[k]):
             continue
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part = found_parts[f]
-            value = found_values[f]
             if opened[k]:
-                # The postings' own copy of the records: read in order, not name by name. A name
-                # with a single full part always counts (`_rare_part_evidence`).
-                need = needed[k]
-                for p in range(part_starts[part], part_starts[part + 1]):
-                    record = posting_records[p]
-                    if need != 0 and record.part_count > 1 and (record.letters & need) == 0:
-                        continue
-                    count = _offer(keys, rows, similarity, records, count, record.name, k, value,
-                                   posting_records, p)
+                # The postings' own copy of the records: read in order, not name by name.
+                range_count = _add_range(ranges, range_count, FROM_POSTINGS, part_starts[part], part_starts[part + 1],
+                                         k, found_values[f], -1, 0.0)
             else:
-                for p in range(single_starts[part], single_starts[part + 1]):
-                    name = single_names[p]
-                    count = _offer(keys, rows, similarity, records, count, name, k, value, name_records, name)
+                range_count = _add_range(ranges, range_count, FROM_SINGLES, single_starts[part], single_starts[part + 1],
+                                         k, found_values[f], -1, 0.0)
 
     # Pairs: a common part with an initial of another query part, or with another common part.
     for k in range(probe_count):
@@ -822,12 +793,8 @@ def candidates(
             for f in range(probe_offsets[k], probe_offsets[k + 1]):
                 row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], initial_codes + letter)
                 if row >= 0:
-                    for p in range(pair_starts[row], pair_starts[row + 1]):
-                        if 2 * (count + 1) > len(keys):
-                            keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
-                        name = pair_names[p]
-                        count = _offer(keys, rows, similarity, records, count, name, k, found_values[f],
-                                       name_records, name)
+                    range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
+                                             k, found_values[f], -1, 0.0)
         if named == 1:
             # "J. Garcia": names with a Garcia and another part or an initial starting with J.
             for j in range(probe_count):
@@ -836,12 +803,8 @@ def candidates(
                 for f in range(probe_offsets[k], probe_offsets[k + 1]):
                     row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], letter_codes + probe_letters[j])
                     if row >= 0:
-                        for p in range(pair_starts[row], pair_starts[row + 1]):
-                            if 2 * (count + 1) > len(keys):
-                                keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
-                            name = pair_names[p]
-                            count = _offer(keys, rows, similarity, records, count, name, k, found_values[f],
-                                           name_records, name)
+                        range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
+                                                 k, found_values[f], -1, 0.0)
     for one in range(probe_count):
         if not common[one]:
             continue
@@ -856,14 +819,50 @@ def candidates(
                     g = probe_offsets[other] + c
                     row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], found_parts[g])
                     if row >= 0:
-                        for p in range(pair_starts[row], pair_starts[row + 1]):
-                            if 2 * (count + 1) > len(keys):
-                                keys, rows, similarity, records = _grow(keys, rows, similarity, records, count)
-                            name = pair_names[p]
-                            count = _offer(keys, rows, similarity, records, count, name, one, found_values[f],
-                                           name_records, name)
-                            count = _offer(keys, rows, similarity, records, count, name, other, found_values[g],
-                                           name_records, name)
+                        range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
+                                                 one, found_values[f], other, found_values[g])
+
+    # Gather. A name met again keeps each probe's best similarity; a new name's row gets its
+    # NAME_RECORD. The insertion is written out here, once, for the reason above.
+    upper = 0
+    for r in range(range_count):
+        upper += ranges[r].end - ranges[r].start
+    keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
+    mask = len(keys) - 1
+    count = 0
+    for r in range(range_count):
+        entry = ranges[r]
+        source, probe, value = entry.source, entry.probe, entry.value
+        other, other_value = entry.other, entry.other_value
+        need = needed[probe] if source == FROM_POSTINGS else np.uint64(0)
+        for p in range(entry.start, entry.end):
+            if source == FROM_POSTINGS:
+                name = posting_records[p].name
+                # A name with a single full part always counts (`_rare_part_evidence`).
+                if need != 0 and posting_records[p].part_count > 1 and (posting_records[p].letters & need) == 0:
+                    continue
+            elif source == FROM_SINGLES:
+                name = single_names[p]
+            else:
+                name = pair_names[p]
+            slot = (name * 2654435761) & mask
+            while True:
+                key = keys[slot]
+                if key == name:
+                    row = rows[slot]
+                    break
+                if key == -1:
+                    row = count
+                    keys[slot] = name
+                    rows[slot] = row
+                    records[row] = posting_records[p] if source == FROM_POSTINGS else name_records[name]
+                    count += 1
+                    break
+                slot = (slot + 1) & mask
+            if value > similarity[row, probe]:
+                similarity[row, probe] = value
+            if other >= 0 and other_value > similarity[row, other]:
+                similarity[row, other] = other_value
 
     similarity = similarity[:count]
     records = records[:count]
@@ -1338,7 +1337,7 @@ def _drop_repeats(free: np.ndarray, texts: np.ndarray, pairs: np.ndarray, pair_c
                     break
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def _pair_before(a: int, b: int, values, weights, queries, listeds) -> bool:
     """Whether candidate pair a sorts before b in `align`'s descending tuple order."""
     if values[a] != values[b]:
