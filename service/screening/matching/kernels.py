@@ -1097,16 +1097,26 @@ def shortlist(
     order = by_name[np.argsort(-estimates[by_name], kind="mergesort")][:most]
     n = len(order)
     entities = name_entity[names[order]]
+    # Each entity's first (best-estimated) name, through a small hash set of the entities.
     first = np.zeros(n, dtype=np.bool_)
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    seen = np.full(size, -1, dtype=np.int64)
+    slot_of = np.empty(n, dtype=np.int64)  # the entity's slot
     for i in range(n):
-        seen = False
-        for j in range(i):
-            if entities[j] == entities[i]:
-                seen = True
-                break
-        first[i] = not seen
+        entity = entities[i]
+        slot = (entity * 2654435761) & (size - 1)
+        while seen[slot] != -1 and seen[slot] != entity:
+            slot = (slot + 1) & (size - 1)
+        if seen[slot] == -1:
+            seen[slot] = entity
+            first[i] = True
+        slot_of[i] = slot
     chosen = np.empty(n, dtype=np.int64)
     shots = np.empty(n, dtype=np.int64)
+    is_chosen = np.zeros(size, dtype=np.bool_)  # per entity slot
+    has_runner = np.zeros(size, dtype=np.bool_)
     chosen_count = shot_count = 0
     for i in range(n):
         if not first[i]:
@@ -1115,6 +1125,7 @@ def shortlist(
             if chosen_count < wanted - long_shots:
                 chosen[chosen_count] = i
                 chosen_count += 1
+                is_chosen[slot_of[i]] = True
         elif shot_count < long_shots:
             shots[shot_count] = i
             shot_count += 1
@@ -1123,17 +1134,12 @@ def shortlist(
     for i in range(n):
         if first[i] or estimates[order[i]] < threshold - margin:
             continue
-        for c in range(chosen_count):
-            if entities[chosen[c]] == entities[i]:
-                # The entity's second name in estimate order, once.
-                taken = False
-                for r in range(runner_count):
-                    if entities[runners[r]] == entities[i]:
-                        taken = True
-                if not taken:
-                    runners[runner_count] = i
-                    runner_count += 1
-                break
+        slot = slot_of[i]
+        if is_chosen[slot] and not has_runner[slot]:
+            # The entity's second name in estimate order, once.
+            has_runner[slot] = True
+            runners[runner_count] = i
+            runner_count += 1
     out = np.empty(chosen_count + runner_count + shot_count, dtype=np.int32)
     for c in range(chosen_count):
         out[c] = names[order[chosen[c]]]
