@@ -675,6 +675,8 @@ def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int
     """Appends a non-empty range; the new count."""
     if end <= start:
         return count
+    if count == len(ranges):
+        raise IndexError("more ranges of postings than the candidate kernel's bound")
     entry = ranges[count]
     entry.source, entry.start, entry.end = source, start, end
     entry.probe, entry.value, entry.other, entry.other_value = probe, value, other, other_value
