@@ -18,6 +18,7 @@ decides what each query part looks up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 import numpy as np
 
@@ -40,6 +41,9 @@ EMPTY_PARTS = np.empty(0, dtype=np.int32)
 EMPTY_VALUES = np.empty(0, dtype=np.float64)
 ONE = np.ones(1, dtype=np.float64)
 INITIAL_PAIR_WEIGHTS = np.array([ROLE_WEIGHTS[NAME], ROLE_WEIGHTS[INITIAL]], dtype=np.float64)  # see `kernels._estimate`
+# The score's penalties as the kernels take them (conflict, query_extra, list_extra), made once.
+PENALTY_ARRAYS = {kind: np.array(penalties, dtype=np.float64) for kind, penalties in PENALTIES.items()}
+DEFAULT_PENALTY_ARRAY = np.array(DEFAULT_PENALTIES, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +99,7 @@ class Blocker(ScratchState):
         probes = self.probes(query_name.tokens, kind_code)
         if not probes:
             return EMPTY_PARTS, EMPTY_VALUES
-        offsets = np.zeros(len(probes) + 1, dtype=np.int64)
-        np.cumsum([len(probe.parts) for probe in probes], out=offsets[1:])
+        offsets = np.array([0, *accumulate(len(probe.parts) for probe in probes)], dtype=np.int64)
         return kernels.candidates(
             offsets,
             np.concatenate([probe.parts for probe in probes]),
@@ -105,7 +108,7 @@ class Blocker(ScratchState):
             np.array([ROLE_CODES.get(probe.role, kernels.ROLE_OTHER) for probe in probes], dtype=np.int8),
             np.array([probe.letter for probe in probes], dtype=np.int8),
             COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
-            np.array(PENALTIES.get(kind, DEFAULT_PENALTIES), dtype=np.float64),
+            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY),
             self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
             self._part_value,

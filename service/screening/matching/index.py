@@ -23,7 +23,15 @@ import numpy as np
 
 from . import kernels
 from .align import PATRONYMIC_MARKERS, Column, NameAlignment, PartPair, similarity_column
-from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, pair_hashes
+from .blocking import (
+    DEFAULT_PENALTY_ARRAY,
+    INITIAL_CODES,
+    LETTER_CODES,
+    PENALTY_ARRAYS,
+    ROLE_CODES,
+    Blocker,
+    pair_hashes,
+)
 from .normalize import (
     ORGANIZATION,
     PERSON,
@@ -38,10 +46,8 @@ from .normalize import (
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
 from .score import (
-    DEFAULT_PENALTIES,
     DEFAULT_THRESHOLD,
     JOINED_SIMILARITY,
-    PENALTIES,
     WEAK_ALIAS_FACTOR,
     WITHOUT_FULL_PART_CAP,
     NameComparison,
@@ -218,7 +224,7 @@ class MatchIndex:
             names, self._names.start, self._names.parts,
             rows, np.array(similarity, dtype=np.float64).reshape(len(rows), len(query_tokens)),
             scorer.weights, scorer.roles, scorer.letters, scorer.texts,
-            np.array(PENALTIES.get(kind, DEFAULT_PENALTIES), dtype=np.float64), WITHOUT_FULL_PART_CAP,
+            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
             JOINED_SIMILARITY,
         )
         for position, ((text, name), score, need) in enumerate(zip(first_with_text.items(), scores.tolist(),
