@@ -487,6 +487,7 @@ def similar_parts(
     extra_hashes: np.ndarray,
     extra_kinds: np.ndarray,
     abjad: bool,
+    exact: int,  # the part with the query part's own key, found or not, or -1
     lookup_hashes: np.ndarray,
     lookup_buckets: np.ndarray,
     lookup_parts: np.ndarray,
@@ -499,8 +500,9 @@ def similar_parts(
     min_similarity: float,
 ):
     """`Vocabulary` parts found under a query part's lookup keys, with the similarity
-    `token_similarity` gives them: (parts sorted, similarities). `fuzzy` adds the
-    deletion keys; `extra_hashes` are the symbol, phonetic and skeleton keys."""
+    `token_similarity` gives them, and the `exact` part at 1.0: (parts sorted,
+    similarities). `fuzzy` adds the deletion keys; `extra_hashes` are the symbol,
+    phonetic and skeleton keys."""
     if fuzzy:
         spelling = query_deletion_hashes(kind, text)
     else:
@@ -558,9 +560,18 @@ def similar_parts(
             value = _hit_similarity(text, texts[offsets[part]:offsets[part + 1]], chars, masks, rows,
                                     found_by[position], (head & SHORT_ABJAD) != 0, abjad,
                                     variant_similarity, phonetic_similarity, skeleton_similarity)
+        if part == exact:
+            value = 1.0
         if value >= min_similarity:
             parts[kept] = part
             similarity[kept] = value
+            kept += 1
+    if exact >= 0:
+        at = np.searchsorted(parts[:kept], exact)
+        if at == kept or parts[at] != exact:
+            # Not found under any key (parts too short or in a script without deletion keys).
+            parts = np.concatenate((parts[:at], np.array([exact], dtype=np.int32), parts[at:kept]))
+            similarity = np.concatenate((similarity[:at], np.ones(1), similarity[at:kept]))
             kept += 1
     return parts[:kept], similarity[:kept]
 

@@ -19,7 +19,7 @@ SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING,
 
 SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
 # What a hit on each group of `QueryKeys` means, in their order.
-KEY_GROUP_HITS = np.array([kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT], dtype=np.uint8)
+KEY_GROUP_HITS = (kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT)
 
 
 class ScorerParts(NamedTuple):
@@ -132,25 +132,19 @@ class Vocabulary(ScratchState):
 
     def _lookup_similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         """Hits on the lookup keys, with the similarity `token_similarity` gives for that kind of
-        hit (the kernel computes them all at once), and the exact part."""
+        hit (the kernel computes them all at once), and the exact part (at 1.0)."""
         keys = query_keys(kind_code, token)
         extra = [key for group in keys for key in group]
         hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))
-        kinds = np.repeat(KEY_GROUP_HITS, [len(group) for group in keys])
-        parts, similarity = kernels.similar_parts(
+        kinds = np.array([hit for hit, group in zip(KEY_GROUP_HITS, keys) for _ in group], dtype=np.uint8)
+        exact = self.exact(kind_code, token)
+        return kernels.similar_parts(
             code_points(token.text), ord(kind_code), fuzzy(token), hashes, kinds, token.abjad,
+            -1 if exact is None else exact,
             self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
             self._short_texts,
             VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
-        exact = self.exact(kind_code, token)
-        if exact is not None:
-            at = int(np.searchsorted(parts, exact))
-            if at < len(parts) and parts[at] == exact:
-                similarity[at] = 1.0
-            else:
-                parts, similarity = np.insert(parts, at, exact), np.insert(similarity, at, 1.0)
-        return parts, similarity
 
 
 def code_points(text: str) -> np.ndarray:
