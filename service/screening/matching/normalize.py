@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rigour._core import text_scripts
+from rigour._core import person_name_prefixes_list, text_scripts
 from rigour.names import (
     NameTypeTag,
     analyze_names,
@@ -85,6 +85,9 @@ DOUBLED = re.compile(r"(.)\1+")
 NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
 # "-owitsch", "-ovitch", "-owicz", "-ovics", "-ovych": one Slavic patronymic suffix, spelt per language.
 SLAVIC_PATRONYMIC = re.compile(r"([aeo])[vw](?:itsch|itsj|itch|itj|itx|ich|ych|icz|ics|ici|ic)$")
+# The first word of each of rigour's honorific prefixes, lower case, without a final dot: a
+# name whose first word is not one of them has no prefix to remove (`_without_person_prefixes`).
+PERSON_PREFIX_FIRST_WORDS = frozenset(prefix.split()[0].lower().rstrip(".") for prefix in person_name_prefixes_list())
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
@@ -156,7 +159,7 @@ def normalize(name: str, kind: str) -> NormalizedName:
     foreign_name = bool(MIDDLE_DOTS.search(text))
     text = MIDDLE_DOTS.sub(" ", text)
     if kind == PERSON:
-        text = _family_name_last(remove_person_prefixes(text))
+        text = _family_name_last(_without_person_prefixes(text))
     elif kind == ORGANIZATION:
         text = _canonical_org_types(text)
     else:
@@ -189,6 +192,18 @@ def split_alternatives(name: str, schema: str) -> list[str]:
     if all(sum(c.isalpha() for c in part) >= 3 for part in parts):
         return parts
     return [name]
+
+
+def _without_person_prefixes(text: str) -> str:
+    """rigour's `remove_person_prefixes` ("Mr", "Dr.", "His Excellency" and leading
+    punctuation off), called only when the name could start with one: its expression tries
+    135 prefixes at the head of every name, and most names start with none of them."""
+    head = text[:1]
+    if head.isalnum() or head == "_":  # else rigour strips the leading punctuation or spaces
+        first = text.split(maxsplit=1)[0]
+        if first.isascii() and first.lower().rstrip(".") not in PERSON_PREFIX_FIRST_WORDS:
+            return text
+    return remove_person_prefixes(text)
 
 
 def _family_name_last(text: str) -> str:

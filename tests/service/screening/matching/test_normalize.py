@@ -74,3 +74,27 @@ def test_it_marks_generic_company_words_and_numbers():
 
 def test_it_drops_stopwords_from_organisation_names():
     assert texts("The Bank of England", "Organization") == ["bank", "england"]
+
+
+def test_it_strips_honorific_prefixes_exactly_as_rigour_does(un_persons):
+    # The quick test before rigour's expression must never skip a name it would change.
+    import random
+
+    from rigour._core import person_name_prefixes_list
+    from rigour.names import remove_person_prefixes
+
+    from service.screening.matching.normalize import _without_person_prefixes
+
+    rng = random.Random(3)
+    names = [name.name for person in un_persons for name in person.names]
+    for prefix in person_name_prefixes_list():
+        for written in (prefix, prefix.lower(), prefix.upper(), prefix + ".", prefix + "..", prefix + "-"):
+            names += [f"{written} John Smith", f"{written}\u00a0Anna Berg", f"{written}John", written]
+    names += ["Mr Dr John Smith", "Dr.John Smith", "-John Smith", "'Abd al-Rahman", "(Ali) Hassan", "_x Ali",
+              "Drake Bell", "Doctorow", "Ímam Ali", "İmam Ali", "Été Dupont", "  Dr  Who", "", " ", "Dr"]
+    names += ["".join(rng.choice("Dr.Mis -'") for _ in range(rng.randint(1, 8))) + " Smith" for _ in range(2_000)]
+    changed = 0
+    for name in names:
+        assert _without_person_prefixes(name) == remove_person_prefixes(name), name
+        changed += remove_person_prefixes(name) != name
+    assert changed > 500  # the prefixed names above were really stripped
