@@ -672,17 +672,14 @@ FROM_SINGLES = 1  # single-part names
 FROM_PAIRS = 2  # names with a pair of parts
 
 
-# A range of postings to gather, with the probe it counts for (pairs of two common parts:
-# both probes, `other` is -1 otherwise).
+# A range of postings to gather, with the probe (and its spelling's similarity) that brings it.
 GATHER_RANGE = np.dtype([
-    ("start", np.int64), ("end", np.int64), ("probe", np.int32), ("other", np.int32),
-    ("value", np.float64), ("other_value", np.float64), ("source", np.int8),
+    ("start", np.int64), ("end", np.int64), ("probe", np.int32), ("value", np.float64), ("source", np.int8),
 ], align=True)
 
 
 @njit(cache=True)
-def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int, value: float, other: int,
-               other_value: float) -> int:
+def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int, value: float) -> int:
     """Appends a non-empty range; the new count."""
     if end <= start:
         return count
@@ -690,7 +687,7 @@ def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int
         raise IndexError("more ranges of postings than the candidate kernel's bound")
     entry = ranges[count]
     entry.source, entry.start, entry.end = source, start, end
-    entry.probe, entry.value, entry.other, entry.other_value = probe, value, other, other_value
+    entry.probe, entry.value = probe, value
     return count + 1
 
 
@@ -765,10 +762,10 @@ def candidates(
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
 
-    # Where the candidates come from: ranges of postings, each for one probe (pairs of two
-    # common parts: for two), collected first, so that the table is sized once and one loop
-    # gathers them all. (A helper called per posting cost more than the gathering itself:
-    # numba passes each array argument with reference counting.)
+    # Where the candidates come from: ranges of postings, each for one probe, collected first,
+    # so that the table is sized once and one loop gathers them all. (A helper called per
+    # posting cost more than the gathering itself: numba passes each array argument with
+    # reference counting.)
     # At most, per spelling: its own range, one pair per other probe (its letter or initial)
     # and `paired_spellings` pairs per other common probe.
     most_ranges = probe_offsets[probe_count] * (1 + probe_count * (1 + paired_spellings))
@@ -782,10 +779,10 @@ def candidates(
             if opened[k]:
                 # The postings' own copy of the records: read in order, not name by name.
                 range_count = _add_range(ranges, range_count, FROM_POSTINGS, part_starts[part], part_starts[part + 1],
-                                         k, found_values[f], -1, 0.0)
+                                         k, found_values[f])
             else:
                 range_count = _add_range(ranges, range_count, FROM_SINGLES, single_starts[part], single_starts[part + 1],
-                                         k, found_values[f], -1, 0.0)
+                                         k, found_values[f])
 
     # Pairs: a common part with an initial of another query part, or with another common part.
     for k in range(probe_count):
@@ -807,7 +804,7 @@ def candidates(
                 row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], initial_codes + letter)
                 if row >= 0:
                     range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
-                                             k, found_values[f], -1, 0.0)
+                                             k, found_values[f])
         if named == 1:
             # "J. Garcia": names with a Garcia and another part or an initial starting with J.
             for j in range(probe_count):
@@ -817,7 +814,7 @@ def candidates(
                     row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], letter_codes + probe_letters[j])
                     if row >= 0:
                         range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
-                                                 k, found_values[f], -1, 0.0)
+                                                 k, found_values[f])
     for one in range(probe_count):
         if not common[one]:
             continue
@@ -833,7 +830,7 @@ def candidates(
                     row = _find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], found_parts[g])
                     if row >= 0:
                         range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
-                                                 one, found_values[f], other, found_values[g])
+                                                 one, found_values[f])
 
     # Gather. A name met again keeps each probe's best similarity; a new name's row gets its
     # NAME_RECORD. The insertion is written out here, once, for the reason above.
@@ -846,7 +843,6 @@ def candidates(
     for r in range(range_count):
         entry = ranges[r]
         source, probe, value = entry.source, entry.probe, entry.value
-        other, other_value = entry.other, entry.other_value
         need = needed[probe] if source == FROM_POSTINGS else np.uint64(0)
         for p in range(entry.start, entry.end):
             if source == FROM_POSTINGS:
@@ -874,8 +870,6 @@ def candidates(
                 slot = (slot + 1) & mask
             if value > similarity[row, probe]:
                 similarity[row, probe] = value
-            if other >= 0 and other_value > similarity[row, other]:
-                similarity[row, other] = other_value
 
     similarity = similarity[:count]
     records = records[:count]
@@ -883,8 +877,9 @@ def candidates(
     for row in range(count):
         names[row] = records[row].name
 
-    # Probes that brought no names (initials, particles, common parts met through pairs)
-    # are read off each candidate's own parts, through a per-part table of their values.
+    # Probes that brought no names (initials, particles) and common parts, whatever brought
+    # their names, are read off each candidate's own parts, through a per-part table of their
+    # values: a pair's other part gets its value here.
     for k in range(probe_count):
         if opened[k] or probe_offsets[k + 1] == probe_offsets[k]:
             continue
