@@ -24,6 +24,7 @@ import numpy as np
 
 from . import kernels
 from .align import INITIAL_SIMILARITY
+from .keys import part_key
 from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName
 from .postings import Postings
 from .scratch import ScratchState
@@ -31,6 +32,7 @@ from .score import DEFAULT_PENALTIES, PENALTIES
 from .vocabulary import Vocabulary
 
 COMMON_PART_NAMES = 8_000  # parts in more names than this bring in pairs, not all their names (2,000: recall -1.5 points, no faster)
+PROBE_CACHE_SIZE = 200_000  # query parts whose probes (spellings found in the list) are remembered
 PAIRED_SPELLINGS = 8  # closest spellings of a common part paired with every spelling of another
 GLUED = "glued"
 INITIAL_CODES = 2**31 - 32  # pair keys: a part and an initial of the same name
@@ -58,7 +60,7 @@ class Probe:
 
 
 class Blocker(ScratchState):
-    SCRATCH = ("_part_value", "_posting_records")
+    SCRATCH = ("_part_value", "_posting_records", "_probe_cache")
 
     def __init__(
         self,
@@ -86,6 +88,7 @@ class Blocker(ScratchState):
         # names reads them in order instead of missing the cache once per name (with a cold
         # cache the kernel took 1.8x as long). 32 bytes a posting; derived, so not pickled.
         self._posting_records = self._records[self._parts.arrays()[1]]
+        self._probe_cache: dict[str, Probe] = {}
 
     @property
     def nbytes(self) -> int:
@@ -123,18 +126,7 @@ class Blocker(ScratchState):
             if token.form in seen:
                 continue  # "Sergey Sergey Shoigu": a repeated part is evidence once
             seen.add(token.form)
-            if token.role == NAME:
-                parts, values = vocabulary.similar(kind_code, token)
-                if not (values == 1.0).any():
-                    split = vocabulary.split(kind_code, token)
-                    if split:
-                        found = dict(zip(parts.tolist(), values.tolist())) | split
-                        parts = np.array(sorted(found), dtype=np.int32)
-                        values = np.array([found[part] for part in parts.tolist()], dtype=np.float64)
-            else:
-                part = vocabulary.exact(kind_code, token)
-                parts, values = (EMPTY_PARTS, EMPTY_VALUES) if part is None else (np.array([part], dtype=np.int32), ONE)
-            probes.append(Probe(parts, values, token.weight, token.role, first_letter(token)))
+            probes.append(self._probe(kind_code, token))
         names = [token for token in tokens if token.role == NAME]
         for size in (2, 3):
             for start in range(len(names) - size + 1):
@@ -145,6 +137,31 @@ class Blocker(ScratchState):
                     weight = sum(token.weight for token in run)
                     probes.append(Probe(np.array([part], dtype=np.int32), ONE, weight, GLUED, -1))
         return probes
+
+    def _probe(self, kind_code: str, token: NameToken) -> Probe:
+        """A query part's probe, cached by its identity (`keys.part_key`), as its spellings are."""
+        key = part_key(kind_code, token)
+        probe = self._probe_cache.get(key)
+        if probe is None:
+            if len(self._probe_cache) >= PROBE_CACHE_SIZE:
+                self._probe_cache.clear()
+            probe = self._probe_cache[key] = self._new_probe(kind_code, token)
+        return probe
+
+    def _new_probe(self, kind_code: str, token: NameToken) -> Probe:
+        vocabulary = self._vocabulary
+        if token.role == NAME:
+            parts, values = vocabulary.similar(kind_code, token)
+            if not (values == 1.0).any():
+                split = vocabulary.split(kind_code, token)
+                if split:
+                    found = dict(zip(parts.tolist(), values.tolist())) | split
+                    parts = np.array(sorted(found), dtype=np.int32)
+                    values = np.array([found[part] for part in parts.tolist()], dtype=np.float64)
+        else:
+            part = vocabulary.exact(kind_code, token)
+            parts, values = (EMPTY_PARTS, EMPTY_VALUES) if part is None else (np.array([part], dtype=np.int32), ONE)
+        return Probe(parts, values, token.weight, token.role, first_letter(token))
 
 
 def pair_code(a: int, b: int) -> int:

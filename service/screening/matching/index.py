@@ -164,9 +164,12 @@ class MatchIndex:
                 ranked.append((-score, entity, text, name))
         ranked.sort(key=lambda item: item[:2])  # equal scores in list order
         matches = []
+        weak = self._names.weak
         for _, entity, text, name in ranked[:limit]:
-            matches.append(entity_match(query, listed.get(entity) or self._entity(entity), scored.comparison(text),
-                                        self._list_name(name)))
+            # Without facts in the query, a match needs only the entity's id: its dates are not read.
+            matched = listed[entity] if with_facts else self._bare_entity(entity)
+            matches.append(entity_match(query, matched, scored.comparison(text),
+                                        ListName(text, "weak" if weak[name] else "strong")))
         return matches
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
@@ -272,6 +275,11 @@ class MatchIndex:
 
     def _list_name(self, name: int) -> ListName:
         return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
+
+    def _bare_entity(self, entity: int) -> ListEntity:
+        """The entity's id and schema only, for a query without birth date, nationality or gender."""
+        entities = self._entities
+        return ListEntity(entities.ids[entity], entities.schemas[entities.schema_codes[entity]], [])
 
     def _entity(self, entity: int) -> ListEntity:
         entities = self._entities

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import OSA
 
-from .align import Columns, NameAlignment, align
+from .align import Columns, NameAlignment, PartPair, align
 from .facts import Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
 from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
@@ -229,14 +229,25 @@ def _explain(
 def _describe_alignment(explanation: Explanation, comparison: NameComparison) -> None:
     query_tokens = comparison.query.tokens
     listed_tokens = comparison.listed.tokens
-    for pair in sorted(comparison.alignment.pairs, key=lambda pair: pair.query[0]):  # in the query's order
-        explanation.aligned.append(
-            AlignedPart(
-                query=" ".join(query_tokens[i].form for i in pair.query),
-                listed=" ".join(listed_tokens[j].form for j in pair.listed),
-                similarity=round(pair.similarity, 3),
-                reason=pair.reason,
-            )
-        )
-    explanation.unmatched_query_parts = [query_tokens[i].form for i in comparison.alignment.unmatched_query]
-    explanation.unmatched_list_parts = [listed_tokens[j].form for j in comparison.alignment.unmatched_listed]
+    alignment = comparison.alignment
+    pairs = alignment.pairs
+    if len(pairs) > 1:
+        pairs = sorted(pairs, key=_first_query_part)  # in the query's order
+    explanation.aligned = [
+        AlignedPart(_forms(query_tokens, pair.query), _forms(listed_tokens, pair.listed), round(pair.similarity, 3),
+                    pair.reason)
+        for pair in pairs
+    ]
+    explanation.unmatched_query_parts = [query_tokens[i].form for i in alignment.unmatched_query]
+    explanation.unmatched_list_parts = [listed_tokens[j].form for j in alignment.unmatched_listed]
+
+
+def _first_query_part(pair: PartPair) -> int:
+    return pair.query[0]
+
+
+def _forms(tokens: tuple[NameToken, ...], positions: tuple[int, ...]) -> str:
+    """The parts as written, one or several glued ("patr ushev")."""
+    if len(positions) == 1:
+        return tokens[positions[0]].form
+    return " ".join([tokens[i].form for i in positions])

@@ -17,7 +17,6 @@ from .scratch import ScratchState
 # names without one, particles and titles never contradict.
 SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING, TITLE: kernels.PART_UNCONTRADICTING}
 
-SIMILAR_CACHE_SIZE = 200_000  # query part spellings whose list matches are remembered
 # What a hit on each group of `QueryKeys` means, in their order.
 KEY_GROUP_HITS = (kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT)
 
@@ -46,7 +45,7 @@ class ScorerParts(NamedTuple):
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_similar_cache", "_first_letters", "_short_texts", "_scorer_parts")
+    SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts")
 
     def __init__(
         self,
@@ -71,7 +70,6 @@ class Vocabulary(ScratchState):
         return len(self.parts)
 
     def _scratch(self) -> None:
-        self._similar_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         # Each part's first letter a-z as 0-25, -1 for any other or none: one byte the candidate
         # kernel reads per spelling (`kernels._rare_part_evidence`), instead of two reads of the texts.
         starts, ends = self._code_offsets[:-1], self._code_offsets[1:]
@@ -110,29 +108,10 @@ class Vocabulary(ScratchState):
         return self._part_numbers.get(form_key(kind_code, role, form))
 
     def similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
-        """List parts similar to a query part (sorted), with the scorer's similarity; cached per spelling."""
-        key = part_key(kind_code, token)
-        found = self._similar_cache.get(key)
-        if found is None:
-            if len(self._similar_cache) >= SIMILAR_CACHE_SIZE:
-                self._similar_cache.clear()
-            found = self._similar_cache[key] = self._lookup_similar(kind_code, token)
-        return found
-
-    def split(self, kind_code: str, token: NameToken) -> dict[int, float]:
-        """"VladimirPutin": a part that is two known parts written together."""
-        prefix = part_key(kind_code, token)[:2]
-        text = token.text
-        for cut in range(2, len(text) - 1):
-            left = self._part_numbers.get(prefix + text[:cut])
-            right = self._part_numbers.get(prefix + text[cut:])
-            if left is not None and right is not None:
-                return {left: 1.0, right: 1.0}
-        return {}
-
-    def _lookup_similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
-        """Hits on the lookup keys, with the similarity `token_similarity` gives for that kind of
-        hit (the kernel computes them all at once), and the exact part (at 1.0)."""
+        """List parts similar to a query part (sorted), with the scorer's similarity: hits on the
+        lookup keys, with the similarity `token_similarity` gives for that kind of hit (the kernel
+        computes them all at once), and the exact part (at 1.0). Not cached here: the blocker
+        keeps each query part's probe."""
         keys = query_keys(kind_code, token)
         extra = [key for group in keys for key in group]
         hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))
@@ -145,6 +124,17 @@ class Vocabulary(ScratchState):
             self._short_texts,
             VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
+
+    def split(self, kind_code: str, token: NameToken) -> dict[int, float]:
+        """"VladimirPutin": a part that is two known parts written together."""
+        prefix = part_key(kind_code, token)[:2]
+        text = token.text
+        for cut in range(2, len(text) - 1):
+            left = self._part_numbers.get(prefix + text[:cut])
+            right = self._part_numbers.get(prefix + text[cut:])
+            if left is not None and right is not None:
+                return {left: 1.0, right: 1.0}
+        return {}
 
 
 def code_points(text: str) -> np.ndarray:
