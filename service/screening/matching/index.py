@@ -216,7 +216,7 @@ class MatchIndex:
         vocabulary_parts = self._vocabulary.parts
         for number in rows.tolist():
             column = columns[number] = similarity_column(query_tokens, vocabulary_parts[number])
-            similarity.extend([value for value, _ in column])
+            similarity.extend(next(zip(*column)))  # its values, without the reasons
         query_texts: dict[str, int] = {}
         scorer = self._vocabulary.scorer_parts
         scores, needs, *scored.alignments = kernels.alignment_scores(
