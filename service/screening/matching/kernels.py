@@ -670,6 +670,7 @@ def _table(capacity: int, probes: int, record_type):
 FROM_POSTINGS = 0  # part postings, through their copy of the records (`posting_records`)
 FROM_SINGLES = 1  # single-part names
 FROM_PAIRS = 2  # names with a pair of parts
+UPDATING_POSTINGS = 3  # part postings of far spellings (`_deferred_probe`): update names already in, add few
 
 
 # A range of postings to gather, with the probe (and its spelling's similarity) that brings it.
@@ -718,6 +719,7 @@ def candidates(
     posting_records: np.ndarray,  # name_records[part postings' names]: the same, in postings order (part_starts)
     part_first_letters: np.ndarray,  # int8 per vocabulary part: its first letter a-z as 0-25, else -1
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
+    floor: float,  # names estimated below it are of no use to the caller, and may be left out
 ):
     """Candidate names (unordered) and their estimated scores; `blocking.Blocker` describes
     the strategy. Which probes bring names:
@@ -761,6 +763,7 @@ def candidates(
 
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
+    far_below = _far_spellings(probe_weights, probe_roles, common, named, query_initials, role_weights, penalties, floor)
 
     # Where the candidates come from: ranges of postings, each for one probe, collected first,
     # so that the table is sized once and one loop gathers them all. (A helper called per
@@ -777,6 +780,8 @@ def candidates(
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part = found_parts[f]
             if opened[k]:
+                if found_values[f] < far_below[k]:
+                    continue  # gathered last, below
                 # The postings' own copy of the records: read in order, not name by name.
                 range_count = _add_range(ranges, range_count, FROM_POSTINGS, part_starts[part], part_starts[part + 1],
                                          k, found_values[f])
@@ -832,6 +837,18 @@ def candidates(
                         range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
                                                  one, found_values[f])
 
+    # Far spellings last, when the near ones have brought their names (`_far_spellings`).
+    far_postings = 0
+    for k in range(probe_count):
+        if not opened[k]:
+            continue
+        for f in range(probe_offsets[k], probe_offsets[k + 1]):
+            if found_values[f] < far_below[k]:
+                part = found_parts[f]
+                range_count = _add_range(ranges, range_count, UPDATING_POSTINGS, part_starts[part],
+                                         part_starts[part + 1], k, found_values[f])
+                far_postings += part_starts[part + 1] - part_starts[part]
+
     # Gather. A name met again keeps each probe's best similarity; a new name's row gets its
     # NAME_RECORD. The insertion is written out here, once, for the reason above.
     upper = 0
@@ -840,34 +857,60 @@ def candidates(
     keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     mask = len(keys) - 1
     count = 0
+    # Names met by one query part's far spellings only, with that part and its best value.
+    size = 64
+    while size < 2 * far_postings:
+        size *= 2
+    far_keys = np.full(size, -1, dtype=np.int32)
+    far_probes = np.empty(size, dtype=np.int32)
+    far_values = np.empty(size, dtype=np.float64)
+    far_mask = size - 1
     for r in range(range_count):
         entry = ranges[r]
         source, probe, value = entry.source, entry.probe, entry.value
-        need = needed[probe] if source == FROM_POSTINGS else np.uint64(0)
+        postings = source == FROM_POSTINGS or source == UPDATING_POSTINGS
+        need = needed[probe] if postings else np.uint64(0)
         for p in range(entry.start, entry.end):
-            if source == FROM_POSTINGS:
+            adds = True
+            if postings:
                 name = posting_records[p].name
                 # A name with a single full part always counts (`_rare_part_evidence`).
                 if need != 0 and posting_records[p].part_count > 1 and (posting_records[p].letters & need) == 0:
                     continue
+                if source == UPDATING_POSTINGS:
+                    # A name with a single full part or with initials may reach the floor on a far
+                    # spelling alone (`_far_spellings`).
+                    adds = posting_records[p].part_count <= 1 or (posting_records[p].letters >> np.uint64(32)) != 0
             elif source == FROM_SINGLES:
                 name = single_names[p]
             else:
                 name = pair_names[p]
             slot = (name * 2654435761) & mask
-            while True:
-                key = keys[slot]
-                if key == name:
-                    row = rows[slot]
-                    break
-                if key == -1:
-                    row = count
-                    keys[slot] = name
-                    rows[slot] = row
-                    records[row] = posting_records[p] if source == FROM_POSTINGS else name_records[name]
-                    count += 1
-                    break
+            while keys[slot] != name and keys[slot] != -1:
                 slot = (slot + 1) & mask
+            earlier, far = -1, 0
+            if keys[slot] == name:
+                row = rows[slot]
+            else:
+                if not adds:
+                    # In only once another query part's far spellings meet the name too.
+                    far = (name * 2654435761) & far_mask
+                    while far_keys[far] != name and far_keys[far] != -1:
+                        far = (far + 1) & far_mask
+                    if far_keys[far] == -1:
+                        far_keys[far], far_probes[far], far_values[far] = name, probe, value
+                        continue
+                    if far_probes[far] == probe:
+                        far_values[far] = max(far_values[far], value)
+                        continue
+                    earlier = far_probes[far]
+                row = count
+                keys[slot] = name
+                rows[slot] = row
+                records[row] = posting_records[p] if postings else name_records[name]
+                count += 1
+                if earlier >= 0:
+                    similarity[row, earlier] = far_values[far]
             if value > similarity[row, probe]:
                 similarity[row, probe] = value
 
@@ -897,6 +940,44 @@ def candidates(
     by_initial = _match_initials(probe_roles, probe_letters, initial_similarity, similarity, records)
     estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, by_initial, records)
     return names, estimates
+
+
+@njit(cache=True)
+def _far_spellings(probe_weights, probe_roles, common, named, query_initials, role_weights, penalties, floor):
+    """Per probe, the similarity below which its spellings are far (0: none are), or all 0.
+
+    With two or more full parts in the query, every one of them rare and no initials, a name
+    that only one full part matches, and that has another full part of its own and no
+    initials, is a conflict (`_rare_part_evidence`); at similarity s its estimate is at
+    most (s w + x) / (w + x + conflict c), where w is the part's weight, x the weight of
+    every particle, title and other query part (read off the name after gathering) and c
+    the conflicting weight (the lesser of the query's other full parts and one listed full
+    part). Below `floor` such a name is of no use. So a far spelling's names are gathered
+    after all near ones: a name already in is updated, a name with a single full part or
+    with initials comes in, and any other comes in only when the far spellings of a second
+    query part meet it too. Most candidates of a typo-rich list were such conflicts (three
+    quarters of them ended below the floor)."""
+    probe_count = len(probe_roles)
+    far_below = np.zeros(probe_count, dtype=np.float64)
+    if named < 2 or query_initials:
+        return far_below
+    others = 0.0  # x
+    full = 0.0
+    for k in range(probe_count):
+        if common[k]:
+            return far_below  # a common part's names come from pairs and are read off: not all brought in
+        if probe_roles[k] == ROLE_NAME:
+            full += probe_weights[k]
+        elif probe_roles[k] != ROLE_GLUED:
+            others += probe_weights[k]
+    for d in range(probe_count):
+        if probe_roles[d] != ROLE_NAME:
+            continue
+        weight = probe_weights[d]
+        conflicting = min(full - weight, role_weights[0])
+        # s w + x < floor (w + x + conflict c), with a margin for rounding.
+        far_below[d] = max((floor * (weight + others + penalties[0] * conflicting) - others) / weight - 1e-9, 0.0)
+    return far_below
 
 
 @njit(cache=True)
