@@ -196,7 +196,10 @@ def fact_adjustments(query: PersonQuery, entity: ListEntity) -> tuple[Adjustment
 
 
 def final_score(name_score: float, adjustments: tuple[Adjustment, ...]) -> float:
-    return min(1.0, max(0.0, name_score + sum(adjustment.value for adjustment in adjustments)))
+    total = 0.0  # summed first, as `sum` did: the same float
+    for adjustment in adjustments:
+        total += adjustment.value
+    return min(1.0, max(0.0, name_score + total))
 
 
 def _explain(
