@@ -670,7 +670,6 @@ def _table(capacity: int, probes: int, record_type):
 FROM_POSTINGS = 0  # part postings, through their copy of the records (`posting_records`)
 FROM_SINGLES = 1  # single-part names
 FROM_PAIRS = 2  # names with a pair of parts
-UPDATING_POSTINGS = 3  # part postings of far spellings (`_deferred_probe`): update names already in, add few
 
 
 # A range of postings to gather, with the probe (and its spelling's similarity) that brings it.
@@ -763,7 +762,9 @@ def candidates(
 
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
-    far_below = _far_spellings(probe_weights, probe_roles, common, named, query_initials, role_weights, penalties, floor)
+    # What a name matching one query part alone can be estimated at, at most (`_alone_terms`).
+    may_wait, query_weight, query_contradicting, others, others_contradicting = _alone_terms(
+        probe_weights, probe_roles, common, named, query_initials)
 
     # Where the candidates come from: ranges of postings, each for one probe, collected first,
     # so that the table is sized once and one loop gathers them all. (A helper called per
@@ -780,8 +781,6 @@ def candidates(
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
             part = found_parts[f]
             if opened[k]:
-                if found_values[f] < far_below[k]:
-                    continue  # gathered last, below
                 # The postings' own copy of the records: read in order, not name by name.
                 range_count = _add_range(ranges, range_count, FROM_POSTINGS, part_starts[part], part_starts[part + 1],
                                          k, found_values[f])
@@ -837,18 +836,6 @@ def candidates(
                         range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
                                                  one, found_values[f])
 
-    # Far spellings last, when the near ones have brought their names (`_far_spellings`).
-    far_postings = 0
-    for k in range(probe_count):
-        if not opened[k]:
-            continue
-        for f in range(probe_offsets[k], probe_offsets[k + 1]):
-            if found_values[f] < far_below[k]:
-                part = found_parts[f]
-                range_count = _add_range(ranges, range_count, UPDATING_POSTINGS, part_starts[part],
-                                         part_starts[part + 1], k, found_values[f])
-                far_postings += part_starts[part + 1] - part_starts[part]
-
     # Gather. A name met again keeps each probe's best similarity; a new name's row gets its
     # NAME_RECORD. The insertion is written out here, once, for the reason above.
     upper = 0
@@ -857,30 +844,37 @@ def candidates(
     keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     mask = len(keys) - 1
     count = 0
-    # Names met by one query part's far spellings only, with that part and its best value.
+    # Names waiting for a second query part: met by one whose match alone estimates below the
+    # floor, with that part and its best value.
     size = 64
-    while size < 2 * far_postings:
+    while may_wait and size < 2 * upper:
         size *= 2
-    far_keys = np.full(size, -1, dtype=np.int32)
-    far_probes = np.empty(size, dtype=np.int32)
-    far_values = np.empty(size, dtype=np.float64)
-    far_mask = size - 1
+    waiting_keys = np.full(size, -1, dtype=np.int32)
+    waiting_probes = np.empty(size, dtype=np.int32)
+    waiting_values = np.empty(size, dtype=np.float64)
+    waiting_mask = size - 1
+    waiting = 0
+    conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
     for r in range(range_count):
         entry = ranges[r]
         source, probe, value = entry.source, entry.probe, entry.value
-        postings = source == FROM_POSTINGS or source == UPDATING_POSTINGS
+        postings = source == FROM_POSTINGS
         need = needed[probe] if postings else np.uint64(0)
+        waits = postings and may_wait and probe_roles[probe] == ROLE_NAME
+        weight = probe_weights[probe]
         for p in range(entry.start, entry.end):
-            adds = True
+            alone = True  # the name may reach the floor on this match alone
             if postings:
                 name = posting_records[p].name
                 # A name with a single full part always counts (`_rare_part_evidence`).
                 if need != 0 and posting_records[p].part_count > 1 and (posting_records[p].letters & need) == 0:
                     continue
-                if source == UPDATING_POSTINGS:
-                    # A name with a single full part or with initials may reach the floor on a far
-                    # spelling alone (`_far_spellings`).
-                    adds = posting_records[p].part_count <= 1 or (posting_records[p].letters >> np.uint64(32)) != 0
+                if waits and (posting_records[p].letters >> np.uint64(32)) == 0:  # listed initials match apart
+                    alone = _alone_estimate(
+                        value, weight, query_weight, query_contradicting, others, others_contradicting,
+                        np.float64(posting_records[p].weight), np.float64(posting_records[p].contradicting_weight),
+                        conflict, query_extra, list_extra,
+                    ) >= floor - 1e-9  # a margin for rounding
             elif source == FROM_SINGLES:
                 name = single_names[p]
             else:
@@ -888,29 +882,31 @@ def candidates(
             slot = (name * 2654435761) & mask
             while keys[slot] != name and keys[slot] != -1:
                 slot = (slot + 1) & mask
-            earlier, far = -1, 0
+            earlier, wait = -1, 0
             if keys[slot] == name:
                 row = rows[slot]
             else:
-                if not adds:
-                    # In only once another query part's far spellings meet the name too.
-                    far = (name * 2654435761) & far_mask
-                    while far_keys[far] != name and far_keys[far] != -1:
-                        far = (far + 1) & far_mask
-                    if far_keys[far] == -1:
-                        far_keys[far], far_probes[far], far_values[far] = name, probe, value
+                if waiting > 0 or not alone:
+                    wait = (name * 2654435761) & waiting_mask
+                    while waiting_keys[wait] != name and waiting_keys[wait] != -1:
+                        wait = (wait + 1) & waiting_mask
+                    if waiting_keys[wait] == name:
+                        if alone or waiting_probes[wait] != probe:
+                            earlier = waiting_probes[wait]  # comes in with the value it waited with
+                        else:
+                            waiting_values[wait] = max(waiting_values[wait], value)
+                            continue
+                    elif not alone:
+                        waiting_keys[wait], waiting_probes[wait], waiting_values[wait] = name, probe, value
+                        waiting += 1
                         continue
-                    if far_probes[far] == probe:
-                        far_values[far] = max(far_values[far], value)
-                        continue
-                    earlier = far_probes[far]
                 row = count
                 keys[slot] = name
                 rows[slot] = row
                 records[row] = posting_records[p] if postings else name_records[name]
                 count += 1
                 if earlier >= 0:
-                    similarity[row, earlier] = far_values[far]
+                    similarity[row, earlier] = waiting_values[wait]
             if value > similarity[row, probe]:
                 similarity[row, probe] = value
 
@@ -943,41 +939,54 @@ def candidates(
 
 
 @njit(cache=True)
-def _far_spellings(probe_weights, probe_roles, common, named, query_initials, role_weights, penalties, floor):
-    """Per probe, the similarity below which its spellings are far (0: none are), or all 0.
+def _alone_terms(probe_weights, probe_roles, common, named, query_initials):
+    """Whether a name that one full part of the query matches may wait for a second one
+    (`_alone_estimate`), and the query's weights the bound reads: all parts, those that can
+    contradict, the parts other than full names and glued runs, and those of them that can
+    contradict.
 
-    With two or more full parts in the query, every one of them rare and no initials, a name
-    that only one full part matches, and that has another full part of its own and no
-    initials, is a conflict (`_rare_part_evidence`); at similarity s its estimate is at
-    most (s w + x) / (w + x + conflict c), where w is the part's weight, x the weight of
-    every particle, title and other query part (read off the name after gathering) and c
-    the conflicting weight (the lesser of the query's other full parts and one listed full
-    part). Below `floor` such a name is of no use. So a far spelling's names are gathered
-    after all near ones: a name already in is updated, a name with a single full part or
-    with initials comes in, and any other comes in only when the far spellings of a second
-    query part meet it too. Most candidates of a typo-rich list were such conflicts (three
-    quarters of them ended below the floor)."""
-    probe_count = len(probe_roles)
-    far_below = np.zeros(probe_count, dtype=np.float64)
-    if named < 2 or query_initials:
-        return far_below
-    others = 0.0  # x
-    full = 0.0
-    for k in range(probe_count):
+    With two or more full parts in the query, every one of them rare and no initials, every
+    name a full part matches comes in through that part's postings; the other parts
+    (particles, titles, legal forms) are read off the name after gathering. So a name whose
+    estimate on one full part's match is below the floor, even with all the other parts
+    matched, is of no use until a second full part meets it. Three quarters of a typo-rich
+    list's candidates were such names: one part one or two typos away, another full part of
+    their own (a conflict)."""
+    query_weight = query_contradicting = others = others_contradicting = 0.0
+    may_wait = named >= 2 and not query_initials
+    for k in range(len(probe_roles)):
         if common[k]:
-            return far_below  # a common part's names come from pairs and are read off: not all brought in
-        if probe_roles[k] == ROLE_NAME:
-            full += probe_weights[k]
-        elif probe_roles[k] != ROLE_GLUED:
-            others += probe_weights[k]
-    for d in range(probe_count):
-        if probe_roles[d] != ROLE_NAME:
+            may_wait = False  # a common part's names come in through pairs and are read off
+        role = probe_roles[k]
+        if role == ROLE_GLUED:
             continue
-        weight = probe_weights[d]
-        conflicting = min(full - weight, role_weights[0])
-        # s w + x < floor (w + x + conflict c), with a margin for rounding.
-        far_below[d] = max((floor * (weight + others + penalties[0] * conflicting) - others) / weight - 1e-9, 0.0)
-    return far_below
+        query_weight += probe_weights[k]
+        if role != ROLE_UNCONTRADICTING:
+            query_contradicting += probe_weights[k]
+        if role != ROLE_NAME:
+            others += probe_weights[k]
+            if role != ROLE_UNCONTRADICTING:
+                others_contradicting += probe_weights[k]
+    return may_wait, query_weight, query_contradicting, others, others_contradicting
+
+
+@njit(cache=True)
+def _alone_estimate(value, weight, query_weight, query_contradicting, others, others_contradicting,
+                    listed_weight, listed_contradicting, conflict, query_extra, list_extra) -> float:
+    """The most `_estimate` can give a name that one full part (of `weight`, at `value`)
+    matches, with every other part but full names matched too: more matched parts only
+    raise an estimate, and the full names are left over on both sides."""
+    evidence = weight + others
+    achieved = value * weight + others
+    conflicting = max(min(query_contradicting - weight - others_contradicting,
+                          listed_contradicting - weight - others_contradicting), 0.0)
+    denominator = (
+        evidence
+        + conflict * conflicting
+        + query_extra * max(query_weight - evidence - conflicting, 0.0)
+        + list_extra * max(listed_weight - evidence - conflicting, 0.0)
+    )
+    return achieved / denominator
 
 
 @njit(cache=True)
