@@ -97,11 +97,8 @@ class Blocker(ScratchState):
         postings += sum(array.nbytes for array in (self._pair_keys, *self._pair_rows))
         return postings + self._records.nbytes + self._posting_records.nbytes
 
-    def candidates(
-        self, query_name: NormalizedName, kind: str, kind_code: str, floor: float = 0.0,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate name numbers (unordered) and their estimated scores; names estimated below
-        `floor` may be left out (the search's shortlist never takes them)."""
+    def candidates(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate name numbers (unordered) and their estimated scores."""
         probes = self.probes(query_name.tokens, kind_code)
         if not probes:
             return EMPTY_PARTS, EMPTY_VALUES
@@ -117,7 +114,7 @@ class Blocker(ScratchState):
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY),
             self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
-            self._part_value, floor,
+            self._part_value,
         )[:2]
 
     def probes(self, tokens: tuple[NameToken, ...], kind_code: str) -> list[Probe]:

@@ -137,8 +137,7 @@ class MatchIndex:
         threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
-        names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE),
-                                                    LONG_SHOT_FLOOR)
+        names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
         shortlist = self._shortlist(names, estimates, threshold, limit)
         texts = self._names.texts
         shortlisted = []

@@ -718,7 +718,6 @@ def candidates(
     posting_records: np.ndarray,  # name_records[part postings' names]: the same, in postings order (part_starts)
     part_first_letters: np.ndarray,  # int8 per vocabulary part: its first letter a-z as 0-25, else -1
     part_value: np.ndarray,  # float64 per vocabulary part: scratch, zero between calls
-    floor: float,  # names estimated below it are of no use to the caller, and may be left out
 ):
     """Candidate names (unordered) and their estimated scores; `blocking.Blocker` describes
     the strategy. Which probes bring names:
@@ -762,9 +761,6 @@ def candidates(
 
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
-    # What a name matching one query part alone can be estimated at, at most (`_alone_terms`).
-    may_wait, query_weight, query_contradicting, others, others_contradicting = _alone_terms(
-        probe_weights, probe_roles, common, named, query_initials)
 
     # Where the candidates come from: ranges of postings, each for one probe, collected first,
     # so that the table is sized once and one loop gathers them all. (A helper called per
@@ -844,69 +840,34 @@ def candidates(
     keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     mask = len(keys) - 1
     count = 0
-    # Names waiting for a second query part: met by one whose match alone estimates below the
-    # floor, with that part and its best value.
-    size = 64
-    while may_wait and size < 2 * upper:
-        size *= 2
-    waiting_keys = np.full(size, -1, dtype=np.int32)
-    waiting_probes = np.empty(size, dtype=np.int32)
-    waiting_values = np.empty(size, dtype=np.float64)
-    waiting_mask = size - 1
-    waiting = 0
-    conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
     for r in range(range_count):
         entry = ranges[r]
         source, probe, value = entry.source, entry.probe, entry.value
-        postings = source == FROM_POSTINGS
-        need = needed[probe] if postings else np.uint64(0)
-        waits = postings and may_wait and probe_roles[probe] == ROLE_NAME
-        weight = probe_weights[probe]
+        need = needed[probe] if source == FROM_POSTINGS else np.uint64(0)
         for p in range(entry.start, entry.end):
-            alone = True  # the name may reach the floor on this match alone
-            if postings:
+            if source == FROM_POSTINGS:
                 name = posting_records[p].name
                 # A name with a single full part always counts (`_rare_part_evidence`).
                 if need != 0 and posting_records[p].part_count > 1 and (posting_records[p].letters & need) == 0:
                     continue
-                if waits and (posting_records[p].letters >> np.uint64(32)) == 0:  # listed initials match apart
-                    alone = _alone_estimate(
-                        value, weight, query_weight, query_contradicting, others, others_contradicting,
-                        np.float64(posting_records[p].weight), np.float64(posting_records[p].contradicting_weight),
-                        conflict, query_extra, list_extra,
-                    ) >= floor - 1e-9  # a margin for rounding
             elif source == FROM_SINGLES:
                 name = single_names[p]
             else:
                 name = pair_names[p]
             slot = (name * 2654435761) & mask
-            while keys[slot] != name and keys[slot] != -1:
+            while True:
+                key = keys[slot]
+                if key == name:
+                    row = rows[slot]
+                    break
+                if key == -1:
+                    row = count
+                    keys[slot] = name
+                    rows[slot] = row
+                    records[row] = posting_records[p] if source == FROM_POSTINGS else name_records[name]
+                    count += 1
+                    break
                 slot = (slot + 1) & mask
-            earlier, wait = -1, 0
-            if keys[slot] == name:
-                row = rows[slot]
-            else:
-                if waiting > 0 or not alone:
-                    wait = (name * 2654435761) & waiting_mask
-                    while waiting_keys[wait] != name and waiting_keys[wait] != -1:
-                        wait = (wait + 1) & waiting_mask
-                    if waiting_keys[wait] == name:
-                        if alone or waiting_probes[wait] != probe:
-                            earlier = waiting_probes[wait]  # comes in with the value it waited with
-                        else:
-                            waiting_values[wait] = max(waiting_values[wait], value)
-                            continue
-                    elif not alone:
-                        waiting_keys[wait], waiting_probes[wait], waiting_values[wait] = name, probe, value
-                        waiting += 1
-                        continue
-                row = count
-                keys[slot] = name
-                rows[slot] = row
-                records[row] = posting_records[p] if postings else name_records[name]
-                count += 1
-                if earlier >= 0:
-                    similarity[row, earlier] = waiting_values[wait]
             if value > similarity[row, probe]:
                 similarity[row, probe] = value
 
@@ -936,57 +897,6 @@ def candidates(
     by_initial = _match_initials(probe_roles, probe_letters, initial_similarity, similarity, records)
     estimates = _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, by_initial, records)
     return names, estimates
-
-
-@njit(cache=True)
-def _alone_terms(probe_weights, probe_roles, common, named, query_initials):
-    """Whether a name that one full part of the query matches may wait for a second one
-    (`_alone_estimate`), and the query's weights the bound reads: all parts, those that can
-    contradict, the parts other than full names and glued runs, and those of them that can
-    contradict.
-
-    With two or more full parts in the query, every one of them rare and no initials, every
-    name a full part matches comes in through that part's postings; the other parts
-    (particles, titles, legal forms) are read off the name after gathering. So a name whose
-    estimate on one full part's match is below the floor, even with all the other parts
-    matched, is of no use until a second full part meets it. Three quarters of a typo-rich
-    list's candidates were such names: one part one or two typos away, another full part of
-    their own (a conflict)."""
-    query_weight = query_contradicting = others = others_contradicting = 0.0
-    may_wait = named >= 2 and not query_initials
-    for k in range(len(probe_roles)):
-        if common[k]:
-            may_wait = False  # a common part's names come in through pairs and are read off
-        role = probe_roles[k]
-        if role == ROLE_GLUED:
-            continue
-        query_weight += probe_weights[k]
-        if role != ROLE_UNCONTRADICTING:
-            query_contradicting += probe_weights[k]
-        if role != ROLE_NAME:
-            others += probe_weights[k]
-            if role != ROLE_UNCONTRADICTING:
-                others_contradicting += probe_weights[k]
-    return may_wait, query_weight, query_contradicting, others, others_contradicting
-
-
-@njit(cache=True)
-def _alone_estimate(value, weight, query_weight, query_contradicting, others, others_contradicting,
-                    listed_weight, listed_contradicting, conflict, query_extra, list_extra) -> float:
-    """The most `_estimate` can give a name that one full part (of `weight`, at `value`)
-    matches, with every other part but full names matched too: more matched parts only
-    raise an estimate, and the full names are left over on both sides."""
-    evidence = weight + others
-    achieved = value * weight + others
-    conflicting = max(min(query_contradicting - weight - others_contradicting,
-                          listed_contradicting - weight - others_contradicting), 0.0)
-    denominator = (
-        evidence
-        + conflict * conflicting
-        + query_extra * max(query_weight - evidence - conflicting, 0.0)
-        + list_extra * max(listed_weight - evidence - conflicting, 0.0)
-    )
-    return achieved / denominator
 
 
 @njit(cache=True)

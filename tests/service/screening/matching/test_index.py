@@ -177,67 +177,6 @@ def test_it_gathers_a_rare_part_name_only_when_it_could_match_another_query_part
     assert "e4" not in expected and "e5" not in expected
 
 
-WAITING_NAMES = ["Varkolan Petrovsky", "Petrovsky", "V. Petrovsky", "Viktor Petrovsky", "Varkolan Pavlov",
-                 "Viktor Oleg Ivan Anton Petrovsky"]
-
-
-@pytest.mark.parametrize("query, left_out", [
-    # Both parts one typo from the list's spellings (7/8, 8/9): a name with one of them and a
-    # full part of its own is a conflict, estimated below the shortlist's floor (at most
-    # 0.89 / 3); the name both spellings meet comes in, as do a single part and an initial.
-    ("Varkolen Petrowsky", {"Viktor Petrovsky", "Varkolan Pavlov", "Viktor Oleg Ivan Anton Petrovsky"}),
-    # Spelt as listed: one exact part and a conflict reaches 1 / 3, unless the name has
-    # more parts of its own (1 / 3.45).
-    ("Varkolan Petrovsky", {"Viktor Oleg Ivan Anton Petrovsky"}),
-])
-def test_it_leaves_out_names_one_query_part_alone_can_not_bring_to_the_floor(query, left_out):
-    from service.screening.matching.index import LONG_SHOT_FLOOR
-    from service.screening.matching.normalize import normalize_name
-
-    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(WAITING_NAMES)])
-    query_name = normalize_name(query)
-    every, every_estimate = index._blocker.candidates(query_name, "person", "p")
-    names, estimates = index._blocker.candidates(query_name, "person", "p", LONG_SHOT_FLOOR)
-    assert {WAITING_NAMES[name] for name in every.tolist()} == set(WAITING_NAMES)
-    assert {WAITING_NAMES[name] for name in names.tolist()} == set(WAITING_NAMES) - left_out
-    assert dict(zip(names.tolist(), estimates.tolist())) == {
-        name: estimate for name, estimate in zip(every.tolist(), every_estimate.tolist()) if name in names
-    }
-    assert all(estimate < LONG_SHOT_FLOOR for name, estimate in zip(every.tolist(), every_estimate.tolist())
-               if name not in names)
-
-
-def test_it_spells_both_parts_one_typo_away_in_the_waiting_case():
-    from service.screening.matching.normalize import normalize_name
-
-    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(WAITING_NAMES)])
-    probes = index._blocker.probes(normalize_name("Varkolen Petrowsky").tokens, "p")
-    assert [probe.values.tolist() for probe in probes] == [[pytest.approx(7 / 8)], [pytest.approx(8 / 9)]]
-
-
-def test_it_leaves_out_only_candidates_below_the_floor_on_real_queries(un_persons, un_index):
-    # Whatever the blocking leaves out waiting for a second query part, the shortlist would
-    # have dropped: every name left out estimates below the floor, and every name kept has the
-    # estimate it has otherwise.
-    from service.screening.matching.index import LONG_SHOT_FLOOR
-    from service.screening.matching.normalize import normalize_name
-
-    rng = random.Random(17)
-    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 60)
-    queries = [query for person in sample for query in variants(person.names[0].name, rng)]
-    left_out = 0
-    for query in queries:
-        query_name = normalize_name(query)
-        every = dict(zip(*(array.tolist() for array in un_index._blocker.candidates(query_name, "person", "p"))))
-        kept = dict(zip(*(array.tolist() for array in un_index._blocker.candidates(query_name, "person", "p",
-                                                                                     LONG_SHOT_FLOOR))))
-        assert kept == {name: every[name] for name in kept}, query
-        assert all(estimate < LONG_SHOT_FLOOR for name, estimate in every.items() if name not in kept), query
-        assert all(name in kept for name, estimate in every.items() if estimate >= LONG_SHOT_FLOOR), query
-        left_out += len(every) - len(kept)
-    assert left_out > 100
-
-
 COMMON_NAMES = [
     "Maria Garcia", "Marja Garcia", "Maria Lopez Garcia", "Maria Lopez", "Garcia", "Maria", "M. Garcia",
     "Jose Garcia", "Pedro Lopez", "Maria Jose Fernandez", "J. Garcia", "Juan Garcia", "Maria G. Lopez",
