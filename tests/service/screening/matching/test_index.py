@@ -177,6 +177,24 @@ def test_it_gathers_a_rare_part_name_only_when_it_could_match_another_query_part
     assert "e4" not in expected and "e5" not in expected
 
 
+def test_it_remembers_each_query_parts_probe_within_a_bound(monkeypatch):
+    # A search keeps the spellings found for each query part; the cache is emptied when full,
+    # and a probe found again is the one found first.
+    from service.screening.matching import blocking
+
+    monkeypatch.setattr(blocking, "PROBE_CACHE_SIZE", 3)
+    listed = ["Vladimir Putin", "Wladimir Putin", "Ivan Sidorov", "Iwan Sidorow"]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    queries = ["Vladimir Putin", "Ivan Sidorov", "Vladimirputin", "Vladimir Putin", "Iwan Sidorow", "Ivan Sidorov"]
+    first = [[(m.entity_id, m.score) for m in index.search(PersonQuery(query))] for query in queries]
+    assert len(index._blocker._probe_cache) <= 3
+    fresh = [[(m.entity_id, m.score) for m in MatchIndex.build(
+        [ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)]
+    ).search(PersonQuery(query))] for query in queries]
+    assert first == fresh
+    assert "e0" in {entity for entity, _ in first[2]}  # "Vladimirputin": two known parts written as one
+
+
 COMMON_NAMES = [
     "Maria Garcia", "Marja Garcia", "Maria Lopez Garcia", "Maria Lopez", "Garcia", "Maria", "M. Garcia",
     "Jose Garcia", "Pedro Lopez", "Maria Jose Fernandez", "J. Garcia", "Juan Garcia", "Maria G. Lopez",
