@@ -88,6 +88,13 @@ SLAVIC_PATRONYMIC = re.compile(r"([aeo])[vw](?:itsch|itsj|itch|itj|itx|ich|ych|i
 # The first word of each of rigour's honorific prefixes, lower case, without a final dot: a
 # name whose first word is not one of them has no prefix to remove (`_without_person_prefixes`).
 PERSON_PREFIX_FIRST_WORDS = frozenset(prefix.split()[0].lower().rstrip(".") for prefix in person_name_prefixes_list())
+# A word only in scripts with no Latin letters (and no characters that match one when case is
+# ignored): Greek, Cyrillic, Armenian, Hebrew, Arabic, Devanagari, Thai, Georgian, Hangul Jamo,
+# Hiragana and Katakana, CJK, Hangul syllables.
+NON_LATIN_WORD = re.compile(
+    "[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f"
+    "\u10a0-\u10ff\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+"
+)
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
@@ -201,8 +208,11 @@ def _without_person_prefixes(text: str) -> str:
     head = text[:1]
     if head.isalnum() or head == "_":  # else rigour strips the leading punctuation or spaces
         first = text.split(maxsplit=1)[0]
-        if first.isascii() and first.lower().rstrip(".") not in PERSON_PREFIX_FIRST_WORDS:
-            return text
+        if first.isascii():
+            if first.lower().rstrip(".") not in PERSON_PREFIX_FIRST_WORDS:
+                return text
+        elif NON_LATIN_WORD.fullmatch(first):
+            return text  # every prefix is written in Latin letters
     return remove_person_prefixes(text)
 
 

@@ -91,7 +91,17 @@ def test_it_strips_honorific_prefixes_exactly_as_rigour_does(un_persons):
         for written in (prefix, prefix.lower(), prefix.upper(), prefix + ".", prefix + "..", prefix + "-"):
             names += [f"{written} John Smith", f"{written}\u00a0Anna Berg", f"{written}John", written]
     names += ["Mr Dr John Smith", "Dr.John Smith", "-John Smith", "'Abd al-Rahman", "(Ali) Hassan", "_x Ali",
-              "Drake Bell", "Doctorow", "Ímam Ali", "İmam Ali", "Été Dupont", "  Dr  Who", "", " ", "Dr"]
+              "Drake Bell", "Doctorow", "Ímam Ali", "İmam Ali", "Été Dupont", "  Dr  Who", "", " ", "Dr",
+              "Владимир Путин", "Dr Владимир", "Путин Dr", "Δρ Παπαδόπουλος", "محمد Dr", "习近平", "김정은 Dr",
+              "Ｄｒ Smith", "Ｍｒ. Smith", "ΜR Smith", "Мr Smith", "Dr\u0301 Smith", "\u212arau Smith"]
+    # Non-Latin first words, mixed with Latin letters and prefixes after them.
+    alphabets = ["абвгдежзиклмнопрстуфхцчшщыэюя", "αβγδεζηθικλμνξοπρστυφχψω", "ابتثجحخدذرزسشصضطظعغفقكلمنهوي",
+                 "אבגדהוזחטיכלמנסעפצקרשת", "的一是不了人我在有他这中大来上国个到说们为子", "가나다라마바사아자차카타파하"]
+    names += [
+        "".join(rng.choice(rng.choice(alphabets) + "DrMs.") for _ in range(rng.randint(1, 8))) + rng.choice(
+            [" Smith", " Dr Smith", ". Smith", ""])
+        for _ in range(3_000)
+    ]
     names += ["".join(rng.choice("Dr.Mis -'") for _ in range(rng.randint(1, 8))) + " Smith" for _ in range(2_000)]
     changed = 0
     for name in names:
