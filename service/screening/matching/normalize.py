@@ -95,6 +95,9 @@ NON_LATIN_WORD = re.compile(
     "[\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f"
     "\u10a0-\u10ff\u1100-\u11ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]+"
 )
+# True of rigour's list today; should a later version add a prefix in such a script, every
+# name goes through its expression again.
+PERSON_PREFIXES_LATIN = not any(NON_LATIN_WORD.search(prefix) for prefix in person_name_prefixes_list())
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
@@ -211,7 +214,7 @@ def _without_person_prefixes(text: str) -> str:
         if first.isascii():
             if first.lower().rstrip(".") not in PERSON_PREFIX_FIRST_WORDS:
                 return text
-        elif NON_LATIN_WORD.fullmatch(first):
+        elif PERSON_PREFIXES_LATIN and NON_LATIN_WORD.fullmatch(first):
             return text  # every prefix is written in Latin letters
     return remove_person_prefixes(text)
 
