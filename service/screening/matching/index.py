@@ -164,12 +164,10 @@ class MatchIndex:
                 ranked.append((-score, entity, text, name))
         ranked.sort(key=lambda item: item[:2])  # equal scores in list order
         matches = []
-        weak = self._names.weak
         for _, entity, text, name in ranked[:limit]:
             # Without facts in the query, a match needs only the entity's id: its dates are not read.
             matched = listed[entity] if with_facts else self._bare_entity(entity)
-            matches.append(entity_match(query, matched, scored.comparison(text),
-                                        ListName(text, "weak" if weak[name] else "strong")))
+            matches.append(entity_match(query, matched, scored.comparison(text), self._list_name(name, text)))
         return matches
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
@@ -273,8 +271,10 @@ class MatchIndex:
         parts = self._vocabulary.parts
         return tuple([parts[number] for number in numbers])
 
-    def _list_name(self, name: int) -> ListName:
-        return ListName(self._names.texts[name], "weak" if self._names.weak[name] else "strong")
+    def _list_name(self, name: int, text: str | None = None) -> ListName:
+        """The indexed name as a `ListName`; `text` when the caller has decoded it already."""
+        text = self._names.texts[name] if text is None else text
+        return ListName(text, "weak" if self._names.weak[name] else "strong")
 
     def _bare_entity(self, entity: int) -> ListEntity:
         """The entity's id and schema only, for a query without birth date, nationality or gender."""
