@@ -85,9 +85,10 @@ DOUBLED = re.compile(r"(.)\1+")
 NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
 # "-owitsch", "-ovitch", "-owicz", "-ovics", "-ovych": one Slavic patronymic suffix, spelt per language.
 SLAVIC_PATRONYMIC = re.compile(r"([aeo])[vw](?:itsch|itsj|itch|itj|itx|ich|ych|icz|ics|ici|ic)$")
-# The first word of each of rigour's honorific prefixes, lower case, without a final dot: a
-# name whose first word is not one of them has no prefix to remove (`_without_person_prefixes`).
-PERSON_PREFIX_FIRST_WORDS = frozenset(prefix.split()[0].lower().rstrip(".") for prefix in person_name_prefixes_list())
+PERSON_PREFIXES = person_name_prefixes_list()  # rigour's honorifics ("Mr", "Dr.", "His Excellency")
+# The first word of each prefix, lower case, without a final dot: a name whose first word is
+# not one of them has no prefix to remove (`_without_person_prefixes`).
+PERSON_PREFIX_FIRST_WORDS = frozenset(prefix.split()[0].lower().rstrip(".") for prefix in PERSON_PREFIXES)
 # A word only in scripts with no Latin letters (and no characters that match one when case is
 # ignored): Greek, Cyrillic, Armenian, Hebrew, Arabic, Devanagari, Thai, Georgian, Hangul Jamo,
 # Hiragana and Katakana, CJK, Hangul syllables.
@@ -97,7 +98,7 @@ NON_LATIN_WORD = re.compile(
 )
 # True of rigour's list today; should a later version add a prefix in such a script, every
 # name goes through its expression again.
-PERSON_PREFIXES_LATIN = not any(NON_LATIN_WORD.search(prefix) for prefix in person_name_prefixes_list())
+PERSON_PREFIXES_LATIN = not any(NON_LATIN_WORD.search(prefix) for prefix in PERSON_PREFIXES)
 MIDDLE_DOTS = re.compile("[\u00b7\u30fb\u2022\u2027]")
 # Apostrophes and the Arabic ayn/hamza marks transliteration leaves inside words.
 APOSTROPHES = re.compile("['\u02bb\u02bc\u02be\u02bf\u2018\u2019`]")
