@@ -23,6 +23,7 @@ NAME_LIKE = frozenset({NAME, INITIAL})
 VARIANT_SIMILARITY = 0.9  # rigour knows both spellings as one name (Mohammed / Muhammad)
 PHONETIC_SIMILARITY = 0.8  # same metaphone key (Scholz / Schulze)
 SKELETON_SIMILARITY = 0.85  # same consonants, one side written without vowels (Arabic, Hebrew)
+NEAR_SKELETON_SIMILARITY = SKELETON_SIMILARITY - 0.15  # consonants one edit apart
 INITIAL_SIMILARITY = 0.8  # "V." for "Vladimir": consistent, but weaker than the full name
 MIN_SIMILARITY = 0.55  # below this two parts are different names, not variants
 LONGEST_GLUED_RUN = 4  # "Plat Ono Vich" -> "Platonovich"
@@ -109,7 +110,7 @@ def _skeleton_similarity(a: NameToken, b: NameToken) -> tuple[float, str]:
     if a.skeleton == b.skeleton:
         return SKELETON_SIMILARITY, "script"
     if min(len(a.skeleton), len(b.skeleton)) >= 4 and OSA.distance(a.skeleton, b.skeleton, score_cutoff=1) <= 1:
-        return SKELETON_SIMILARITY - 0.15, "script"
+        return NEAR_SKELETON_SIMILARITY, "script"
     return 0.0, ""
 
 

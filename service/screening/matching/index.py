@@ -210,11 +210,8 @@ class MatchIndex:
             return scored
         names = np.fromiter(first_with_text.values(), dtype=np.int64, count=len(first_with_text))
         rows = kernels.distinct_parts(names, self._names.start, self._names.parts)
-        columns, similarity = scored.columns, []
-        vocabulary_parts = self._vocabulary.parts
-        for number in rows.tolist():
-            column = columns[number] = similarity_column(query_tokens, vocabulary_parts[number])
-            similarity.extend(next(zip(*column)))  # its values, without the reasons
+        similarity, reasons = self._vocabulary.similarity_matrix(query_tokens, rows)
+        scored.keep_similarities(rows, similarity, reasons)
         query_texts: dict[str, int] = {}
         scorer = self._vocabulary.scorer_parts
         scores, needs, *scored.alignments = kernels.alignment_scores(
@@ -223,7 +220,7 @@ class MatchIndex:
             np.array([query_texts.setdefault(token.text, len(query_texts)) for token in query_tokens], dtype=np.int64),
             np.array([len(token.text) for token in query_tokens], dtype=np.int64),
             names, self._names.start, self._names.parts,
-            rows, np.array(similarity, dtype=np.float64).reshape(len(rows), len(query_tokens)),
+            rows, similarity,
             scorer.weights, scorer.roles, scorer.letters, scorer.texts,
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
             JOINED_SIMILARITY,
@@ -305,13 +302,36 @@ class _ScoredNames:
         self._kind = kind
         self._first_with_text = first_with_text
         self.scores: dict[str, float] = {}
-        self.columns: dict[int, Column] = {}  # list part number: its similarity column
+        self.columns: dict[int, Column] = {}  # list part number: its similarity column, for `align`
+        self._matrix: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # kept by `keep_similarities`
+        self._rows: dict[int, int] = {}  # list part number: its row in the compiled similarities
+        self._similarities: list[list[float]] = []  # [row][query part]
+        self._reasons: list[list[int]] = []  # [row][query part], kernels.REASONS numbers
         self.positions: dict[str, int] = {}  # text: its name's position in the compiled pass
         self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs and unmatched flags
         self._comparisons: dict[str, NameComparison] = {}
         self._listed: dict[str, tuple[list[int], NormalizedName]] = {}  # text: its part numbers and tokens
 
+    def keep_similarities(self, rows: np.ndarray, similarities: np.ndarray, reasons: np.ndarray) -> None:
+        """The compiled similarity of each part in `rows` to each query part, and why; read
+        (`_read_similarities`) only when a comparison is asked for."""
+        self._matrix = (rows, similarities, reasons)
+
+    def _read_similarities(self) -> None:
+        if self._matrix is not None:
+            rows, similarities, reasons = self._matrix
+            self._rows = {number: row for row, number in enumerate(rows.tolist())}
+            self._similarities = similarities.tolist()
+            self._reasons = reasons.tolist()
+            self._matrix = None
+
     def compare_in_python(self, text: str, name: int) -> None:
+        self._read_similarities()
+        for number in self._index._part_numbers(name):
+            row = self._rows.get(number)
+            if row is not None and number not in self.columns:
+                self.columns[number] = tuple(zip(self._similarities[row],
+                                                 [kernels.REASONS[reason] for reason in self._reasons[row]]))
         comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, self.columns,
                                                                     text)
         self.scores[text] = comparison.score
@@ -335,9 +355,12 @@ class _ScoredNames:
         pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
         numbers, listed = self.listed_name(text, self._first_with_text[text])
         part_pairs = []
+        self._read_similarities()
+        rows, similarities, reasons = self._rows, self._similarities, self._reasons
         for query_part, listed_part in pairs[position, :pair_counts[position]].tolist():
-            value, reason = self.columns[numbers[listed_part]][query_part]
-            part_pairs.append(PartPair((query_part,), (listed_part,), value, reason))
+            row = rows[numbers[listed_part]]
+            part_pairs.append(PartPair((query_part,), (listed_part,), similarities[row][query_part],
+                                       kernels.REASONS[reasons[row][query_part]]))
         alignment = NameAlignment(
             tuple(part_pairs),
             tuple([i for i, free in enumerate(unmatched_query[position].tolist()) if free]),

@@ -576,6 +576,189 @@ def similar_parts(
     return parts[:kept], similarity[:kept]
 
 
+# -- the similarity of query parts to the list parts of the names scored in full -------------------
+
+# `align.token_similarity`'s reasons, as the matrix below gives them (`REASONS` names them).
+REASON_NONE = 0
+REASON_EXACT = 1
+REASON_SCRIPT = 2
+REASON_INITIAL = 3
+REASON_TYPO = 4
+REASON_VARIANT = 5
+REASON_PHONETIC = 6
+REASONS = ("", "exact", "script", "initial", "typo", "variant", "phonetic")
+
+# Part roles as `token_similarity` tells them apart.
+SIMILARITY_NAME = 0
+SIMILARITY_INITIAL = 1
+SIMILARITY_NUMBER = 2
+SIMILARITY_OTHER = 3  # particles, titles, legal forms, generic words
+
+
+@njit(cache=True, inline='always')
+def _same_codes(a: np.ndarray, b: np.ndarray) -> bool:
+    if len(a) != len(b):
+        return False
+    for k in range(len(a)):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
+@njit(cache=True, inline='always')
+def _share_symbol(a: np.ndarray, b: np.ndarray) -> bool:
+    for x in range(len(a)):
+        for y in range(len(b)):
+            if a[x] == b[y]:
+                return True
+    return False
+
+
+@njit(cache=True, inline='always')
+def _skeleton_similarity(a: np.ndarray, b: np.ndarray, a_syllabic: bool, b_syllabic: bool, rows: np.ndarray,
+                         skeleton_similarity: float, near_skeleton_similarity: float) -> float:
+    """`align._skeleton_similarity`'s value."""
+    if a_syllabic or b_syllabic or len(a) < 3 or len(b) < 3 or a[0] != b[0]:
+        return 0.0
+    if _same_codes(a, b):
+        return skeleton_similarity
+    if min(len(a), len(b)) >= 4 and osa_distance(a, b, 1, rows) <= 1:
+        return near_skeleton_similarity
+    return 0.0
+
+
+# How `similarity_matrix` reads a query part: these numbers, then the code points of its text
+# and of its skeleton and its symbol numbers; the next part follows.
+QUERY_TEXT_LENGTH, QUERY_SKELETON_LENGTH, QUERY_SYMBOL_COUNT = 0, 1, 2
+QUERY_SYLLABIC, QUERY_FORM, QUERY_ROLE, QUERY_PHONETIC, QUERY_ABJAD = 3, 4, 5, 6, 7
+QUERY_HEAD = 8
+
+
+# What `similarity_matrix` reads of a vocabulary part, in one 64-byte row (one cache line
+# instead of a miss in each of eleven arrays). Bytes 0-15 and 16-31: its text and its
+# skeleton as `short_text_table` slots (SHORT_LENGTH: read the arrays instead); then, as
+# int32 at these positions of the row's int32 view:
+PART_FORM, PART_PHONETIC, PART_SYMBOL_START, PART_SYMBOL_COUNT, PART_ROLE, PART_FLAGS = range(8, 14)
+PART_FIRST_SYMBOLS = 14  # its first two symbol numbers, inline
+INLINE_SYMBOLS = 2
+PART_SYLLABIC, PART_ABJAD = 1, 2  # PART_FLAGS bits
+SKELETON_SLOT = 16
+
+
+@njit(cache=True)
+def similarity_matrix(
+    rows: np.ndarray,  # int64 list part numbers
+    query_count: int,
+    query: np.ndarray,  # int64: the query parts one after another, see QUERY_*
+    table: np.ndarray,  # uint8 [part, 64], see PART_*
+    table_ints: np.ndarray,  # int32 [part, 16]: the same memory
+    codes, offsets, symbols, symbol_offsets, skeletons, skeleton_offsets,  # what does not fit in the rows
+    initial_similarity: float, variant_similarity: float, phonetic_similarity: float,
+    skeleton_similarity: float, near_skeleton_similarity: float, min_similarity: float,
+):
+    """`align.similarity_column` of each list part in `rows` against the query parts, compiled:
+    (values [row, query part] float64, reasons [row, query part] int8, REASON_*). The same
+    floats, in the same order of tests, as `token_similarity(query part, list part)`.
+    Numbers (forms, symbols, phonetic keys) are the vocabulary's; -1 is none."""
+    count = len(rows)
+    values = np.zeros((count, query_count), dtype=np.float64)
+    reasons = np.zeros((count, query_count), dtype=np.int8)
+    scratch = np.empty((3, 64), dtype=np.int32)
+    # The rows' parts copied out first, in loops whose loads do not wait on each other, so
+    # that their cache misses overlap.
+    text_at = np.empty(count + 1, dtype=np.int64)
+    skeleton_at = np.empty(count + 1, dtype=np.int64)
+    symbol_at = np.empty(count + 1, dtype=np.int64)
+    text_at[0] = skeleton_at[0] = symbol_at[0] = 0
+    row_flags = np.empty(count, dtype=np.int32)
+    row_form = np.empty(count, dtype=np.int32)
+    row_role = np.empty(count, dtype=np.int32)
+    row_phonetic = np.empty(count, dtype=np.int32)
+    for r in range(count):
+        part = rows[r]
+        length = table[part, 0]
+        if length == SHORT_LENGTH:
+            length = offsets[part + 1] - offsets[part]
+        text_at[r + 1] = text_at[r] + length
+        length = table[part, SKELETON_SLOT]
+        if length == SHORT_LENGTH:
+            length = skeleton_offsets[part + 1] - skeleton_offsets[part]
+        skeleton_at[r + 1] = skeleton_at[r] + length
+        symbol_at[r + 1] = symbol_at[r] + table_ints[part, PART_SYMBOL_COUNT]
+        row_flags[r], row_form[r] = table_ints[part, PART_FLAGS], table_ints[part, PART_FORM]
+        row_role[r], row_phonetic[r] = table_ints[part, PART_ROLE], table_ints[part, PART_PHONETIC]
+    row_texts = np.empty(text_at[count], dtype=np.uint32)
+    row_skeletons = np.empty(skeleton_at[count], dtype=np.uint32)
+    row_symbols = np.empty(symbol_at[count], dtype=np.int64)
+    for r in range(count):
+        part = rows[r]
+        if table[part, 0] == SHORT_LENGTH:
+            row_texts[text_at[r]:text_at[r + 1]] = codes[offsets[part]:offsets[part + 1]]
+        else:
+            for k in range(text_at[r + 1] - text_at[r]):
+                row_texts[text_at[r] + k] = table[part, 1 + k]
+        if table[part, SKELETON_SLOT] == SHORT_LENGTH:
+            row_skeletons[skeleton_at[r]:skeleton_at[r + 1]] = skeletons[skeleton_offsets[part]:skeleton_offsets[part + 1]]
+        else:
+            for k in range(skeleton_at[r + 1] - skeleton_at[r]):
+                row_skeletons[skeleton_at[r] + k] = table[part, SKELETON_SLOT + 1 + k]
+        symbol_count = symbol_at[r + 1] - symbol_at[r]
+        if symbol_count <= INLINE_SYMBOLS:
+            for k in range(symbol_count):
+                row_symbols[symbol_at[r] + k] = table_ints[part, PART_FIRST_SYMBOLS + k]
+        else:
+            row_symbols[symbol_at[r]:symbol_at[r + 1]] = symbols[symbol_offsets[part]:symbol_offsets[part + 1]]
+    at = 0
+    for i in range(query_count):
+        text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
+        skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
+        symbol_end = skeleton_end + query[at + QUERY_SYMBOL_COUNT]
+        a = query[at + QUERY_HEAD:text_end].astype(np.uint32)
+        a_skeleton = query[text_end:skeleton_end].astype(np.uint32)
+        a_symbols = query[skeleton_end:symbol_end]
+        a_syllabic, a_form, a_role = query[at + QUERY_SYLLABIC] != 0, query[at + QUERY_FORM], query[at + QUERY_ROLE]
+        a_phonetic, a_abjad = query[at + QUERY_PHONETIC], query[at + QUERY_ABJAD] != 0
+        at = symbol_end
+        chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
+        for r in range(count):
+            b = row_texts[text_at[r]:text_at[r + 1]]
+            b_syllabic, b_role = (row_flags[r] & PART_SYLLABIC) != 0, row_role[r]
+            value, reason = 0.0, REASON_NONE
+            if _same_codes(a, b):
+                if a_syllabic == b_syllabic and (not a_syllabic or a_form == row_form[r]):
+                    value, reason = 1.0, REASON_EXACT
+                elif not (a_syllabic and b_syllabic):
+                    value, reason = 1.0, REASON_SCRIPT
+            elif a_syllabic and b_syllabic:
+                pass
+            elif a_role == SIMILARITY_NUMBER or b_role == SIMILARITY_NUMBER:
+                pass
+            elif a_role == SIMILARITY_INITIAL or b_role == SIMILARITY_INITIAL:
+                if (len(a) > 0 and len(b) > 0 and a[0] == b[0] and a_role <= SIMILARITY_INITIAL
+                        and b_role <= SIMILARITY_INITIAL):
+                    value, reason = initial_similarity, REASON_INITIAL
+            else:
+                value, reason = typo_similarity(a, b, chars, masks, scratch), REASON_TYPO
+                if value < variant_similarity and len(a_symbols) > 0 and _share_symbol(
+                        a_symbols, row_symbols[symbol_at[r]:symbol_at[r + 1]]):
+                    value, reason = variant_similarity, REASON_VARIANT
+                if (value < phonetic_similarity and a_phonetic >= 0 and a_phonetic == row_phonetic[r]
+                        and a[0] == b[0]):
+                    value, reason = phonetic_similarity, REASON_PHONETIC
+                if a_abjad != ((row_flags[r] & PART_ABJAD) != 0) and value < skeleton_similarity:
+                    other = _skeleton_similarity(a_skeleton, row_skeletons[skeleton_at[r]:skeleton_at[r + 1]],
+                                                 a_syllabic, b_syllabic, scratch, skeleton_similarity,
+                                                 near_skeleton_similarity)
+                    # `max` of (value, reason) tuples: on a tie the greater reason wins, "script" only over "phonetic".
+                    if other > value or (other == value and reason == REASON_PHONETIC):
+                        value, reason = other, REASON_SCRIPT
+                if value < min_similarity:
+                    value, reason = 0.0, REASON_NONE
+            values[r, i] = value
+            reasons[r, i] = reason
+    return values, reasons
+
+
 # -- blocking: candidate names of a query and their estimated scores ----------------------------
 
 

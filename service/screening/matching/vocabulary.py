@@ -8,14 +8,26 @@ from typing import NamedTuple
 import numpy as np
 
 from . import kernels
-from .align import MIN_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, VARIANT_SIMILARITY
+from .align import (
+    INITIAL_SIMILARITY,
+    MIN_SIMILARITY,
+    NEAR_SKELETON_SIMILARITY,
+    PHONETIC_SIMILARITY,
+    SKELETON_SIMILARITY,
+    VARIANT_SIMILARITY,
+)
 from .keys import form_key, fuzzy, indexed_keys, part_key, query_keys, stable_hash
-from .normalize import NAME, PARTICLE, TITLE, NameToken
+from .normalize import INITIAL, NAME, NUMBER, PARTICLE, TITLE, NameToken
 from .scratch import ScratchState
 
 # Part roles as the scorer tells them apart: full names count for the score's cap on
 # names without one, particles and titles never contradict.
 SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING, TITLE: kernels.PART_UNCONTRADICTING}
+
+# Part roles as `align.token_similarity` tells them apart.
+SIMILARITY_ROLES = {NAME: kernels.SIMILARITY_NAME, INITIAL: kernels.SIMILARITY_INITIAL,
+                    NUMBER: kernels.SIMILARITY_NUMBER}
+QUERY_PART_CACHE_SIZE = 200_000  # query parts remembered as `similarity_matrix` reads them
 
 # What a hit on each group of `QueryKeys` means, in their order.
 KEY_GROUP_HITS = (kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT)
@@ -42,10 +54,68 @@ class ScorerParts(NamedTuple):
         )
 
 
+class SimilarityParts(NamedTuple):
+    """Per vocabulary part, what `kernels.similarity_matrix` reads besides the texts that do
+    not fit its table; with the numbers it gives symbols, phonetic keys and Han or Hangul
+    forms, for the query's parts."""
+
+    table: np.ndarray  # uint8 [part, 64], see kernels.PART_*
+    symbols: np.ndarray  # int64 symbol numbers, back to back
+    symbol_offsets: np.ndarray
+    skeletons: np.ndarray  # uint32 code points, back to back
+    skeleton_offsets: np.ndarray
+    symbol_numbers: dict[str, int]
+    phonetic_numbers: dict[str, int]
+    form_numbers: dict[str, int]
+
+    @classmethod
+    def of(cls, parts: list[NameToken], short_texts: np.ndarray) -> SimilarityParts:
+        """`short_texts`: the parts' `kernels.short_text_table`."""
+        count = len(parts)
+        symbol_numbers: dict[str, int] = {}
+        phonetic_numbers: dict[str, int] = {}
+        form_numbers: dict[str, int] = {}
+        symbols = np.array([symbol_numbers.setdefault(symbol, len(symbol_numbers))
+                            for part in parts for symbol in part.symbols], dtype=np.int64)
+        symbol_counts = np.fromiter((len(part.symbols) for part in parts), dtype=np.int64, count=count)
+        symbol_offsets = _offsets(symbol_counts)
+        skeleton_texts = [part.skeleton for part in parts]
+        skeletons = code_points("".join(skeleton_texts))
+        skeleton_offsets = _offsets([len(skeleton) for skeleton in skeleton_texts])
+        table = np.zeros((count, 64), dtype=np.uint8)
+        table[:, :kernels.SHORT_SLOT] = short_texts
+        table[:, 0] &= kernels.SHORT_LENGTH  # the slot's abjad flag is in PART_FLAGS here
+        table[:, kernels.SKELETON_SLOT:kernels.SKELETON_SLOT + kernels.SHORT_SLOT] = kernels.short_text_table(
+            skeletons, skeleton_offsets, np.zeros(count, dtype=bool))
+        ints = table.view(np.int32)
+        syllabic = np.fromiter((part.form != part.text for part in parts), dtype=bool, count=count)
+        ints[:, kernels.PART_FORM] = np.fromiter(
+            (form_numbers.setdefault(part.form, len(form_numbers)) if part.form != part.text else -1
+             for part in parts), dtype=np.int32, count=count)
+        ints[:, kernels.PART_PHONETIC] = np.fromiter(
+            (phonetic_numbers.setdefault(part.phonetic, len(phonetic_numbers)) if len(part.phonetic) > 2 else -1
+             for part in parts), dtype=np.int32, count=count)
+        ints[:, kernels.PART_SYMBOL_START] = symbol_offsets[:-1]
+        ints[:, kernels.PART_SYMBOL_COUNT] = symbol_counts
+        ints[:, kernels.PART_ROLE] = np.fromiter(
+            (SIMILARITY_ROLES.get(part.role, kernels.SIMILARITY_OTHER) for part in parts), dtype=np.int32, count=count)
+        ints[:, kernels.PART_FLAGS] = syllabic * kernels.PART_SYLLABIC + np.fromiter(
+            (part.abjad for part in parts), dtype=bool, count=count) * kernels.PART_ABJAD
+        for k in range(kernels.INLINE_SYMBOLS):
+            inline = symbol_counts > k
+            ints[inline, kernels.PART_FIRST_SYMBOLS + k] = symbols[symbol_offsets[:-1][inline] + k]
+        return cls(table, symbols, symbol_offsets, skeletons, skeleton_offsets, symbol_numbers, phonetic_numbers,
+                   form_numbers)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self[:5]
+
+
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts")
+    SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts", "_similarity_parts", "_query_parts")
 
     def __init__(
         self,
@@ -79,6 +149,8 @@ class Vocabulary(ScratchState):
         self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
         self._short_texts = kernels.short_text_table(self._codes, self._code_offsets, self._abjad)
         self._scorer_parts = ScorerParts.of(self.parts)
+        self._similarity_parts = SimilarityParts.of(self.parts, self._short_texts)
+        self._query_parts: dict[int, tuple[NameToken, list[int]]] = {}  # by id(token), the token kept alive
 
     @property
     def lookup_keys(self) -> int:
@@ -87,7 +159,8 @@ class Vocabulary(ScratchState):
     @property
     def nbytes(self) -> int:
         arrays = (self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
-                  self._abjad, self._first_letters, self._short_texts, *self._scorer_parts)
+                  self._abjad, self._first_letters, self._short_texts, *self._scorer_parts,
+                  *self._similarity_parts.arrays)
         return sum(array.nbytes for array in arrays)
 
     @property
@@ -125,6 +198,45 @@ class Vocabulary(ScratchState):
             VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
 
+    def similarity_matrix(self, tokens: tuple[NameToken, ...], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`align.similarity_column` of each part in `rows` (sorted part numbers) against the
+        query parts, compiled: (values [row, query part], reasons [row, query part] as
+        `kernels.REASONS` numbers)."""
+        query: list[int] = []
+        for token in tokens:
+            query += self._query_part(token)
+        parts = self._similarity_parts
+        return kernels.similarity_matrix(
+            rows, len(tokens), np.array(query, dtype=np.int64),
+            parts.table, parts.table.view(np.int32), self._codes, self._code_offsets, parts.symbols,
+            parts.symbol_offsets, parts.skeletons, parts.skeleton_offsets,
+            INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
+            NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY,
+        )
+
+    def _query_part(self, token: NameToken) -> list[int]:
+        """The query part as `kernels.similarity_matrix` reads it (QUERY_*), in this vocabulary's numbers."""
+        cached = self._query_parts.get(id(token))
+        if cached is not None and cached[0] is token:
+            return cached[1]
+        if len(self._query_parts) >= QUERY_PART_CACHE_SIZE:
+            self._query_parts.clear()
+        parts = self._similarity_parts
+        syllabic = token.form != token.text
+        # Only the symbols some list part has: no other can be shared.
+        symbols = [parts.symbol_numbers[symbol] for symbol in token.symbols if symbol in parts.symbol_numbers]
+        query_part = [
+            len(token.text), len(token.skeleton), len(symbols),
+            syllabic,
+            parts.form_numbers.get(token.form, -1) if syllabic else -1,
+            SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
+            parts.phonetic_numbers.get(token.phonetic, -1) if len(token.phonetic) > 2 else -1,
+            token.abjad,
+            *[ord(c) for c in token.text], *[ord(c) for c in token.skeleton], *symbols,
+        ]
+        self._query_parts[id(token)] = (token, query_part)
+        return query_part
+
     def split(self, kind_code: str, token: NameToken) -> dict[int, float]:
         """"VladimirPutin": a part that is two known parts written together."""
         prefix = part_key(kind_code, token)[:2]
@@ -139,6 +251,13 @@ class Vocabulary(ScratchState):
 
 def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+
+def _offsets(lengths: list[int] | np.ndarray) -> np.ndarray:
+    """Where each of items stored back to back starts, and where the last ends."""
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
 
 
 class VocabularyBuilder:

@@ -316,3 +316,49 @@ def test_it_rules_out_glued_parts_by_the_scorers_own_limits():
     assert align.edit_similarity(long, long + "mno") > 0  # three typos apart: similar
     assert align.edit_similarity(long, long + "mnop") == 0  # four: never
     assert kernels.LARGEST_TYPO_BUDGET == 3
+
+
+def test_it_gives_every_part_pair_the_similarity_and_reason_the_scorer_gives(un_persons):
+    """`kernels.similarity_matrix` against `align.token_similarity`, on the name_bench pairs
+    (many scripts, initials, numbers, particles, Han and Hangul) and UN names, with list parts
+    that do not fit the kernel's table: long or non-ASCII texts, many symbols."""
+    import csv
+    import random
+    from collections import Counter
+
+    from service.screening.matching.align import token_similarity
+    from service.screening.matching.normalize import normalize
+    from service.screening.matching.vocabulary import VocabularyBuilder
+
+    from .conftest import shared_data
+
+    rows = list(csv.DictReader(open(shared_data("matching/name_bench_cases.csv"), encoding="utf-8")))
+    pairs = [(row["name1"], row["name2"]) for row in rows if row["schema"] == "Person"]
+    listed_names = [name2 for _, name2 in pairs] + [name.name for entity in un_persons[:400] for name in entity.names]
+    listed_names += ["Abdulrahmanovichevskiyev Abdulrahmanovichevskaya", "ព្រះបាទ", "Muhammad Mohammed Mahmoud"]
+    builder = VocabularyBuilder()
+    listed_tokens = []
+    for text in listed_names:
+        tokens = normalize(text, "person").tokens
+        listed_tokens.append([builder.number("p", token) for token in tokens])
+    vocabulary = builder.finish()
+    rng = random.Random(5)
+    reasons, fallbacks = Counter(), Counter()
+    queries = [name1 for name1, _ in pairs] + ["Abdulrahmanovichevskiyew", "V Putin", "ព្រះបាទ", "Mohamad 2"]
+    for position, query in enumerate(queries):
+        query_tokens = normalize(query, "person").tokens
+        if not query_tokens:
+            continue
+        own = listed_tokens[position] if position < len(pairs) else []
+        parts = sorted(set(own + rng.sample(range(len(vocabulary)), 40)))
+        values, codes = vocabulary.similarity_matrix(query_tokens, np.array(parts, dtype=np.int64))
+        for row, part in enumerate(parts):
+            token = vocabulary.parts[part]
+            fallbacks["long text"] += len(token.text) > 15 or not token.text.isascii()
+            fallbacks["many symbols"] += len(token.symbols) > kernels.INLINE_SYMBOLS
+            for column, query_token in enumerate(query_tokens):
+                got = (values[row, column], kernels.REASONS[codes[row, column]])
+                assert got == token_similarity(query_token, token), (query_token.text, token.text)
+                reasons[got[1]] += 1
+    assert set(reasons) == set(kernels.REASONS), reasons  # every branch of the scorer was taken
+    assert fallbacks["long text"] and fallbacks["many symbols"], fallbacks
