@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import PATRONYMIC_MARKERS, Column, NameAlignment, PartPair, similarity_column
+from .align import MIN_SIMILARITY, PATRONYMIC_MARKERS, Column, NameAlignment, PartPair, similarity_column
 from .blocking import (
     DEFAULT_PENALTY_ARRAY,
     INITIAL_CODES,
@@ -210,10 +210,12 @@ class MatchIndex:
             return scored
         names = np.fromiter(first_with_text.values(), dtype=np.int64, count=len(first_with_text))
         rows = kernels.distinct_parts(names, self._names.start, self._names.parts)
-        similarity, reasons = self._vocabulary.similarity_matrix(query_tokens, rows)
+        vocabulary = self._vocabulary
+        query = vocabulary.query_parts(query_tokens)
+        similarity, reasons = vocabulary.similarity_matrix(query, len(query_tokens), rows)
         scored.keep_similarities(rows, similarity, reasons)
         query_texts: dict[str, int] = {}
-        scorer = self._vocabulary.scorer_parts
+        scorer = vocabulary.scorer_parts
         scores, needs, *scored.alignments = kernels.alignment_scores(
             np.array([token.weight for token in query_tokens], dtype=np.float64),
             np.array([SCORER_ROLES.get(token.role, kernels.PART_OTHER) for token in query_tokens], dtype=np.int8),
@@ -223,7 +225,7 @@ class MatchIndex:
             rows, similarity,
             scorer.weights, scorer.roles, scorer.letters, scorer.texts,
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
-            JOINED_SIMILARITY,
+            JOINED_SIMILARITY, query, scorer.syllabic, *vocabulary.texts, MIN_SIMILARITY,
         )
         for position, ((text, name), score, need) in enumerate(zip(first_with_text.items(), scores.tolist(),
                                                                    needs.tolist())):

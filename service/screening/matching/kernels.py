@@ -1347,7 +1347,7 @@ def shortlist(
 SCORE_DONE = 0
 SCORE_JOINED_OTHER_COUNT = 1  # below JOINED_SIMILARITY, part counts differ: `joined_similarity`
 SCORE_JOINED_SAME_COUNT = 2  # below it, same part and letter counts: the same letters split elsewhere?
-SCORE_IN_PYTHON = 3  # parts left over on both sides might be glued together: `align` decides
+SCORE_IN_PYTHON = 3  # parts left over on both sides glue together (`_glues`): `align` pairs them
 
 # Part roles, as the scorer tells them apart.
 PART_NAME = 0
@@ -1394,6 +1394,36 @@ def _could_glue(free_one, roles_one, letters_one, free_other, letters_other) -> 
 
 
 @njit(cache=True)
+def _glues(one_codes, one_at, one_roles, one_syllabic, free_one, other_codes, other_at, other_syllabic, free_other,
+           glued, rows, min_similarity: float) -> bool:
+    """Whether `align._glue_runs` glues anything: a free full part of one side equal, or
+    similar enough, to a run of adjacent free parts of the other glued together. Parts'
+    code points are one_codes[one_at[i]:one_at[i + 1]]; `glued` is scratch, long enough."""
+    for i in range(len(free_one)):
+        if not free_one[i] or one_roles[i] != PART_NAME:
+            continue
+        token = one_codes[one_at[i]:one_at[i + 1]]
+        for start in range(len(free_other)):
+            if not free_other[start]:
+                continue
+            length = other_at[start + 1] - other_at[start]
+            glued[:length] = other_codes[other_at[start]:other_at[start + 1]]
+            syllabic = one_syllabic[i] or other_syllabic[start]
+            end = start + 1
+            while end - start < LONGEST_GLUED_RUN and end < len(free_other) and free_other[end]:
+                part = other_codes[other_at[end]:other_at[end + 1]]
+                glued[length:length + len(part)] = part
+                length += len(part)
+                syllabic = syllabic or other_syllabic[end]
+                end += 1
+                if _same_codes(token, glued[:length]):
+                    return True
+                if not syllabic and edit_similarity(token, glued[:length], rows) >= min_similarity:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def alignment_scores(
     query_weights: np.ndarray,  # float64 per query part
     query_roles: np.ndarray,  # int8, PART_*
@@ -1411,6 +1441,11 @@ def alignment_scores(
     penalties: np.ndarray,  # conflict, query_extra, list_extra
     without_full_part_cap: float,
     joined_score: float,  # JOINED_SIMILARITY
+    query: np.ndarray,  # the query parts as `similarity_matrix` reads them (QUERY_*)
+    part_syllabic: np.ndarray,  # bool per vocabulary part: Han or Hangul, kept as written
+    codes: np.ndarray,  # uint32, the vocabulary parts' texts back to back
+    offsets: np.ndarray,
+    min_similarity: float,  # align.MIN_SIMILARITY
 ):
     """`score.compare_names` of the query against many names, compiled. The alignment is
     `align.align`'s over columns (the caller checks that the query has no patronymic
@@ -1446,6 +1481,22 @@ def alignment_scores(
     listed_roles_scratch = np.empty(longest, dtype=np.int8)
     listed_letters_scratch = np.empty(longest, dtype=np.int64)
     listed_texts_scratch = np.empty(longest, dtype=np.int64)
+    # For the test of glued parts: the query parts' code points, and a list name's when asked.
+    query_at = np.zeros(query_count + 1, dtype=np.int64)
+    query_syllabic = np.empty(query_count, dtype=np.bool_)
+    at = 0
+    for i in range(query_count):
+        query_at[i + 1] = query_at[i] + query[at + QUERY_TEXT_LENGTH]
+        query_syllabic[i] = query[at + QUERY_SYLLABIC] != 0
+        at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
+    query_codes = np.empty(query_at[query_count], dtype=np.int64)
+    at = 0
+    for i in range(query_count):
+        query_codes[query_at[i]:query_at[i + 1]] = query[at + QUERY_HEAD:at + QUERY_HEAD + query_at[i + 1] - query_at[i]]
+        at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
+    listed_at = np.zeros(longest + 1, dtype=np.int64)
+    listed_syllabic = np.empty(longest, dtype=np.bool_)
+    glue_rows = np.empty((3, 64), dtype=np.int32)
     for n in range(count):
         first = name_start[names[n]]
         listed_count = name_start[names[n] + 1] - first
@@ -1503,8 +1554,24 @@ def alignment_scores(
             _could_glue(free_query, query_roles, query_letters, free_listed, listed_letters)
             or _could_glue(free_listed, listed_roles, listed_letters, free_query, query_letters)
         ):
-            needs[n] = SCORE_IN_PYTHON
-            continue
+            # Lengths allow it: do the texts? (Rarely: 25 of 1,660 such names in the benchmark.)
+            for k in range(listed_count):
+                part = name_parts[first + k]
+                listed_at[k + 1] = listed_at[k] + offsets[part + 1] - offsets[part]
+                listed_syllabic[k] = part_syllabic[part]
+            listed_codes = np.empty(listed_at[listed_count], dtype=np.int64)
+            for k in range(listed_count):
+                part = name_parts[first + k]
+                listed_codes[listed_at[k]:listed_at[k + 1]] = codes[offsets[part]:offsets[part + 1]]
+            glued = np.empty(max(query_at[query_count], listed_at[listed_count]), dtype=np.int64)
+            if (
+                _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
+                       listed_codes, listed_at, listed_syllabic, free_listed, glued, glue_rows, min_similarity)
+                or _glues(listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
+                          query_codes, query_at, query_syllabic, free_query, glued, glue_rows, min_similarity)
+            ):
+                needs[n] = SCORE_IN_PYTHON
+                continue
         if not any_listed and any_query:
             _drop_repeats(free_query, query_texts, pairs, pair_count, 0)
         if not any_query and any_listed:

@@ -40,6 +40,7 @@ class ScorerParts(NamedTuple):
     roles: np.ndarray  # int8, kernels.PART_*
     letters: np.ndarray  # int64, letters in its text
     texts: np.ndarray  # int64, equal for parts of equal text
+    syllabic: np.ndarray  # bool: Han or Hangul, kept as written (form != text)
 
     @classmethod
     def of(cls, parts: list[NameToken]) -> ScorerParts:
@@ -51,6 +52,7 @@ class ScorerParts(NamedTuple):
             np.fromiter((len(part.text) for part in parts), dtype=np.int64, count=len(parts)),
             np.fromiter((text_numbers.setdefault(part.text, len(text_numbers)) for part in parts), dtype=np.int64,
                         count=len(parts)),
+            np.fromiter((part.form != part.text for part in parts), dtype=bool, count=len(parts)),
         )
 
 
@@ -198,16 +200,25 @@ class Vocabulary(ScratchState):
             VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
 
-    def similarity_matrix(self, tokens: tuple[NameToken, ...], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`align.similarity_column` of each part in `rows` (sorted part numbers) against the
-        query parts, compiled: (values [row, query part], reasons [row, query part] as
-        `kernels.REASONS` numbers)."""
+    @property
+    def texts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every part's text as code points back to back (uint32), and where each starts."""
+        return self._codes, self._code_offsets
+
+    def query_parts(self, tokens: tuple[NameToken, ...]) -> np.ndarray:
+        """The query's parts as the compiled scorer reads them (`kernels.QUERY_*`)."""
         query: list[int] = []
         for token in tokens:
             query += self._query_part(token)
+        return np.array(query, dtype=np.int64)
+
+    def similarity_matrix(self, query: np.ndarray, query_count: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`align.similarity_column` of each part in `rows` (sorted part numbers) against the
+        `query_count` parts of `query` (`query_parts`), compiled: (values [row, query part],
+        reasons [row, query part] as `kernels.REASONS` numbers)."""
         parts = self._similarity_parts
         return kernels.similarity_matrix(
-            rows, len(tokens), np.array(query, dtype=np.int64),
+            rows, query_count, query,
             parts.table, parts.table.view(np.int32), self._codes, self._code_offsets, parts.symbols,
             parts.symbol_offsets, parts.skeletons, parts.skeleton_offsets,
             INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,

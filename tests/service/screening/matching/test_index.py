@@ -286,6 +286,32 @@ def test_it_scores_shortlisted_names_in_one_compiled_pass_as_the_scorer_does():
     assert scores == scorer and compared == set(scores)
 
 
+def test_it_leaves_to_python_exactly_the_names_whose_parts_glue():
+    # Parts left over on both sides whose lengths allow a glue are common; parts whose texts
+    # glue are rare. Only those go to Python: split words, typos across the split, Han
+    # syllables (equal or not at all), runs of up to four parts, in either direction.
+    listed = [
+        "Patr Ushev Nikolai", "Patr Uschev Nikolai", "Nikolai Patrushev", "Nikolai Petrov Ivanov", "Ab Del Karim",
+        "Abdel Karim", "Abd El Ka Rim", "习 近平", "习近平", "Xi Jin Ping", "Kim Hong Sop Lee", "Maria Jose Lopez",
+        "Mariajose Lopez", "Jose Maria Lopez", "Ole Gunnar Solskjaer", "Olegunnar Solskjar", "习 近 平",
+    ]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    queries = [
+        "Nikolai Patrushev", "Patr Ushev Nikolai", "Nikolai Patrushew", "Abdel Karim", "Ab Del Karim", "Abdelkarim",
+        "Xi Jinping", "习近平", "Kim Hongsop Lee", "Mariajose Lopez", "Maria Jose Lopez", "Ole Gunnar Solskjaer",
+        "Olegunnar Solskjaer", "Nikolai Petrovivanov", "Hong Sop Kim", "Xijinpin", "Xijinping",
+    ]
+    glued_in_python = 0
+    for query in queries:
+        scores, scorer, in_python = _scores_both_ways(index, query, list(range(len(listed))))
+        assert scores == scorer, query
+        glued = {text for text, (_, alignment, _, _) in scorer.items()
+                 if any(pair.reason == "joined" for pair in alignment.pairs)}
+        assert in_python == glued, query
+        glued_in_python += len(glued)
+    assert glued_in_python >= 10
+
+
 def test_it_scores_the_candidates_of_real_queries_as_the_scorer_does(un_persons, un_index):
     rng = random.Random(13)
     sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 40)

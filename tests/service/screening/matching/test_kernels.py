@@ -351,7 +351,8 @@ def test_it_gives_every_part_pair_the_similarity_and_reason_the_scorer_gives(un_
             continue
         own = listed_tokens[position] if position < len(pairs) else []
         parts = sorted(set(own + rng.sample(range(len(vocabulary)), 40)))
-        values, codes = vocabulary.similarity_matrix(query_tokens, np.array(parts, dtype=np.int64))
+        values, codes = vocabulary.similarity_matrix(vocabulary.query_parts(query_tokens), len(query_tokens),
+                                                     np.array(parts, dtype=np.int64))
         for row, part in enumerate(parts):
             token = vocabulary.parts[part]
             fallbacks["long text"] += len(token.text) > 15 or not token.text.isascii()
