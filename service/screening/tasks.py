@@ -16,6 +16,7 @@ import requests
 from celery import shared_task
 from celery.signals import worker_init
 
+from service.screening.engine import keep_out_of_garbage_collection
 from service.screening.list_import import ListImportError, screening_list_import
 from service.screening.matching import warm_up
 from service.screening.models import ScreeningListCategory
@@ -32,6 +33,8 @@ def matching_warm_up(**_) -> None:
     """Before the pool forks: every worker process starts with rigour's name database and
     the compiled matching kernels loaded, instead of the first screening paying for them."""
     warm_up()
+    # Before the fork, also so that the children's collections do not touch (and copy) its pages.
+    keep_out_of_garbage_collection()
     logger.info("Matching engine warmed up.")
 
 
