@@ -652,7 +652,7 @@ def similarity_matrix(
     query: np.ndarray,  # int64: the query parts one after another, see QUERY_*
     table: np.ndarray,  # uint8 [part, 64], see PART_*
     table_ints: np.ndarray,  # int32 [part, 16]: the same memory
-    codes, offsets, symbols, symbol_offsets, skeletons, skeleton_offsets,  # what does not fit in the rows
+    codes, offsets, symbols, skeletons, skeleton_offsets,  # what does not fit in the rows
     initial_similarity: float, variant_similarity: float, phonetic_similarity: float,
     skeleton_similarity: float, near_skeleton_similarity: float, min_similarity: float,
 ):
@@ -707,7 +707,8 @@ def similarity_matrix(
             for k in range(symbol_count):
                 row_symbols[symbol_at[r] + k] = table_ints[part, PART_FIRST_SYMBOLS + k]
         else:
-            row_symbols[symbol_at[r]:symbol_at[r + 1]] = symbols[symbol_offsets[part]:symbol_offsets[part + 1]]
+            start = table_ints[part, PART_SYMBOL_START]
+            row_symbols[symbol_at[r]:symbol_at[r + 1]] = symbols[start:start + symbol_count]
     at = 0
     for i in range(query_count):
         text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]

@@ -63,7 +63,6 @@ class SimilarityParts(NamedTuple):
 
     table: np.ndarray  # uint8 [part, 64], see kernels.PART_*
     symbols: np.ndarray  # int64 symbol numbers, back to back
-    symbol_offsets: np.ndarray
     skeletons: np.ndarray  # uint32 code points, back to back
     skeleton_offsets: np.ndarray
     symbol_numbers: dict[str, int]
@@ -106,12 +105,11 @@ class SimilarityParts(NamedTuple):
         for k in range(kernels.INLINE_SYMBOLS):
             inline = symbol_counts > k
             ints[inline, kernels.PART_FIRST_SYMBOLS + k] = symbols[symbol_offsets[:-1][inline] + k]
-        return cls(table, symbols, symbol_offsets, skeletons, skeleton_offsets, symbol_numbers, phonetic_numbers,
-                   form_numbers)
+        return cls(table, symbols, skeletons, skeleton_offsets, symbol_numbers, phonetic_numbers, form_numbers)
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
-        return self[:5]
+        return self[:4]
 
 
 class Vocabulary(ScratchState):
@@ -220,7 +218,7 @@ class Vocabulary(ScratchState):
         return kernels.similarity_matrix(
             rows, query_count, query,
             parts.table, parts.table.view(np.int32), self._codes, self._code_offsets, parts.symbols,
-            parts.symbol_offsets, parts.skeletons, parts.skeleton_offsets,
+            parts.skeletons, parts.skeleton_offsets,
             INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
             NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY,
         )
