@@ -634,6 +634,17 @@ QUERY_SYLLABIC, QUERY_FORM, QUERY_ROLE, QUERY_PHONETIC, QUERY_ABJAD = 3, 4, 5, 6
 QUERY_HEAD = 8
 
 
+@njit(cache=True)
+def _query_starts(query: np.ndarray, query_count: int) -> np.ndarray:
+    """Where each query part's numbers start in `query` (QUERY_*)."""
+    starts = np.empty(query_count, dtype=np.int64)
+    at = 0
+    for i in range(query_count):
+        starts[i] = at
+        at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
+    return starts
+
+
 # What `similarity_matrix` reads of a vocabulary part, in one 64-byte row (one cache line
 # instead of a miss in each of eleven arrays). Bytes 0-15 and 16-31: its text and its
 # skeleton as `short_text_table` slots (SHORT_LENGTH: read the arrays instead); then, as
@@ -709,8 +720,9 @@ def similarity_matrix(
         else:
             start = table_ints[part, PART_SYMBOL_START]
             row_symbols[symbol_at[r]:symbol_at[r + 1]] = symbols[start:start + symbol_count]
-    at = 0
+    starts = _query_starts(query, query_count)
     for i in range(query_count):
+        at = starts[i]
         text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
         skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
         symbol_end = skeleton_end + query[at + QUERY_SYMBOL_COUNT]
@@ -719,7 +731,6 @@ def similarity_matrix(
         a_symbols = query[skeleton_end:symbol_end]
         a_syllabic, a_form, a_role = query[at + QUERY_SYLLABIC] != 0, query[at + QUERY_FORM], query[at + QUERY_ROLE]
         a_phonetic, a_abjad = query[at + QUERY_PHONETIC], query[at + QUERY_ABJAD] != 0
-        at = symbol_end
         chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
         for r in range(count):
             b = row_texts[text_at[r]:text_at[r + 1]]
@@ -1483,18 +1494,16 @@ def alignment_scores(
     listed_letters_scratch = np.empty(longest, dtype=np.int64)
     listed_texts_scratch = np.empty(longest, dtype=np.int64)
     # For the test of glued parts: the query parts' code points, and a list name's when asked.
+    starts = _query_starts(query, query_count)
     query_at = np.zeros(query_count + 1, dtype=np.int64)
     query_syllabic = np.empty(query_count, dtype=np.bool_)
-    at = 0
     for i in range(query_count):
-        query_at[i + 1] = query_at[i] + query[at + QUERY_TEXT_LENGTH]
-        query_syllabic[i] = query[at + QUERY_SYLLABIC] != 0
-        at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
+        query_at[i + 1] = query_at[i] + query[starts[i] + QUERY_TEXT_LENGTH]
+        query_syllabic[i] = query[starts[i] + QUERY_SYLLABIC] != 0
     query_codes = np.empty(query_at[query_count], dtype=np.int64)
-    at = 0
     for i in range(query_count):
-        query_codes[query_at[i]:query_at[i + 1]] = query[at + QUERY_HEAD:at + QUERY_HEAD + query_at[i + 1] - query_at[i]]
-        at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
+        text = starts[i] + QUERY_HEAD
+        query_codes[query_at[i]:query_at[i + 1]] = query[text:text + query_at[i + 1] - query_at[i]]
     listed_at = np.zeros(longest + 1, dtype=np.int64)
     listed_syllabic = np.empty(longest, dtype=np.bool_)
     glue_rows = np.empty((3, 64), dtype=np.int32)

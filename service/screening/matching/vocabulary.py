@@ -70,8 +70,8 @@ class SimilarityParts(NamedTuple):
     form_numbers: dict[str, int]
 
     @classmethod
-    def of(cls, parts: list[NameToken], short_texts: np.ndarray) -> SimilarityParts:
-        """`short_texts`: the parts' `kernels.short_text_table`."""
+    def of(cls, parts: list[NameToken], short_texts: np.ndarray, syllabic: np.ndarray) -> SimilarityParts:
+        """`short_texts`: the parts' `kernels.short_text_table`; `syllabic`: `ScorerParts.syllabic`."""
         count = len(parts)
         symbol_numbers: dict[str, int] = {}
         phonetic_numbers: dict[str, int] = {}
@@ -89,7 +89,6 @@ class SimilarityParts(NamedTuple):
         table[:, kernels.SKELETON_SLOT:kernels.SKELETON_SLOT + kernels.SHORT_SLOT] = kernels.short_text_table(
             skeletons, skeleton_offsets, np.zeros(count, dtype=bool))
         ints = table.view(np.int32)
-        syllabic = np.fromiter((part.form != part.text for part in parts), dtype=bool, count=count)
         ints[:, kernels.PART_FORM] = np.fromiter(
             (form_numbers.setdefault(part.form, len(form_numbers)) if part.form != part.text else -1
              for part in parts), dtype=np.int32, count=count)
@@ -149,7 +148,7 @@ class Vocabulary(ScratchState):
         self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
         self._short_texts = kernels.short_text_table(self._codes, self._code_offsets, self._abjad)
         self._scorer_parts = ScorerParts.of(self.parts)
-        self._similarity_parts = SimilarityParts.of(self.parts, self._short_texts)
+        self._similarity_parts = SimilarityParts.of(self.parts, self._short_texts, self._scorer_parts.syllabic)
         self._query_parts: dict[int, tuple[NameToken, list[int]]] = {}  # by id(token), the token kept alive
 
     @property
