@@ -311,6 +311,9 @@ def name_layout(
             single_parts[:singles], single_names[:singles], pair_codes, pair_names)
 
 
+PATTERN_ASCII = 128  # characters whose bit set `osa_pattern` keeps at their own code
+
+
 @njit(cache=True)
 def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) -> int:
     """Optimal string alignment distance (a swap of neighbours is one edit); cutoff + 1
@@ -343,23 +346,33 @@ def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) ->
 
 @njit(cache=True)
 def osa_pattern(a: np.ndarray):
-    """What `osa_distance_bits` needs of a text of at most 64 characters: its distinct
-    characters and, per character, the bit set of the positions where it stands."""
+    """What `osa_distance_bits` needs of a text of at most 64 characters: per character,
+    the bit set of the positions where it stands. An ASCII character's set is read at its
+    code (masks[0:128]), without a search: most texts compared are ASCII, and searching the
+    text's distinct characters for each character compared took half the lookup's time.
+    Other characters are listed in `chars`, their sets at masks[128 + k]. An empty text
+    gives an empty pattern: `typo_similarity` then measures with the table."""
+    if len(a) == 0:
+        return np.empty(0, dtype=np.uint32), np.empty(0, dtype=np.uint64)
     chars = np.empty(len(a), dtype=np.uint32)
-    masks = np.zeros(len(a), dtype=np.uint64)
+    masks = np.zeros(PATTERN_ASCII + len(a), dtype=np.uint64)
     distinct = 0
     for i in range(len(a)):
-        at = -1
-        for c in range(distinct):
-            if chars[c] == a[i]:
-                at = c
-                break
-        if at < 0:
-            at = distinct
-            chars[at] = a[i]
-            distinct += 1
+        code = a[i]
+        if code < PATTERN_ASCII:
+            at = code
+        else:
+            at = -1
+            for c in range(distinct):
+                if chars[c] == code:
+                    at = PATTERN_ASCII + c
+                    break
+            if at < 0:
+                chars[distinct] = code
+                at = PATTERN_ASCII + distinct
+                distinct += 1
         masks[at] |= np.uint64(1) << np.uint64(i)
-    return chars[:distinct], masks[:distinct]
+    return chars[:distinct], masks[:PATTERN_ASCII + distinct]
 
 
 @njit(cache=True, inline='always')
@@ -375,11 +388,15 @@ def osa_distance_bits(chars: np.ndarray, masks: np.ndarray, length: int, b: np.n
     distance = length
     last = one << np.uint64(length - 1)
     for j in range(len(b)):
-        pm = np.uint64(0)
-        for c in range(len(chars)):
-            if chars[c] == b[j]:
-                pm = masks[c]
-                break
+        code = b[j]
+        if code < PATTERN_ASCII:
+            pm = masks[code]
+        else:
+            pm = np.uint64(0)
+            for c in range(len(chars)):
+                if chars[c] == code:
+                    pm = masks[PATTERN_ASCII + c]
+                    break
         transposed = (((~d0) & pm) << one) & pm_old
         d0 = (((pm & vp) + vp) ^ vp) | pm | vn | transposed
         hp = vn | ~(d0 | vp)
@@ -421,7 +438,7 @@ def typo_similarity(a: np.ndarray, b: np.ndarray, chars: np.ndarray, masks: np.n
     budget = typo_budget(a, b)
     if budget == 0:
         return 0.0
-    if len(chars) > 0:
+    if len(masks) > 0:
         distance = osa_distance_bits(chars, masks, len(a), b, budget)
     else:
         distance = osa_distance(a, b, budget, rows)
