@@ -593,6 +593,57 @@ def similar_parts(
     return parts[:kept], similarity[:kept]
 
 
+@njit(cache=True, nogil=True)
+def similar_parts_of_range(
+    first: int,
+    last: int,
+    kinds: np.ndarray,  # per part: the kind code's character number
+    fuzzy: np.ndarray,  # bool per part
+    abjad: np.ndarray,  # bool per part
+    named: np.ndarray,  # bool per part: a full name part, the only kind a probe looks up
+    extra_offsets: np.ndarray,  # per part: where its extra keys start in extra_hashes
+    extra_hashes: np.ndarray,
+    extra_kinds: np.ndarray,
+    lookup_hashes: np.ndarray,
+    lookup_buckets: np.ndarray,
+    lookup_parts: np.ndarray,
+    texts: np.ndarray,
+    offsets: np.ndarray,
+    short_texts: np.ndarray,
+    variant_similarity: float,
+    phonetic_similarity: float,
+    skeleton_similarity: float,
+    min_similarity: float,
+):
+    """`similar_parts` of the vocabulary's own full name parts first..last - 1, each its
+    own exact part: (counts per part, parts, similarities), back to back. Runs without
+    the GIL, so a build can share the parts among threads."""
+    counts = np.zeros(last - first, dtype=np.int64)
+    capacity = 64 * (last - first) + 64
+    found_parts = np.empty(capacity, dtype=np.int32)
+    found_values = np.empty(capacity, dtype=np.float64)
+    n = 0
+    for part in range(first, last):
+        if not named[part]:
+            continue
+        parts, values = similar_parts(
+            texts[offsets[part]:offsets[part + 1]], kinds[part], fuzzy[part],
+            extra_hashes[extra_offsets[part]:extra_offsets[part + 1]],
+            extra_kinds[extra_offsets[part]:extra_offsets[part + 1]], abjad[part], part,
+            lookup_hashes, lookup_buckets, lookup_parts, texts, offsets, short_texts,
+            variant_similarity, phonetic_similarity, skeleton_similarity, min_similarity,
+        )
+        if n + len(parts) > capacity:
+            capacity = 2 * (n + len(parts))
+            found_parts = np.concatenate((found_parts[:n], np.empty(capacity - n, dtype=np.int32)))
+            found_values = np.concatenate((found_values[:n], np.empty(capacity - n, dtype=np.float64)))
+        found_parts[n:n + len(parts)] = parts
+        found_values[n:n + len(parts)] = values
+        n += len(parts)
+        counts[part - first] = len(parts)
+    return counts, found_parts[:n], found_values[:n]
+
+
 # -- the similarity of query parts to the list parts of the names scored in full -------------------
 
 # `align.token_similarity`'s reasons, as the matrix below gives them (`REASONS` names them).

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from array import array
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -31,6 +33,7 @@ QUERY_PART_CACHE_SIZE = 200_000  # query parts remembered as `similarity_matrix`
 
 # What a hit on each group of `QueryKeys` means, in their order.
 KEY_GROUP_HITS = (kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT)
+OWN_SPELLINGS_CHUNK = 4096  # parts per call of `kernels.similar_parts_of_range`, the unit shared among threads
 
 
 class ScorerParts(NamedTuple):
@@ -111,10 +114,79 @@ class SimilarityParts(NamedTuple):
         return self[:4]
 
 
+class OwnSpellings(NamedTuple):
+    """`Vocabulary.similar` of every full name part of the vocabulary itself, made once per
+    index: a screened name is mostly made of listed words, and each word's first lookup
+    (~45 µs) was a fifth of a search. Similarities are stored as numbers into `values`
+    (34 distinct floats for the benchmark's million names), one byte each instead of eight."""
+
+    offsets: np.ndarray  # int64, part n's spellings are parts[offsets[n]:offsets[n + 1]]
+    parts: np.ndarray  # int32, sorted per part
+    codes: np.ndarray  # uint8 (wider past 256 values): the similarity's number in `values`
+    values: np.ndarray  # float64, sorted
+
+    @classmethod
+    def of(cls, vocabulary: Vocabulary) -> OwnSpellings:
+        count = len(vocabulary)
+        kinds = np.zeros(count, dtype=np.int64)
+        fuzzy_parts = np.zeros(count, dtype=bool)
+        named = np.zeros(count, dtype=bool)
+        extra_counts = np.zeros(count, dtype=np.int64)
+        extra_hashes: list[int] = []
+        extra_kinds: list[int] = []
+        for key, number in vocabulary._part_numbers.items():
+            part = vocabulary.parts[number]
+            if part.role != NAME:
+                continue
+            kinds[number] = ord(key[0])
+            fuzzy_parts[number] = fuzzy(part)
+            named[number] = True
+            for hit, group in zip(KEY_GROUP_HITS, query_keys(key[0], part)):
+                for lookup_key in group:
+                    extra_hashes.append(stable_hash(lookup_key))
+                    extra_kinds.append(hit)
+                extra_counts[number] += len(group)
+        arguments = (
+            kinds, fuzzy_parts, vocabulary._abjad, named, _offsets(extra_counts),
+            np.array(extra_hashes, dtype=np.uint64), np.array(extra_kinds, dtype=np.uint8),
+            vocabulary._lookup_hashes, vocabulary._lookup_buckets, vocabulary._lookup_parts, vocabulary._codes,
+            vocabulary._code_offsets, vocabulary._short_texts,
+            VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
+        )
+
+        def chunk(first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            counts, parts, values = kernels.similar_parts_of_range(
+                first, min(first + OWN_SPELLINGS_CHUNK, count), *arguments)
+            distinct, codes = np.unique(values, return_inverse=True)  # coded per chunk: no 8-byte copy of all
+            return counts, parts, distinct, codes.astype(np.uint32)
+
+        # The kernel runs without the GIL: the build's one step that uses every core.
+        with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+            chunks = list(pool.map(chunk, range(0, count, OWN_SPELLINGS_CHUNK)))
+        values = np.unique(np.concatenate([distinct for _, _, distinct, _ in chunks] or [np.empty(0)]))
+        code_type = np.uint8 if len(values) <= 2**8 else np.uint16 if len(values) <= 2**16 else np.uint32
+        codes = [np.searchsorted(values, distinct).astype(code_type)[chunk_codes] for _, _, distinct, chunk_codes in chunks]
+        return cls(
+            _offsets(np.concatenate([counts for counts, *_ in chunks] or [np.empty(0, dtype=np.int64)])),
+            np.concatenate([parts for _, parts, *_ in chunks] or [np.empty(0, dtype=np.int32)]),
+            np.concatenate(codes or [np.empty(0, dtype=code_type)]),
+            values,
+        )
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return tuple(self)
+
+    def of_part(self, number: int) -> tuple[np.ndarray, np.ndarray]:
+        first, last = self.offsets[number], self.offsets[number + 1]
+        return self.parts[first:last], self.values[self.codes[first:last]]
+
+
 class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
-    SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts", "_similarity_parts", "_query_parts")
+    SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts", "_similarity_parts", "_query_parts",
+               "_own_spellings")
 
     def __init__(
         self,
@@ -150,6 +222,7 @@ class Vocabulary(ScratchState):
         self._scorer_parts = ScorerParts.of(self.parts)
         self._similarity_parts = SimilarityParts.of(self.parts, self._short_texts, self._scorer_parts.syllabic)
         self._query_parts: dict[int, tuple[NameToken, list[int]]] = {}  # by id(token), the token kept alive
+        self._own_spellings = OwnSpellings.of(self)
 
     @property
     def lookup_keys(self) -> int:
@@ -159,7 +232,7 @@ class Vocabulary(ScratchState):
     def nbytes(self) -> int:
         arrays = (self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
                   self._abjad, self._first_letters, self._short_texts, *self._scorer_parts,
-                  *self._similarity_parts.arrays)
+                  *self._similarity_parts.arrays, *self._own_spellings.arrays)
         return sum(array.nbytes for array in arrays)
 
     @property
@@ -182,8 +255,18 @@ class Vocabulary(ScratchState):
     def similar(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         """List parts similar to a query part (sorted), with the scorer's similarity: hits on the
         lookup keys, with the similarity `token_similarity` gives for that kind of hit (the kernel
-        computes them all at once), and the exact part (at 1.0). Not cached here: the blocker
-        keeps each query part's probe."""
+        computes them all at once), and the exact part (at 1.0). A full name part of the list
+        itself was looked up when the index was made (`OwnSpellings`), unless the query's part
+        has the key but not the features of the listed one ("hanyh" written in Arabic or in
+        Latin letters: its skeleton keys differ). Not cached here: the blocker keeps each
+        query part's probe."""
+        if token.role == NAME:
+            exact = self.exact(kind_code, token)
+            if exact is not None and self.parts[exact] == token:
+                return self._own_spellings.of_part(exact)
+        return self._look_up(kind_code, token)
+
+    def _look_up(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         keys = query_keys(kind_code, token)
         extra = [key for group in keys for key in group]
         hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))

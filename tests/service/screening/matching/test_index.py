@@ -195,6 +195,39 @@ def test_it_remembers_each_query_parts_probe_within_a_bound(monkeypatch):
     assert "e0" in {entity for entity, _ in first[2]}  # "Vladimirputin": two known parts written as one
 
 
+def test_it_gives_a_listed_part_the_spellings_a_fresh_lookup_finds(un_persons, un_index):
+    # Every full name part on the list had its spellings looked up when the index was made;
+    # a query part found on the list gets those instead of a lookup of its own.
+    vocabulary = un_index._vocabulary
+    named = [(key, number) for key, number in vocabulary._part_numbers.items()
+             if vocabulary.parts[number].role == "name"]
+    assert len(named) > 2_000
+    for key, number in named:
+        token = vocabulary.parts[number]
+        parts, values = vocabulary.similar(key[0], token)
+        looked_up, looked_up_values = vocabulary._look_up(key[0], token)
+        assert parts.tolist() == looked_up.tolist(), token.text
+        assert values.tolist() == looked_up_values.tolist(), token.text
+        assert number in parts.tolist()
+
+
+def test_it_looks_up_a_query_part_that_has_a_listed_key_but_other_features():
+    # "hanyh" written in Arabic letters and in Latin ones has one key, but across scripts
+    # the consonants count (Haniyeh: 0.85 as a skeleton match, 0.71 as a typo of the Latin).
+    from service.screening.matching.normalize import normalize
+
+    index = MatchIndex.build([ListEntity("e1", "Person", [ListName("Hanyh Nouri")]),
+                              ListEntity("e2", "Person", [ListName("Haniyeh Nouri")])])
+    vocabulary = index._vocabulary
+    [arabic, _] = normalize("هانيه نوری", "person").tokens
+    listed = vocabulary.parts[vocabulary.exact("p", arabic)]
+    assert listed.text == arabic.text and listed != arabic
+    parts, values = vocabulary.similar("p", arabic)
+    assert [vocabulary.parts[part].text for part in parts.tolist()] == ["hanyh", "haniyeh"]
+    assert values.tolist() == [1.0, 0.85]
+    assert index.search(PersonQuery("هانيه نوری"))[1].explanation.aligned[0].reason == "script"
+
+
 COMMON_NAMES = [
     "Maria Garcia", "Marja Garcia", "Maria Lopez Garcia", "Maria Lopez", "Garcia", "Maria", "M. Garcia",
     "Jose Garcia", "Pedro Lopez", "Maria Jose Fernandez", "J. Garcia", "Juan Garcia", "Maria G. Lopez",
