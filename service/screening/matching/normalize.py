@@ -82,7 +82,8 @@ ROMAN_NUMERAL = re.compile(r"^(?=[ivx]+$)x{0,3}(ix|iv|v?i{0,3})$")
 SKELETON_TABLE = str.maketrans({"p": "b", "v": "f", "q": "k", "c": "k", "a": None, "e": None,
                                 "i": None, "o": None, "u": None, "y": None, "w": None})
 DOUBLED = re.compile(r"(.)\1+")
-NOT_ALPHANUMERIC = re.compile(r"[\W_]+")
+# ASCII characters other than letters and digits (what [\W_] matches among them): left out of joined names.
+ASCII_NOT_ALPHANUMERIC = bytes(code for code in range(128) if not chr(code).isalnum())
 # "-owitsch", "-ovitch", "-owicz", "-ovics", "-ovych": one Slavic patronymic suffix, spelt per language.
 SLAVIC_PATRONYMIC = re.compile(r"([aeo])[vw](?:itsch|itsj|itch|itj|itx|ich|ych|icz|ics|ici|ic)$")
 PERSON_PREFIXES = person_name_prefixes_list()  # rigour's honorifics ("Mr", "Dr.", "His Excellency")
@@ -191,7 +192,8 @@ def normalize(name: str, kind: str) -> NormalizedName:
 def joined_letters(name: str, tokens: list[NameToken] | tuple[NameToken, ...]) -> str:
     """The name's letters without spaces or punctuation, before legal forms are rewritten."""
     if name.isascii():
-        return NOT_ALPHANUMERIC.sub("", name.casefold())
+        # Deleted as bytes: a sixth of a regular expression's time, for ~7 shortlisted names a search.
+        return name.lower().encode().translate(None, ASCII_NOT_ALPHANUMERIC).decode()
     return "".join(token.form for token in tokens)
 
 

@@ -101,6 +101,7 @@ def joined_similarity(query: str, listed: str) -> float:
         return JOINED_SIMILARITY
     if (
         min(len(query), len(listed)) >= JOINED_TYPO_MIN_LENGTH
+        and abs(len(query) - len(listed)) <= 1  # else more than one edit apart: no need to measure
         and OSA.distance(query, listed, score_cutoff=1) <= 1
     ):
         return JOINED_TYPO_SIMILARITY

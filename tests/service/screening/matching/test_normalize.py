@@ -1,5 +1,10 @@
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from service.screening.matching import normalize_name
-from service.screening.matching.normalize import GENERIC, INITIAL, LEGAL, NUMBER, PARTICLE, TITLE
+from service.screening.matching.normalize import GENERIC, INITIAL, LEGAL, NUMBER, PARTICLE, TITLE, joined_letters
 
 
 def texts(name: str, schema: str = "Person") -> list[str]:
@@ -108,3 +113,11 @@ def test_it_strips_honorific_prefixes_exactly_as_rigour_does(un_persons):
         assert _without_person_prefixes(name) == remove_person_prefixes(name), name
         changed += remove_person_prefixes(name) != name
     assert changed > 500  # the prefixed names above were really stripped
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_it_joins_an_ascii_name_to_its_letters_and_digits(name):
+    # What `joined_letters` keeps of an ASCII name is what [\W_] leaves, case folded.
+    assert joined_letters(name, ()) == re.sub(r"[\W_]+", "", name.casefold())
+    assert joined_letters("Siemens_AG 2", ()) == "siemensag2"
