@@ -48,6 +48,8 @@ from .postings import Postings
 from .score import (
     DEFAULT_THRESHOLD,
     JOINED_SIMILARITY,
+    JOINED_TYPO_MIN_LENGTH,
+    JOINED_TYPO_SIMILARITY,
     WEAK_ALIAS_FACTOR,
     WITHOUT_FULL_PART_CAP,
     NameComparison,
@@ -58,7 +60,7 @@ from .score import (
     joined_similarity,
 )
 from .types import ListEntity, ListName, Match, PersonQuery
-from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder
+from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder, code_points
 
 KIND_CODES = {PERSON: "p", ORGANIZATION: "o"}
 OTHER_KIND_CODE = "x"
@@ -227,21 +229,34 @@ class MatchIndex:
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
             JOINED_SIMILARITY, query, scorer.syllabic, *vocabulary.texts, MIN_SIMILARITY,
         )
-        for position, ((text, name), score, need) in enumerate(zip(first_with_text.items(), scores.tolist(),
-                                                                   needs.tolist())):
-            if need == kernels.SCORE_IN_PYTHON:
+        left = kernels.joined_scores(scores, needs, names, *self._names.texts.buffers(), code_points(query_name.joined),
+                                     self._names.start, self._names.parts, scorer.syllabic, *vocabulary.texts,
+                                     JOINED_SIMILARITY, JOINED_TYPO_SIMILARITY, JOINED_TYPO_MIN_LENGTH)
+        # Most names are done: all go in at once, then the few left (their parts glue, or
+        # they are joined by Han or Hangul forms) one by one.
+        scored.positions = dict(zip(first_with_text, range(len(first_with_text))))
+        scored.scores = dict(zip(first_with_text, scores.tolist()))
+        if left:
+            self._score_names_left(scored, query_name, first_with_text, needs)
+        return scored
+
+    @staticmethod
+    def _score_names_left(scored: _ScoredNames, query_name: NormalizedName, first_with_text: dict[str, int],
+                          needs: np.ndarray) -> None:
+        """The names `kernels.joined_scores` left for Python: compared in full, or joined by their tokens' forms."""
+        texts = list(first_with_text)
+        for position in np.flatnonzero(needs != kernels.SCORE_DONE).tolist():
+            text = texts[position]
+            name = first_with_text[text]
+            if needs[position] == kernels.SCORE_IN_PYTHON:
+                del scored.positions[text]
                 scored.compare_in_python(text, name)
                 continue
-            scored.positions[text] = position
-            if need != kernels.SCORE_DONE:
-                # `NormalizedName.joined`, without making the name's tokens when it is ASCII.
-                listed = joined_letters(text, () if text.isascii() else scored.listed_name(text, name)[1].tokens)
-                if need == kernels.SCORE_JOINED_OTHER_COUNT:
-                    score = max(score, joined_similarity(query_name.joined, listed))
-                elif query_name.joined == listed:
-                    score = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
-            scored.scores[text] = score
-        return scored
+            listed = joined_letters(text, scored.listed_name(text, name)[1].tokens)
+            if needs[position] == kernels.SCORE_JOINED_OTHER_COUNT:
+                scored.scores[text] = max(scored.scores[text], joined_similarity(query_name.joined, listed))
+            elif query_name.joined == listed:
+                scored.scores[text] = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
 
     def _compare(
         self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None,

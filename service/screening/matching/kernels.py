@@ -1668,6 +1668,94 @@ def alignment_scores(
 
 
 @njit(cache=True)
+def joined_scores(
+    scores: np.ndarray,
+    needs: np.ndarray,  # as `alignment_scores` gives them: changed in place
+    names: np.ndarray,
+    text_bytes: np.ndarray,  # uint8, the names' texts in UTF-8 back to back (`PackedStrings.buffers`)
+    text_offsets: np.ndarray,
+    query_joined: np.ndarray,  # code points of the query's `NormalizedName.joined`
+    name_start: np.ndarray,
+    name_parts: np.ndarray,
+    part_syllabic: np.ndarray,  # bool per vocabulary part: its form is not its text
+    codes: np.ndarray,  # uint32, the vocabulary parts' texts back to back
+    offsets: np.ndarray,
+    joined_score: float,  # score.JOINED_SIMILARITY
+    joined_typo_score: float,  # score.JOINED_TYPO_SIMILARITY
+    joined_typo_min_length: int,
+) -> int:
+    """What Python's `MatchIndex._score_names` did for names left needing SCORE_JOINED_*;
+    each becomes SCORE_DONE. Their joined letters (`normalize.joined_letters`): for a name
+    written in ASCII, its letters and digits in lower case, read off the text's bytes; for
+    others, its parts' forms, which are their texts unless Han or Hangul. A name with Han or
+    Hangul parts keeps its need, for Python. Returns how many names still need Python."""
+    rows = np.empty((3, 64), dtype=np.int32)
+    listed = np.empty(64, dtype=np.int64)
+    query_length = len(query_joined)
+    for n in range(len(names)):
+        need = needs[n]
+        if need != SCORE_JOINED_OTHER_COUNT and need != SCORE_JOINED_SAME_COUNT:
+            continue
+        first, last = text_offsets[names[n]], text_offsets[names[n] + 1]
+        if last - first > len(listed):
+            listed = np.empty(last - first, dtype=np.int64)
+        length = 0
+        ascii = True
+        for i in range(first, last):
+            byte = text_bytes[i]
+            if byte >= 128:
+                ascii = False
+                break
+            if 65 <= byte <= 90:
+                byte += 32
+            if 97 <= byte <= 122 or 48 <= byte <= 57:
+                listed[length] = byte
+                length += 1
+        if not ascii:
+            length = 0
+            for k in range(name_start[names[n]], name_start[names[n] + 1]):
+                part = name_parts[k]
+                if part_syllabic[part]:
+                    ascii = True  # marks the name as left to Python
+                    break
+                length += offsets[part + 1] - offsets[part]
+            if ascii:
+                continue
+            if length > len(listed):
+                listed = np.empty(length, dtype=np.int64)
+            length = 0
+            for k in range(name_start[names[n]], name_start[names[n] + 1]):
+                part = name_parts[k]
+                for i in range(offsets[part], offsets[part + 1]):
+                    listed[length] = codes[i]
+                    length += 1
+        same = length == query_length
+        if same:
+            for i in range(length):
+                if listed[i] != query_joined[i]:
+                    same = False
+                    break
+        if need == SCORE_JOINED_SAME_COUNT:
+            if same:
+                scores[n] = joined_score  # "Hon-gsop" / "Hong-sop"
+        else:  # score.joined_similarity
+            value = 0.0
+            if same and length > 0:
+                value = joined_score
+            elif (min(length, query_length) >= joined_typo_min_length and abs(length - query_length) <= 1
+                  and osa_distance(query_joined, listed[:length], 1, rows) <= 1):
+                value = joined_typo_score
+            if value > scores[n]:
+                scores[n] = value
+        needs[n] = SCORE_DONE
+    left = 0
+    for n in range(len(names)):
+        if needs[n] != SCORE_DONE:
+            left += 1
+    return left
+
+
+@njit(cache=True)
 def _drop_repeats(free: np.ndarray, texts: np.ndarray, pairs: np.ndarray, pair_count: int, side: int) -> None:
     """`align._drop_repeats`: a part left over on one side (0 the query's, 1 the list name's)
     whose text is aligned already adds nothing."""

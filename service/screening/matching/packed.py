@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from array import array
 
+import numpy as np
+
 
 class PackedStrings:
     """Read-only sequence of strings stored back to back."""
@@ -20,6 +22,10 @@ class PackedStrings:
     def __getitem__(self, position: int) -> str:
         start, end = self._offsets[position], self._offsets[position + 1]
         return self._blob[start:end].decode()
+
+    def buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """The UTF-8 bytes (uint8) and the offsets (int64) as numpy arrays, not copied: for kernels."""
+        return np.frombuffer(self._blob, dtype=np.uint8), np.frombuffer(self._offsets, dtype=np.int64)
 
     @property
     def nbytes(self) -> int:

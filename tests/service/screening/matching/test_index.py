@@ -345,6 +345,28 @@ def test_it_leaves_to_python_exactly_the_names_whose_parts_glue():
     assert glued_in_python >= 10
 
 
+def test_it_compares_names_joined_without_python_as_the_scorer_does():
+    # Names split into other parts than the query's are compared by their letters joined:
+    # equal (0.95) or, from nine letters, one edit apart (0.9). ASCII names by their letters,
+    # Cyrillic ones by their parts' texts, compiled; Han ones in Python (forms, not texts).
+    listed = ["Nikolai Patrushev", "Николай Патрушев", "Nikolai Platonovich Patrushev",
+              "Николай Платонович Патрушев", "Kim Hon-gsop", "习 近平", "Xi Jin Ping"]
+    index = MatchIndex.build([ListEntity(f"e{n}", "Person", [ListName(name)]) for n, name in enumerate(listed)])
+    expected = {
+        ("Ni Kolaipat Rushev", "Nikolai Patrushev"): 0.95,
+        ("Ni Kolaipat Rushev", "Николай Патрушев"): 0.95,
+        ("Nik Olaiplatonovichpatrushew", "Nikolai Platonovich Patrushev"): 0.9,
+        ("Nik Olaiplatonovichpatrushew", "Николай Платонович Патрушев"): 0.9,
+        ("Kim Hong-sop", "Kim Hon-gsop"): 0.95,
+    }
+    for query in {query for query, _ in expected} | {"Xijinping", "习近平"}:
+        scores, scorer, in_python = _scores_both_ways(index, query, list(range(len(listed))))
+        assert scores == scorer, query
+        for text, (score, *_) in scores.items():
+            if (query, text) in expected:
+                assert score == expected[query, text] and text not in in_python, (query, text)
+
+
 def test_it_scores_the_candidates_of_real_queries_as_the_scorer_does(un_persons, un_index):
     rng = random.Random(13)
     sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) >= 2], 40)
