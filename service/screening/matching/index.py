@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import kernels
-from .align import MIN_SIMILARITY, PATRONYMIC_MARKERS, Column, NameAlignment, PartPair, similarity_column
+from .align import MIN_SIMILARITY, PATRONYMIC_MARKERS, Column, similarity_column
 from .blocking import (
     DEFAULT_PENALTY_ARRAY,
     INITIAL_CODES,
@@ -50,16 +50,20 @@ from .score import (
     JOINED_SIMILARITY,
     JOINED_TYPO_MIN_LENGTH,
     JOINED_TYPO_SIMILARITY,
+    NO_FACTS,
     WEAK_ALIAS_FACTOR,
     WITHOUT_FULL_PART_CAP,
+    DescribedAlignment,
     NameComparison,
     compare_names,
+    describe_alignment,
     entity_match,
+    explanation,
     fact_adjustments,
     final_score,
     joined_similarity,
 )
-from .types import ListEntity, ListName, Match, PersonQuery
+from .types import AlignedPart, ListEntity, ListName, Match, PersonQuery
 from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder, code_points
 
 KIND_CODES = {PERSON: "p", ORGANIZATION: "o"}
@@ -148,28 +152,30 @@ class MatchIndex:
                                       self._names.weak[shortlist].tolist()):
             text = texts[name]
             first_with_text.setdefault(text, name)
-            shortlisted.append((name, entity, weak, text))
+            shortlisted.append((entity, weak, text))
         scored = self._score_names(query_name, kind, first_with_text)
-        best: dict[int, tuple[float, str, int]] = {}
-        for name, entity, weak, text in shortlisted:
+        best: dict[int, tuple[float, str, bool]] = {}  # entity: its best name's score, text and weakness
+        for entity, weak, text in shortlisted:
             score = scored.scores[text] * (WEAK_ALIAS_FACTOR if weak else 1.0)
             if entity not in best or score > best[entity][0]:
-                best[entity] = (score, text, name)
+                best[entity] = (score, text, weak)
         with_facts = bool(query.birth_date or query.nationalities or query.gender)
-        listed = {}
+        facts = {}
         ranked = []
-        for entity, (score, text, name) in best.items():
+        for entity, (score, _, _) in best.items():
             if with_facts:
-                listed[entity] = self._entity(entity)
-                score = final_score(score, fact_adjustments(query, listed[entity]))
+                facts[entity] = fact_adjustments(query, self._entity(entity))
+                score = final_score(score, facts[entity])
             if score >= threshold:
-                ranked.append((-score, entity, text, name))
-        ranked.sort(key=lambda item: item[:2])  # equal scores in list order
+                ranked.append((-score, entity))
+        ranked.sort()  # equal scores in list order
+        ids = self._entities.ids
         matches = []
-        for _, entity, text, name in ranked[:limit]:
-            # Without facts in the query, a match needs only the entity's id: its dates are not read.
-            matched = listed[entity] if with_facts else self._bare_entity(entity)
-            matches.append(entity_match(query, matched, scored.comparison(text), self._list_name(name, text)))
+        for _, entity in ranked[:limit]:
+            name_score, text, weak = best[entity]
+            found = explanation(query.name, text, "weak" if weak else "strong", name_score,
+                                facts[entity] if with_facts else NO_FACTS, scored.described(text))
+            matches.append(Match(ids[entity], found.final, found))
         return matches
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
@@ -290,11 +296,6 @@ class MatchIndex:
         text = self._names.texts[name] if text is None else text
         return ListName(text, "weak" if self._names.weak[name] else "strong")
 
-    def _bare_entity(self, entity: int) -> ListEntity:
-        """The entity's id and schema only, for a query without birth date, nationality or gender."""
-        entities = self._entities
-        return ListEntity(entities.ids[entity], entities.schemas[entities.schema_codes[entity]], [])
-
     def _entity(self, entity: int) -> ListEntity:
         entities = self._entities
         birth_dates = entities.birth_dates[entity]
@@ -310,12 +311,14 @@ class MatchIndex:
 
 
 class _ScoredNames:
-    """The names a search scored (one per text): `scores`, and each one's `NameComparison`
-    when asked for, the same `compare_names` gives, built from the compiled alignment."""
+    """The names a search scored (one per text): `scores`, and each one's alignment as the
+    explanation shows it (`described`), the same `compare_names` gives, read from the compiled
+    alignment (or from the `NameComparison` of a name compared in Python)."""
 
     def __init__(self, index: MatchIndex, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]):
         self._index = index
         self._query_name = query_name
+        self._query_forms = [token.form for token in query_name.tokens]  # as an explanation shows them
         self._kind = kind
         self._first_with_text = first_with_text
         self.scores: dict[str, float] = {}
@@ -361,29 +364,31 @@ class _ScoredNames:
             listed = self._listed[text] = (numbers, NormalizedName(text, self._kind, self._index._tokens(numbers)))
         return listed
 
-    def comparison(self, text: str) -> NameComparison:
-        comparison = self._comparisons.get(text)
-        if comparison is None:
-            comparison = self._comparisons[text] = self._compiled_comparison(text)
-        return comparison
-
-    def _compiled_comparison(self, text: str) -> NameComparison:
-        position = self.positions[text]
+    def described(self, text: str) -> DescribedAlignment:
+        """The name's alignment as an explanation shows it (`describe_alignment`); read straight from
+        the compiled alignment, without the `NameComparison` the scorer would make."""
+        position = self.positions.get(text)
+        if position is None:
+            return describe_alignment(self._comparisons[text])
         pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
-        numbers, listed = self.listed_name(text, self._first_with_text[text])
-        part_pairs = []
+        numbers = self._index._part_numbers(self._first_with_text[text])
+        query_forms = self._query_forms
+        parts = self._index._vocabulary.parts
         self._read_similarities()
         rows, similarities, reasons = self._rows, self._similarities, self._reasons
-        for query_part, listed_part in pairs[position, :pair_counts[position]].tolist():
-            row = rows[numbers[listed_part]]
-            part_pairs.append(PartPair((query_part,), (listed_part,), similarities[row][query_part],
+        aligned = []
+        # Sorted in the query's order: a query part is in one pair at most.
+        for query_part, listed_part in sorted(pairs[position, :pair_counts[position]].tolist()):
+            number = numbers[listed_part]
+            row = rows[number]
+            aligned.append(AlignedPart(query_forms[query_part], parts[number].form,
+                                       round(similarities[row][query_part], 3),
                                        kernels.REASONS[reasons[row][query_part]]))
-        alignment = NameAlignment(
-            tuple(part_pairs),
-            tuple([i for i, free in enumerate(unmatched_query[position].tolist()) if free]),
-            tuple([j for j, free in enumerate(unmatched_listed[position, :len(numbers)].tolist()) if free]),
+        return (
+            aligned,
+            [form for form, free in zip(query_forms, unmatched_query[position].tolist()) if free],
+            [parts[number].form for number, free in zip(numbers, unmatched_listed[position].tolist()) if free],
         )
-        return NameComparison(self.scores[text], self._query_name, listed, alignment)
 
 
 def warm_up() -> None:

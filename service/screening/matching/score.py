@@ -26,7 +26,7 @@ from typing import NamedTuple
 from rapidfuzz.distance import OSA
 
 from .align import Columns, NameAlignment, PartPair, align
-from .facts import Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
+from .facts import NO_EVIDENCE, Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
 from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 
@@ -51,6 +51,10 @@ PENALTIES = {
     PERSON: Penalties(conflict=2.0, query_extra=0.3, list_extra=0.15),
 }
 DEFAULT_PENALTIES = Penalties(conflict=2.0, query_extra=0.5, list_extra=0.4)
+
+
+# The aligned parts (in the query's order), the query's parts left over and the list name's.
+DescribedAlignment = tuple[list[AlignedPart], list[str], list[str]]
 
 
 class NameComparison(NamedTuple):
@@ -196,6 +200,10 @@ def fact_adjustments(query: PersonQuery, entity: ListEntity) -> tuple[Adjustment
     )
 
 
+# What `fact_adjustments` gives for any entity when the query has no birth date, nationality or gender.
+NO_FACTS = (NO_EVIDENCE, NO_EVIDENCE, NO_EVIDENCE)
+
+
 def final_score(name_score: float, adjustments: tuple[Adjustment, ...]) -> float:
     total = 0.0  # summed first, as `sum` did: the same float
     for adjustment in adjustments:
@@ -210,40 +218,54 @@ def _explain(
     name_score: float,
     entity: ListEntity,
 ) -> Explanation:
-    birth, nationality, gender = fact_adjustments(query, entity)
-    final = final_score(name_score, (birth, nationality, gender))
-    explanation = Explanation(
-        query_name=query.name,
-        matched_name=list_name.name if list_name else "",
-        matched_name_quality=list_name.quality if list_name else "",
-        name_score=round(name_score, 4),
-        birth_date_adjustment=birth.value,
-        nationality_adjustment=nationality.value,
-        gender_adjustment=gender.value,
-        final=round(final, 4),
-        notes=[note for note in (birth.note, nationality.note, gender.note) if note],
+    return explanation(
+        query.name,
+        list_name.name if list_name else "",
+        list_name.quality if list_name else "",
+        name_score,
+        fact_adjustments(query, entity),
+        describe_alignment(comparison) if comparison is not None else None,
     )
-    if comparison is not None:
-        _describe_alignment(explanation, comparison)
-        if list_name is not None and list_name.quality == "weak":
-            explanation.notes.insert(0, "matched a low-quality alias")
-    return explanation
 
 
-def _describe_alignment(explanation: Explanation, comparison: NameComparison) -> None:
+def explanation(
+    query_name: str,
+    matched_name: str,
+    quality: str,
+    name_score: float,
+    adjustments: tuple[Adjustment, Adjustment, Adjustment],
+    alignment: DescribedAlignment | None,
+) -> Explanation:
+    """The explanation of a name score (of `matched_name`, "" when the entity has no name) with
+    the fact `adjustments` applied; `alignment` is None when no name was compared."""
+    birth, nationality, gender = adjustments
+    final = final_score(name_score, adjustments)
+    notes = [note for note in (birth.note, nationality.note, gender.note) if note]
+    if alignment is None:
+        return Explanation(query_name, matched_name, quality, round(name_score, 4), birth.value, nationality.value,
+                           gender.value, round(final, 4), notes=notes)
+    if quality == "weak":
+        notes.insert(0, "matched a low-quality alias")
+    aligned, unmatched_query, unmatched_listed = alignment
+    return Explanation(query_name, matched_name, quality, round(name_score, 4), birth.value, nationality.value,
+                       gender.value, round(final, 4), aligned, unmatched_query, unmatched_listed, notes)
+
+
+def describe_alignment(comparison: NameComparison) -> DescribedAlignment:
+    """The aligned parts in the query's order, and the parts left over, as the explanation shows them."""
     query_tokens = comparison.query.tokens
     listed_tokens = comparison.listed.tokens
     alignment = comparison.alignment
     pairs = alignment.pairs
     if len(pairs) > 1:
         pairs = sorted(pairs, key=_first_query_part)  # in the query's order
-    explanation.aligned = [
-        AlignedPart(_forms(query_tokens, pair.query), _forms(listed_tokens, pair.listed), round(pair.similarity, 3),
-                    pair.reason)
-        for pair in pairs
-    ]
-    explanation.unmatched_query_parts = [query_tokens[i].form for i in alignment.unmatched_query]
-    explanation.unmatched_list_parts = [listed_tokens[j].form for j in alignment.unmatched_listed]
+    return (
+        [AlignedPart(_forms(query_tokens, pair.query), _forms(listed_tokens, pair.listed), round(pair.similarity, 3),
+                     pair.reason)
+         for pair in pairs],
+        [query_tokens[i].form for i in alignment.unmatched_query],
+        [listed_tokens[j].form for j in alignment.unmatched_listed],
+    )
 
 
 def _first_query_part(pair: PartPair) -> int:

@@ -266,9 +266,11 @@ def test_it_keeps_a_rare_part_name_whose_initial_stands_for_a_query_initial():
 
 
 def _scores_both_ways(index: MatchIndex, query: str, names: list[int], schema: str = "Person"):
-    """The search's compiled comparisons of `names` (one per text) beside the scorer's, as
-    (score, alignment, name, tokens), and the texts the search compared in Python instead."""
+    """The search's scores of `names` (one per text) and their alignments as the explanation shows
+    them, beside the scorer's, as (score, (aligned parts, query parts left over, list parts left
+    over)), and the texts the search compared in Python instead."""
     from service.screening.matching.normalize import name_kind, normalize_name
+    from service.screening.matching.score import describe_alignment
 
     kind = name_kind(schema)
     query_name = normalize_name(query, schema)
@@ -279,9 +281,9 @@ def _scores_both_ways(index: MatchIndex, query: str, names: list[int], schema: s
     in_python = set(first_with_text) - set(scored.positions)
     compiled, scorer = {}, {}
     for text, name in first_with_text.items():
-        for comparisons, comparison in ((compiled, scored.comparison(text)), (scorer, index._compare(query_name, name, kind))):
-            comparisons[text] = (comparison.score, comparison.alignment, comparison.listed.original, comparison.listed.tokens)
-        assert scored.scores[text] == compiled[text][0]
+        compiled[text] = (scored.scores[text], scored.described(text))
+        comparison = index._compare(query_name, name, kind)
+        scorer[text] = (comparison.score, describe_alignment(comparison))
     return compiled, scorer, in_python
 
 
@@ -338,8 +340,8 @@ def test_it_leaves_to_python_exactly_the_names_whose_parts_glue():
     for query in queries:
         scores, scorer, in_python = _scores_both_ways(index, query, list(range(len(listed))))
         assert scores == scorer, query
-        glued = {text for text, (_, alignment, _, _) in scorer.items()
-                 if any(pair.reason == "joined" for pair in alignment.pairs)}
+        glued = {text for text, (_, (aligned, _, _)) in scorer.items()
+                 if any(part.reason == "joined" for part in aligned)}
         assert in_python == glued, query
         glued_in_python += len(glued)
     assert glued_in_python >= 10
