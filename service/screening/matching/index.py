@@ -145,16 +145,19 @@ class MatchIndex:
         query_name = normalize_name(query.name, query.schema)
         names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
         shortlist = self._shortlist(names, estimates, threshold, limit)
-        texts = self._names.texts
+        gathered, text_bytes = kernels.shortlisted_names(shortlist, self._names.entity, self._names.weak,
+                                                         *self._names.texts.arrays())
+        text_bytes = text_bytes.tobytes()
         shortlisted = []
         first_with_text: dict[str, int] = {}  # lists repeat names across entities: each text is scored once
-        for name, entity, weak in zip(shortlist.tolist(), self._names.entity[shortlist].tolist(),
-                                      self._names.weak[shortlist].tolist()):
-            text = texts[name]
+        start = 0
+        for name, (entity, weak, end) in zip(shortlist.tolist(), gathered.tolist()):
+            text = text_bytes[start:end].decode()
+            start = end
             first_with_text.setdefault(text, name)
             shortlisted.append((entity, weak, text))
         scored = self._score_names(query_name, kind, first_with_text)
-        best: dict[int, tuple[float, str, bool]] = {}  # entity: its best name's score, text and weakness
+        best: dict[int, tuple[float, str, int]] = {}  # entity: its best name's score, text and weak flag
         for entity, weak, text in shortlisted:
             score = scored.scores[text] * (WEAK_ALIAS_FACTOR if weak else 1.0)
             if entity not in best or score > best[entity][0]:
@@ -235,7 +238,7 @@ class MatchIndex:
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
             JOINED_SIMILARITY, query, scorer.syllabic, *vocabulary.texts, MIN_SIMILARITY,
         )
-        left = kernels.joined_scores(scores, needs, names, *self._names.texts.buffers(), code_points(query_name.joined),
+        left = kernels.joined_scores(scores, needs, names, *self._names.texts.arrays(), code_points(query_name.joined),
                                      self._names.start, self._names.parts, scorer.syllabic, *vocabulary.texts,
                                      JOINED_SIMILARITY, JOINED_TYPO_SIMILARITY, JOINED_TYPO_MIN_LENGTH)
         # Most names are done: all go in at once, then the few left (their parts glue, or

@@ -1421,6 +1421,30 @@ def shortlist(
     return out
 
 
+@njit(cache=True)
+def shortlisted_names(names: np.ndarray, name_entity: np.ndarray, name_weak: np.ndarray, text_offsets: np.ndarray,
+                      text_blob: np.ndarray):
+    """Each name's entity, weak flag and text (`MatchIndex._names`): rows [name, (entity, weak,
+    end of its text)] and the UTF-8 texts back to back. The index's arrays are far apart in
+    memory; read here, one name's waits overlap the next's, which a Python loop's do not."""
+    count = len(names)
+    rows = np.empty((count, 3), dtype=np.int64)
+    total = 0
+    for k in range(count):
+        total += text_offsets[names[k] + 1] - text_offsets[names[k]]
+    texts = np.empty(total, dtype=np.uint8)
+    end = 0
+    for k in range(count):
+        name = names[k]
+        start = end
+        end += text_offsets[name + 1] - text_offsets[name]
+        texts[start:end] = text_blob[text_offsets[name]:text_offsets[name + 1]]
+        rows[k, 0] = name_entity[name]
+        rows[k, 1] = name_weak[name]
+        rows[k, 2] = end
+    return rows, texts
+
+
 # -- comparison: the scores of the shortlisted names ----------------------------------------------
 
 # What a name's score in `alignment_scores` still needs from Python.
@@ -1672,8 +1696,8 @@ def joined_scores(
     scores: np.ndarray,
     needs: np.ndarray,  # as `alignment_scores` gives them: changed in place
     names: np.ndarray,
-    text_bytes: np.ndarray,  # uint8, the names' texts in UTF-8 back to back (`PackedStrings.buffers`)
-    text_offsets: np.ndarray,
+    text_offsets: np.ndarray,  # the names' texts, `PackedStrings.arrays`
+    text_bytes: np.ndarray,  # uint8, UTF-8 back to back
     query_joined: np.ndarray,  # code points of the query's `NormalizedName.joined`
     name_start: np.ndarray,
     name_parts: np.ndarray,

@@ -23,9 +23,9 @@ class PackedStrings:
         start, end = self._offsets[position], self._offsets[position + 1]
         return self._blob[start:end].decode()
 
-    def buffers(self) -> tuple[np.ndarray, np.ndarray]:
-        """The UTF-8 bytes (uint8) and the offsets (int64) as numpy arrays, not copied: for kernels."""
-        return np.frombuffer(self._blob, dtype=np.uint8), np.frombuffer(self._offsets, dtype=np.int64)
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The offsets (int64) and the UTF-8 buffer (uint8) as numpy views, for compiled code."""
+        return np.frombuffer(self._offsets, dtype=np.int64), np.frombuffer(self._blob, dtype=np.uint8)
 
     @property
     def nbytes(self) -> int:

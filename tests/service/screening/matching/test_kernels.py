@@ -363,3 +363,21 @@ def test_it_gives_every_part_pair_the_similarity_and_reason_the_scorer_gives(un_
                 reasons[got[1]] += 1
     assert set(reasons) == set(kernels.REASONS), reasons  # every branch of the scorer was taken
     assert fallbacks["long text"] and fallbacks["many symbols"], fallbacks
+
+
+def test_it_reads_shortlisted_names_as_the_index_arrays_give_them():
+    from service.screening.matching.packed import PackedStringsBuilder
+
+    texts = ["Vladimir Putin", "", "Владимир Путин", "习近平", "O'Brien, John"]
+    builder = PackedStringsBuilder()
+    for text in texts:
+        builder.append(text)
+    packed = builder.finish()
+    entity = np.array([7, 3, 7, 0, 12], dtype=np.int32)
+    weak = np.array([False, True, False, True, False])
+    names = np.array([2, 0, 4, 1, 3, 2], dtype=np.int32)  # unordered, one twice
+    rows, text_bytes = kernels.shortlisted_names(names, entity, weak, *packed.arrays())
+    ends = [0] + [end for _, _, end in rows.tolist()]
+    got = [(e, bool(w), text_bytes.tobytes()[start:end].decode())
+           for (e, w, _), start, end in zip(rows.tolist(), ends, ends[1:])]
+    assert got == [(int(entity[n]), bool(weak[n]), packed[n]) for n in names.tolist()]
