@@ -150,8 +150,11 @@ class Blocker(ScratchState):
 
     def _new_probe(self, kind_code: str, token: NameToken) -> Probe:
         vocabulary = self._vocabulary
-        if token.role == NAME:
-            parts, values = vocabulary.similar(kind_code, token)
+        own = vocabulary.own_spellings(kind_code, token)
+        if own is not None:
+            parts, values = own
+        elif token.role == NAME:
+            parts, values = vocabulary.look_up(kind_code, token)
             if not (values == 1.0).any():
                 split = vocabulary.split(kind_code, token)
                 if split:

@@ -260,13 +260,25 @@ class Vocabulary(ScratchState):
         has the key but not the features of the listed one ("hanyh" written in Arabic or in
         Latin letters: its skeleton keys differ). Not cached here: the blocker keeps each
         query part's probe."""
-        if token.role == NAME:
-            exact = self.exact(kind_code, token)
-            if exact is not None and self.parts[exact] == token:
-                return self._own_spellings.of_part(exact)
-        return self._look_up(kind_code, token)
+        own = self.own_spellings(kind_code, token)
+        return self.look_up(kind_code, token) if own is None else own
 
-    def _look_up(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
+    def own_spellings(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray] | None:
+        """`similar` of a listed full name part, made with the index (the exact part among them at
+        1.0); None for any other part."""
+        if token.role != NAME:
+            return None
+        exact = self.exact(kind_code, token)
+        if exact is None:
+            return None
+        listed = self.parts[exact]
+        # The same object, mostly: a query's words come from the chunk cache the list filled.
+        if listed is not token and listed != token:
+            return None
+        return self._own_spellings.of_part(exact)
+
+    def look_up(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
+        """`similar`, found under the part's keys now (see `own_spellings`)."""
         keys = query_keys(kind_code, token)
         extra = [key for group in keys for key in group]
         hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))

@@ -205,7 +205,7 @@ def test_it_gives_a_listed_part_the_spellings_a_fresh_lookup_finds(un_persons, u
     for key, number in named:
         token = vocabulary.parts[number]
         parts, values = vocabulary.similar(key[0], token)
-        looked_up, looked_up_values = vocabulary._look_up(key[0], token)
+        looked_up, looked_up_values = vocabulary.look_up(key[0], token)
         assert parts.tolist() == looked_up.tolist(), token.text
         assert values.tolist() == looked_up_values.tolist(), token.text
         assert number in parts.tolist()
