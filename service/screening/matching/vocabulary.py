@@ -118,12 +118,12 @@ class OwnSpellings(NamedTuple):
     """`Vocabulary.similar` of every full name part of the vocabulary itself, made once per
     index: a screened name is mostly made of listed words, and each word's first lookup
     (~45 µs) was a fifth of a search. Similarities are stored as numbers into `values`
-    (34 distinct floats for the benchmark's million names), one byte each instead of eight."""
+    (34 distinct floats for the benchmark's million names), two bytes each instead of eight."""
 
     offsets: np.ndarray  # int64, part n's spellings are parts[offsets[n]:offsets[n + 1]]
     parts: np.ndarray  # int32, sorted per part
-    codes: np.ndarray  # uint8 (wider past 256 values): the similarity's number in `values`
-    values: np.ndarray  # float64, sorted
+    codes: np.ndarray  # uint16: the similarity's number in `values`
+    values: np.ndarray  # float64, in the order first met
 
     @classmethod
     def of(cls, vocabulary: Vocabulary) -> OwnSpellings:
@@ -157,21 +157,39 @@ class OwnSpellings(NamedTuple):
         def chunk(first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             counts, parts, values = kernels.similar_parts_of_range(
                 first, min(first + OWN_SPELLINGS_CHUNK, count), *arguments)
-            distinct, codes = np.unique(values, return_inverse=True)  # coded per chunk: no 8-byte copy of all
-            return counts, parts, distinct, codes.astype(np.uint32)
+            distinct, codes = np.unique(values, return_inverse=True)
+            return counts, parts, distinct, codes
 
+        # Filled as the chunks come, so that the chunks' own arrays do not all wait for a copy
+        # at the end (130 MB more at the peak of the million-name build). Pages never written
+        # past the end are never resident.
+        capacity = 64 * int(named.sum()) + 1
+        parts = np.empty(capacity, dtype=np.int32)
+        codes = np.empty(capacity, dtype=np.uint16)
+        values: list[float] = []  # each similarity once; numbered in the order met
+        counts = []
+        n = 0
         # The kernel runs without the GIL: the build's one step that uses every core.
         with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-            chunks = list(pool.map(chunk, range(0, count, OWN_SPELLINGS_CHUNK)))
-        values = np.unique(np.concatenate([distinct for _, _, distinct, _ in chunks] or [np.empty(0)]))
-        code_type = np.uint8 if len(values) <= 2**8 else np.uint16 if len(values) <= 2**16 else np.uint32
-        codes = [np.searchsorted(values, distinct).astype(code_type)[chunk_codes] for _, _, distinct, chunk_codes in chunks]
-        return cls(
-            _offsets(np.concatenate([counts for counts, *_ in chunks] or [np.empty(0, dtype=np.int64)])),
-            np.concatenate([parts for _, parts, *_ in chunks] or [np.empty(0, dtype=np.int32)]),
-            np.concatenate(codes or [np.empty(0, dtype=code_type)]),
-            values,
-        )
+            for chunk_counts, chunk_parts, distinct, chunk_codes in pool.map(chunk, range(0, count, OWN_SPELLINGS_CHUNK)):
+                if n + len(chunk_parts) > capacity:
+                    capacity = 2 * (n + len(chunk_parts))
+                    parts = np.concatenate((parts[:n], np.empty(capacity - n, dtype=np.int32)))
+                    codes = np.concatenate((codes[:n], np.empty(capacity - n, dtype=np.uint16)))
+                numbers = {value: number for number, value in enumerate(values)}
+                for value in distinct.tolist():
+                    if value not in numbers:
+                        numbers[value] = len(values)
+                        values.append(value)
+                if len(values) > 2**16:
+                    raise ValueError(f"{len(values):,} distinct part similarities: more than two bytes can number")
+                parts[n:n + len(chunk_parts)] = chunk_parts
+                codes[n:n + len(chunk_parts)] = np.array([numbers[value] for value in distinct.tolist()],
+                                                         dtype=np.uint16)[chunk_codes]
+                counts.append(chunk_counts)
+                n += len(chunk_parts)
+        return cls(_offsets(np.concatenate(counts or [np.empty(0, dtype=np.int64)])), parts[:n], codes[:n],
+                   np.array(values, dtype=np.float64))
 
     @property
     def arrays(self) -> tuple[np.ndarray, ...]:
@@ -335,7 +353,7 @@ class Vocabulary(ScratchState):
             SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
             parts.phonetic_numbers.get(token.phonetic, -1) if len(token.phonetic) > 2 else -1,
             token.abjad,
-            *[ord(c) for c in token.text], *[ord(c) for c in token.skeleton], *symbols,
+            *map(ord, token.text), *map(ord, token.skeleton), *symbols,
         ]
         self._query_parts[id(token)] = (token, query_part)
         return query_part
