@@ -18,7 +18,6 @@ decides what each query part looks up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 
 import numpy as np
 
@@ -57,6 +56,10 @@ class Probe:
     weight: float
     role: str  # the query part's role, or GLUED for adjacent parts read as one word
     letter: int  # first letter a-z as 0-25 when an initial may stand for the part, else -1
+
+    @property
+    def role_code(self) -> int:
+        return ROLE_CODES.get(self.role, kernels.ROLE_OTHER)
 
 
 class Blocker(ScratchState):
@@ -102,14 +105,19 @@ class Blocker(ScratchState):
         probes = self.probes(query_name.tokens, kind_code)
         if not probes:
             return EMPTY_PARTS, EMPTY_VALUES
-        offsets = np.array([0, *accumulate(len(probe.parts) for probe in probes)], dtype=np.int64)
+        offsets, weights, roles, letters = [0], [], [], []
+        for probe in probes:  # one walk, not one per array
+            offsets.append(offsets[-1] + len(probe.parts))
+            weights.append(probe.weight)
+            roles.append(probe.role_code)
+            letters.append(probe.letter)
         return kernels.candidates(
-            offsets,
+            np.array(offsets, dtype=np.int64),
             np.concatenate([probe.parts for probe in probes]),
             np.concatenate([probe.values for probe in probes]),
-            np.array([probe.weight for probe in probes], dtype=np.float64),
-            np.array([ROLE_CODES.get(probe.role, kernels.ROLE_OTHER) for probe in probes], dtype=np.int8),
-            np.array([probe.letter for probe in probes], dtype=np.int8),
+            np.array(weights, dtype=np.float64),
+            np.array(roles, dtype=np.int8),
+            np.array(letters, dtype=np.int8),
             COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
             PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY),
             self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,

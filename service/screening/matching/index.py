@@ -226,12 +226,16 @@ class MatchIndex:
         similarity, reasons = vocabulary.similarity_matrix(query, len(query_tokens), rows)
         scored.keep_similarities(rows, similarity, reasons)
         query_texts: dict[str, int] = {}
+        weights, roles, texts, letters = [], [], [], []
+        for token in query_tokens:  # one walk, not one per array
+            weights.append(token.weight)
+            roles.append(SCORER_ROLES.get(token.role, kernels.PART_OTHER))
+            texts.append(query_texts.setdefault(token.text, len(query_texts)))
+            letters.append(len(token.text))
         scorer = vocabulary.scorer_parts
         scores, needs, *scored.alignments = kernels.alignment_scores(
-            np.array([token.weight for token in query_tokens], dtype=np.float64),
-            np.array([SCORER_ROLES.get(token.role, kernels.PART_OTHER) for token in query_tokens], dtype=np.int8),
-            np.array([query_texts.setdefault(token.text, len(query_texts)) for token in query_tokens], dtype=np.int64),
-            np.array([len(token.text) for token in query_tokens], dtype=np.int64),
+            np.array(weights, dtype=np.float64), np.array(roles, dtype=np.int8),
+            np.array(texts, dtype=np.int64), np.array(letters, dtype=np.int64),
             names, self._names.start, self._names.parts,
             rows, similarity,
             scorer.weights, scorer.roles, scorer.letters, scorer.texts,
