@@ -166,10 +166,13 @@ def _normalize_cached(name: str, kind: str) -> NormalizedName:
 
 def normalize(name: str, kind: str) -> NormalizedName:
     """Uncached normalisation, for index builds that see each name once."""
-    text = unicodedata.normalize("NFKC", name).strip()
-    # Chinese and Japanese separate the parts of foreign names with a middle dot.
-    foreign_name = bool(MIDDLE_DOTS.search(text))
-    text = MIDDLE_DOTS.sub(" ", text)
+    if name.isascii():  # NFKC leaves ASCII as it is, and middle dots are not ASCII
+        text, foreign_name = name.strip(), False
+    else:
+        text = unicodedata.normalize("NFKC", name).strip()
+        # Chinese and Japanese separate the parts of foreign names with a middle dot.
+        foreign_name = bool(MIDDLE_DOTS.search(text))
+        text = MIDDLE_DOTS.sub(" ", text)
     if kind == PERSON:
         text = _family_name_last(_without_person_prefixes(text))
     elif kind == ORGANIZATION:
