@@ -161,7 +161,7 @@ class OwnSpellings(NamedTuple):
             return counts, parts, distinct, codes
 
         # Filled as the chunks come, so that the chunks' own arrays do not all wait for a copy
-        # at the end (130 MB more at the peak of the million-name build). Pages never written
+        # at the end (66 MB more at the peak of the million-name build). Pages never written
         # past the end are never resident.
         capacity = 64 * int(named.sum()) + 1
         parts = np.empty(capacity, dtype=np.int32)
