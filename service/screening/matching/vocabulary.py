@@ -118,11 +118,11 @@ class OwnSpellings(NamedTuple):
     """`Vocabulary.similar` of every full name part of the vocabulary itself, made once per
     index: a screened name is mostly made of listed words, and each word's first lookup
     (~45 µs) was a fifth of a search. Similarities are stored as numbers into `values`
-    (34 distinct floats for the benchmark's million names), two bytes each instead of eight."""
+    (34 distinct floats for the benchmark's million names), one byte each instead of eight."""
 
     offsets: np.ndarray  # int64, part n's spellings are parts[offsets[n]:offsets[n + 1]]
     parts: np.ndarray  # int32, sorted per part
-    codes: np.ndarray  # uint16: the similarity's number in `values`
+    codes: np.ndarray  # uint8 (uint16 past 256 values): the similarity's number in `values`
     values: np.ndarray  # float64, in the order first met
 
     @classmethod
@@ -188,7 +188,8 @@ class OwnSpellings(NamedTuple):
                                                          dtype=np.uint16)[chunk_codes]
                 counts.append(chunk_counts)
                 n += len(chunk_parts)
-        return cls(_offsets(np.concatenate(counts or [np.empty(0, dtype=np.int64)])), parts[:n], codes[:n],
+        codes = codes[:n].astype(np.uint8) if len(values) <= 2**8 else codes[:n]  # mostly: a byte each
+        return cls(_offsets(np.concatenate(counts or [np.empty(0, dtype=np.int64)])), parts[:n], codes,
                    np.array(values, dtype=np.float64))
 
     @property
