@@ -157,7 +157,7 @@ class MatchIndex:
             first_with_text.setdefault(text, name)
             shortlisted.append((entity, weak, text))
         scored = self._score_names(query_name, kind, first_with_text)
-        best: dict[int, tuple[float, str, int]] = {}  # entity: its best name's score, text and weak flag
+        best: dict[int, tuple[float, str, bool]] = {}  # entity: its best name's score, text and weak flag
         for entity, weak, text in shortlisted:
             score = scored.scores[text] * (WEAK_ALIAS_FACTOR if weak else 1.0)
             if entity not in best or score > best[entity][0]:
@@ -253,8 +253,7 @@ class MatchIndex:
             self._score_names_left(scored, query_name, first_with_text, needs)
         return scored
 
-    @staticmethod
-    def _score_names_left(scored: _ScoredNames, query_name: NormalizedName, first_with_text: dict[str, int],
+    def _score_names_left(self, scored: _ScoredNames, query_name: NormalizedName, first_with_text: dict[str, int],
                           needs: np.ndarray) -> None:
         """The names `kernels.joined_scores` left for Python: compared in full, or joined by their tokens' forms."""
         texts = list(first_with_text)
@@ -265,7 +264,7 @@ class MatchIndex:
                 del scored.positions[text]
                 scored.compare_in_python(text, name)
                 continue
-            listed = joined_letters(text, scored.listed_name(text, name)[1].tokens)
+            listed = joined_letters(text, self._tokens(self._part_numbers(name)))
             if needs[position] == kernels.SCORE_JOINED_OTHER_COUNT:
                 scored.scores[text] = max(scored.scores[text], joined_similarity(query_name.joined, listed))
             elif query_name.joined == listed:
@@ -337,7 +336,6 @@ class _ScoredNames:
         self.positions: dict[str, int] = {}  # text: its name's position in the compiled pass
         self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs and unmatched flags
         self._comparisons: dict[str, NameComparison] = {}
-        self._listed: dict[str, tuple[list[int], NormalizedName]] = {}  # text: its part numbers and tokens
 
     def keep_similarities(self, rows: np.ndarray, similarities: np.ndarray, reasons: np.ndarray) -> None:
         """The compiled similarity of each part in `rows` to each query part, and why; read
@@ -362,14 +360,6 @@ class _ScoredNames:
         comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, self.columns,
                                                                     text)
         self.scores[text] = comparison.score
-
-    def listed_name(self, text: str, name: int) -> tuple[list[int], NormalizedName]:
-        """The name's part numbers (the keys of `columns`) and the name as the scorer sees it."""
-        listed = self._listed.get(text)
-        if listed is None:
-            numbers = self._index._part_numbers(name)
-            listed = self._listed[text] = (numbers, NormalizedName(text, self._kind, self._index._tokens(numbers)))
-        return listed
 
     def described(self, text: str) -> DescribedAlignment:
         """The name's alignment as an explanation shows it (`describe_alignment`); read straight from

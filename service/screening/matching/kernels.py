@@ -1661,10 +1661,7 @@ def alignment_scores(
                 part = name_parts[first + k]
                 listed_at[k + 1] = listed_at[k] + offsets[part + 1] - offsets[part]
                 listed_syllabic[k] = part_syllabic[part]
-            listed_codes = np.empty(listed_at[listed_count], dtype=np.int64)
-            for k in range(listed_count):
-                part = name_parts[first + k]
-                listed_codes[listed_at[k]:listed_at[k + 1]] = codes[offsets[part]:offsets[part + 1]]
+            listed_codes = _part_codes(name_parts, first, first + listed_count, codes, offsets)
             glued = np.empty(max(query_at[query_count], listed_at[listed_count]), dtype=np.int64)
             if (
                 _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
@@ -1689,6 +1686,21 @@ def alignment_scores(
             elif letter_total == query_letter_total:
                 needs[n] = SCORE_JOINED_SAME_COUNT
     return scores, needs, pair_counts, pairs_out, unmatched_query, unmatched_listed
+
+
+@njit(cache=True)
+def _part_codes(name_parts: np.ndarray, first: int, last: int, codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The texts of parts name_parts[first:last] as code points, back to back."""
+    total = 0
+    for k in range(first, last):
+        total += offsets[name_parts[k] + 1] - offsets[name_parts[k]]
+    out = np.empty(total, dtype=np.int64)
+    at = 0
+    for k in range(first, last):
+        part = name_parts[k]
+        out[at:at + offsets[part + 1] - offsets[part]] = codes[offsets[part]:offsets[part + 1]]
+        at += offsets[part + 1] - offsets[part]
+    return out
 
 
 @njit(cache=True)
@@ -1735,30 +1747,14 @@ def joined_scores(
             if 97 <= byte <= 122 or 48 <= byte <= 57:
                 listed[length] = byte
                 length += 1
+        joined = listed[:length]
         if not ascii:
-            length = 0
-            for k in range(name_start[names[n]], name_start[names[n] + 1]):
-                part = name_parts[k]
-                if part_syllabic[part]:
-                    ascii = True  # marks the name as left to Python
-                    break
-                length += offsets[part + 1] - offsets[part]
-            if ascii:
-                continue
-            if length > len(listed):
-                listed = np.empty(length, dtype=np.int64)
-            length = 0
-            for k in range(name_start[names[n]], name_start[names[n] + 1]):
-                part = name_parts[k]
-                for i in range(offsets[part], offsets[part + 1]):
-                    listed[length] = codes[i]
-                    length += 1
-        same = length == query_length
-        if same:
-            for i in range(length):
-                if listed[i] != query_joined[i]:
-                    same = False
-                    break
+            first_part, last_part = name_start[names[n]], name_start[names[n] + 1]
+            if part_syllabic[name_parts[first_part:last_part]].any():
+                continue  # joined by the forms, which are not in `codes`: left to Python
+            joined = _part_codes(name_parts, first_part, last_part, codes, offsets)
+            length = len(joined)
+        same = _same_codes(joined, query_joined)
         if need == SCORE_JOINED_SAME_COUNT:
             if same:
                 scores[n] = joined_score  # "Hon-gsop" / "Hong-sop"
@@ -1767,7 +1763,7 @@ def joined_scores(
             if same and length > 0:
                 value = joined_score
             elif (min(length, query_length) >= joined_typo_min_length and abs(length - query_length) <= 1
-                  and osa_distance(query_joined, listed[:length], 1, rows) <= 1):
+                  and osa_distance(query_joined, joined, 1, rows) <= 1):
                 value = joined_typo_score
             if value > scores[n]:
                 scores[n] = value

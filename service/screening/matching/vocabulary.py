@@ -141,11 +141,10 @@ class OwnSpellings(NamedTuple):
             kinds[number] = ord(key[0])
             fuzzy_parts[number] = fuzzy(part)
             named[number] = True
-            for hit, group in zip(KEY_GROUP_HITS, query_keys(key[0], part)):
-                for lookup_key in group:
-                    extra_hashes.append(stable_hash(lookup_key))
-                    extra_kinds.append(hit)
-                extra_counts[number] += len(group)
+            hashes, hits = _extra_keys(key[0], part)
+            extra_hashes += hashes
+            extra_kinds += hits
+            extra_counts[number] = len(hashes)
         arguments = (
             kinds, fuzzy_parts, vocabulary._abjad, named, _offsets(extra_counts),
             np.array(extra_hashes, dtype=np.uint64), np.array(extra_kinds, dtype=np.uint8),
@@ -298,13 +297,11 @@ class Vocabulary(ScratchState):
 
     def look_up(self, kind_code: str, token: NameToken) -> tuple[np.ndarray, np.ndarray]:
         """`similar`, found under the part's keys now (see `own_spellings`)."""
-        keys = query_keys(kind_code, token)
-        extra = [key for group in keys for key in group]
-        hashes = np.fromiter((stable_hash(key) for key in extra), dtype=np.uint64, count=len(extra))
-        kinds = np.array([hit for hit, group in zip(KEY_GROUP_HITS, keys) for _ in group], dtype=np.uint8)
+        hashes, hits = _extra_keys(kind_code, token)
         exact = self.exact(kind_code, token)
         return kernels.similar_parts(
-            code_points(token.text), ord(kind_code), fuzzy(token), hashes, kinds, token.abjad,
+            code_points(token.text), ord(kind_code), fuzzy(token), np.array(hashes, dtype=np.uint64),
+            np.array(hits, dtype=np.uint8), token.abjad,
             -1 if exact is None else exact,
             self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
             self._short_texts,
@@ -369,6 +366,18 @@ class Vocabulary(ScratchState):
             if left is not None and right is not None:
                 return {left: 1.0, right: 1.0}
         return {}
+
+
+def _extra_keys(kind_code: str, token: NameToken) -> tuple[list[int], list[int]]:
+    """A query part's lookup keys other than deletions (`keys.query_keys`) as `kernels.similar_parts`
+    takes them: their hashes, and what a hit on each means (`KEY_GROUP_HITS`)."""
+    hashes: list[int] = []
+    hits: list[int] = []
+    for hit, group in zip(KEY_GROUP_HITS, query_keys(kind_code, token)):
+        for key in group:
+            hashes.append(stable_hash(key))
+            hits.append(hit)
+    return hashes, hits
 
 
 def code_points(text: str) -> np.ndarray:
