@@ -102,16 +102,22 @@ class Blocker(ScratchState):
 
     def candidates(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple[np.ndarray, np.ndarray]:
         """Candidate name numbers (unordered) and their estimated scores."""
+        arguments = self.kernel_arguments(query_name, kind, kind_code)
+        return (EMPTY_PARTS, EMPTY_VALUES) if arguments is None else kernels.candidates(*arguments)
+
+    def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple | None:
+        """What `kernels.candidates` takes for this query (its probes, the blocking's arrays),
+        for callers that run it inside a kernel of their own; None when no part can be looked up."""
         probes = self.probes(query_name.tokens, kind_code)
         if not probes:
-            return EMPTY_PARTS, EMPTY_VALUES
+            return None
         offsets, weights, roles, letters = [0], [], [], []
         for probe in probes:  # one walk, not one per array
             offsets.append(offsets[-1] + len(probe.parts))
             weights.append(probe.weight)
             roles.append(probe.role_code)
             letters.append(probe.letter)
-        return kernels.candidates(
+        return (
             np.array(offsets, dtype=np.int64),
             np.concatenate([probe.parts for probe in probes]),
             np.concatenate([probe.values for probe in probes]),
@@ -123,7 +129,7 @@ class Blocker(ScratchState):
             self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
             self._part_value,
-        )[:2]
+        )
 
     def probes(self, tokens: tuple[NameToken, ...], kind_code: str) -> list[Probe]:
         """One probe per distinct query part, plus adjacent full parts glued together ("Patr ushev")."""

@@ -143,10 +143,17 @@ class MatchIndex:
         threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
-        names, estimates = self._blocker.candidates(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
-        shortlist = self._shortlist(names, estimates, threshold, limit)
-        gathered, text_bytes = kernels.shortlisted_names(shortlist, self._names.entity, self._names.weak,
-                                                         *self._names.texts.arrays())
+        arguments = self._blocker.kernel_arguments(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
+        if arguments is None:
+            return []
+        # The best-estimated name of the most promising entities, and of a few long shots (parts
+        # two or three typos apart that the lookup keys do not bring together: the estimate
+        # counts them as conflicting, the scorer may not).
+        shortlist, gathered, text_bytes = kernels.shortlisted_candidates(
+            self._names.entity, self._names.weak, *self._names.texts.arrays(),
+            threshold, max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS, LONG_SHOTS, ESTIMATE_MARGIN,
+            LONG_SHOT_FLOOR, *arguments,
+        )
         text_bytes = text_bytes.tobytes()
         shortlisted = []
         first_with_text: dict[str, int] = {}  # lists repeat names across entities: each text is scored once
@@ -197,17 +204,6 @@ class MatchIndex:
         start = self._names.start.tolist()
         parts = self._names.parts
         return [" ".join(texts[part] for part in parts[start[n]:start[n + 1]].tolist()) for n in range(len(self))]
-
-    def _shortlist(self, names: np.ndarray, estimates: np.ndarray, threshold: float, limit: int) -> np.ndarray:
-        """The best-estimated name of the most promising entities, and of a few long shots.
-
-        Long shots cover parts two or three typos apart that the lookup keys do not
-        bring together: the estimate counts them as conflicting, the scorer may not.
-        """
-        wanted = max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS
-        return kernels.shortlist(
-            names, estimates, self._names.entity, threshold, wanted, LONG_SHOTS, ESTIMATE_MARGIN, LONG_SHOT_FLOOR
-        )
 
     def _score_names(self, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]) -> _ScoredNames:
         """`compare_names` of the query against names (one per text): scores for all, compiled
