@@ -18,6 +18,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 
 import numpy as np
 
@@ -341,7 +342,7 @@ class _ScoredNames:
     def _read_similarities(self) -> None:
         if self._matrix is not None:
             rows, similarities, reasons = self._matrix
-            self._rows = {number: row for row, number in enumerate(rows.tolist())}
+            self._rows = dict(zip(rows.tolist(), range(len(rows))))
             self._similarities = similarities.tolist()
             self._reasons = reasons.tolist()
             self._matrix = None
@@ -379,8 +380,8 @@ class _ScoredNames:
                                        kernels.REASONS[reasons[row][query_part]]))
         return (
             aligned,
-            [form for form, free in zip(query_forms, unmatched_query[position].tolist()) if free],
-            [parts[number].form for number, free in zip(numbers, unmatched_listed[position].tolist()) if free],
+            list(compress(query_forms, unmatched_query[position].tolist())),
+            [parts[number].form for number in compress(numbers, unmatched_listed[position].tolist())],
         )
 
 

@@ -562,6 +562,8 @@ def similar_parts(
     total = 0
     for k in range(key_count):
         total += highs[k] - lows[k]
+        if highs[k] > lows[k]:
+            prefetch(lookup_parts, lows[k])
     # Distinct parts, each with the kinds of key that found it: a sort of the few hundred hits,
     # which stay in cache, instead of marks in per-part arrays (a cache miss a part).
     hits = np.empty(total, dtype=np.int64)
@@ -905,6 +907,8 @@ def hashed_ranges(hashes: np.ndarray, buckets: np.ndarray, keys: np.ndarray):
         bucket = keys[k] >> shift
         firsts[k] = buckets[bucket]
         ends[k] = buckets[bucket + 1]
+    for k in range(len(keys)):
+        prefetch(hashes, firsts[k])  # the scans below would each wait on their first line in turn
     for k in range(len(keys)):
         first, end, key = firsts[k], ends[k], keys[k]
         while first < end and hashes[first] < key:
@@ -1479,9 +1483,13 @@ def shortlisted_names(names: np.ndarray, name_entity: np.ndarray, name_weak: np.
     memory; read here, one name's waits overlap the next's, which a Python loop's do not."""
     count = len(names)
     rows = np.empty((count, 3), dtype=np.int64)
+    for k in range(count):
+        prefetch(name_entity, names[k])
+        prefetch(name_weak, names[k])
     total = 0
     for k in range(count):
         total += text_offsets[names[k] + 1] - text_offsets[names[k]]
+        prefetch(text_blob, text_offsets[names[k]])
     texts = np.empty(total, dtype=np.uint8)
     end = 0
     for k in range(count):
