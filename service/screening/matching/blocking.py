@@ -100,12 +100,14 @@ class Blocker(ScratchState):
         postings += sum(array.nbytes for array in (self._pair_keys, *self._pair_rows))
         return postings + self._records.nbytes + self._posting_records.nbytes
 
-    def candidates(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate name numbers (unordered) and their estimated scores."""
-        arguments = self.kernel_arguments(query_name, kind, kind_code)
+    def candidates(self, query_name: NormalizedName, kind: str, kind_code: str,
+                   floor: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate name numbers (unordered) and their estimated scores; names estimated below
+        `floor` may be left out (all are kept at 0)."""
+        arguments = self.kernel_arguments(query_name, kind, kind_code, floor)
         return (EMPTY_PARTS, EMPTY_VALUES) if arguments is None else kernels.candidates(*arguments)
 
-    def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str) -> tuple | None:
+    def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str, floor: float = 0.0) -> tuple | None:
         """What `kernels.candidates` takes for this query (its probes, the blocking's arrays),
         for callers that run it inside a kernel of their own; None when no part can be looked up."""
         probes = self.probes(query_name.tokens, kind_code)
@@ -125,7 +127,7 @@ class Blocker(ScratchState):
             np.array(roles, dtype=np.int8),
             np.array(letters, dtype=np.int8),
             COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
-            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY),
+            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), floor,
             self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
             self._part_value,

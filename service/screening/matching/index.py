@@ -144,7 +144,8 @@ class MatchIndex:
         threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         kind = name_kind(query.schema)
         query_name = normalize_name(query.name, query.schema)
-        arguments = self._blocker.kernel_arguments(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE))
+        arguments = self._blocker.kernel_arguments(query_name, kind, KIND_CODES.get(kind, OTHER_KIND_CODE),
+                                                   LONG_SHOT_FLOOR)
         if arguments is None:
             return []
         # The best-estimated name of the most promising entities, and of a few long shots (parts

@@ -999,6 +999,7 @@ def candidates(
     initial_similarity: float,
     role_weights: np.ndarray,  # weight of a full name part, of an initial
     penalties: np.ndarray,  # conflict, query_extra, list_extra
+    floor: float,  # names estimated below it may be left out (0: none)
     part_starts: np.ndarray,
     single_starts: np.ndarray,
     single_names: np.ndarray,
@@ -1057,6 +1058,15 @@ def candidates(
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
 
+    # Two full parts, both rare, and nothing else: a name that only one of them brings is
+    # estimated on that one alone (`_single_estimate`), mostly a third of its similarity (the
+    # other part a conflict). The probe with more postings has its ranges gathered last and
+    # leaves out a new name estimated below `floor` that way: no name it leaves out could reach
+    # the floor, as every name the other brings is in the table by then.
+    skipping = -1
+    if probe_count == 2 and named == 2 and opened[0] and opened[1] and floor > 0:
+        skipping = 0 if volume[0] > volume[1] else 1
+
     # Where the candidates come from: ranges of postings, each for one probe, collected first,
     # so that the table is sized once and one loop gathers them all. (A helper called per
     # posting cost more than the gathering itself: numba passes each array argument with
@@ -1066,7 +1076,8 @@ def candidates(
     most_ranges = probe_offsets[probe_count] * (1 + probe_count * (1 + paired_spellings))
     ranges = np.empty(most_ranges, dtype=GATHER_RANGE)
     range_count = 0
-    for k in range(probe_count):
+    for step in range(probe_count):
+        k = probe_count - 1 - step if skipping == 0 else step  # the skipping probe's ranges last
         if not (opened[k] or common[k]):
             continue
         for f in range(probe_offsets[k], probe_offsets[k + 1]):
@@ -1150,10 +1161,12 @@ def candidates(
     keys, rows, similarity, records = _table(max(upper, 32), probe_count, name_records.dtype)
     mask = len(keys) - 1
     count = 0
+    query_weight, query_contradicting = _query_weights(probe_weights, probe_roles)
     for r in range(range_count):
         entry = ranges[r]
         source, probe, value = entry.source, entry.probe, entry.value
         need = needed[probe] if source == FROM_POSTINGS else np.uint64(0)
+        skips = probe == skipping
         for p in range(entry.start, entry.end):
             if source == FROM_POSTINGS:
                 name = posting_records[p].name
@@ -1171,6 +1184,13 @@ def candidates(
                     row = rows[slot]
                     break
                 if key == -1:
+                    # (Listed initials may stand for the other part: such names always go in.)
+                    if skips and source == FROM_POSTINGS and (posting_records[p].letters >> np.uint64(32)) == 0 and _single_estimate(
+                            value, probe_weights[probe], query_weight, query_contradicting,
+                            np.float64(posting_records[p].weight), np.float64(posting_records[p].contradicting_weight),
+                            penalties[0], penalties[1], penalties[2]) < floor:
+                        row = -1
+                        break
                     row = count
                     keys[slot] = name
                     rows[slot] = row
@@ -1178,7 +1198,7 @@ def candidates(
                     count += 1
                     break
                 slot = (slot + 1) & mask
-            if value > similarity[row, probe]:
+            if row >= 0 and value > similarity[row, probe]:
                 similarity[row, probe] = value
 
     similarity = similarity[:count]
@@ -1339,6 +1359,42 @@ def _match_initials(
 
 
 @njit(cache=True)
+def _query_weights(probe_weights, probe_roles):
+    """The query's weight and contradicting weight as `_estimate` counts them (glued parts aside)."""
+    query_weight = 0.0
+    query_contradicting = 0.0
+    for k in range(len(probe_weights)):
+        if probe_roles[k] != ROLE_GLUED:
+            query_weight += probe_weights[k]
+            if probe_roles[k] != ROLE_UNCONTRADICTING:
+                query_contradicting += probe_weights[k]
+    return query_weight, query_contradicting
+
+
+@njit(cache=True)
+def _single_estimate(value: float, weight: float, query_weight: float, query_contradicting: float,
+                     listed_weight: float, listed_contradicting: float, conflict: float, query_extra: float,
+                     list_extra: float) -> float:
+    """`_estimate` of a name that one full query part of `weight` matches at `value` and no other
+    part or initial does: the same operations in the same order, so the same float."""
+    pair = (weight + weight) / 2
+    evidence = 0.0 + pair
+    achieved = 0.0 + pair * value
+    query_mass = listed_mass = query_contradicting_mass = listed_contradicting_mass = 0.0 + weight
+    evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))
+    achieved = min(achieved, evidence)
+    conflicting = max(min(query_contradicting - query_contradicting_mass,
+                          listed_contradicting - listed_contradicting_mass), 0.0)
+    denominator = (
+        evidence
+        + conflict * conflicting
+        + query_extra * max(query_weight - query_mass - conflicting, 0.0)
+        + list_extra * max(listed_weight - listed_mass - conflicting, 0.0)
+    )
+    return achieved / denominator if denominator > 0 else 0.0
+
+
+@njit(cache=True)
 def _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, by_initial, records):
     """`score.alignment_score` with each query part aligned to its best match in the name.
 
@@ -1346,13 +1402,7 @@ def _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, b
     where an initial stands for a full part (`by_initial`): "K." for "Kristina" weighs
     (0.5 + 1) / 2 and uses up the whole of "Kristina", as the scorer counts it."""
     probe_count = len(probe_weights)
-    query_weight = 0.0
-    query_contradicting = 0.0
-    for k in range(probe_count):
-        if probe_roles[k] != ROLE_GLUED:
-            query_weight += probe_weights[k]
-            if probe_roles[k] != ROLE_UNCONTRADICTING:
-                query_contradicting += probe_weights[k]
+    query_weight, query_contradicting = _query_weights(probe_weights, probe_roles)
     full_weight, initial_weight = role_weights[0], role_weights[1]
     conflict, query_extra, list_extra = penalties[0], penalties[1], penalties[2]
     estimates = np.zeros(len(records), dtype=np.float64)

@@ -4,6 +4,7 @@ import random
 import pytest
 
 from service.screening.matching import DEFAULT_THRESHOLD, ListEntity, ListName, MatchIndex, PersonQuery
+from service.screening.matching.index import LONG_SHOT_FLOOR
 
 NORWEGIANS = [
     ListEntity("pep-1", "Person", [ListName("Ole Hansen")], ["1962-04-01"], ["no"], "male"),
@@ -383,3 +384,25 @@ def test_it_scores_the_candidates_of_real_queries_as_the_scorer_does(un_persons,
         assert scores == scorer, query
         checked += len(scores)
     assert checked > 1000
+
+
+def test_it_leaves_out_only_candidates_estimated_below_the_floor(un_persons, un_index):
+    # With two rare full parts and nothing else, the probe with more postings leaves out new
+    # names it alone would bring and that it alone estimates below the floor. Whatever it
+    # leaves out must be below the floor when nothing is left out, and everything else the same.
+    from service.screening.matching.normalize import normalize_name
+
+    rng = random.Random(29)
+    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) == 2], 80)
+    queries = [query for person in sample for query in variants(person.names[0].name, rng)]
+    left_out = 0
+    for query in queries:
+        query_name = normalize_name(query)
+        all_names, all_estimates = un_index._blocker.candidates(query_name, "person", "p")
+        names, estimates = un_index._blocker.candidates(query_name, "person", "p", floor=LONG_SHOT_FLOOR)
+        kept = dict(zip(names.tolist(), estimates.tolist()))
+        everything = dict(zip(all_names.tolist(), all_estimates.tolist()))
+        assert kept.items() <= everything.items(), query
+        assert all(estimate < LONG_SHOT_FLOOR for name, estimate in everything.items() if name not in kept), query
+        left_out += len(everything) - len(kept)
+    assert left_out > 100  # the rule is exercised, not only allowed
