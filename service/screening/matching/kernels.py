@@ -1058,14 +1058,26 @@ def candidates(
     needed = _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                                  part_first_letters)
 
-    # Two full parts, both rare, and nothing else: a name that only one of them brings is
-    # estimated on that one alone (`_single_estimate`), mostly a third of its similarity (the
-    # other part a conflict). The probe with more postings has its ranges gathered last and
+    # Rare full parts and nothing else that could match (no initials, no common part, no
+    # particle found in the list): a name that only one of them brings is estimated on that one
+    # alone (`_single_estimate`), mostly a third of its similarity or less (another full part
+    # is a conflict). The full part with the most postings has its ranges gathered last and
     # leaves out a new name estimated below `floor` that way: no name it leaves out could reach
-    # the floor, as every name the other brings is in the table by then.
+    # the floor, as every name another probe brings is in the table by then.
     skipping = -1
-    if probe_count == 2 and named == 2 and opened[0] and opened[1] and floor > 0:
-        skipping = 0 if volume[0] > volume[1] else 1
+    if floor > 0 and named >= 2 and not query_initials:
+        for k in range(probe_count):
+            if probe_roles[k] == ROLE_INITIAL:
+                skipping = -2
+                break
+            if probe_offsets[k + 1] == probe_offsets[k]:
+                continue  # found nothing: matches nothing
+            if not opened[k]:
+                skipping = -2
+                break
+            if probe_roles[k] == ROLE_NAME and (skipping == -1 or volume[k] > volume[skipping]):
+                skipping = k
+        skipping = max(skipping, -1)
 
     # Where the candidates come from: ranges of postings, each for one probe, collected first,
     # so that the table is sized once and one loop gathers them all. (A helper called per
@@ -1077,7 +1089,9 @@ def candidates(
     ranges = np.empty(most_ranges, dtype=GATHER_RANGE)
     range_count = 0
     for step in range(probe_count):
-        k = probe_count - 1 - step if skipping == 0 else step  # the skipping probe's ranges last
+        k = step
+        if skipping >= 0:  # the skipping probe's ranges last
+            k = skipping if step == probe_count - 1 else (step + 1 if step >= skipping else step)
         if not (opened[k] or common[k]):
             continue
         for f in range(probe_offsets[k], probe_offsets[k + 1]):

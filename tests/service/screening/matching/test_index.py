@@ -387,13 +387,13 @@ def test_it_scores_the_candidates_of_real_queries_as_the_scorer_does(un_persons,
 
 
 def test_it_leaves_out_only_candidates_estimated_below_the_floor(un_persons, un_index):
-    # With two rare full parts and nothing else, the probe with more postings leaves out new
+    # With rare full parts and nothing else, the one with the most postings leaves out new
     # names it alone would bring and that it alone estimates below the floor. Whatever it
     # leaves out must be below the floor when nothing is left out, and everything else the same.
     from service.screening.matching.normalize import normalize_name
 
     rng = random.Random(29)
-    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) == 2], 80)
+    sample = rng.sample([p for p in un_persons if len(p.names[0].name.split()) in (2, 3)], 120)
     queries = [query for person in sample for query in variants(person.names[0].name, rng)]
     left_out = 0
     for query in queries:
