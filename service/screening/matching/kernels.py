@@ -1199,10 +1199,11 @@ def candidates(
                     break
                 if key == -1:
                     # (Listed initials may stand for the other part: such names always go in.)
-                    if skips and source == FROM_POSTINGS and (posting_records[p].letters >> np.uint64(32)) == 0 and _single_estimate(
-                            value, probe_weights[probe], query_weight, query_contradicting,
-                            np.float64(posting_records[p].weight), np.float64(posting_records[p].contradicting_weight),
-                            penalties[0], penalties[1], penalties[2]) < floor:
+                    if (skips and source == FROM_POSTINGS and (posting_records[p].letters >> np.uint64(32)) == 0
+                            and _single_estimate(value, probe_weights[probe], query_weight, query_contradicting,
+                                                 np.float64(posting_records[p].weight),
+                                                 np.float64(posting_records[p].contradicting_weight),
+                                                 penalties[0], penalties[1], penalties[2]) < floor):
                         row = -1
                         break
                     row = count
@@ -1390,12 +1391,25 @@ def _single_estimate(value: float, weight: float, query_weight: float, query_con
                      listed_weight: float, listed_contradicting: float, conflict: float, query_extra: float,
                      list_extra: float) -> float:
     """`_estimate` of a name that one full query part of `weight` matches at `value` and no other
-    part or initial does: the same operations in the same order, so the same float."""
+    part or initial does: the same operations, so the same float."""
     pair = (weight + weight) / 2
-    evidence = 0.0 + pair
-    achieved = 0.0 + pair * value
-    query_mass = listed_mass = query_contradicting_mass = listed_contradicting_mass = 0.0 + weight
-    evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))
+    return _estimate_of(pair, pair * value, weight, weight, weight, weight, False, query_weight, query_contradicting,
+                        listed_weight, listed_contradicting, conflict, query_extra, list_extra)
+
+
+@njit(cache=True)
+def _estimate_of(evidence: float, achieved: float, query_mass: float, listed_mass: float,
+                 query_contradicting_mass: float, listed_contradicting_mass: float, by_initial: bool,
+                 query_weight: float, query_contradicting: float, listed_weight: float, listed_contradicting: float,
+                 conflict: float, query_extra: float, list_extra: float) -> float:
+    """`score.alignment_score`'s formula on the matched parts' sums (see `_estimate`)."""
+    # Several probes may claim the same listed part: never count more than there is.
+    if not by_initial:
+        evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))
+    else:
+        query_mass = min(query_mass, query_weight)
+        listed_mass = min(listed_mass, listed_weight)
+        evidence = min(evidence, (query_weight + listed_weight) / 2)
     achieved = min(achieved, evidence)
     conflicting = max(min(query_contradicting - query_contradicting_mass,
                           listed_contradicting - listed_contradicting_mass), 0.0)
@@ -1438,26 +1452,10 @@ def _estimate(probe_weights, probe_roles, role_weights, penalties, similarity, b
                 if probe_roles[k] != ROLE_UNCONTRADICTING:
                     query_contradicting_mass += query_part
                     listed_contradicting_mass += listed_part
-        listed_weight = np.float64(records[row].weight)
-        listed_contradicting = np.float64(records[row].contradicting_weight)
-        # Several probes may claim the same listed part: never count more than there is.
-        if initials == 0:
-            evidence = query_mass = listed_mass = min(evidence, min(query_weight, listed_weight))
-        else:
-            query_mass = min(query_mass, query_weight)
-            listed_mass = min(listed_mass, listed_weight)
-            evidence = min(evidence, (query_weight + listed_weight) / 2)
-        achieved = min(achieved, evidence)
-        conflicting = max(min(query_contradicting - query_contradicting_mass,
-                              listed_contradicting - listed_contradicting_mass), 0.0)
-        denominator = (
-            evidence
-            + conflict * conflicting
-            + query_extra * max(query_weight - query_mass - conflicting, 0.0)
-            + list_extra * max(listed_weight - listed_mass - conflicting, 0.0)
-        )
-        if denominator > 0:
-            estimates[row] = achieved / denominator
+        estimates[row] = _estimate_of(
+            evidence, achieved, query_mass, listed_mass, query_contradicting_mass, listed_contradicting_mass,
+            initials != 0, query_weight, query_contradicting, np.float64(records[row].weight),
+            np.float64(records[row].contradicting_weight), conflict, query_extra, list_extra)
     return estimates
 
 
