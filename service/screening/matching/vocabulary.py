@@ -166,6 +166,7 @@ class OwnSpellings(NamedTuple):
         parts = np.empty(capacity, dtype=np.int32)
         codes = np.empty(capacity, dtype=np.uint16)
         values: list[float] = []  # each similarity once; numbered in the order met
+        numbers: dict[float, int] = {}  # similarity: its number in values
         counts = []
         n = 0
         # The kernel runs without the GIL: the build's one step that uses every core.
@@ -175,7 +176,6 @@ class OwnSpellings(NamedTuple):
                     capacity = 2 * (n + len(chunk_parts))
                     parts = np.concatenate((parts[:n], np.empty(capacity - n, dtype=np.int32)))
                     codes = np.concatenate((codes[:n], np.empty(capacity - n, dtype=np.uint16)))
-                numbers = {value: number for number, value in enumerate(values)}
                 for value in distinct.tolist():
                     if value not in numbers:
                         numbers[value] = len(values)
