@@ -27,7 +27,7 @@ from .keys import part_key
 from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName
 from .postings import Postings
 from .scratch import ScratchState
-from .score import DEFAULT_PENALTIES, PENALTIES
+from .score import DEFAULT_PENALTY_ARRAY, PENALTY_ARRAYS
 from .vocabulary import Vocabulary
 
 COMMON_PART_NAMES = 8_000  # parts in more names than this bring in pairs, not all their names (2,000: recall -1.5 points, no faster)
@@ -42,9 +42,6 @@ EMPTY_PARTS = np.empty(0, dtype=np.int32)
 EMPTY_VALUES = np.empty(0, dtype=np.float64)
 ONE = np.ones(1, dtype=np.float64)
 INITIAL_PAIR_WEIGHTS = np.array([ROLE_WEIGHTS[NAME], ROLE_WEIGHTS[INITIAL]], dtype=np.float64)  # see `kernels._estimate`
-# The score's penalties as the kernels take them (conflict, query_extra, list_extra), made once.
-PENALTY_ARRAYS = {kind: np.array(penalties, dtype=np.float64) for kind, penalties in PENALTIES.items()}
-DEFAULT_PENALTY_ARRAY = np.array(DEFAULT_PENALTIES, dtype=np.float64)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,10 +25,8 @@ import numpy as np
 from . import kernels
 from .align import MIN_SIMILARITY, PATRONYMIC_MARKERS, Column, similarity_column
 from .blocking import (
-    DEFAULT_PENALTY_ARRAY,
     INITIAL_CODES,
     LETTER_CODES,
-    PENALTY_ARRAYS,
     ROLE_CODES,
     Blocker,
     pair_hashes,
@@ -47,11 +45,13 @@ from .normalize import (
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
 from .score import (
+    DEFAULT_PENALTY_ARRAY,
     DEFAULT_THRESHOLD,
     JOINED_SIMILARITY,
     JOINED_TYPO_MIN_LENGTH,
     JOINED_TYPO_SIMILARITY,
     NO_FACTS,
+    PENALTY_ARRAYS,
     WEAK_ALIAS_FACTOR,
     WITHOUT_FULL_PART_CAP,
     DescribedAlignment,

@@ -723,6 +723,45 @@ def _skeleton_similarity(a: np.ndarray, b: np.ndarray, a_syllabic: bool, b_sylla
     return 0.0
 
 
+@njit(cache=True, inline='always')
+def _part_similarity(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
+                     b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad, scratch,
+                     initial_similarity: float, variant_similarity: float, phonetic_similarity: float,
+                     skeleton_similarity: float, near_skeleton_similarity: float, min_similarity: float):
+    """`align.token_similarity(a, b)`: (value, REASON_*), the same floats in the same order of
+    tests. Each part: its code points, skeleton and symbol numbers, whether Han or Hangul
+    (syllabic), its form's, role's (SIMILARITY_*) and phonetic key's numbers (-1: none) and
+    whether written in an abjad; `chars` and `masks` are a's `osa_pattern`."""
+    value, reason = 0.0, REASON_NONE
+    if _same_codes(a, b):
+        if a_syllabic == b_syllabic and (not a_syllabic or a_form == b_form):
+            value, reason = 1.0, REASON_EXACT
+        elif not (a_syllabic and b_syllabic):
+            value, reason = 1.0, REASON_SCRIPT
+    elif a_syllabic and b_syllabic:
+        pass
+    elif a_role == SIMILARITY_NUMBER or b_role == SIMILARITY_NUMBER:
+        pass
+    elif a_role == SIMILARITY_INITIAL or b_role == SIMILARITY_INITIAL:
+        if len(a) > 0 and len(b) > 0 and a[0] == b[0] and a_role <= SIMILARITY_INITIAL and b_role <= SIMILARITY_INITIAL:
+            value, reason = initial_similarity, REASON_INITIAL
+    else:
+        value, reason = typo_similarity(a, b, chars, masks, scratch), REASON_TYPO
+        if value < variant_similarity and len(a_symbols) > 0 and _share_symbol(a_symbols, b_symbols):
+            value, reason = variant_similarity, REASON_VARIANT
+        if value < phonetic_similarity and a_phonetic >= 0 and a_phonetic == b_phonetic and a[0] == b[0]:
+            value, reason = phonetic_similarity, REASON_PHONETIC
+        if a_abjad != b_abjad and value < skeleton_similarity:
+            other = _skeleton_similarity(a_skeleton, b_skeleton, a_syllabic, b_syllabic, scratch, skeleton_similarity,
+                                         near_skeleton_similarity)
+            # `max` of (value, reason) tuples: on a tie the greater reason wins, "script" only over "phonetic".
+            if other > value or (other == value and reason == REASON_PHONETIC):
+                value, reason = other, REASON_SCRIPT
+        if value < min_similarity:
+            value, reason = 0.0, REASON_NONE
+    return value, reason
+
+
 # How `similarity_matrix` reads a query part: these numbers, then the code points of its text
 # and of its skeleton and its symbol numbers; the next part follows.
 QUERY_TEXT_LENGTH, QUERY_SKELETON_LENGTH, QUERY_SYMBOL_COUNT = 0, 1, 2
@@ -739,6 +778,18 @@ def _query_starts(query: np.ndarray, query_count: int) -> np.ndarray:
         starts[i] = at
         at += QUERY_HEAD + query[at + QUERY_TEXT_LENGTH] + query[at + QUERY_SKELETON_LENGTH] + query[at + QUERY_SYMBOL_COUNT]
     return starts
+
+
+@njit(cache=True, inline='always')
+def _query_part(query: np.ndarray, at: int):
+    """The part starting at query[at] (QUERY_*): its code points, skeleton and symbol numbers,
+    then whether syllabic, its form, role, phonetic key and whether written in an abjad."""
+    text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
+    skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
+    symbol_end = skeleton_end + query[at + QUERY_SYMBOL_COUNT]
+    return (query[at + QUERY_HEAD:text_end], query[text_end:skeleton_end], query[skeleton_end:symbol_end],
+            query[at + QUERY_SYLLABIC] != 0, query[at + QUERY_FORM], query[at + QUERY_ROLE],
+            query[at + QUERY_PHONETIC], query[at + QUERY_ABJAD] != 0)
 
 
 # What `similarity_matrix` reads of a vocabulary part, in one 64-byte row (one cache line
@@ -818,50 +869,18 @@ def similarity_matrix(
             row_symbols[symbol_at[r]:symbol_at[r + 1]] = symbols[start:start + symbol_count]
     starts = _query_starts(query, query_count)
     for i in range(query_count):
-        at = starts[i]
-        text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
-        skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
-        symbol_end = skeleton_end + query[at + QUERY_SYMBOL_COUNT]
-        a = query[at + QUERY_HEAD:text_end].astype(np.uint32)
-        a_skeleton = query[text_end:skeleton_end].astype(np.uint32)
-        a_symbols = query[skeleton_end:symbol_end]
-        a_syllabic, a_form, a_role = query[at + QUERY_SYLLABIC] != 0, query[at + QUERY_FORM], query[at + QUERY_ROLE]
-        a_phonetic, a_abjad = query[at + QUERY_PHONETIC], query[at + QUERY_ABJAD] != 0
+        text, skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, starts[i])
+        a, a_skeleton = text.astype(np.uint32), skeleton.astype(np.uint32)
         chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
         for r in range(count):
-            b = row_texts[text_at[r]:text_at[r + 1]]
-            b_syllabic, b_role = (row_flags[r] & PART_SYLLABIC) != 0, row_role[r]
-            value, reason = 0.0, REASON_NONE
-            if _same_codes(a, b):
-                if a_syllabic == b_syllabic and (not a_syllabic or a_form == row_form[r]):
-                    value, reason = 1.0, REASON_EXACT
-                elif not (a_syllabic and b_syllabic):
-                    value, reason = 1.0, REASON_SCRIPT
-            elif a_syllabic and b_syllabic:
-                pass
-            elif a_role == SIMILARITY_NUMBER or b_role == SIMILARITY_NUMBER:
-                pass
-            elif a_role == SIMILARITY_INITIAL or b_role == SIMILARITY_INITIAL:
-                if (len(a) > 0 and len(b) > 0 and a[0] == b[0] and a_role <= SIMILARITY_INITIAL
-                        and b_role <= SIMILARITY_INITIAL):
-                    value, reason = initial_similarity, REASON_INITIAL
-            else:
-                value, reason = typo_similarity(a, b, chars, masks, scratch), REASON_TYPO
-                if value < variant_similarity and len(a_symbols) > 0 and _share_symbol(
-                        a_symbols, row_symbols[symbol_at[r]:symbol_at[r + 1]]):
-                    value, reason = variant_similarity, REASON_VARIANT
-                if (value < phonetic_similarity and a_phonetic >= 0 and a_phonetic == row_phonetic[r]
-                        and a[0] == b[0]):
-                    value, reason = phonetic_similarity, REASON_PHONETIC
-                if a_abjad != ((row_flags[r] & PART_ABJAD) != 0) and value < skeleton_similarity:
-                    other = _skeleton_similarity(a_skeleton, row_skeletons[skeleton_at[r]:skeleton_at[r + 1]],
-                                                 a_syllabic, b_syllabic, scratch, skeleton_similarity,
-                                                 near_skeleton_similarity)
-                    # `max` of (value, reason) tuples: on a tie the greater reason wins, "script" only over "phonetic".
-                    if other > value or (other == value and reason == REASON_PHONETIC):
-                        value, reason = other, REASON_SCRIPT
-                if value < min_similarity:
-                    value, reason = 0.0, REASON_NONE
+            value, reason = _part_similarity(
+                a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
+                row_texts[text_at[r]:text_at[r + 1]], row_skeletons[skeleton_at[r]:skeleton_at[r + 1]],
+                row_symbols[symbol_at[r]:symbol_at[r + 1]], (row_flags[r] & PART_SYLLABIC) != 0, row_form[r],
+                row_role[r], row_phonetic[r], (row_flags[r] & PART_ABJAD) != 0, scratch,
+                initial_similarity, variant_similarity, phonetic_similarity, skeleton_similarity,
+                near_skeleton_similarity, min_similarity,
+            )
             values[r, i] = value
             reasons[r, i] = reason
     return values, reasons
@@ -1661,6 +1680,72 @@ def _glues(one_codes, one_at, one_roles, one_syllabic, free_one, other_codes, ot
     return False
 
 
+@njit(cache=True, inline='always')
+def _pair_up(query_count, listed_count, listed_rows, similarity, query_weights, listed_weights,
+             values, weights, queries, listeds, order, free_query, free_listed, pairs, pair_values) -> int:
+    """`align.align`'s pairing over columns (list part j's column is similarity[listed_rows[j]]):
+    the candidate pairs sorted best first, (similarity, weight, -distance, i, j) descending as
+    `align` sorts its tuples, then each part used once. Fills pairs [pair, (query part, list
+    part)], pair_values and the free flags; returns the number of pairs. values, weights,
+    queries, listeds and order are scratch of query_count * listed_count."""
+    candidates = 0
+    for j in range(listed_count):
+        for i in range(query_count):
+            value = similarity[listed_rows[j], i]
+            if value > 0.0:
+                values[candidates] = value
+                weights[candidates] = query_weights[i] + listed_weights[j]
+                queries[candidates] = i
+                listeds[candidates] = j
+                candidates += 1
+    for a in range(candidates):
+        order[a] = a
+    for a in range(1, candidates):  # insertion sort: a few dozen pairs
+        c = order[a]
+        b = a - 1
+        while b >= 0 and _pair_before(c, order[b], values, weights, queries, listeds):
+            order[b + 1] = order[b]
+            b -= 1
+        order[b + 1] = c
+    free_query[:] = True
+    free_listed[:] = True
+    pair_count = 0
+    for a in range(candidates):
+        c = order[a]
+        i, j = queries[c], listeds[c]
+        if free_query[i] and free_listed[j]:
+            free_query[i] = False
+            free_listed[j] = False
+            pairs[pair_count, 0], pairs[pair_count, 1] = i, j
+            pair_values[pair_count] = values[c]
+            pair_count += 1
+    return pair_count
+
+
+@njit(cache=True, inline='always')
+def _aligned_score(pair_count, pairs, pair_values, any_query, any_listed, free_query, free_listed,
+                   query_weights, query_roles, query_texts, query_letter_total,
+                   listed_weights, listed_roles, listed_texts, letter_total, penalties, without_full_part_cap,
+                   joined_score):
+    """After `_pair_up` (and no glued parts): `align`'s dropping of repeated parts, then
+    `score.alignment_score`; (score, SCORE_*: what `score.compare_names` still does with it).
+    any_query and any_listed: whether parts were left free before the repeats went."""
+    if not any_listed and any_query:
+        _drop_repeats(free_query, query_texts, pairs, pair_count, 0)
+    if not any_query and any_listed:
+        _drop_repeats(free_listed, listed_texts, pairs, pair_count, 1)
+    score = _alignment_score(pair_count, pairs, pair_values, query_weights, query_roles,
+                             listed_weights, listed_roles, free_query, free_listed, penalties,
+                             without_full_part_cap)
+    need = SCORE_DONE
+    if score < joined_score:
+        if len(listed_weights) != len(query_weights):
+            need = SCORE_JOINED_OTHER_COUNT
+        elif letter_total == query_letter_total:
+            need = SCORE_JOINED_SAME_COUNT
+    return score, need
+
+
 @njit(cache=True)
 def alignment_scores(
     query_weights: np.ndarray,  # float64 per query part
@@ -1720,16 +1805,7 @@ def alignment_scores(
     listed_letters_scratch = np.empty(longest, dtype=np.int64)
     listed_texts_scratch = np.empty(longest, dtype=np.int64)
     # For the test of glued parts: the query parts' code points, and a list name's when asked.
-    starts = _query_starts(query, query_count)
-    query_at = np.zeros(query_count + 1, dtype=np.int64)
-    query_syllabic = np.empty(query_count, dtype=np.bool_)
-    for i in range(query_count):
-        query_at[i + 1] = query_at[i] + query[starts[i] + QUERY_TEXT_LENGTH]
-        query_syllabic[i] = query[starts[i] + QUERY_SYLLABIC] != 0
-    query_codes = np.empty(query_at[query_count], dtype=np.int64)
-    for i in range(query_count):
-        text = starts[i] + QUERY_HEAD
-        query_codes[query_at[i]:query_at[i + 1]] = query[text:text + query_at[i + 1] - query_at[i]]
+    query_codes, query_at, query_syllabic = _query_texts(query, query_count)
     listed_at = np.zeros(longest + 1, dtype=np.int64)
     listed_syllabic = np.empty(longest, dtype=np.bool_)
     glue_rows = np.empty((3, 64), dtype=np.int32)
@@ -1749,41 +1825,10 @@ def alignment_scores(
             listed_letters[k] = part_letters[part]
             listed_texts[k] = part_texts[part]
             letter_total += part_letters[part]
-        # The candidate pairs, best first: (similarity, weight, -distance, i, j) descending,
-        # as `align` sorts its tuples.
-        candidates = 0
-        for j in range(listed_count):
-            for i in range(query_count):
-                value = similarity[listed_rows[j], i]
-                if value > 0.0:
-                    values[candidates] = value
-                    weights[candidates] = query_weights[i] + listed_weights[j]
-                    queries[candidates] = i
-                    listeds[candidates] = j
-                    candidates += 1
-        for a in range(candidates):
-            order[a] = a
-        for a in range(1, candidates):  # insertion sort: a few dozen pairs
-            c = order[a]
-            b = a - 1
-            while b >= 0 and _pair_before(c, order[b], values, weights, queries, listeds):
-                order[b + 1] = order[b]
-                b -= 1
-            order[b + 1] = c
-        free_query[:] = True
         free_listed = unmatched_listed[n, :listed_count]
-        free_listed[:] = True
         pairs = pairs_out[n]
-        pair_count = 0
-        for a in range(candidates):
-            c = order[a]
-            i, j = queries[c], listeds[c]
-            if free_query[i] and free_listed[j]:
-                free_query[i] = False
-                free_listed[j] = False
-                pairs[pair_count, 0], pairs[pair_count, 1] = i, j
-                pair_values[pair_count] = values[c]
-                pair_count += 1
+        pair_count = _pair_up(query_count, listed_count, listed_rows, similarity, query_weights, listed_weights,
+                              values, weights, queries, listeds, order, free_query, free_listed, pairs, pair_values)
         pair_counts[n] = pair_count
         any_query, any_listed = free_query.any(), free_listed.any()
         if any_query and any_listed and (
@@ -1805,21 +1850,96 @@ def alignment_scores(
             ):
                 needs[n] = SCORE_IN_PYTHON
                 continue
-        if not any_listed and any_query:
-            _drop_repeats(free_query, query_texts, pairs, pair_count, 0)
-        if not any_query and any_listed:
-            _drop_repeats(free_listed, listed_texts, pairs, pair_count, 1)
+        scores[n], needs[n] = _aligned_score(
+            pair_count, pairs, pair_values, any_query, any_listed, free_query, free_listed,
+            query_weights, query_roles, query_texts, query_letter_total,
+            listed_weights, listed_roles, listed_texts, letter_total, penalties, without_full_part_cap, joined_score,
+        )
         unmatched_query[n] = free_query
-        score = _alignment_score(pair_count, pairs, pair_values, query_weights, query_roles,
-                                 listed_weights, listed_roles, free_query, free_listed, penalties,
-                                 without_full_part_cap)
-        scores[n] = score
-        if score < joined_score:
-            if listed_count != query_count:
-                needs[n] = SCORE_JOINED_OTHER_COUNT
-            elif letter_total == query_letter_total:
-                needs[n] = SCORE_JOINED_SAME_COUNT
     return scores, needs, pair_counts, pairs_out, unmatched_query, unmatched_listed
+
+
+@njit(cache=True)
+def _query_texts(query: np.ndarray, query_count: int):
+    """The query parts' texts (QUERY_*) as `_glues` reads them: code points back to back
+    (int64), where each starts, and whether each is syllabic."""
+    starts = _query_starts(query, query_count)
+    at = np.zeros(query_count + 1, dtype=np.int64)
+    syllabic = np.empty(query_count, dtype=np.bool_)
+    for i in range(query_count):
+        at[i + 1] = at[i] + query[starts[i] + QUERY_TEXT_LENGTH]
+        syllabic[i] = query[starts[i] + QUERY_SYLLABIC] != 0
+    codes = np.empty(at[query_count], dtype=np.int64)
+    for i in range(query_count):
+        text = starts[i] + QUERY_HEAD
+        codes[at[i]:at[i + 1]] = query[text:text + at[i + 1] - at[i]]
+    return codes, at, syllabic
+
+
+@njit(cache=True)
+def pair_score(query, query_weights, query_scorer, listed, listed_weights, listed_scorer, penalties, constants):
+    """`score.compare_names(query, listed).score` of one pair, compiled: `similarity_matrix`'s
+    part similarities and `alignment_scores`' alignment and score, for two names packed alike
+    (`pair.PackedName`: parts as QUERY_*, weights, and scorer rows of PART_* roles, letters and
+    text numbers). `constants`: PAIR_CONSTANTS' values. Returns (score, SCORE_*); with
+    SCORE_IN_PYTHON (parts glue) the score is to be found by `align`. The caller checks that
+    the query has no patronymic markers, as for `alignment_scores`."""
+    initial_similarity, variant_similarity, phonetic_similarity = constants[0], constants[1], constants[2]
+    skeleton_similarity, near_skeleton_similarity, min_similarity = constants[3], constants[4], constants[5]
+    without_full_part_cap, joined_score = constants[6], constants[7]
+    query_count, listed_count = len(query_weights), len(listed_weights)
+    query_roles, query_letters, query_texts = query_scorer[0], query_scorer[1], query_scorer[2]
+    listed_roles, listed_letters, listed_texts = listed_scorer[0], listed_scorer[1], listed_scorer[2]
+    similarity = np.zeros((listed_count, query_count), dtype=np.float64)
+    scratch = np.empty((3, 64), dtype=np.int32)
+    query_starts = _query_starts(query, query_count)
+    listed_starts = _query_starts(listed, listed_count)
+    for i in range(query_count):
+        a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, query_starts[i])
+        chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
+        for j in range(listed_count):
+            b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad = _query_part(
+                listed, listed_starts[j])
+            similarity[j, i] = _part_similarity(
+                a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
+                b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad, scratch,
+                initial_similarity, variant_similarity, phonetic_similarity, skeleton_similarity,
+                near_skeleton_similarity, min_similarity,
+            )[0]
+    size = query_count * listed_count
+    values, weights = np.empty(size, dtype=np.float64), np.empty(size, dtype=np.float64)
+    queries, listeds, order = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    free_query, free_listed = np.empty(query_count, dtype=np.bool_), np.empty(listed_count, dtype=np.bool_)
+    pairs = np.empty((min(query_count, listed_count), 2), dtype=np.int64)
+    pair_values = np.empty(min(query_count, listed_count), dtype=np.float64)
+    pair_count = _pair_up(query_count, listed_count, np.arange(listed_count), similarity, query_weights,
+                          listed_weights, values, weights, queries, listeds, order, free_query, free_listed,
+                          pairs, pair_values)
+    any_query, any_listed = free_query.any(), free_listed.any()
+    if any_query and any_listed and (
+        _could_glue(free_query, query_roles, query_letters, free_listed, listed_letters)
+        or _could_glue(free_listed, listed_roles, listed_letters, free_query, query_letters)
+    ):
+        query_codes, query_at, query_syllabic = _query_texts(query, query_count)
+        listed_codes, listed_at, listed_syllabic = _query_texts(listed, listed_count)
+        glued = np.empty(max(query_at[query_count], listed_at[listed_count]), dtype=np.int64)
+        if (
+            _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
+                   listed_codes, listed_at, listed_syllabic, free_listed, glued, scratch, min_similarity)
+            or _glues(listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
+                      query_codes, query_at, query_syllabic, free_query, glued, scratch, min_similarity)
+        ):
+            return 0.0, SCORE_IN_PYTHON
+    query_letter_total, letter_total = 0, 0
+    for i in range(query_count):
+        query_letter_total += query_letters[i]
+    for j in range(listed_count):
+        letter_total += listed_letters[j]
+    return _aligned_score(
+        pair_count, pairs, pair_values, any_query, any_listed, free_query, free_listed,
+        query_weights, query_roles, query_texts, query_letter_total,
+        listed_weights, listed_roles, listed_texts, letter_total, penalties, without_full_part_cap, joined_score,
+    )
 
 
 @njit(cache=True)

@@ -126,13 +126,17 @@ class NameToken:
 class NormalizedName:
     """A name as comparable tokens, keeping the original for explanations."""
 
-    __slots__ = ("original", "kind", "tokens", "_joined")
+    __slots__ = ("original", "kind", "tokens", "_joined", "_packed")
 
     def __init__(self, original: str, kind: str, tokens: tuple[NameToken, ...]) -> None:
         self.original = original
         self.kind = kind  # PERSON | ORGANIZATION | OBJECT
         self.tokens = tokens
         self._joined: str | None = None
+        self._packed = None  # `pair.packed`: numbers of this process, never pickled
+
+    def __reduce__(self):
+        return NormalizedName, (self.original, self.kind, self.tokens)
 
     @property
     def joined(self) -> str:

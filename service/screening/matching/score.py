@@ -23,11 +23,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 from rapidfuzz.distance import OSA
 
+from . import kernels
 from .align import Columns, NameAlignment, PartPair, align
 from .facts import NO_EVIDENCE, Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
 from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
+from .pair import SIMILARITY_CONSTANTS, pair_packings
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 
 # From this score a result is reported as a possible match (see docs/matching.md).
@@ -51,6 +54,10 @@ PENALTIES = {
     PERSON: Penalties(conflict=2.0, query_extra=0.3, list_extra=0.15),
 }
 DEFAULT_PENALTIES = Penalties(conflict=2.0, query_extra=0.5, list_extra=0.4)
+# The same, as the compiled scorer reads them.
+PENALTY_ARRAYS = {kind: np.array(penalties, dtype=np.float64) for kind, penalties in PENALTIES.items()}
+DEFAULT_PENALTY_ARRAY = np.array(DEFAULT_PENALTIES, dtype=np.float64)
+PAIR_CONSTANTS = np.array([*SIMILARITY_CONSTANTS, WITHOUT_FULL_PART_CAP, JOINED_SIMILARITY], dtype=np.float64)
 
 
 # The aligned parts (in the query's order), the query's parts left over and the list name's.
@@ -67,12 +74,32 @@ class NameComparison(NamedTuple):
 def score_names(a: str, b: str, schema: str = "Person") -> float:
     """Similarity in [0, 1] of a query name `a` and a list name `b`."""
     if "/" not in a and "/" not in b:
-        return compare_names(normalize_name(a, schema), normalize_name(b, schema)).score
+        return name_score(normalize_name(a, schema), normalize_name(b, schema))
     return max(
-        compare_names(normalize_name(query, schema), normalize_name(listed, schema)).score
+        name_score(normalize_name(query, schema), normalize_name(listed, schema))
         for query in split_alternatives(a, schema)
         for listed in split_alternatives(b, schema)
     )
+
+
+def name_score(query: NormalizedName, listed: NormalizedName) -> float:
+    """`compare_names(query, listed).score`, compiled (`kernels.pair_score`) unless the names
+    need Python's `align`: no parts, a father's name in the query, or parts that glue."""
+    query_packed, listed_packed = pair_packings(query, listed)
+    if query_packed.father or not query.tokens or not listed.tokens:
+        return compare_names(query, listed).score
+    score, need = kernels.pair_score(
+        query_packed.parts, query_packed.weights, query_packed.scorer,
+        listed_packed.parts, listed_packed.weights, listed_packed.scorer,
+        PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
+    )
+    if need == kernels.SCORE_DONE:
+        return score
+    if need == kernels.SCORE_JOINED_OTHER_COUNT:
+        return max(score, joined_similarity(query.joined, listed.joined))
+    if need == kernels.SCORE_JOINED_SAME_COUNT:
+        return JOINED_SIMILARITY if query.joined == listed.joined else score
+    return compare_names(query, listed).score  # parts glue: `align` pairs them
 
 
 def compare_names(

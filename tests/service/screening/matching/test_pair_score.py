@@ -1,0 +1,110 @@
+"""`score.name_score`: one name against another, compiled (`kernels.pair_score`), must give
+exactly the score of Python's `compare_names`, which the rest of the engine is held to."""
+
+from __future__ import annotations
+
+import csv
+import pickle
+import random
+from collections import Counter
+
+import pytest
+
+from service.screening.matching import kernels, pair
+from service.screening.matching.normalize import normalize, normalize_name, split_alternatives
+from service.screening.matching.score import DEFAULT_PENALTY_ARRAY, PAIR_CONSTANTS, PENALTY_ARRAYS, compare_names, name_score
+
+from .conftest import shared_data
+
+
+def _kernel_need(query, listed) -> int:
+    query_packed, listed_packed = pair.pair_packings(query, listed)
+    return kernels.pair_score(
+        query_packed.parts, query_packed.weights, query_packed.scorer,
+        listed_packed.parts, listed_packed.weights, listed_packed.scorer,
+        PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
+    )[1]
+
+
+def _bench_and_un_pairs(un_persons) -> list[tuple[str, str, str]]:
+    """The name_bench pairs both ways (many scripts, companies, initials, glued and split
+    words, Han and Hangul), each UN person's name against its aliases, and against other UN names."""
+    rows = list(csv.DictReader(open(shared_data("matching/name_bench_cases.csv"), encoding="utf-8")))
+    pairs = []
+    for row in rows:
+        for a in split_alternatives(row["name1"], row["schema"]):
+            for b in split_alternatives(row["name2"], row["schema"]):
+                pairs += [(a, b, row["schema"]), (b, a, row["schema"])]
+    rng = random.Random(7)
+    names = [name.name for entity in un_persons for name in entity.names]
+    for entity in un_persons[:300]:
+        first = entity.names[0].name
+        pairs += [(first, alias.name, "Person") for alias in entity.names[1:]]
+        pairs += [(first, other, "Person") for other in rng.sample(names, 3)]
+    return pairs
+
+
+def test_it_scores_every_pair_exactly_as_the_python_alignment_does(un_persons):
+    needs = Counter()
+    compared = 0
+    for query_text, listed_text, schema in _bench_and_un_pairs(un_persons):
+        query, listed = normalize_name(query_text, schema), normalize_name(listed_text, schema)
+        assert name_score(query, listed) == compare_names(query, listed).score, (query_text, listed_text)
+        if query.tokens and listed.tokens and not pair.packed(query).father:
+            needs[_kernel_need(query, listed)] += 1
+            compared += 1
+    # Every way out of the kernel was taken: done, both joined-letter checks, glued parts.
+    assert set(needs) == {kernels.SCORE_DONE, kernels.SCORE_JOINED_OTHER_COUNT, kernels.SCORE_JOINED_SAME_COUNT,
+                          kernels.SCORE_IN_PYTHON}, needs
+    assert needs[kernels.SCORE_IN_PYTHON] < 0.05 * compared  # glued parts are rare
+
+
+@pytest.mark.parametrize(
+    ("query", "listed", "schema"),
+    [
+        ("Osama bin Laden", "Usama bin Ladin", "Person"),  # a father's name: aligned in Python
+        ("Nikolai Patr ushev", "Nikolai Platonovich Patrushev", "Person"),  # glued parts
+        ("VladimirPutin", "Vladimir Putin", "Person"),  # joined letters, other part counts
+        ("Hon-gsop Kim", "Hong-sop Kim", "Person"),  # the same letters split elsewhere
+        ("高市早苗", "高石早苗", "Person"),  # one Han character apart: other names
+        ("Siemens AG", "Siemens Aktiengesellschaft", "Company"),  # organisation penalties
+        ("Fund IV", "Fund 4", "Company"),  # numbers are never typos
+        ("V. Putin", "Vladimir Putin", "Person"),  # an initial
+        ("Владимир Путин", "Vladimir Putin", "Person"),
+        ("", "Vladimir Putin", "Person"),  # no parts
+    ],
+)
+def test_it_gives_the_python_score_for_each_kind_of_pair(query, listed, schema):
+    query_name, listed_name = normalize_name(query, schema), normalize_name(listed, schema)
+    assert name_score(query_name, listed_name) == compare_names(query_name, listed_name).score
+
+
+def test_it_packs_a_name_once():
+    name = normalize("Sergei Viktorovich Lavrov", "person")  # not packed before
+    first = pair.packed(name)
+    assert pair.pair_packings(name, normalize_name("Sergey Lavrov"))[0] is first
+    assert pair.packed(name) is first
+
+
+def test_it_packs_names_again_when_the_number_table_starts_again(monkeypatch):
+    """A name packed before the table of numbers started again holds numbers that may now
+    mean other strings: it must be packed again, not compared with stale numbers."""
+    query = normalize_name("Mohammed Abdallah")
+    listed = normalize_name("Muhammad Abdullah")  # variants: their symbol numbers must agree
+    expected = compare_names(query, listed).score
+    assert name_score(query, listed) == expected
+    before = pair.packed(query).generation
+    monkeypatch.setattr(pair, "MAX_NUMBERS", 1)
+    pair.packed(normalize("Ivan Petrov", "person"))  # a name not packed yet: the table is full, it starts again
+    assert pair._NUMBERS.generation > before
+    assert name_score(query, listed) == expected
+    assert pair.packed(query).generation == pair.packed(listed).generation == pair._NUMBERS.generation
+
+
+def test_it_leaves_the_packing_out_of_pickles():
+    name = normalize_name("Vladimir Vladimirovich Putin")
+    pair.packed(name)
+    copy = pickle.loads(pickle.dumps(name))
+    assert copy._packed is None
+    assert [token.text for token in copy.tokens] == [token.text for token in name.tokens]
+    assert name_score(copy, normalize_name("Vladimir Putin")) == name_score(name, normalize_name("Vladimir Putin"))
