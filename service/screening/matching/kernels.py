@@ -1881,15 +1881,15 @@ def pair_score(query, query_weights, query_scorer, listed, listed_weights, liste
     """`score.compare_names(query, listed).score` of one pair, compiled: `similarity_matrix`'s
     part similarities and `alignment_scores`' alignment and score, for two names packed alike
     (`pair.PackedName`: parts as QUERY_*, weights, and scorer rows of PART_* roles, letters and
-    text numbers). `constants`: PAIR_CONSTANTS' values. Returns (score, SCORE_*); with
-    SCORE_IN_PYTHON (parts glue) the score is to be found by `align`. The caller checks that
-    the query has no patronymic markers, as for `alignment_scores`."""
+    text numbers, and fathers' names). `constants`: PAIR_CONSTANTS' values. Returns (score,
+    SCORE_*); with SCORE_IN_PYTHON (parts glue) the score is to be found by `align`."""
     initial_similarity, variant_similarity, phonetic_similarity = constants[0], constants[1], constants[2]
     skeleton_similarity, near_skeleton_similarity, min_similarity = constants[3], constants[4], constants[5]
-    without_full_part_cap, joined_score = constants[6], constants[7]
+    role_mismatch_factor, without_full_part_cap, joined_score = constants[6], constants[7], constants[8]
     query_count, listed_count = len(query_weights), len(listed_weights)
     query_roles, query_letters, query_texts = query_scorer[0], query_scorer[1], query_scorer[2]
     listed_roles, listed_letters, listed_texts = listed_scorer[0], listed_scorer[1], listed_scorer[2]
+    query_fathers, listed_fathers = query_scorer[3], listed_scorer[3]
     similarity = np.zeros((listed_count, query_count), dtype=np.float64)
     scratch = np.empty((3, 64), dtype=np.int32)
     query_starts = _query_starts(query, query_count)
@@ -1906,6 +1906,12 @@ def pair_score(query, query_weights, query_scorer, listed, listed_weights, liste
                 initial_similarity, variant_similarity, phonetic_similarity, skeleton_similarity,
                 near_skeleton_similarity, min_similarity,
             )[0]
+    if query_fathers.any() and listed_fathers.any():
+        # `align`: with fathers' names on both sides, a father's name stands weaker against a person's own.
+        for j in range(listed_count):
+            for i in range(query_count):
+                if similarity[j, i] > 0.0 and query_fathers[i] != listed_fathers[j]:
+                    similarity[j, i] *= role_mismatch_factor
     size = query_count * listed_count
     values, weights = np.empty(size, dtype=np.float64), np.empty(size, dtype=np.float64)
     queries, listeds, order = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)

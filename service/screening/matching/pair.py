@@ -23,20 +23,21 @@ from .align import (
     INITIAL_SIMILARITY,
     MIN_SIMILARITY,
     NEAR_SKELETON_SIMILARITY,
-    PATRONYMIC_MARKERS,
     PHONETIC_SIMILARITY,
+    ROLE_MISMATCH_FACTOR,
     SKELETON_SIMILARITY,
     VARIANT_SIMILARITY,
+    _patronymic_positions,
 )
 from .normalize import NormalizedName
 from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES
 
 MAX_NUMBERS = 1_000_000  # distinct forms, phonetic keys and symbols numbered before the table starts again
 
-# The part similarities' constants, in the order `kernels.pair_score` reads them; the caller
+# The alignment's constants, in the order `kernels.pair_score` reads them; the caller
 # appends the score's (without-full-part cap, joined similarity).
-SIMILARITY_CONSTANTS = (INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
-                        NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY)
+ALIGNMENT_CONSTANTS = (INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
+                       NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY, ROLE_MISMATCH_FACTOR)
 
 
 class PackedName(NamedTuple):
@@ -44,8 +45,8 @@ class PackedName(NamedTuple):
 
     parts: np.ndarray  # int64, the parts one after another (kernels.QUERY_*)
     weights: np.ndarray  # float64 per part
-    scorer: np.ndarray  # int64 [3, part]: role (kernels.PART_*), letters, text number (equal texts, equal numbers)
-    father: bool  # a patronymic marker before the last part: such a query is aligned in Python (`align`)
+    scorer: np.ndarray  # int64 [4, part]: role (kernels.PART_*), letters, text number (equal texts, equal
+    # numbers), 1 for a father's name (the part after a patronymic marker, `align._patronymic_positions`)
     generation: int  # of the number table it was packed with: only packings of one generation compare
 
 
@@ -96,6 +97,7 @@ def _pack(name: NormalizedName) -> PackedName:
     parts: list[int] = []
     texts: dict[str, int] = {}
     tokens = name.tokens
+    fathers = _patronymic_positions(tokens)
     for token in tokens:
         syllabic = token.form != token.text
         symbols = [number(symbol) for symbol in token.symbols]
@@ -112,11 +114,11 @@ def _pack(name: NormalizedName) -> PackedName:
         [SCORER_ROLES.get(token.role, kernels.PART_OTHER) for token in tokens],
         [len(token.text) for token in tokens],
         [texts.setdefault(token.text, len(texts)) for token in tokens],
-    ], dtype=np.int64).reshape(3, len(tokens))
+        [position in fathers for position in range(len(tokens))],
+    ], dtype=np.int64).reshape(4, len(tokens))
     return PackedName(
         np.array(parts, dtype=np.int64),
         np.array([token.weight for token in tokens], dtype=np.float64),
         scorer,
-        any(token.text in PATRONYMIC_MARKERS for token in tokens[:-1]),
         _NUMBERS.generation,
     )

@@ -30,7 +30,7 @@ from . import kernels
 from .align import Columns, NameAlignment, PartPair, align
 from .facts import NO_EVIDENCE, Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
 from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
-from .pair import SIMILARITY_CONSTANTS, pair_packings
+from .pair import ALIGNMENT_CONSTANTS, pair_packings
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 
 # From this score a result is reported as a possible match (see docs/matching.md).
@@ -57,7 +57,7 @@ DEFAULT_PENALTIES = Penalties(conflict=2.0, query_extra=0.5, list_extra=0.4)
 # The same, as the compiled scorer reads them.
 PENALTY_ARRAYS = {kind: np.array(penalties, dtype=np.float64) for kind, penalties in PENALTIES.items()}
 DEFAULT_PENALTY_ARRAY = np.array(DEFAULT_PENALTIES, dtype=np.float64)
-PAIR_CONSTANTS = np.array([*SIMILARITY_CONSTANTS, WITHOUT_FULL_PART_CAP, JOINED_SIMILARITY], dtype=np.float64)
+PAIR_CONSTANTS = np.array([*ALIGNMENT_CONSTANTS, WITHOUT_FULL_PART_CAP, JOINED_SIMILARITY], dtype=np.float64)
 
 
 # The aligned parts (in the query's order), the query's parts left over and the list name's.
@@ -84,10 +84,10 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
 
 def name_score(query: NormalizedName, listed: NormalizedName) -> float:
     """`compare_names(query, listed).score`, compiled (`kernels.pair_score`) unless the names
-    need Python's `align`: no parts, a father's name in the query, or parts that glue."""
-    query_packed, listed_packed = pair_packings(query, listed)
-    if query_packed.father or not query.tokens or not listed.tokens:
+    need Python's `align`: no parts, or parts that glue."""
+    if not query.tokens or not listed.tokens:
         return compare_names(query, listed).score
+    query_packed, listed_packed = pair_packings(query, listed)
     score, need = kernels.pair_score(
         query_packed.parts, query_packed.weights, query_packed.scorer,
         listed_packed.parts, listed_packed.weights, listed_packed.scorer,
