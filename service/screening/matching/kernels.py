@@ -1877,23 +1877,45 @@ def _query_texts(query: np.ndarray, query_count: int):
 
 
 @njit(cache=True)
-def pair_score(query, query_weights, query_scorer, listed, listed_weights, listed_scorer, penalties, constants):
+def _texts_and_fathers(query: np.ndarray, starts: np.ndarray, markers: np.ndarray):
+    """Of packed parts (QUERY_*): a number per part, equal for parts of equal text (the
+    first such part's position), and whether each is a father's name (the part after a
+    patronymic marker, `align._patronymic_positions`)."""
+    count = len(starts)
+    texts = np.empty(count, dtype=np.int64)
+    fathers = np.zeros(count, dtype=np.bool_)
+    for k in range(count):
+        text = query[starts[k] + QUERY_HEAD:starts[k] + QUERY_HEAD + query[starts[k] + QUERY_TEXT_LENGTH]]
+        texts[k] = k
+        for before in range(k):
+            other = query[starts[before] + QUERY_HEAD:starts[before] + QUERY_HEAD + query[starts[before] + QUERY_TEXT_LENGTH]]
+            if _same_codes(text, other):
+                texts[k] = before
+                break
+        fathers[k] = k > 0 and markers[k - 1] != 0
+    return texts, fathers
+
+
+@njit(cache=True)
+def pair_score(query_packed, query_weights, listed_packed, listed_weights, penalties, constants):
     """`score.compare_names(query, listed).score` of one pair, compiled: `similarity_matrix`'s
     part similarities and `alignment_scores`' alignment and score, for two names packed alike
-    (`pair.PackedName`: parts as QUERY_*, weights, and scorer rows of PART_* roles, letters and
-    text numbers, and fathers' names). `constants`: PAIR_CONSTANTS' values. Returns (score,
+    (`pair.PackedName`: per part its PART_* role, letters and whether a patronymic marker,
+    then the parts as QUERY_*; and the parts' weights). `constants`: PAIR_CONSTANTS' values. Returns (score,
     SCORE_*); with SCORE_IN_PYTHON (parts glue) the score is to be found by `align`."""
     initial_similarity, variant_similarity, phonetic_similarity = constants[0], constants[1], constants[2]
     skeleton_similarity, near_skeleton_similarity, min_similarity = constants[3], constants[4], constants[5]
     role_mismatch_factor, without_full_part_cap, joined_score = constants[6], constants[7], constants[8]
     query_count, listed_count = len(query_weights), len(listed_weights)
-    query_roles, query_letters, query_texts = query_scorer[0], query_scorer[1], query_scorer[2]
-    listed_roles, listed_letters, listed_texts = listed_scorer[0], listed_scorer[1], listed_scorer[2]
-    query_fathers, listed_fathers = query_scorer[3], listed_scorer[3]
-    similarity = np.zeros((listed_count, query_count), dtype=np.float64)
-    scratch = np.empty((3, 64), dtype=np.int32)
+    query, listed = query_packed[3 * query_count:], listed_packed[3 * listed_count:]
+    query_roles, query_letters = query_packed[0:3 * query_count:3], query_packed[1:3 * query_count:3]
+    listed_roles, listed_letters = listed_packed[0:3 * listed_count:3], listed_packed[1:3 * listed_count:3]
     query_starts = _query_starts(query, query_count)
     listed_starts = _query_starts(listed, listed_count)
+    query_texts, query_fathers = _texts_and_fathers(query, query_starts, query_packed[2:3 * query_count:3])
+    listed_texts, listed_fathers = _texts_and_fathers(listed, listed_starts, listed_packed[2:3 * listed_count:3])
+    similarity = np.zeros((listed_count, query_count), dtype=np.float64)
+    scratch = np.empty((3, 64), dtype=np.int32)
     for i in range(query_count):
         a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, query_starts[i])
         chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])

@@ -14,6 +14,7 @@ is emptied when it grows past MAX_NUMBERS; packings made before then are made ag
 from __future__ import annotations
 
 import threading
+from array import array
 from typing import NamedTuple
 
 import numpy as np
@@ -23,16 +24,17 @@ from .align import (
     INITIAL_SIMILARITY,
     MIN_SIMILARITY,
     NEAR_SKELETON_SIMILARITY,
+    PATRONYMIC_MARKERS,
     PHONETIC_SIMILARITY,
     ROLE_MISMATCH_FACTOR,
     SKELETON_SIMILARITY,
     VARIANT_SIMILARITY,
-    _patronymic_positions,
 )
-from .normalize import NormalizedName
+from .normalize import NameToken, NormalizedName
 from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES
 
 MAX_NUMBERS = 1_000_000  # distinct forms, phonetic keys and symbols numbered before the table starts again
+MAX_TOKENS = 200_000  # tokens' packed parts remembered
 
 # The alignment's constants, in the order `kernels.pair_score` reads them; the caller
 # appends the score's (without-full-part cap, joined similarity).
@@ -43,28 +45,52 @@ ALIGNMENT_CONSTANTS = (INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARI
 class PackedName(NamedTuple):
     """A normalised name as `kernels.pair_score` reads it."""
 
-    parts: np.ndarray  # int64, the parts one after another (kernels.QUERY_*)
+    parts: np.ndarray  # int64: per part its role (kernels.PART_*), letters and 1 for a patronymic
+    # marker ("bin"); then the parts one after another as kernels.QUERY_*
     weights: np.ndarray  # float64 per part
-    scorer: np.ndarray  # int64 [4, part]: role (kernels.PART_*), letters, text number (equal texts, equal
-    # numbers), 1 for a father's name (the part after a patronymic marker, `align._patronymic_positions`)
     generation: int  # of the number table it was packed with: only packings of one generation compare
 
 
 class _Numbers:
-    """Strings as numbers, equal for equal strings, shared by every packing of a generation."""
+    """Strings as numbers, equal for equal strings, shared by every packing of a generation;
+    and each token's packing as bytes, as names share their words' tokens (`normalize`
+    caches them), so that a name is packed by joining its tokens' bytes."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.generation = 0
         self._numbers: dict[str, int] = {}
+        self.tokens: dict[int, tuple] = {}  # id(token): (token, part bytes, scorer bytes, weight bytes)
 
     def number(self, text: str) -> int:
         """Called with the lock held."""
         return self._numbers.setdefault(text, len(self._numbers))
 
+    def token(self, token: NameToken) -> tuple:
+        """The token's entry in `tokens`, made when missing; called with the lock held."""
+        if len(self.tokens) >= MAX_TOKENS:
+            self.tokens = {}
+        number = self.number
+        syllabic = token.form != token.text
+        symbols = [number(symbol) for symbol in token.symbols]
+        part = [
+            len(token.text), len(token.skeleton), len(symbols),
+            syllabic,
+            number(token.form) if syllabic else -1,
+            SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
+            number(token.phonetic) if len(token.phonetic) > 2 else -1,
+            token.abjad,
+            *map(ord, token.text), *map(ord, token.skeleton), *symbols,
+        ]
+        scorer = [SCORER_ROLES.get(token.role, kernels.PART_OTHER), len(token.text), token.text in PATRONYMIC_MARKERS]
+        found = self.tokens[id(token)] = (token, array("q", part).tobytes(), array("q", scorer).tobytes(),
+                                          array("d", [token.weight]).tobytes())
+        return found
+
     def start_again_when_full(self) -> None:
         if len(self._numbers) >= MAX_NUMBERS:
             self._numbers = {}
+            self.tokens = {}
             self.generation += 1
 
 
@@ -93,32 +119,14 @@ def packed(name: NormalizedName) -> PackedName:
 
 
 def _pack(name: NormalizedName) -> PackedName:
-    number = _NUMBERS.number
-    parts: list[int] = []
-    texts: dict[str, int] = {}
-    tokens = name.tokens
-    fathers = _patronymic_positions(tokens)
-    for token in tokens:
-        syllabic = token.form != token.text
-        symbols = [number(symbol) for symbol in token.symbols]
-        parts += [
-            len(token.text), len(token.skeleton), len(symbols),
-            syllabic,
-            number(token.form) if syllabic else -1,
-            SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
-            number(token.phonetic) if len(token.phonetic) > 2 else -1,
-            token.abjad,
-            *map(ord, token.text), *map(ord, token.skeleton), *symbols,
-        ]
-    scorer = np.array([
-        [SCORER_ROLES.get(token.role, kernels.PART_OTHER) for token in tokens],
-        [len(token.text) for token in tokens],
-        [texts.setdefault(token.text, len(texts)) for token in tokens],
-        [position in fathers for position in range(len(tokens))],
-    ], dtype=np.int64).reshape(4, len(tokens))
+    """Called with the lock held."""
+    tokens = _NUMBERS.tokens
+    entries = []
+    for token in name.tokens:
+        found = tokens.get(id(token))
+        entries.append(found if found is not None and found[0] is token else _NUMBERS.token(token))
     return PackedName(
-        np.array(parts, dtype=np.int64),
-        np.array([token.weight for token in tokens], dtype=np.float64),
-        scorer,
+        np.frombuffer(b"".join([entry[2] for entry in entries] + [entry[1] for entry in entries]), dtype=np.int64),
+        np.frombuffer(b"".join([entry[3] for entry in entries]), dtype=np.float64),
         _NUMBERS.generation,
     )

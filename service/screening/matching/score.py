@@ -89,8 +89,7 @@ def name_score(query: NormalizedName, listed: NormalizedName) -> float:
         return compare_names(query, listed).score
     query_packed, listed_packed = pair_packings(query, listed)
     score, need = kernels.pair_score(
-        query_packed.parts, query_packed.weights, query_packed.scorer,
-        listed_packed.parts, listed_packed.weights, listed_packed.scorer,
+        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
         PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
     )
     if need == kernels.SCORE_DONE:

@@ -20,8 +20,7 @@ from .conftest import shared_data
 def _kernel_need(query, listed) -> int:
     query_packed, listed_packed = pair.pair_packings(query, listed)
     return kernels.pair_score(
-        query_packed.parts, query_packed.weights, query_packed.scorer,
-        listed_packed.parts, listed_packed.weights, listed_packed.scorer,
+        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
         PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
     )[1]
 
