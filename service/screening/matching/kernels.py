@@ -723,43 +723,55 @@ def _skeleton_similarity(a: np.ndarray, b: np.ndarray, a_syllabic: bool, b_sylla
     return 0.0
 
 
-@njit(cache=True, inline='always')
-def _part_similarity(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
-                     b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad, scratch,
-                     initial_similarity: float, variant_similarity: float, phonetic_similarity: float,
-                     skeleton_similarity: float, near_skeleton_similarity: float, min_similarity: float):
-    """`align.token_similarity(a, b)`: (value, REASON_*), the same floats in the same order of
-    tests. Each part: its code points, skeleton and symbol numbers, whether Han or Hangul
-    (syllabic), its form's, role's (SIMILARITY_*) and phonetic key's numbers (-1: none) and
-    whether written in an abjad; `chars` and `masks` are a's `osa_pattern`."""
-    value, reason = 0.0, REASON_NONE
-    if _same_codes(a, b):
-        if a_syllabic == b_syllabic and (not a_syllabic or a_form == b_form):
-            value, reason = 1.0, REASON_EXACT
-        elif not (a_syllabic and b_syllabic):
-            value, reason = 1.0, REASON_SCRIPT
-    elif a_syllabic and b_syllabic:
-        pass
-    elif a_role == SIMILARITY_NUMBER or b_role == SIMILARITY_NUMBER:
-        pass
-    elif a_role == SIMILARITY_INITIAL or b_role == SIMILARITY_INITIAL:
-        if len(a) > 0 and len(b) > 0 and a[0] == b[0] and a_role <= SIMILARITY_INITIAL and b_role <= SIMILARITY_INITIAL:
-            value, reason = initial_similarity, REASON_INITIAL
-    else:
-        value, reason = typo_similarity(a, b, chars, masks, scratch), REASON_TYPO
-        if value < variant_similarity and len(a_symbols) > 0 and _share_symbol(a_symbols, b_symbols):
-            value, reason = variant_similarity, REASON_VARIANT
-        if value < phonetic_similarity and a_phonetic >= 0 and a_phonetic == b_phonetic and a[0] == b[0]:
-            value, reason = phonetic_similarity, REASON_PHONETIC
-        if a_abjad != b_abjad and value < skeleton_similarity:
-            other = _skeleton_similarity(a_skeleton, b_skeleton, a_syllabic, b_syllabic, scratch, skeleton_similarity,
-                                         near_skeleton_similarity)
-            # `max` of (value, reason) tuples: on a tie the greater reason wins, "script" only over "phonetic".
-            if other > value or (other == value and reason == REASON_PHONETIC):
-                value, reason = other, REASON_SCRIPT
-        if value < min_similarity:
-            value, reason = 0.0, REASON_NONE
-    return value, reason
+@njit(cache=True)
+def _similarities(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad,
+                  texts, text_start, text_end, skeletons, skeleton_start, skeleton_end, symbols, symbol_start,
+                  symbol_end, syllabic, form, role, phonetic, abjad, scratch,
+                  initial_similarity: float, variant_similarity: float, phonetic_similarity: float,
+                  skeleton_similarity: float, near_skeleton_similarity: float, min_similarity: float,
+                  values: np.ndarray, reasons: np.ndarray, column: int) -> None:
+    """`align.token_similarity(a, b)` of one part a against every part b (row r of values and
+    reasons, at `column`): the same floats (and REASON_*) in the same order of tests. a: its
+    code points, skeleton and symbol numbers, whether Han or Hangul (syllabic), its form's,
+    role's (SIMILARITY_*) and phonetic key's numbers (-1: none), whether written in an abjad.
+    The b parts: the same, as ranges of `texts`, `skeletons` and `symbols` and arrays of the
+    rest. One call per query part, the loop inside: array arguments cost reference counting
+    on each call, which per pair of parts took a third of the time."""
+    chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
+    for r in range(len(text_start)):
+        b = texts[text_start[r]:text_end[r]]
+        b_syllabic, b_role = syllabic[r], role[r]
+        value, reason = 0.0, REASON_NONE
+        if _same_codes(a, b):
+            if a_syllabic == b_syllabic and (not a_syllabic or a_form == form[r]):
+                value, reason = 1.0, REASON_EXACT
+            elif not (a_syllabic and b_syllabic):
+                value, reason = 1.0, REASON_SCRIPT
+        elif a_syllabic and b_syllabic:
+            pass
+        elif a_role == SIMILARITY_NUMBER or b_role == SIMILARITY_NUMBER:
+            pass
+        elif a_role == SIMILARITY_INITIAL or b_role == SIMILARITY_INITIAL:
+            if (len(a) > 0 and len(b) > 0 and a[0] == b[0] and a_role <= SIMILARITY_INITIAL
+                    and b_role <= SIMILARITY_INITIAL):
+                value, reason = initial_similarity, REASON_INITIAL
+        else:
+            value, reason = typo_similarity(a, b, chars, masks, scratch), REASON_TYPO
+            if value < variant_similarity and len(a_symbols) > 0 and _share_symbol(
+                    a_symbols, symbols[symbol_start[r]:symbol_end[r]]):
+                value, reason = variant_similarity, REASON_VARIANT
+            if value < phonetic_similarity and a_phonetic >= 0 and a_phonetic == phonetic[r] and a[0] == b[0]:
+                value, reason = phonetic_similarity, REASON_PHONETIC
+            if a_abjad != abjad[r] and value < skeleton_similarity:
+                other = _skeleton_similarity(a_skeleton, skeletons[skeleton_start[r]:skeleton_end[r]], a_syllabic,
+                                             b_syllabic, scratch, skeleton_similarity, near_skeleton_similarity)
+                # `max` of (value, reason) tuples: on a tie the greater reason wins, "script" only over "phonetic".
+                if other > value or (other == value and reason == REASON_PHONETIC):
+                    value, reason = other, REASON_SCRIPT
+            if value < min_similarity:
+                value, reason = 0.0, REASON_NONE
+        values[r, column] = value
+        reasons[r, column] = reason
 
 
 # How `similarity_matrix` reads a query part: these numbers, then the code points of its text
@@ -828,7 +840,8 @@ def similarity_matrix(
     skeleton_at = np.empty(count + 1, dtype=np.int64)
     symbol_at = np.empty(count + 1, dtype=np.int64)
     text_at[0] = skeleton_at[0] = symbol_at[0] = 0
-    row_flags = np.empty(count, dtype=np.int32)
+    row_syllabic = np.empty(count, dtype=np.bool_)
+    row_abjad = np.empty(count, dtype=np.bool_)
     row_form = np.empty(count, dtype=np.int32)
     row_role = np.empty(count, dtype=np.int32)
     row_phonetic = np.empty(count, dtype=np.int32)
@@ -843,7 +856,9 @@ def similarity_matrix(
             length = skeleton_offsets[part + 1] - skeleton_offsets[part]
         skeleton_at[r + 1] = skeleton_at[r] + length
         symbol_at[r + 1] = symbol_at[r] + table_ints[part, PART_SYMBOL_COUNT]
-        row_flags[r], row_form[r] = table_ints[part, PART_FLAGS], table_ints[part, PART_FORM]
+        flags = table_ints[part, PART_FLAGS]
+        row_syllabic[r], row_abjad[r] = (flags & PART_SYLLABIC) != 0, (flags & PART_ABJAD) != 0
+        row_form[r] = table_ints[part, PART_FORM]
         row_role[r], row_phonetic[r] = table_ints[part, PART_ROLE], table_ints[part, PART_PHONETIC]
     row_texts = np.empty(text_at[count], dtype=np.uint32)
     row_skeletons = np.empty(skeleton_at[count], dtype=np.uint32)
@@ -871,18 +886,11 @@ def similarity_matrix(
     for i in range(query_count):
         text, skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, starts[i])
         a, a_skeleton = text.astype(np.uint32), skeleton.astype(np.uint32)
-        chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
-        for r in range(count):
-            value, reason = _part_similarity(
-                a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
-                row_texts[text_at[r]:text_at[r + 1]], row_skeletons[skeleton_at[r]:skeleton_at[r + 1]],
-                row_symbols[symbol_at[r]:symbol_at[r + 1]], (row_flags[r] & PART_SYLLABIC) != 0, row_form[r],
-                row_role[r], row_phonetic[r], (row_flags[r] & PART_ABJAD) != 0, scratch,
-                initial_similarity, variant_similarity, phonetic_similarity, skeleton_similarity,
-                near_skeleton_similarity, min_similarity,
-            )
-            values[r, i] = value
-            reasons[r, i] = reason
+        _similarities(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad,
+                      row_texts, text_at[:-1], text_at[1:], row_skeletons, skeleton_at[:-1], skeleton_at[1:],
+                      row_symbols, symbol_at[:-1], symbol_at[1:], row_syllabic, row_form, row_role, row_phonetic,
+                      row_abjad, scratch, initial_similarity, variant_similarity, phonetic_similarity,
+                      skeleton_similarity, near_skeleton_similarity, min_similarity, values, reasons, i)
     return values, reasons
 
 
@@ -1915,19 +1923,29 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
     query_texts, query_fathers = _texts_and_fathers(query, query_starts, query_packed[2:3 * query_count:3])
     listed_texts, listed_fathers = _texts_and_fathers(listed, listed_starts, listed_packed[2:3 * listed_count:3])
     similarity = np.zeros((listed_count, query_count), dtype=np.float64)
+    reasons = np.zeros((listed_count, query_count), dtype=np.int8)
     scratch = np.empty((3, 64), dtype=np.int32)
+    # The list name's parts as `_similarities` reads them: ranges of `listed` and arrays.
+    text_start, text_end = np.empty(listed_count, dtype=np.int64), np.empty(listed_count, dtype=np.int64)
+    skeleton_end, symbol_end = np.empty(listed_count, dtype=np.int64), np.empty(listed_count, dtype=np.int64)
+    syllabic, abjad = np.empty(listed_count, dtype=np.bool_), np.empty(listed_count, dtype=np.bool_)
+    form, role, phonetic = (np.empty(listed_count, dtype=np.int64), np.empty(listed_count, dtype=np.int64),
+                            np.empty(listed_count, dtype=np.int64))
+    for j in range(listed_count):
+        at = listed_starts[j]
+        text_start[j] = at + QUERY_HEAD
+        text_end[j] = text_start[j] + listed[at + QUERY_TEXT_LENGTH]
+        skeleton_end[j] = text_end[j] + listed[at + QUERY_SKELETON_LENGTH]
+        symbol_end[j] = skeleton_end[j] + listed[at + QUERY_SYMBOL_COUNT]
+        syllabic[j], form[j], role[j] = listed[at + QUERY_SYLLABIC] != 0, listed[at + QUERY_FORM], listed[at + QUERY_ROLE]
+        phonetic[j], abjad[j] = listed[at + QUERY_PHONETIC], listed[at + QUERY_ABJAD] != 0
     for i in range(query_count):
         a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, query_starts[i])
-        chars, masks = osa_pattern(a if len(a) <= 64 else a[:0])
-        for j in range(listed_count):
-            b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad = _query_part(
-                listed, listed_starts[j])
-            similarity[j, i] = _part_similarity(
-                a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad, chars, masks,
-                b, b_skeleton, b_symbols, b_syllabic, b_form, b_role, b_phonetic, b_abjad, scratch,
-                initial_similarity, variant_similarity, phonetic_similarity, skeleton_similarity,
-                near_skeleton_similarity, min_similarity,
-            )[0]
+        _similarities(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad,
+                      listed, text_start, text_end, listed, text_end, skeleton_end, listed, skeleton_end, symbol_end,
+                      syllabic, form, role, phonetic, abjad, scratch, initial_similarity, variant_similarity,
+                      phonetic_similarity, skeleton_similarity, near_skeleton_similarity, min_similarity,
+                      similarity, reasons, i)
     if query_fathers.any() and listed_fathers.any():
         # `align`: with fathers' names on both sides, a father's name stands weaker against a person's own.
         for j in range(listed_count):
