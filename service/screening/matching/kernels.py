@@ -1884,6 +1884,11 @@ def _query_texts(query: np.ndarray, query_count: int):
     return codes, at, syllabic
 
 
+@njit(cache=True, inline='always')
+def _query_text(query: np.ndarray, at: int) -> np.ndarray:
+    return query[at + QUERY_HEAD:at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]]
+
+
 @njit(cache=True)
 def _texts_and_fathers(query: np.ndarray, starts: np.ndarray, markers: np.ndarray):
     """Of packed parts (QUERY_*): a number per part, equal for parts of equal text (the
@@ -1893,11 +1898,9 @@ def _texts_and_fathers(query: np.ndarray, starts: np.ndarray, markers: np.ndarra
     texts = np.empty(count, dtype=np.int64)
     fathers = np.zeros(count, dtype=np.bool_)
     for k in range(count):
-        text = query[starts[k] + QUERY_HEAD:starts[k] + QUERY_HEAD + query[starts[k] + QUERY_TEXT_LENGTH]]
         texts[k] = k
         for before in range(k):
-            other = query[starts[before] + QUERY_HEAD:starts[before] + QUERY_HEAD + query[starts[before] + QUERY_TEXT_LENGTH]]
-            if _same_codes(text, other):
+            if _same_codes(_query_text(query, starts[k]), _query_text(query, starts[before])):
                 texts[k] = before
                 break
         fathers[k] = k > 0 and markers[k - 1] != 0
@@ -1909,8 +1912,8 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
     """`score.compare_names(query, listed).score` of one pair, compiled: `similarity_matrix`'s
     part similarities and `alignment_scores`' alignment and score, for two names packed alike
     (`pair.PackedName`: per part its PART_* role, letters and whether a patronymic marker,
-    then the parts as QUERY_*; and the parts' weights). `constants`: PAIR_CONSTANTS' values. Returns (score,
-    SCORE_*); with SCORE_IN_PYTHON (parts glue) the score is to be found by `align`."""
+    then the parts as QUERY_*; and the parts' weights). `constants`: `score.PAIR_CONSTANTS`.
+    Returns (score, SCORE_*); with SCORE_IN_PYTHON (parts glue) `align` finds the score."""
     initial_similarity, variant_similarity, phonetic_similarity = constants[0], constants[1], constants[2]
     skeleton_similarity, near_skeleton_similarity, min_similarity = constants[3], constants[4], constants[5]
     role_mismatch_factor, without_full_part_cap, joined_score = constants[6], constants[7], constants[8]
@@ -1937,8 +1940,8 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
         text_end[j] = text_start[j] + listed[at + QUERY_TEXT_LENGTH]
         skeleton_end[j] = text_end[j] + listed[at + QUERY_SKELETON_LENGTH]
         symbol_end[j] = skeleton_end[j] + listed[at + QUERY_SYMBOL_COUNT]
-        syllabic[j], form[j], role[j] = listed[at + QUERY_SYLLABIC] != 0, listed[at + QUERY_FORM], listed[at + QUERY_ROLE]
-        phonetic[j], abjad[j] = listed[at + QUERY_PHONETIC], listed[at + QUERY_ABJAD] != 0
+        syllabic[j], abjad[j] = listed[at + QUERY_SYLLABIC] != 0, listed[at + QUERY_ABJAD] != 0
+        form[j], role[j], phonetic[j] = listed[at + QUERY_FORM], listed[at + QUERY_ROLE], listed[at + QUERY_PHONETIC]
     for i in range(query_count):
         a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = _query_part(query, query_starts[i])
         _similarities(a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad,
@@ -1954,7 +1957,8 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
                     similarity[j, i] *= role_mismatch_factor
     size = query_count * listed_count
     values, weights = np.empty(size, dtype=np.float64), np.empty(size, dtype=np.float64)
-    queries, listeds, order = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    queries, listeds = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    order = np.empty(size, dtype=np.int64)
     free_query, free_listed = np.empty(query_count, dtype=np.bool_), np.empty(listed_count, dtype=np.bool_)
     pairs = np.empty((min(query_count, listed_count), 2), dtype=np.int64)
     pair_values = np.empty(min(query_count, listed_count), dtype=np.float64)
