@@ -1688,6 +1688,21 @@ def _glues(one_codes, one_at, one_roles, one_syllabic, free_one, other_codes, ot
     return False
 
 
+@njit(cache=True)
+def _glue_either_way(query_codes, query_at, query_roles, query_syllabic, free_query,
+                     listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
+                     rows, min_similarity: float) -> bool:
+    """`_glues` of a free query part with list parts, or of a free list part with query parts.
+    query_at and listed_at: where each part's code points start, and the end."""
+    glued = np.empty(max(query_at[len(query_at) - 1], listed_at[len(listed_at) - 1]), dtype=np.int64)
+    return (
+        _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
+               listed_codes, listed_at, listed_syllabic, free_listed, glued, rows, min_similarity)
+        or _glues(listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
+                  query_codes, query_at, query_syllabic, free_query, glued, rows, min_similarity)
+    )
+
+
 @njit(cache=True, inline='always')
 def _pair_up(query_count, listed_count, listed_rows, similarity, query_weights, listed_weights,
              values, weights, queries, listeds, order, free_query, free_listed, pairs, pair_values) -> int:
@@ -1849,13 +1864,9 @@ def alignment_scores(
                 listed_at[k + 1] = listed_at[k] + offsets[part + 1] - offsets[part]
                 listed_syllabic[k] = part_syllabic[part]
             listed_codes = _part_codes(name_parts, first, first + listed_count, codes, offsets)
-            glued = np.empty(max(query_at[query_count], listed_at[listed_count]), dtype=np.int64)
-            if (
-                _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
-                       listed_codes, listed_at, listed_syllabic, free_listed, glued, glue_rows, min_similarity)
-                or _glues(listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
-                          query_codes, query_at, query_syllabic, free_query, glued, glue_rows, min_similarity)
-            ):
+            if _glue_either_way(query_codes, query_at, query_roles, query_syllabic, free_query,
+                                listed_codes, listed_at[:listed_count + 1], listed_roles, listed_syllabic,
+                                free_listed, glue_rows, min_similarity):
                 needs[n] = SCORE_IN_PYTHON
                 continue
         scores[n], needs[n] = _aligned_score(
@@ -1972,13 +1983,9 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
     ):
         query_codes, query_at, query_syllabic = _query_texts(query, query_count)
         listed_codes, listed_at, listed_syllabic = _query_texts(listed, listed_count)
-        glued = np.empty(max(query_at[query_count], listed_at[listed_count]), dtype=np.int64)
-        if (
-            _glues(query_codes, query_at, query_roles, query_syllabic, free_query,
-                   listed_codes, listed_at, listed_syllabic, free_listed, glued, scratch, min_similarity)
-            or _glues(listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
-                      query_codes, query_at, query_syllabic, free_query, glued, scratch, min_similarity)
-        ):
+        if _glue_either_way(query_codes, query_at, query_roles, query_syllabic, free_query,
+                            listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
+                            scratch, min_similarity):
             return 0.0, SCORE_IN_PYTHON
     query_letter_total, letter_total = 0, 0
     for i in range(query_count):
