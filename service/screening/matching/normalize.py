@@ -133,7 +133,7 @@ class NormalizedName:
         self.kind = kind  # PERSON | ORGANIZATION | OBJECT
         self.tokens = tokens
         self._joined: str | None = None
-        self._packed = None  # `pair.packed`: numbers of this process, never pickled
+        self._packed = None  # `pair.pair_packings`: numbers of this process, never pickled
 
     def __reduce__(self):
         return NormalizedName, (self.original, self.kind, self.tokens)
