@@ -63,6 +63,7 @@ from .score import (
     fact_adjustments,
     final_score,
     joined_similarity,
+    score_names,
 )
 from .types import AlignedPart, ListEntity, ListName, Match, PersonQuery
 from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder, code_points
@@ -397,6 +398,7 @@ def warm_up() -> None:
     for name in ("V. Putin", "Vladimir Putn", "Mohammed Ali", "Hassan"):
         index.search(PersonQuery(name, birth_date="1952-10-07"))
     index.search(PersonQuery("Rosneft", schema="Organization"))
+    score_names("Vladimir Putn", "Putin, Vladimir")  # one pair alone: `kernels.pair_score`
 
 
 class _IndexBuilder:
