@@ -793,12 +793,18 @@ def _query_starts(query: np.ndarray, query_count: int) -> np.ndarray:
 
 
 @njit(cache=True, inline='always')
+def _query_ends(query: np.ndarray, at: int):
+    """Where the text, the skeleton and the symbols of the part starting at query[at] (QUERY_*) end."""
+    text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
+    skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
+    return text_end, skeleton_end, skeleton_end + query[at + QUERY_SYMBOL_COUNT]
+
+
+@njit(cache=True, inline='always')
 def _query_part(query: np.ndarray, at: int):
     """The part starting at query[at] (QUERY_*): its code points, skeleton and symbol numbers,
     then whether syllabic, its form, role, phonetic key and whether written in an abjad."""
-    text_end = at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]
-    skeleton_end = text_end + query[at + QUERY_SKELETON_LENGTH]
-    symbol_end = skeleton_end + query[at + QUERY_SYMBOL_COUNT]
+    text_end, skeleton_end, symbol_end = _query_ends(query, at)
     return (query[at + QUERY_HEAD:text_end], query[text_end:skeleton_end], query[skeleton_end:symbol_end],
             query[at + QUERY_SYLLABIC] != 0, query[at + QUERY_FORM], query[at + QUERY_ROLE],
             query[at + QUERY_PHONETIC], query[at + QUERY_ABJAD] != 0)
@@ -1895,11 +1901,6 @@ def _query_texts(query: np.ndarray, query_count: int):
     return codes, at, syllabic
 
 
-@njit(cache=True, inline='always')
-def _query_text(query: np.ndarray, at: int) -> np.ndarray:
-    return query[at + QUERY_HEAD:at + QUERY_HEAD + query[at + QUERY_TEXT_LENGTH]]
-
-
 @njit(cache=True)
 def _texts_and_fathers(query: np.ndarray, starts: np.ndarray, markers: np.ndarray):
     """Of packed parts (QUERY_*): a number per part, equal for parts of equal text (the
@@ -1911,7 +1912,7 @@ def _texts_and_fathers(query: np.ndarray, starts: np.ndarray, markers: np.ndarra
     for k in range(count):
         texts[k] = k
         for before in range(k):
-            if _same_codes(_query_text(query, starts[k]), _query_text(query, starts[before])):
+            if _same_codes(_query_part(query, starts[k])[0], _query_part(query, starts[before])[0]):
                 texts[k] = before
                 break
         fathers[k] = k > 0 and markers[k - 1] != 0
@@ -1948,9 +1949,7 @@ def pair_score(query_packed, query_weights, listed_packed, listed_weights, penal
     for j in range(listed_count):
         at = listed_starts[j]
         text_start[j] = at + QUERY_HEAD
-        text_end[j] = text_start[j] + listed[at + QUERY_TEXT_LENGTH]
-        skeleton_end[j] = text_end[j] + listed[at + QUERY_SKELETON_LENGTH]
-        symbol_end[j] = skeleton_end[j] + listed[at + QUERY_SYMBOL_COUNT]
+        text_end[j], skeleton_end[j], symbol_end[j] = _query_ends(listed, at)
         syllabic[j], abjad[j] = listed[at + QUERY_SYLLABIC] != 0, listed[at + QUERY_ABJAD] != 0
         form[j], role[j], phonetic[j] = listed[at + QUERY_FORM], listed[at + QUERY_ROLE], listed[at + QUERY_PHONETIC]
     for i in range(query_count):
