@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 REMARK_FACTORS = ("unsettled_payment_remarks_count", "unsettled_payment_remarks_amount")
 KEY_FIGURE_YEARS = 5
 MAX_CHAIN_DEPTH = 6
+ROLE_ORDER = ("board_chair", "ceo", "board_member", "deputy_board_member", "signature_right", "procuration",
+              "shareholder", "auditor")
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,7 @@ def _roles(company: cm.Company) -> list[dict]:
     today = timezone.localdate()
     _, roles = companies.company_roles_list(identifier=str(company.uuid))
     out = []
-    for role in roles:
+    for role in sorted(roles, key=lambda r: (ROLE_ORDER.index(r.company_role_type.key) if r.company_role_type.key in ROLE_ORDER else 99, -(r.share_percentage or 0))):
         if not _active(role, today):
             continue
         holder = role.holder_person or role.holder_company
@@ -196,7 +198,8 @@ def _roles(company: cm.Company) -> list[dict]:
             {
                 "role": role.company_role_type.key,
                 "description": role.company_role_type.description,
-                "holder": holder.full_name if role.holder_person else f"{holder.name} ({holder.org_nr})",
+                "holder": holder.full_name if role.holder_person else holder.name,
+                "holder_org_nr": "" if role.holder_person else holder.org_nr,
                 "share": _fraction(role.share_percentage),
                 "from_date": role.from_date,
             }

@@ -8,6 +8,7 @@ report, the ordering organisation and the date, and a footer "Page n of m"
 from __future__ import annotations
 
 import io
+import re
 from datetime import datetime
 
 from django.utils import timezone
@@ -71,6 +72,16 @@ FACTOR_LABELS = {
     "missing_accounts": "Missing accounts",
     "auditor_note": "Auditor's note",
     "risk_status": "Register status",
+}
+ROLE_LABELS = {
+    "board_chair": "Chair of the board",
+    "board_member": "Board member",
+    "deputy_board_member": "Deputy board member",
+    "ceo": "CEO (daglig leder)",
+    "signature_right": "Signature right",
+    "procuration": "Procuration (prokura)",
+    "shareholder": "Shareholder",
+    "auditor": "Auditor",
 }
 PERCENT_FACTORS = ("equity_ratio", "return_on_assets", "operating_margin")
 MONEY_FACTORS = ("total_assets", "unsettled_payment_remarks_amount")
@@ -188,16 +199,18 @@ def _table(rows: list[list], widths: list[float], *, header: bool = True, zebra:
     return table
 
 
-def _heads(*names: str, right_from: int = 99) -> list[Paragraph]:
-    return [
-        Paragraph(f"<b>{escape(name)}</b>", STYLES["num" if i >= right_from else "cell"]) for i, name in enumerate(names)
-    ]
+def _heads(*names: str, right: tuple[int, ...] = ()) -> list[Paragraph]:
+    """Column heads; those at the indexes in `right` are right-aligned over numbers."""
+    return [Paragraph(f"<b>{escape(name)}</b>", STYLES["num" if i in right else "cell"]) for i, name in enumerate(names)]
+
+
+def _spaced(org_nr: str) -> str:
+    """913748174 -> 913 748 174, as Norwegians write organisation numbers."""
+    return no.NBSP.join(org_nr[i : i + 3] for i in range(0, len(org_nr), 3)) if org_nr.isdigit() else org_nr
 
 
 def _org_nr(company: dict) -> str:
-    digits = company["org_nr"]
-    spaced = no.NBSP.join([digits[i : i + 3] for i in range(0, len(digits), 3)]) if digits.isdigit() else digits
-    return f"{company['org_nr_schema']} {spaced}"
+    return f"{company['org_nr_schema']} {_spaced(company['org_nr'])}"
 
 
 def _front(content: ReportContent, title: str) -> list:
@@ -262,12 +275,12 @@ def _credit_risk(content: ReportContent) -> list:
         )
     )
     story.append(Spacer(1, 2 * mm))
-    rows = [_heads("Factor", "Input", "Band", "Points", right_from=3)]
+    rows = [_heads("Factor", "Input", "Band", "Points", right=(3,))]
     for factor in risk["factors"]:
         rows.append([
             _p(FACTOR_LABELS.get(factor["key"], factor["key"].replace("_", " ").capitalize())),
             _p(_factor_value(factor["key"], factor["value"])),
-            _p(factor["band"] or ""),
+            _p(_band(factor["key"], factor["band"])),
             _n(f"{factor['points']:+d}" if factor["points"] else "0"),
         ])
     story.append(_table(rows, [50 * mm, 45 * mm, WIDTH - 115 * mm, 20 * mm]))
@@ -275,6 +288,28 @@ def _credit_risk(content: ReportContent) -> list:
         story.append(Spacer(1, 1.5 * mm))
         story.append(_p("Payment remarks are not shown: the report was ordered without the credit_check role.", "small"))
     return story
+
+
+def _band(key: str, band: str | None) -> str:
+    """The model's band label (">= 0.4", "1e+07 to < 1e+08") in words and the report's number format."""
+    if not band:
+        return ""
+
+    def fmt(raw: str) -> str:
+        value = float(raw)
+        if key in PERCENT_FACTORS:
+            return no.percent(value)
+        if key in MONEY_FACTORS:
+            return no.kroner(value)
+        return no.decimal(value, 0 if value == int(value) else 1)
+
+    if match := re.fullmatch(r">= (\S+)", band):
+        return f"{fmt(match[1])} or more"
+    if match := re.fullmatch(r"< (\S+)", band):
+        return f"below {fmt(match[1])}"
+    if match := re.fullmatch(r"(\S+) to < (\S+)", band):
+        return f"{fmt(match[1])} to below {fmt(match[2])}"
+    return band.replace("_", " ")
 
 
 def _factor_value(key: str, value) -> str:
@@ -315,6 +350,9 @@ def _flags(content: ReportContent) -> list:
     return story
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _evidence(context: dict) -> str:
     parts = []
     for key, value in context.items():
@@ -323,7 +361,7 @@ def _evidence(context: dict) -> str:
         label = key.replace("_", " ")
         if isinstance(value, (int, float)) and not isinstance(value, bool) and ("amount" in key or "equity" in key):
             text = no.kroner(value)
-        elif key.endswith("date"):
+        elif key.endswith("date") or (isinstance(value, str) and _ISO_DAY.fullmatch(value)):
             text = no.day(value)
         elif isinstance(value, float):
             text = no.decimal(value, 1)
@@ -355,7 +393,8 @@ def _key_figures(content: ReportContent) -> list:
     rows = [[_p("")] + [Paragraph(f"<b>{y.year}</b>", STYLES["num"]) for y in years]]
     for label, attribute, fmt in KEY_FIGURE_ROWS:
         rows.append([_p(label)] + [_n(fmt(getattr(y, attribute))) for y in years])
-    story.append(_table(rows, [label_width] + [year_width] * len(years)))
+    heading = story.pop()
+    story.append(KeepTogether([heading, _table(rows, [label_width] + [year_width] * len(years))]))
     story.append(Spacer(1, 3 * mm))
     story.append(KeepTogether([_chart(years)]))
     return story
@@ -375,7 +414,7 @@ def _chart(years) -> Drawing:
     chart.categoryAxis.labels.fontSize = 7.5
     chart.valueAxis.labels.fontName = "Helvetica"
     chart.valueAxis.labels.fontSize = 7.5
-    chart.valueAxis.labelTextFormat = no.millions
+    chart.valueAxis.labelTextFormat = _axis_label
     low = min(income + result + [0])
     chart.valueAxis.valueMin = low * 1.15 if low < 0 else 0
     chart.valueAxis.visibleGrid = True
@@ -392,9 +431,14 @@ def _chart(years) -> Drawing:
     legend.boxAnchor = "nw"
     legend.colorNamePairs = [(ACCENT, "Operating income"), (colors.HexColor("#7fb3d5"), "Annual result")]
     drawing.add(legend)
-    drawing.add(String(0, height - 4 * mm, "Operating income and annual result (NOK million)", fontName="Helvetica-Bold",
+    drawing.add(String(0, height - 4 * mm, "Operating income and annual result (million NOK)", fontName="Helvetica-Bold",
                        fontSize=8, fillColor=INK))
     return drawing
+
+
+def _axis_label(value: float) -> str:
+    millions = value / 1_000_000
+    return no.decimal(millions, 0 if abs(millions - round(millions)) < 1e-9 else 1)
 
 
 def _payment_remarks(content: ReportContent) -> list:
@@ -407,7 +451,7 @@ def _payment_remarks(content: ReportContent) -> list:
         f"{len(remarks)} remark(s), {len(unsettled)} unsettled, unsettled amount "
         f"{no.kroner(sum(r['amount'] for r in unsettled))}.", "body"))
     story.append(Spacer(1, 2 * mm))
-    rows = [_heads("Registered", "Type", "Creditor", "Amount", "Settled", right_from=3)]
+    rows = [_heads("Registered", "Type", "Creditor", "Amount", "Settled", right=(3, 4))]
     for r in remarks:
         rows.append([_p(no.day(r["registered_date"])), _p(r["remark_type"].replace("_", " ")), _p(r["creditor_name"]),
                      _n(no.kroner(r["amount"])), _n(no.day(r["settled_date"]) if r["settled_date"] else "unsettled")])
@@ -420,11 +464,13 @@ def _collection_cases(content: ReportContent) -> list:
     cases = content.collection_cases or []
     if not cases:
         return story + [_p("No collection cases are registered.", "body")]
-    rows = [_heads("Opened", "Creditor", "Reference", "Amount", "Status", "Closed", right_from=3)]
+    rows = [_heads("Opened", "Creditor", "Reference", "Amount", "Status", "Closed", right=(3,))]
     for c in cases:
         rows.append([_p(no.day(c["opened_date"])), _p(c["creditor_name"]), _p(c["case_reference"] or no.DASH),
                      _n(no.kroner(c["amount"])), _p(c["status"].replace("_", " ")), _p(no.day(c["closed_date"]))])
-    story.append(_table(rows, [22 * mm, WIDTH - 130 * mm, 28 * mm, 26 * mm, 30 * mm, 24 * mm]))
+    table = _table(rows, [22 * mm, WIDTH - 130 * mm, 28 * mm, 26 * mm, 30 * mm, 24 * mm])
+    table.setStyle(TableStyle([("LEFTPADDING", (4, 0), (4, -1), 12)]))
+    story.append(table)
     return story
 
 
@@ -432,9 +478,10 @@ def _roles(content: ReportContent) -> list:
     story = [_section("Roles")]
     if not content.roles:
         return story + [_p("No roles are registered.", "body")]
-    rows = [_heads("Role", "Holder", "Share", "Since", right_from=2)]
+    rows = [_heads("Role", "Holder", "Share", "Since", right=(2, 3))]
     for role in content.roles:
-        rows.append([_p(role["description"]), _p(role["holder"]),
+        rows.append([_p(ROLE_LABELS.get(role["role"], role["description"])),
+                     _p(role["holder"] + (f" ({_spaced(role['holder_org_nr'])})" if role["holder_org_nr"] else "")),
                      _n(no.percent(role["share"]) if role["share"] is not None else ""), _n(no.day(role["from_date"]))])
     story.append(_table(rows, [60 * mm, WIDTH - 118 * mm, 28 * mm, 30 * mm]))
     return story
@@ -447,10 +494,10 @@ def _ownership(content: ReportContent) -> list:
     story.append(_p("Shareholders above the company, through holding companies; the last column multiplies "
                     "the shares along the chain.", "small"))
     story.append(Spacer(1, 1.5 * mm))
-    rows = [_heads("Shareholder", "Owns", "Share", "Along the chain", right_from=2)]
+    rows = [_heads("Shareholder", "Owns", "Share", "Along the chain", right=(2, 3))]
     for link in content.ownership:
         indent = "&nbsp;" * 4 * (link.depth - 1)
-        who = escape(link.holder_name) + (f" ({escape(link.holder_org_nr)})" if link.holder_org_nr else " (person)")
+        who = escape(link.holder_name) + (f" ({escape(_spaced(link.holder_org_nr))})" if link.holder_org_nr else " (person)")
         rows.append([Paragraph(indent + ("" if link.depth == 1 else "&gt; ") + who, STYLES["cell"]), _p(link.owned_name),
                      _n(no.percent(link.share)), _n(no.percent(link.effective_share))])
     story.append(_table(rows, [WIDTH - 110 * mm, 55 * mm, 22 * mm, 33 * mm]))
