@@ -67,3 +67,24 @@ def pdf_text(content: bytes) -> tuple[str, int]:
     reader = PdfReader(io.BytesIO(content))
     text = "\n".join(page.extract_text() for page in reader.pages)
     return text.replace(NBSP, " "), len(reader.pages)
+
+
+def order_reports(caller, capture, company, *keys, roles=("credit_check",)) -> dict:
+    """Order reports through the API, run the task on commit, and return the answer's JSON."""
+    lines = [{"partner_report": {"company_uuid": str(company.uuid), "partner_report_type_key": key}} for key in keys]
+    with capture(execute=True):
+        response = caller.post(
+            f"/analysis/v1/app-customer/{caller.app_customer_uuid}/partner-report-order-composite",
+            {"partner_report_composites": lines}, roles=list(roles),
+        )
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+@pytest.fixture
+def report_file(api, company, django_capture_on_commit_callbacks):
+    """The file path of a complete company profile of `api`'s organisation."""
+    from service.reports.models import PartnerReport
+
+    answer = order_reports(api, django_capture_on_commit_callbacks, company, "company_profile")
+    return PartnerReport.objects.get(uuid=answer["partner_report_composites"][0]["partner_report"]["uuid"]).file_path
