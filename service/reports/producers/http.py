@@ -14,6 +14,7 @@ from __future__ import annotations
 import requests
 from django.conf import settings
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import MaxRetryError, TimeoutError as Urllib3Timeout
 from urllib3.util.retry import Retry
 
 from service.reports.producers import ProducedFile, ProducerError
@@ -64,6 +65,8 @@ class HttpReportProducer:
         except requests.Timeout:
             raise ProducerError(f"The report partner did not answer within {self.timeout:g} s.") from None
         except requests.RequestException as exc:
+            if _timed_out(exc):  # the last retry timed out: urllib3 wraps it in a ConnectionError
+                raise ProducerError(f"The report partner did not answer within {self.timeout:g} s.") from None
             raise ProducerError(f"The report partner could not be reached ({type(exc).__name__}).") from None
         if response.status_code != 200:
             raise ProducerError(f"The report partner answered HTTP {response.status_code}.")
@@ -71,3 +74,8 @@ class HttpReportProducer:
         if content_type not in ACCEPTED_TYPES or not response.content.startswith(b"%PDF"):
             raise ProducerError(f"The report partner sent no PDF (content type {content_type or 'none'!r}).")
         return ProducedFile(content=response.content, content_type=content_type)
+
+
+def _timed_out(exc: requests.RequestException) -> bool:
+    cause = exc.args[0] if exc.args else None
+    return isinstance(cause, MaxRetryError) and isinstance(cause.reason, Urllib3Timeout)
