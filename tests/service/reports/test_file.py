@@ -60,7 +60,7 @@ def test_it_sets_sessions_to_expire_after_a_day(api, report_file, settings):
     assert timedelta(hours=23, minutes=59) < session.expires - timezone.now() <= timedelta(hours=settings.VAKT_FILE_SESSION_HOURS)
 
 
-@pytest.mark.parametrize("session", ["", "not-a-uuid", str(uuid.uuid4())])
+@pytest.mark.parametrize("session", ["", "not-a-uuid", "3f0c6b2e-8d1a-4c57-9e0b-6a2d5f4e1c90"])
 def test_it_refuses_an_unknown_session_with_401(report_file, session):
     response = anonymous(report_file, file_session_uuid=session, bucket_name="general")
 
