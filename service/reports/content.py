@@ -8,7 +8,6 @@ The PDF producer (producers/pdf.py) only lays this out.
 
 from __future__ import annotations
 
-import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -19,8 +18,6 @@ from django.utils import timezone
 from service.companies import models as cm
 from service.companies import schemas as cs
 from service.companies import selectors as companies
-
-logger = logging.getLogger(__name__)
 
 # Factors scored from payment remarks: a fact behind credit_check (DESIGN.md "Roles protect facts").
 REMARK_FACTORS = ("unsettled_payment_remarks_count", "unsettled_payment_remarks_amount")

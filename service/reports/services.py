@@ -24,7 +24,7 @@ from service.auth.principal import Principal
 from service.companies.models import Company
 from service.errors import BadRequest, NotFound, RoleMissing, field_error
 from service.reports.models import (
-    COMPLETE, FAILED, PENDING, PROCESSING, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType,
+    COMPLETE, FAILED, PROCESSING, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType,
 )
 from service.reports.paths import report_file_path, report_file_path_parse, storage_name
 from service.reports.producers import ProducerError, ReportProducer, producer_get

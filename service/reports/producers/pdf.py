@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import datetime
 
 from django.utils import timezone
 from reportlab.graphics.charts.barcharts import VerticalBarChart
