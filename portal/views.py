@@ -48,10 +48,9 @@ class LogoutView(auth_views.LogoutView):
 @member_required()
 def home(request):
     member: Member = request.member
-    client = client_for_member(member)
     overview, error = None, None
     try:
-        overview = client.get("analysis", f"v1/app-customer/{member.organisation.app_customer_uuid}/overview")
+        overview = client_for_member(member).organisation.overview()
     except ServiceError as exc:
         error = exc.detail
     return render(request, "portal/home.html", {"overview": overview, "service_error": error})
