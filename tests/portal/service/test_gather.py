@@ -45,10 +45,13 @@ def test_the_first_error_is_raised(concurrent):
 
 
 def test_the_factory_gathers_at_once_only_against_a_remote_service(settings, db):
-    settings.VAKT_SERVICE_URL = ""
-    assert service_client_for(client_id="a", client_secret="b").max_concurrent_calls == 1
+    settings.VAKT_SERVICE_URL, settings.VAKT_BASE_URL = "", ""
+    in_process = service_client_for(client_id="a", client_secret="b")
     settings.VAKT_SERVICE_URL = "https://vakt.example"
-    assert service_client_for(client_id="a", client_secret="b").max_concurrent_calls > 1
+    remote = service_client_for(client_id="a", client_secret="b")
+
+    assert in_process.max_concurrent_calls == 1 and remote.max_concurrent_calls > 1
+    assert (in_process.link_base_url, remote.link_base_url) == ("", "https://vakt.example")  # download links
 
 
 def test_gathered_calls_share_one_token(org, live_server):
