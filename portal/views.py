@@ -71,7 +71,8 @@ def members(request):
         {"member": m, "api_roles": grants(m.role)}
         for m in organisation.members.select_related("user").order_by("user__username")
     ]
-    roles = [{"value": value, "label": label, "api_roles": grants(value)} for value, label in Member.Role.choices]
+    shown = (Member.Role.VIEWER, Member.Role.OFFICER, Member.Role.ADMIN)  # from least to most
+    roles = [{"value": role.value, "label": role.label, "api_roles": grants(role)} for role in shown]
     context = {"rows": rows, "roles": roles, "organisation_keys": organisation_keys}
     return render(request, "portal/members.html", context)
 

@@ -19,4 +19,6 @@ def plain(value) -> str:
         return "Yes" if value else "No"
     if isinstance(value, (list, tuple)):
         return ", ".join(str(item) for item in value)
+    if isinstance(value, (int, float)) and abs(value) >= 10_000:  # amounts grouped; years (2025) left alone
+        return f"{value:,.0f}"
     return str(value)
