@@ -303,7 +303,13 @@ def screening_candidates(
             reason += f"; also {_nouns(also)}"
         candidates.append(
             ScreeningCandidate(
-                owner.person_uuid, owner.full_name, "beneficial_owners", keys, owner.effective_share, owner.chains, reason
+                person_uuid=owner.person_uuid,
+                full_name=owner.full_name,
+                entity_monitoring_type_key="beneficial_owners",
+                role_keys=keys,
+                effective_share=owner.effective_share,
+                chains=owner.chains,
+                reason=reason,
             )
         )
     if setting_key == EXTENDED_SETTING:
@@ -326,7 +332,13 @@ def screening_candidates(
             reason += f" (owns {_percent(share, rounded=True)} of {company_name} in all)"
         others.append(
             ScreeningCandidate(
-                person, held.full_name, "alternative_beneficial_owners", _sorted_keys(held.role_keys), share, (), reason
+                person_uuid=person,
+                full_name=held.full_name,
+                entity_monitoring_type_key="alternative_beneficial_owners",
+                role_keys=_sorted_keys(held.role_keys),
+                effective_share=share,
+                chains=(),
+                reason=reason,
             )
         )
     others.sort(key=lambda c: (min(ROLE_ORDER.get(key, 99) for key in c.role_keys), c.full_name, c.person_uuid))
