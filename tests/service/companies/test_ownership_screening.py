@@ -136,3 +136,27 @@ def test_it_reads_a_bounded_number_of_queries(nordlys, django_assert_num_queries
 def test_an_unknown_setting_is_refused(nordlys):
     with pytest.raises(ValueError, match="setting_key must be one of"):
         persons_to_screen(company_uuid=nordlys.uuid, setting_key="everyone")
+
+
+def test_the_worked_example_of_docs_ownership_md():
+    nordlys, fjell, svak = (company_make(name=name) for name in ("Nordlys AS", "Fjell Holding AS", "Svak AS"))
+    a, b = company_make(name="A Holding AS"), company_make(name="B Holding AS")
+    kari, ola, per, siri = (person_make(full_name=name) for name in ("Kari", "Ola", "Per", "Siri"))
+    for holder, owned, percent in [
+        (kari, fjell, 62), (fjell, nordlys, 50), (ola, fjell, 30), (kari, svak, 100), (svak, nordlys, 20),
+        (per, nordlys, 24), (siri, a, 100), (a, b, 50), (b, a, 50), (b, nordlys, 30),
+    ]:
+        owns(holder, owned, percent)
+    role_make(company=nordlys, role_key="board_chair", person=person_make(full_name="Ingrid Chair"))
+
+    candidates = persons_to_screen(company_uuid=nordlys.uuid, setting_key=BASIC)
+
+    assert [(c.full_name, c.effective_share) for c in candidates] == [
+        ("Kari", Decimal("0.51")),
+        ("Ola", Decimal("0.15")),
+        ("Siri", Decimal("0.15")),
+    ]
+    assert candidates[0].reason == (
+        "Owns 51.0% of Nordlys AS: 31.0% through Fjell Holding AS (62.0% × 50.0%); "
+        "20.0% through chains with a link under 25%"
+    )
