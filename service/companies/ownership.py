@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Literal
@@ -162,17 +162,11 @@ def _owners_by_company(links: Iterable[OwnershipLink]) -> dict[UUID, list[Owners
     for link in links:
         key = (link.company_uuid, link.holder_kind, link.holder_uuid)
         earlier = merged.get(key)
-        merged[key] = link if earlier is None else _with_share(earlier, earlier.share + link.share)
+        merged[key] = link if earlier is None else replace(earlier, share=earlier.share + link.share)
     owners_of: dict[UUID, list[OwnershipLink]] = defaultdict(list)
     for link in merged.values():
         owners_of[link.company_uuid].append(link)
     return owners_of
-
-
-def _with_share(link: OwnershipLink, share: Decimal) -> OwnershipLink:
-    return OwnershipLink(
-        link.holder_uuid, link.holder_name, link.holder_kind, link.company_uuid, link.company_name, share
-    )
 
 
 def _chain_order(chain: OwnershipChain):
