@@ -119,7 +119,7 @@ def company_entries_resolve(*, entries: object) -> list[uuid.UUID]:
     for index, schema, org_nr in wanted:
         company_uuid = found.get((schema, org_nr))
         if company_uuid is None:
-            errors.append(field_error(["body", index, "org_nr"], f"no company {schema}{org_nr} in the register"))
+            errors.append(field_error(["body", index, "org_nr"], f"{schema}{org_nr} is not in the register"))
         else:
             company_uuids.append(company_uuid)
     if errors:
