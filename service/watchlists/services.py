@@ -97,17 +97,30 @@ def watchlist_remove_company(*, watchlist: Watchlist, company_uuid: uuid.UUID) -
 
 
 def _insert_ignoring_present(watchlist: Watchlist, company_uuids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
-    """INSERT ... ON CONFLICT DO NOTHING RETURNING: the companies this statement really added."""
+    """INSERT ... ON CONFLICT DO NOTHING RETURNING: the companies this statement really added.
+    PostgreSQL takes the uuids as two arrays in one statement (UNNEST, as Django's own
+    bulk_create does); SQLite takes VALUES rows in batches under its parameter limit."""
     meta = WatchlistCompany._meta
+    quote = connection.ops.quote_name
     fields = [meta.get_field(name) for name in ("uuid", "watchlist", "company", "added_timestamp")]
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
-    table = connection.ops.quote_name(meta.db_table)
-    conflict = ", ".join(connection.ops.quote_name(meta.get_field(n).column) for n in ("watchlist", "company"))
     pk_field, watchlist_field, company_field, added_field = fields
+    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+    tail = (
+        f" ON CONFLICT ({quote(watchlist_field.column)}, {quote(company_field.column)}) DO NOTHING "
+        f"RETURNING {quote(company_field.column)}"
+    )
     watchlist_param = watchlist_field.get_db_prep_save(watchlist.pk, connection)
     added_param = added_field.get_db_prep_save(timezone.now(), connection)
     added: list[uuid.UUID] = []
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            if company_uuids:
+                cursor.execute(
+                    head + "SELECT u, %s, c, %s FROM UNNEST(%s::uuid[], %s::uuid[]) AS rows (u, c)" + tail,
+                    [watchlist_param, added_param, [uuid.uuid4() for _ in company_uuids], list(company_uuids)],
+                )
+                added = [_as_uuid(value) for (value,) in cursor.fetchall()]
+            return added
         for start in range(0, len(company_uuids), _INSERT_BATCH):
             batch = company_uuids[start : start + _INSERT_BATCH]
             params: list = []
@@ -118,12 +131,7 @@ def _insert_ignoring_present(watchlist: Watchlist, company_uuids: Sequence[uuid.
                     company_field.get_db_prep_save(company_uuid, connection),
                     added_param,
                 ]
-            values = ", ".join(["(%s, %s, %s, %s)"] * len(batch))
-            cursor.execute(
-                f"INSERT INTO {table} ({columns}) VALUES {values} "
-                f"ON CONFLICT ({conflict}) DO NOTHING RETURNING {connection.ops.quote_name(company_field.column)}",
-                params,
-            )
+            cursor.execute(head + "VALUES " + ", ".join(["(%s, %s, %s, %s)"] * len(batch)) + tail, params)
             added += [_as_uuid(value) for (value,) in cursor.fetchall()]
     return added
 
