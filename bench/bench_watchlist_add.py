@@ -11,7 +11,8 @@ database `vakt_watchlist_bench` on 127.0.0.1, made anew):
 3. the baseline: `WatchlistCompany.objects.bulk_create` of the same rows into a fresh
    watchlist, in a transaction like the request's;
 4. the request's parts timed alone: reading the body against the register (stdnum and
-   the lookups), and the insert (INSERT ... ON CONFLICT DO NOTHING RETURNING).
+   the lookups), and the insert (INSERT ... ON CONFLICT DO NOTHING RETURNING);
+5. for scale, the GET of the filled watchlist's company composites.
 
 Rounds alternate the two so that the machine's other load falls on both alike; the
 medians and their ratio are printed (target: the request within 3x of the baseline).
@@ -105,8 +106,11 @@ def main() -> None:
     auth = base64.b64encode(f"{credentials.basic_auth_id}:{credentials.basic_auth_secret}".encode()).decode()
     client = Client()
 
+    filled: list = []
+
     def request_round() -> float:
         watchlist = services.watchlist_create(app_customer_uuid=customer, watchlist_name="Benk")
+        filled.append(watchlist.uuid)
         url = f"/analysis/v1/watchlist/{watchlist.uuid}/company"
 
         def post():
@@ -159,6 +163,13 @@ def main() -> None:
     print(f"  of the request: body against the register {statistics.median(resolves) * 1000:.1f} ms, "
           f"insert ON CONFLICT DO NOTHING RETURNING {statistics.median(inserts) * 1000:.1f} ms")
     print(f"ratio request / bulk_create: {request / baseline:.2f}x (target: within 3x)")
+
+    def listing():
+        response = client.get(f"/analysis/v1/watchlist/{filled[-1]}/company", HTTP_AUTHORIZATION=f"Basic {auth}")
+        assert response.status_code == 200 and len(response.json()) == args.companies
+
+    listings = [_timed(listing) for _ in range(3)]
+    print(f"GET the {args.companies:,}-company watchlist's composites: median {statistics.median(listings) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from ninja import Router, Status
 
 from service.auth.principal import principal_of
+from service.companies.api import _json as json_response  # orjson with ninja's formats, no second pydantic pass
 from service.companies.selectors import company_by_identifier
 from service.errors import BadRequest, NotFound, field_error
 from service.watchlists import schemas as s
@@ -106,7 +107,9 @@ def watchlist_delete(request: HttpRequest, watchlist_uuid: uuid.UUID):
 def watchlist_companies(request: HttpRequest, watchlist_uuid: uuid.UUID):
     watchlist = _watchlist(request, watchlist_uuid)
     rows = selectors.watchlist_companies_list(watchlist=watchlist, granted_roles=principal_of(request).granted_roles)
-    return [s.watchlist_company_out(row) for row in rows]
+    # Written directly: validating 10,000 composites again with pydantic took ~1 s (the
+    # test holds the answer against the declared schema).
+    return json_response([s.watchlist_company_out(row) for row in rows])
 
 
 @router.post(

@@ -9,6 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from service.companies.analysis import analysis_refresh
+from service.watchlists.schemas import WatchlistCompanyOut
+from tests.service.companies.test_response_schemas import assert_declared
 from tests.service.companies.factories import accounts_make, company_make, payment_remark_make
 from tests.service.watchlists.helpers import companies_url, watchlist_make
 
@@ -86,3 +88,11 @@ def test_the_number_of_queries_does_not_grow_with_the_companies(api, troubled):
 
 def test_it_is_an_empty_list_for_an_empty_watchlist(api):
     assert api.get(companies_url(watchlist_make(api, "Tom"))).json() == []
+
+
+def test_the_answer_has_exactly_the_declared_shape(api, troubled):
+    # The endpoint writes its JSON directly (api.py): this keeps answer and OpenAPI together.
+    watchlist_uuid = watchlist_make(api, "Kunder", [troubled, company_make()])
+    body = api.get(companies_url(watchlist_uuid), roles=["credit_check"]).json()
+
+    assert_declared(list[WatchlistCompanyOut], body)
