@@ -9,9 +9,11 @@ import threading
 
 import pytest
 from django.db import connection, connections
+from django.test import Client
 
 from service.watchlists.models import WatchlistCompany
 from service.watchlists.signals import watchlist_companies_changed
+from tests.conftest import ApiCaller
 from tests.service.companies.factories import company_make
 from tests.service.watchlists.helpers import companies_url, entry, watchlist_make
 
@@ -27,9 +29,10 @@ def _add_at_once(api, watchlist_uuid, bodies) -> list:
     responses: list = [None] * len(bodies)
 
     def add(index):
+        caller = ApiCaller(Client(), api.credentials)  # a client of its own per thread
         try:
             barrier.wait()
-            responses[index] = api.post(companies_url(watchlist_uuid), bodies[index])
+            responses[index] = caller.post(companies_url(watchlist_uuid), bodies[index])
         finally:
             connections.close_all()  # this thread's connection
 
