@@ -125,6 +125,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "service.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "service.middleware.ApiBoundaryMiddleware",
@@ -232,6 +233,9 @@ if len(VAKT_JWT_SECRET) < 32:
     raise ImproperlyConfigured("VAKT_JWT_SECRET must be at least 32 characters long")
 VAKT_AUTH_CACHE_SECONDS = env_int("VAKT_AUTH_CACHE_SECONDS", 10, minimum=0)  # 0: resolve credentials every time
 VAKT_RATE_LIMIT_PER_MINUTE = env_int("VAKT_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)  # 0: off
+# Failed client authentications (token endpoint, basic auth) before 429, per client id and per address; 0: off.
+VAKT_AUTH_FAILURES_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_MINUTE", 10, minimum=0)
+VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE", 50, minimum=0)
 VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
@@ -281,8 +285,11 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "service.request_id.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}
+    },
     "root": {"handlers": ["console"], "level": env_str("VAKT_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

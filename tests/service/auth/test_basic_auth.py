@@ -13,7 +13,7 @@ def _assert_unauthorized(response) -> None:
     assert response.status_code == 401
     assert "Basic" in response["WWW-Authenticate"]
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     assert body["code"] == "not_authenticated"
     assert body["detail"]
 
