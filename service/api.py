@@ -30,7 +30,8 @@ ROLE_HEADER_DOC = (
     "`POST /oauth/token` (token auth id and secret, `audience` = `<base>/{api}`). Data protected "
     "by a role needs the `Nk-Role-Keys` header listing it; the role must also be assigned to "
     "the API user. Errors always have the shape "
-    '`{"detail": "...", "code": "...", "errors": [{"loc": [...], "msg": "..."}]}`.'
+    '`{"detail": "...", "code": "...", "errors": [{"loc": [...], "msg": "..."}], "request_id": "..."}`; '
+    "`request_id` is also in the `X-Request-Id` header."
 )
 
 
