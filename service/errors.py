@@ -109,7 +109,7 @@ def no_store(response: JsonResponse) -> JsonResponse:
 
 
 # OAuth error codes for errors raised as ApiError; anything else the caller got wrong is invalid_request.
-_OAUTH_ERROR_BY_STATUS = {401: "invalid_client", 429: "slow_down", 500: "server_error", 503: "temporarily_unavailable"}
+_OAUTH_ERROR_BY_STATUS = {401: "invalid_client", 429: "slow_down", 500: "server_error"}
 
 
 def oauth_error_response(
