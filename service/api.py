@@ -20,6 +20,7 @@ from service.companies.sector_api import router as sector_router
 from service.docs import docs_login_required
 from service.errors import ApiError, NotAuthenticated, NotFound, error_response
 from service.input_checks import input_checked
+from service.openapi import DocumentedErrorsNinjaAPI
 from service.reports.api import router as reports_router
 from service.screening.api import router as screening_router
 from service.watchlists.api import router as watchlists_router
@@ -36,7 +37,7 @@ ROLE_HEADER_DOC = (
 
 
 def _build_api(name: str, title: str) -> NinjaAPI:
-    api = NinjaAPI(
+    api = DocumentedErrorsNinjaAPI(  # documents the error answers of every operation
         title=title,
         version="v1",
         description=ROLE_HEADER_DOC.replace("{api}", name),
