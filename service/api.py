@@ -20,6 +20,8 @@ from service.companies.datasets_api import router as datasets_router
 from service.companies.sector_api import router as sector_router
 from service.docs import docs_login_required
 from service.errors import ApiError, NotAuthenticated, NotFound, error_response
+from service.input_checks import input_checked
+from service.openapi import DocumentedErrorsNinjaAPI
 from service.reports.api import router as reports_router
 from service.screening.api import router as screening_router
 from service.watchlists.api import router as watchlists_router
@@ -51,7 +53,7 @@ class _BodyParser(Parser):
 
 
 def _build_api(name: str, title: str) -> NinjaAPI:
-    api = NinjaAPI(
+    api = DocumentedErrorsNinjaAPI(  # documents the error answers of every operation
         parser=_BodyParser(),
         title=title,
         version="v1",
@@ -63,6 +65,7 @@ def _build_api(name: str, title: str) -> NinjaAPI:
         docs_decorator=docs_login_required,
     )
     _install_error_handlers(api)
+    api.add_decorator(input_checked)  # NUL characters and out-of-range integers: 400 before the endpoint runs
     return api
 
 
