@@ -106,11 +106,12 @@ def _clip(value: float, low: float, high: float) -> float:
 
 
 def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], employees: int, troubled: bool,
-                       negative_equity: bool) -> CompanyAccounts:
+                       negative_equity: bool, in_group: bool = False) -> CompanyAccounts:
     """The years of an operating company whose head count in the newest year is `employees`.
 
     `troubled`: its margin sits below its industry's band (it loses money most years);
-    `negative_equity`: it starts the first year with negative equity (and stays troubled).
+    `negative_equity`: it starts the first year with negative equity (and stays troubled);
+    `in_group`: owned by a holding company, so it usually pays dividends.
     """
     low, high = industry.margin
     spread = high - low
@@ -129,7 +130,7 @@ def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], e
     fixed_share = r.rng.uniform(*industry.fixed_share)
     salary_each = industry.salary_per_employee * r.rng.uniform(0.85, 1.15)
     long_share = r.rng.uniform(0.2, 0.7)
-    payout = r.rng.uniform(0.3, 0.9) if r.chance(0.6) else 0.0
+    payout = r.rng.uniform(0.3, 0.9) if r.chance(0.9 if in_group else 0.6) else 0.0  # a group lives on dividends
     interest = r.rng.uniform(0.04, 0.07)
     first_assets = revenue[years[0]] / turnover
     if negative_equity:
@@ -181,40 +182,47 @@ def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], e
     return result
 
 
-def holding_accounts(r: DemoRandom, *, years: list[int], held: list[tuple[float, CompanyAccounts]]) -> CompanyAccounts:
-    """A holding company owning `held` (share 0-1, the subsidiary's accounts) over `years`.
+def holding_accounts(
+    r: DemoRandom, *, years: list[int], held: list[tuple[float, CompanyAccounts]], portfolio: float = 0.0
+) -> CompanyAccounts:
+    """A holding company owning `held` (share 0-1, the subsidiary's accounts) over `years`, and
+    `portfolio` NOK of shares outside any group (yielding a few percent a year).
 
-    Its income is the share of each subsidiary's dividends (and a little interest); its
-    fixed assets are the shares, bought at or below the subsidiary's equity.
+    Its income is the share of each subsidiary's dividends (and a little interest); its fixed
+    assets are the shares, bought at or below the subsidiary's equity. Its liabilities are a loan
+    some took up to buy them, and at year-end the dividend it will pay and its tax.
     """
     investments = 0.0
     for share, sub in held:
         first = sub.figures[min(sub.figures)] if sub.figures else None
         equity = float(first.balance["total_equity"]) if first else 0.0
         investments += share * max(30_000.0, equity * r.rng.uniform(0.6, 1.0))
-    loan = investments * r.rng.uniform(0.1, 0.5) if r.chance(0.4) else 0.0
-    cash = investments * r.rng.uniform(0.02, 0.3)
-    equity = investments + cash - loan
-    share_capital = max(30_000, round(investments * r.rng.uniform(0.01, 0.1), -3))
-    own_income = r.rng.uniform(50_000, 600_000) if r.chance(0.3) else 0.0  # e.g. rent of a small property
-    admin = r.rng.uniform(20_000, 250_000)
-    payout = r.rng.uniform(0.2, 0.9) if r.chance(0.6) else 0.0
+    shares = investments + portfolio
+    loan = shares * r.rng.uniform(0.1, 0.4) if r.chance(0.35) else 0.0
+    admin = _clip(shares * r.rng.uniform(0.003, 0.015), 8_000, 250_000)
+    cash = max(shares * r.rng.uniform(0.02, 0.25), 6 * admin)
+    equity = shares + cash - loan
+    share_capital = max(30_000, round(shares * r.rng.uniform(0.01, 0.05), -3))
+    own_income = r.rng.uniform(50_000, 600_000) if r.chance(0.2) else 0.0  # e.g. rent of a small property
+    payout = r.rng.uniform(0.2, 0.8) if r.chance(0.6) else 0.0
     result = CompanyAccounts(intra_investments=round(investments))
     for year in years:
         received = sum(share * sub.dividends.get(year, 0) for share, sub in held)
+        outside = portfolio * r.rng.uniform(0.0, 0.07)
         income = _income(
             sales=0, other=own_income * r.rng.uniform(0.9, 1.1), goods=0, salary=0, depreciation=0,
             other_costs=admin * r.rng.uniform(0.9, 1.15),
-            financial_income=received + max(0.0, cash) * 0.03, financial_costs=loan * 0.06,
-            tax_of=lambda before_tax, received=received: max(0.0, (before_tax - received * (1 - TAXED_SHARE_OF_DIVIDENDS)) * TAX_RATE),
+            financial_income=received + outside + max(0.0, cash) * 0.03, financial_costs=loan * 0.06,
+            tax_of=lambda before_tax, exempt=received + outside: max(0.0, (before_tax - exempt * (1 - TAXED_SHARE_OF_DIVIDENDS)) * TAX_RATE),
         )
         annual = income["annual_result"]
-        dividend = min(payout * annual, max(0.0, cash + annual)) if annual > 0 else 0.0
+        dividend = payout * annual if annual > 0 else 0.0
         equity += annual - dividend
         loan *= 0.9
-        cash = equity + loan - investments
+        payable = dividend + income["tax"] + admin * 0.1  # dividend and tax due next year, unpaid bills
+        cash = equity + loan + payable - shares
         balance = _balance(
-            intangible=0, tangible=0, financial=investments, inventory=0, receivables=0, cash=max(0.0, cash),
+            intangible=0, tangible=0, financial=shares, inventory=0, receivables=0, cash=max(0.0, cash),
             share_capital=share_capital, equity=equity, long_term=loan,
         )
         result.figures[year] = _figures(income, balance)

@@ -23,7 +23,7 @@ from service.companies.demo.accounts import (
     operating_accounts,
 )
 from service.companies.demo.events import collection_add, employment_add, employment_history_add, statuses_add
-from service.companies.demo.industries import industry_of, is_holding
+from service.companies.demo.industries import HOLDING, industry_of, is_holding
 from service.companies.demo.people import management_add, owners_add, person_add, role_add
 from service.companies.demo.randomness import DemoRandom
 from service.companies.demo.references import DemoReferences
@@ -173,11 +173,14 @@ class DemoBuilder:
             employment_add(r, rows, company=company, today=self.today)
             collection_add(r, rows, company=company, today=self.today)
             return CompanyAccounts()
+        industry = self.industry_of[company["org_nr"]]
+        if industry is HOLDING:  # a holding company outside any group here: shares in others
+            return self._holding_accounts(rows, company, years=years, held=[], portfolio=r.lognormal_int(3_000_000, 1.2))
         negative = r.chance(0.06) or (stopped is not None and r.chance(0.4))
         troubled = negative or stopped is not None or r.chance(0.1)
         accounts = operating_accounts(
-            r, industry=self.industry_of[company["org_nr"]], years=list(years), employees=company["employees"] or 0,
-            troubled=troubled, negative_equity=negative,
+            r, industry=industry, years=list(years), employees=company["employees"] or 0,
+            troubled=troubled, negative_equity=negative, in_group=bool(company["parent_org_nr"]),
         )
         accounts.announced = dict(years)
         employment_history_add(r, rows, company=company, counts=accounts.employees, today=self.today)
@@ -186,10 +189,10 @@ class DemoBuilder:
         self._file(rows, company, accounts, form=form)
         return accounts
 
-    def _holding_accounts(self, rows: DemoRows, company: dict, *, years: dict[int, date], held: list[tuple[float, CompanyAccounts]]) -> CompanyAccounts:
+    def _holding_accounts(self, rows: DemoRows, company: dict, *, years: dict[int, date], held: list[tuple[float, CompanyAccounts]], portfolio: float = 0.0) -> CompanyAccounts:
         if not years:
             return CompanyAccounts()
-        accounts = holding_accounts(self.r, years=list(years), held=held)
+        accounts = holding_accounts(self.r, years=list(years), held=held, portfolio=portfolio)
         accounts.announced = dict(years)
         self._file(rows, company, accounts, form=self.form_of.get(company["organization_type_id"], ""))
         return accounts

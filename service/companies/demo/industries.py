@@ -52,11 +52,14 @@ DIVISIONS = {
     "70": Industry(1_600_000, 900_000, (0.05, 0.15), 1.8, (0.03, 0.1), (0.05, 0.25), 0.0),  # consulting
     "64": Industry(3_000_000, 1_000_000, (0.10, 0.35), 0.3, (0.0, 0.05), (0.3, 0.7), 0.0),  # financial services
 }
-HOLDING_CODES = ("64.2",)  # holding companies: income is dividends, assets are shares in subsidiaries
+HOLDING_CODES = ("64.2",)  # holding companies: income is dividends, assets are shares (accounts.holding_accounts)
+HOLDING = Industry(0, 0, (0.0, 0.0), 0.0, (0.0, 0.0), (1.0, 1.0), 0.0, 0)
 
 
 def industry_of(nace_code: str | None, section: str | None) -> Industry:
-    """The profile for a NACE code like '47.111' in section 'G'."""
+    """The profile for a NACE code like '47.111' in section 'G' (HOLDING for a holding company)."""
+    if is_holding(nace_code):
+        return HOLDING
     division = (nace_code or "")[:2]
     return DIVISIONS.get(division) or SECTIONS.get(section or "", DEFAULT)
 
