@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 from decimal import Decimal
-import uuid
 
 from service.companies.demo.randomness import DemoRandom
 from service.companies.demo.rows import DemoRows
@@ -46,7 +46,7 @@ def employment_add(r: DemoRandom, rows: DemoRows, *, company: dict, today: date)
 
 
 def employment_history_add(
-    r: DemoRandom, rows: DemoRows, *, company: dict, counts: dict[int, int], today: date, until: date | None = None
+    r: DemoRandom, rows: DemoRows, *, company: dict, counts: dict[int, int], today: date, until: datetime | None = None
 ) -> None:
     """Head counts that follow the accounts: `counts[year]` holds on 31 December of each year, and
     today's count (the company's) from a day after the newest year. With `until` (the start of a
@@ -62,14 +62,14 @@ def employment_history_add(
             periods.append((start, count))
     if until is None and periods[-1][1] != current:
         periods.append((r.day_between(date(max(counts) + 1, 1, 1), today), current))
-    periods = [(start, count) for start, count in periods if until is None or start < until]
+    periods = [(start, count) for start, count in periods if until is None or _moment(start) < until]
     _periods_add(rows, company=company, periods=periods, until=until)
 
 
-def _periods_add(rows: DemoRows, *, company: dict, periods: list[tuple[date, int]], until: date | None = None) -> None:
+def _periods_add(rows: DemoRows, *, company: dict, periods: list[tuple[date, int]], until: datetime | None = None) -> None:
     previous = None
     for index, (start, count) in enumerate(periods):
-        end = periods[index + 1][0] if index + 1 < len(periods) else until
+        end = _moment(periods[index + 1][0]) if index + 1 < len(periods) else until
         rows.employment.append(
             {
                 "uuid": uuid_of(company, start),
@@ -77,7 +77,7 @@ def _periods_add(rows: DemoRows, *, company: dict, periods: list[tuple[date, int
                 "employee_count": count,
                 "employee_date": _moment(start),
                 "from_date": _moment(start),
-                "to_date": _moment(end) if end else None,
+                "to_date": end,
                 "employee_count_from": previous,
                 "employee_count_to": count,
             }
@@ -121,9 +121,10 @@ def collection_add(
         status = r.weighted(CASE_STATUSES)
         creditor, median = _creditor(r)
         amount = max(1_500, r.lognormal_int(median, 0.9))
+        amount = round(amount, -2) if amount >= 10_000 else amount
         if revenue:
             amount = min(amount, max(1_500, round(revenue * 0.05)))
-        amount = Decimal(round(amount, -2) if amount >= 10_000 else amount)
+        amount = Decimal(amount)
         closed = r.day_between(opened, today) if status in ("settled", "written_off") else None
         case = {
             "uuid": r.uuid(),

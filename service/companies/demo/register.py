@@ -16,11 +16,10 @@ figures do not depend on which other companies are in the database.
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date, datetime
+from datetime import date
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
 from service.companies import models as m
 from service.companies.demo.accounts import LATE_FILERS, CompanyAccounts, filing_date, holding_accounts, operating_accounts
@@ -155,6 +154,5 @@ def _open_periods(company_uuids: list) -> dict:
     """The start of each company's open employment period (the register's head count today)."""
     starts: dict = {}
     for company_id, from_date in m.CompanyEmployment.objects.filter(company_id__in=company_uuids, to_date__isnull=True).values_list("company_id", "from_date"):
-        day = timezone.localtime(from_date).date() if isinstance(from_date, datetime) else from_date
-        starts[company_id] = min(day, starts.get(company_id, day))
+        starts[company_id] = min(from_date, starts.get(company_id, from_date))
     return starts
