@@ -125,16 +125,19 @@ def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], e
         growth = _clip(trend + r.rng.gauss(0, 0.07), *GROWTH_RANGE)
         revenue[year] = revenue[year + 1] / (1 + growth)
     turnover = industry.asset_turnover * r.rng.lognormvariate(0, 0.25)
-    centre = r.rng.gauss(low - spread * 0.6, spread * 0.4) if troubled or negative_equity else r.rng.gauss((low + high) / 2, spread * 0.35)
+    if troubled or negative_equity:  # losing money, but rarely more than a tenth of revenue year after year
+        centre = max(-0.10, r.rng.gauss(low - spread * 0.6, spread * 0.4))
+    else:
+        centre = r.rng.gauss((low + high) / 2, spread * 0.35)
     goods_share = r.rng.uniform(*industry.goods_share)
     fixed_share = r.rng.uniform(*industry.fixed_share)
     salary_each = industry.salary_per_employee * r.rng.uniform(0.85, 1.15)
-    long_share = r.rng.uniform(0.2, 0.7)
+    long_share = r.rng.uniform(0.2, 0.8)
     payout = r.rng.uniform(0.3, 0.9) if r.chance(0.9 if in_group else 0.6) else 0.0  # a group lives on dividends
     interest = r.rng.uniform(0.04, 0.07)
     first_assets = revenue[years[0]] / turnover
     if negative_equity:
-        equity = first_assets * r.rng.uniform(-0.3, -0.03)
+        equity = first_assets * r.rng.uniform(-0.15, -0.02)
     else:
         equity = first_assets * _clip(r.rng.gauss(0.32, 0.14), 0.05, 0.7)
     small = revenue[years[-1]] < AUDIT_EXEMPT_REVENUE and employees < 10
@@ -151,12 +154,11 @@ def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], e
         salary = min(head_count * salary_each * r.rng.uniform(0.95, 1.05), 0.85 * costs)
         depreciation = min(assets * fixed_share * r.rng.uniform(0.05, 0.12), 0.4 * (costs - salary))
         goods = min(sales * goods_share, 0.9 * (costs - salary - depreciation))
-        liabilities = max(0.0, assets - equity)
         income = _income(
             sales=sales, other=other, goods=goods, salary=salary, depreciation=depreciation,
             other_costs=costs - salary - depreciation - goods,
             financial_income=assets * (1 - fixed_share) * r.rng.uniform(0.005, 0.02),
-            financial_costs=liabilities * long_share * interest,
+            financial_costs=min(max(0.0, assets - equity), assets * fixed_share * long_share) * interest,
             tax_of=lambda before_tax: max(0.0, before_tax * TAX_RATE),
         )
         annual = income["annual_result"]
@@ -172,7 +174,7 @@ def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], e
         balance = _balance(
             intangible=intangible, tangible=fixed - intangible - financial, financial=financial,
             inventory=inventory, receivables=receivables, cash=current - inventory - receivables,
-            share_capital=share_capital, equity=equity, long_term=max(0.0, assets - equity) * long_share,
+            share_capital=share_capital, equity=equity, long_term=fixed * long_share,  # loans finance fixed assets
         )
         if small and r.chance(0.5):
             income["total_sales"] = income["other_operating_income"] = None  # small companies may report only the total

@@ -98,7 +98,7 @@ class DemoBuilder:
             "uuid": r.uuid(),
             "org_nr_schema": "NO",
             "org_nr": org_nr,
-            "name": r.company_name("" if form in ("ENK", "FLI", "STI", "BRL") else form),
+            "name": r.company_name("" if form in ("ENK", "FLI", "STI", "BRL") else form, "K" if holding else section),
             "organization_type_id": refs.organization_types.get(form),
             "nace_code_1_id": nace[0],
             "nace_code_2_id": None,
