@@ -22,8 +22,6 @@ from service.companies import ownership
 from service.companies import selectors as companies
 from service.reports import norwegian
 
-# Factors scored from payment remarks: a fact behind credit_check (DESIGN.md "Roles protect facts").
-REMARK_FACTORS = ("unsettled_payment_remarks_count", "unsettled_payment_remarks_amount")
 KEY_FIGURE_YEARS = 5
 MAX_CHAIN_DEPTH = 6
 ROLE_ORDER = ("board_chair", "ceo", "board_member", "deputy_board_member", "signature_right", "procuration",
@@ -103,8 +101,8 @@ def report_content_gather(
         with_credit_check=with_credit,
     )
     if report_type_key in ("company_profile", "credit_report"):
-        view = companies.company_credit_risk_get(identifier=identifier, can_see_payment_remarks=with_credit)
-        content.credit_risk = _credit_risk(view, with_credit=with_credit)
+        view = companies.company_credit_risk_get(identifier=identifier, granted_roles=granted_roles)
+        content.credit_risk = _credit_risk(view)
         content.flags = _flags(identifier, granted_roles)
         content.key_figures = _key_figures(identifier)
         if report_type_key == "credit_report" and with_credit:
@@ -118,15 +116,12 @@ def report_content_gather(
     return content
 
 
-def _credit_risk(view, *, with_credit: bool) -> dict | None:
+def _credit_risk(view) -> dict | None:
+    """The score with the factors the ordering caller may see (the selector leaves out the rest)."""
     risk = view.credit_risk
     if risk is None:
         return None
-    factors = [
-        {"key": key, **factor}
-        for key, factor in (risk["cr_factors"] or {}).items()
-        if with_credit or key not in REMARK_FACTORS
-    ]
+    factors = [{"key": key, **factor} for key, factor in view.factors.items()]
     return {
         "risk_score": risk["cr_risk_score"],
         "risk_class": risk["cr_risk_class"],
