@@ -20,7 +20,7 @@ from portal.service.watchlists import CompanyNumber
 
 DEFAULT_SCHEMA = "NO"
 MAX_LINES = 10_000  # the service's limit per request
-_PREFIXED = re.compile(r"^\s*([A-Za-z]{2})[\s:-]*(.*)$")
+_PREFIXED = re.compile(r"^\s*([A-Za-z]{2})[\s:-]*(\d.*)$")
 _SEPARATORS = (",", ";", "\t")
 
 

@@ -183,7 +183,7 @@ def _detail(request, watchlist_uuid, *, form: dict | None = None):
         context = {"service_error": service_error_text(exc), "watchlist": None, "companies": []}
         return render(request, "watchlists/detail.html", context, status=503)
     form = form or {}
-    context = {"watchlist": watchlist, "companies": companies, "form": form}
+    context = {"watchlist": watchlist, "watchlist_uuid": watchlist.uuid, "companies": companies, "form": form}
     status = 400 if (form.get("bad_lines") or form.get("problem")) else 200
     return render(request, "watchlists/detail.html", context, status=status)
 
