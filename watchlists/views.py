@@ -182,10 +182,9 @@ def _detail(request, watchlist_uuid, *, form: dict | None = None):
     except ServiceError as exc:
         context = {"service_error": service_error_text(exc), "watchlist": None, "companies": []}
         return render(request, "watchlists/detail.html", context, status=503)
-    form = form or {}
-    context = {"watchlist": watchlist, "watchlist_uuid": watchlist.uuid, "companies": companies, "form": form}
-    status = 400 if (form.get("bad_lines") or form.get("problem")) else 200
-    return render(request, "watchlists/detail.html", context, status=status)
+    # A refused add re-renders the page with 200, as a form with errors does: the page itself is fine.
+    context = {"watchlist": watchlist, "watchlist_uuid": watchlist.uuid, "companies": companies, "form": form or {}}
+    return render(request, "watchlists/detail.html", context)
 
 
 def _bad_lines(error: ServiceBadRequest, lines) -> dict[int, list[str]]:
