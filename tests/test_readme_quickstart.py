@@ -17,6 +17,7 @@ import pytest
 from service.auth.services import api_user_create, app_customer_create
 from service.companies.analysis import analysis_refresh
 from tests.conftest import ALL_ROLES
+from tests.reports.helpers import report_types_seed
 from tests.service.companies.factories import accounts_make, collection_case_make, company_make
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -50,6 +51,7 @@ def test_it_runs_the_readme_quickstart_against_a_live_server(live_server, transa
         accounts_make(company=company, year=year)
     collection_case_make(company=company, amount="18450")
     analysis_refresh(company_uuids=[company.uuid])
+    report_types_seed()
 
     blocks = quickstart_blocks()
     assert len(blocks) >= 8, "the quickstart lost its examples"

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from reports.models import ReportDownload
 from reports.tasks import report_download_poll
 from service.companies.analysis import analysis_refresh
+from tests.reports.helpers import report_types_seed
 from tests.service.companies.factories import accounts_make, company_make
 
 
@@ -33,6 +34,7 @@ def register(transactional_db):
         accounts_make(company=healthy, year=year)
         accounts_make(company=troubled, year=year, balance={"total_equity": Decimal("-2500000")})
     analysis_refresh(company_uuids=[healthy.uuid, troubled.uuid])
+    report_types_seed()
     return healthy, troubled
 
 
