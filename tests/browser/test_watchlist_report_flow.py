@@ -88,6 +88,7 @@ def test_it_fills_a_watchlist_orders_a_report_and_downloads_the_pdf(page, member
     expect(page.get_by_role("alert")).to_contain_text("Company profile of Havbris Teknologi AS ordered.")
     status = page.get_by_test_id("report-status")
     expect(status).to_contain_text("Ordered")
+    page.screenshot(path=str(shots / "reports-pending.png"), full_page=True)
     assert len(queued) == 1
     report_download_poll.run(queued[0])  # what the worker does; the page's next poll shows the result
     expect(status).to_contain_text("Ready", timeout=10_000)
@@ -99,4 +100,28 @@ def test_it_fills_a_watchlist_orders_a_report_and_downloads_the_pdf(page, member
     assert content.startswith(b"%PDF")
     assert "Havbris Teknologi AS" in PdfReader(io.BytesIO(content)).pages[0].extract_text()
     assert ReportDownload.objects.get().status == "complete"
+    assert list(page.js_errors) == []
+
+
+def test_it_adds_a_company_found_by_search_and_orders_from_the_company_page(page, member, register, shots):
+    healthy, troubled = register
+    _log_in(page, member)
+    page.goto("/watchlists/")
+    page.get_by_label("New watchlist name").fill("Suppliers")
+    page.get_by_role("button", name="Create watchlist").click()
+
+    page.get_by_role("tab", name="Search").click()
+    page.get_by_label("Search companies to add").fill("fjellvann")
+    result = page.get_by_test_id("search-result")
+    expect(result).to_contain_text("Fjellvann Bygg AS")
+    result.get_by_role("button", name="Add").click()
+    expect(page.get_by_role("alert")).to_contain_text("Added 1 company; 1 on the watchlist now.")
+
+    page.get_by_role("link", name="Fjellvann Bygg AS").click()
+    expect(page.get_by_test_id("company-name")).to_have_text("Fjellvann Bygg AS")
+    page.screenshot(path=str(shots / "company-page.png"), full_page=True)
+    page.get_by_label("Report type for Fjellvann Bygg AS").select_option("ownership_report")
+    page.get_by_role("button", name="Order report").click()
+    expect(page.get_by_role("alert")).to_contain_text("Ownership report of Fjellvann Bygg AS ordered.")
+    expect(page.get_by_test_id("report-status")).to_contain_text("Ready")
     assert list(page.js_errors) == []
