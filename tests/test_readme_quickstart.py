@@ -74,7 +74,7 @@ def test_it_runs_the_readme_quickstart_against_a_live_server(live_server, transa
     out = run.stdout
     assert f"app customer {organisation.uuid}" in out  # the first answer
     assert out.count("EQUINOR ENERGY AS") >= 3  # by prefixed number, by uuid, in the dataset; the watchlist
-    assert "is neither a uuid nor a schema-prefixed organisation number" in out  # the bare number
+    assert "a bare organisation number needs its schema: NO990888213" in out  # the bare number, 400
     assert "\n403\n" in out and "\n1\n" in out  # no role, then the one collection case with credit_check
     assert '"risk":' in out and '"flags":' in out
     assert out.rstrip().endswith("%PDF-")
