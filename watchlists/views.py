@@ -100,6 +100,10 @@ def watchlist_remove(request, watchlist_uuid: uuid.UUID, company_uuid: uuid.UUID
     name = request.POST.get("company_name") or "The company"
     try:
         client_for_member(request.member).watchlists.remove(watchlist_uuid, company_uuid)
+    except ServiceNotFound:
+        # Not on the list (removed meanwhile, in another tab), or the list itself is gone.
+        messages.info(request, f"{name} is not on the watchlist (any more).")
+        return redirect("watchlists:detail", watchlist_uuid)
     except ServiceError as exc:
         return _refused(request, exc, f"{name} was not removed.", watchlist_uuid)
     messages.success(request, f"{name} removed from the watchlist.")

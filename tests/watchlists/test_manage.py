@@ -40,6 +40,11 @@ def test_it_removes_one_company(member, companies):
     assert "Havbris Teknologi AS removed from the watchlist." in page
     assert page.count('data-testid="watchlist-company"') == 1
 
+    again = client.post(
+        f"/watchlists/{watchlist}/companies/{companies[0].uuid}/remove/", {"company_name": "Havbris Teknologi AS"}, follow=True
+    ).content.decode()
+    assert "Havbris Teknologi AS is not on the watchlist (any more)." in again
+
 
 def test_it_removes_all_after_a_confirmation(member, companies):
     client = member.client()
