@@ -253,6 +253,10 @@ VAKT_SERVICE_URL = env_url("VAKT_SERVICE_URL", "", schemes=("http", "https")).rs
 VAKT_SERVICE_TIMEOUT_SECONDS = env_int("VAKT_SERVICE_TIMEOUT_SECONDS", 20, minimum=1)
 VAKT_LOGIN_ATTEMPTS = env_int("VAKT_LOGIN_ATTEMPTS", 5, minimum=1)
 VAKT_LOGIN_LOCKOUT_SECONDS = env_int("VAKT_LOGIN_LOCKOUT_SECONDS", 300, minimum=1)
+# How long the dashboard waits for an ordered report before it marks it failed.
+VAKT_REPORT_WAIT_SECONDS = env_int("VAKT_REPORT_WAIT_SECONDS", 900, minimum=10)
+# Bootstrap's alert classes for Django's message levels ("error" is "danger" there).
+MESSAGE_TAGS = {40: "danger"}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -130,7 +130,8 @@ def main() -> int:
  Vakt is running: {url}
  Dashboard logins (passwords are new on every start):
 {''.join('   ' + line + chr(10) for line in users.splitlines() if line.startswith('user:'))}
- API ({DEMO_ORGANISATION}, all roles):
+ API ({DEMO_ORGANISATION}, all roles; README "Quickstart" walks through it):
+   app customer uuid:    {credentials['app_customer_uuid']}
    basic auth id/secret: {credentials['basic_auth_id']} / {credentials['basic_auth_secret']}
    token auth id/secret: {credentials['token_auth_id']} / {credentials['token_auth_secret']}
    API reference:        {url}documentation  (log in with the basic auth id/secret)
