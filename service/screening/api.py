@@ -1,3 +1,8 @@
+"""The screening router: one sub-router per area, mounted under /v1/ by service.api."""
+
 from ninja import Router
 
+from service.screening.config_api import router as config_router
+
 router = Router(tags=["Screening"])
+router.add_router("", config_router)

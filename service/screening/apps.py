@@ -3,9 +3,10 @@ from django.db.models.signals import post_migrate
 
 
 def _ensure_catalog(sender, **kwargs) -> None:
-    from service.screening.catalog import list_categories_ensure
+    from service.screening.catalog import list_categories_ensure, screening_catalog_ensure
 
     list_categories_ensure()
+    screening_catalog_ensure()
 
 
 class ServiceScreeningConfig(AppConfig):
