@@ -3,8 +3,10 @@
 from ninja import Router
 
 from service.screening.config_api import router as config_router
+from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
 
 router = Router(tags=["Screening"])
 router.add_router("", config_router)
 router.add_router("", person_router)
+router.add_router("", monitoring_router)

@@ -58,3 +58,40 @@ def customer_person_make(caller, config_uuid, full_name: str = "Kari Nordmann", 
 
 def field_locs(response) -> list[list[str]]:
     return [e["loc"] for e in response.json()["errors"]]
+
+
+def monitoring_body(*, customer_person=None, person=None, company=None, type_key="other", related_company=None, decision=None, **fields) -> dict:
+    monitoring = {"entity_monitoring_type_uuid": monitoring_type_uuid(type_key), **fields}
+    if customer_person is not None:
+        monitoring["monitoring_customer_person_uuid"] = customer_person
+    if person is not None:
+        monitoring["monitoring_person_uuid"] = str(person)
+    if company is not None:
+        monitoring["monitoring_company_uuid"] = str(company)
+    if related_company is not None:
+        monitoring["related_company_uuid"] = str(related_company)
+    body = {"entity_monitoring": monitoring}
+    if decision is not None:
+        body["entity_monitoring_decision"] = decision
+    return body
+
+
+def monitoring_make(caller, config_uuid, **kwargs) -> dict:
+    response = caller.post(config_url(config_uuid, "/entity-monitoring-composite"), monitoring_body(**kwargs), roles=AML)
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def monitorings(caller, config_uuid, **params) -> list[dict]:
+    response = caller.get(config_url(config_uuid, "/entity-monitoring-composite"), params, roles=AML)
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def status_of(composite: dict) -> str:
+    return composite["entity_monitoring_status"]["entity_monitoring_status_key"]
+
+
+def decide(caller, config_uuid, monitoring_uuid, approved: bool = True, **fields):
+    body = {"entity_monitoring_uuid": monitoring_uuid, "approved_flag": approved, **fields}
+    return caller.post(config_url(config_uuid, "/entity-monitoring-decision"), body, roles=AML)
