@@ -1,7 +1,7 @@
 """Company pages: search, the company page, and its sector benchmark panel.
 
-Everything comes from the service through the client; errors from it are
-shown, never swallowed.
+Everything comes from the service through the client's companies area; errors
+from it are shown, never swallowed.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.shortcuts import render
 
 from companies.presenters import (
     accounts_by_year,
-    address_of,
     bucket_of,
+    buckets_chart,
     employment_series,
     latest_measure_year,
     round_digits_for,
@@ -43,23 +43,20 @@ def search(request):
 @member_required()
 def detail(request, company_uuid: uuid.UUID):
     companies = client_for_member(request.member).companies
-    identifier = str(company_uuid)
     try:
-        company = companies.get(identifier)
+        page = companies.page(str(company_uuid))
     except ServiceNotFound:
         raise Http404("No such company.") from None
-    accounts = companies.accounts(identifier)
     context = {
-        "company": company,
-        "address": address_of(company),
-        "credit_risk": companies.credit_risk(identifier),
-        "flags": companies.flags(identifier),
-        "employment": employment_series(companies.employment(identifier)),
-        "accounts_years": accounts_by_year(accounts),
-        "auditor_notes": companies.auditor_notes(identifier),
+        "company": page.company,
+        "credit_risk": page.credit_risk,
+        "flags": page.flags,
+        "employment": employment_series(page.employment),
+        "accounts_years": accounts_by_year(page.accounts),
+        "auditor_notes": page.auditor_notes,
         "measure_types": companies.measure_types(),
         "default_measure": DEFAULT_MEASURE,
-        "default_year": latest_measure_year(accounts),
+        "default_year": latest_measure_year(page.accounts),
     }
     return render(request, "companies/detail.html", context)
 
@@ -73,25 +70,21 @@ def benchmark(request, company_uuid: uuid.UUID):
     if not year_text.isdigit():
         context["error"] = "Choose a year."
         return render(request, "companies/detail.html#benchmark", context)
-    year = int(year_text)
     try:
-        aggregate = companies.sector_aggregate(
-            measure_year=year,
-            company_measure_type_identifier=measure,
-            benchmark_company_identifier=str(company_uuid),
+        result = companies.benchmark(
+            str(company_uuid),
+            measure=measure,
+            year=int(year_text),
             round_digits=round_digits_for(measure, companies.measure_types()),
         )
-        own = companies.measures(str(company_uuid), year=year, types=[measure])
     except ServiceBadRequest as exc:
         context["error"] = exc.detail
         return render(request, "companies/detail.html#benchmark", context)
-    own_value = own[0]["company_measure_yearly"]["measure_value"] if own else None
-    buckets = aggregate["company_measure_yearly_buckets"] if aggregate else []
     context.update(
-        aggregate=aggregate,
-        buckets=buckets,
-        own_value=own_value,
-        own_bucket_id=bucket_of(own_value, buckets),
-        statistics=aggregate["sector_measure_yearly_aggregate"] if aggregate else None,
+        benchmark=result,
+        statistics=result.statistics,
+        buckets=buckets_chart(result.buckets),
+        own_value=result.own_value,
+        own_bucket_id=bucket_of(result.own_value, result.buckets),
     )
     return render(request, "companies/detail.html#benchmark", context)

@@ -8,7 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 
 from portal.models import Member
-from portal.service import ServiceClient, service_client_for
+from portal.roles import member_api_role_keys
+from portal.service import DashboardClient, service_client_for
 
 
 def member_required(*roles: str):
@@ -31,10 +32,12 @@ def member_required(*roles: str):
     return decorator
 
 
-def client_for_member(member: Member) -> ServiceClient:
+def client_for_member(member: Member) -> DashboardClient:
+    """A client acting for the member: the organisation's credentials, only the roles the member's role grants."""
     organisation = member.organisation
     return service_client_for(
         client_id=organisation.api_client_id,
         client_secret=organisation.api_client_secret,
-        role_keys=organisation.role_keys,
+        role_keys=member_api_role_keys(member),
+        app_customer_uuid=organisation.app_customer_uuid,
     )

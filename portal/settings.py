@@ -210,6 +210,11 @@ VAKT_RATE_LIMIT_PER_MINUTE = env_int("VAKT_RATE_LIMIT_PER_MINUTE", 1200, minimum
 VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
+# Partner reports (service/reports): the producer class, and the partner the HTTP producer calls.
+VAKT_REPORT_PRODUCER = env_str("VAKT_REPORT_PRODUCER", "service.reports.producers.pdf.PdfReportProducer")
+VAKT_REPORT_PARTNER_URL = env_url("VAKT_REPORT_PARTNER_URL", "", schemes=("http", "https"))
+VAKT_REPORT_PARTNER_TIMEOUT_SECONDS = env_int("VAKT_REPORT_PARTNER_TIMEOUT_SECONDS", 30, minimum=1)
+VAKT_REPORT_PARTNER_RETRIES = env_int("VAKT_REPORT_PARTNER_RETRIES", 3, minimum=0)
 
 # --- the dashboard ------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Dashboard shell: login, logout, home, health."""
+"""Dashboard shell: login, logout, home, members, health."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from portal.access import client_for_member, member_required
 from portal.celery import app as celery_app
 from portal.login_throttle import login_failure_record, login_failures_clear, login_is_locked
 from portal.models import Member, WorkerHeartbeat
+from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
 
 
@@ -48,13 +49,32 @@ class LogoutView(auth_views.LogoutView):
 @member_required()
 def home(request):
     member: Member = request.member
-    client = client_for_member(member)
     overview, error = None, None
     try:
-        overview = client.get("analysis", f"v1/app-customer/{member.organisation.app_customer_uuid}/overview")
+        overview = client_for_member(member).organisation.overview()
     except ServiceError as exc:
         error = exc.detail
     return render(request, "portal/home.html", {"overview": overview, "service_error": error})
+
+
+@member_required()
+def members(request):
+    """The organisation's members, their dashboard role and the API roles it sends (any member may look)."""
+    organisation = request.member.organisation
+    organisation_keys = organisation.role_keys
+
+    def grants(role: str) -> list[dict]:
+        keys = api_role_keys_for(dashboard_role=role, organisation_role_keys=organisation_keys)
+        return [{"key": key, "description": API_ROLE_DESCRIPTIONS.get(key, "")} for key in keys]
+
+    rows = [
+        {"member": m, "api_roles": grants(m.role)}
+        for m in organisation.members.select_related("user").order_by("user__username")
+    ]
+    shown = (Member.Role.VIEWER, Member.Role.OFFICER, Member.Role.ADMIN)  # from least to most
+    roles = [{"value": role.value, "label": role.label, "api_roles": grants(role)} for role in shown]
+    context = {"rows": rows, "roles": roles, "organisation_keys": organisation_keys}
+    return render(request, "portal/members.html", context)
 
 
 @never_cache

@@ -8,15 +8,22 @@
   502/503/504, for idempotent methods only
 - errors raised as typed `ServiceError`s carrying status, code and message
 - the spec's pagination rule (§4.7 rule 6) as an iterator
+- `gather`: independent calls at once against a remote service, one after the
+  other in-process (see its docstring)
+
+The client knows no endpoint beyond auth-status: the area modules
+(`portal.service.companies`, `.watchlists`, ...) wrap the API's paths and answer
+with typed objects; `portal.service.factory` attaches them when it builds a client.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import requests
 
@@ -26,6 +33,7 @@ ApiName = Literal["analysis", "datasets"]
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 RETRY_STATUSES = frozenset({502, 503, 504})
 TOKEN_REFRESH_MARGIN_SECONDS = 60
+T = TypeVar("T")
 
 
 @dataclass
@@ -72,6 +80,9 @@ class ServiceClient:
         retries: int = 3,
         backoff_seconds: float = 0.25,
         session: requests.Session | None = None,
+        max_concurrent_calls: int = 1,
+        app_customer_uuid: str | None = None,
+        link_base_url: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.client_id = client_id
@@ -83,6 +94,12 @@ class ServiceClient:
         self.backoff_seconds = backoff_seconds
         self.session = session or requests.Session()
         self.token_requests = 0  # how many tokens this client fetched (observable reuse)
+        self.max_concurrent_calls = max(1, max_concurrent_calls)
+        # The organisation the client acts for (the paths of its watchlists, reports, overview).
+        self.app_customer_uuid = str(app_customer_uuid) if app_customer_uuid else None
+        # Where a browser reaches the service (download links); "" means this site, relative links.
+        self.link_base_url = self.base_url if link_base_url is None else link_base_url.rstrip("/")
+        self._token_lock = threading.Lock()
 
     # --- core request path -------------------------------------------------------------
 
@@ -137,6 +154,10 @@ class ServiceClient:
         response = self.request("POST", api, path, **kwargs)
         return response.json() if response.content else None
 
+    def patch(self, api: ApiName, path: str, **kwargs) -> Any:
+        response = self.request("PATCH", api, path, **kwargs)
+        return response.json() if response.content else None
+
     def delete(self, api: ApiName, path: str, **kwargs) -> Any:
         response = self.request("DELETE", api, path, **kwargs)
         return response.json() if response.content else None
@@ -155,16 +176,27 @@ class ServiceClient:
                 return
             offset += limit
 
+    def gather(self, *calls: Callable[[], T]) -> list[T]:
+        """Run independent calls and return their answers in order; the first error is raised.
+
+        Against a remote service the calls run at once in threads (up to
+        `max_concurrent_calls`), so a page waits for the slowest call, not the sum.
+        In-process (`max_concurrent_calls` 1, set by the factory) they run one after
+        the other in this thread, and must: the API then runs on the caller's
+        database connection, and a thread would open its own connection that sees
+        neither the caller's open transaction (a test's data) nor closes when the
+        request ends; there is no network wait to overlap either.
+        """
+        if self.max_concurrent_calls == 1 or len(calls) < 2:
+            return [call() for call in calls]
+        with ThreadPoolExecutor(max_workers=min(self.max_concurrent_calls, len(calls))) as pool:
+            futures = [pool.submit(call) for call in calls]
+            return [future.result() for future in futures]
+
     # --- endpoints ----------------------------------------------------------------------
 
     def auth_status(self) -> str:
         return self.request("GET", "analysis", "v1/auth-status", accept="text/plain").text
-
-    @property
-    def companies(self) -> "CompaniesApi":
-        from portal.service.companies import CompaniesApi  # one module per API area, imported on use
-
-        return CompaniesApi(self)
 
     # --- auth -----------------------------------------------------------------------------
 
@@ -181,6 +213,14 @@ class ServiceClient:
         cached = TOKENS.get(key)
         if cached:
             return cached.value
+        # Calls gathered at once would each fetch a token: the first fetches, the others wait for it.
+        with self._token_lock:
+            cached = TOKENS.get(key)
+            if cached:
+                return cached.value
+            return self._token_fetch(api, key)
+
+    def _token_fetch(self, api: ApiName, key: tuple[str, str, str]) -> str:
         # Getting a token changes nothing on the server, so it is retried like an idempotent request.
         attempt = 0
         while True:

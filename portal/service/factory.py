@@ -1,4 +1,8 @@
-"""Building a client from settings: a remote deployment, or this one in-process."""
+"""Building a client from settings: a remote deployment, or this one in-process.
+
+The areas (companies, watchlists, reports, the organisation) are attached here,
+so `client.py` knows no area and no area module imports another.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,50 @@ import requests
 from django.conf import settings
 
 from portal.service.client import ServiceClient
+from portal.service.companies import CompaniesArea
+from portal.service.organisation import OrganisationArea
+from portal.service.reports import ReportsArea
 from portal.service.transport import InProcessAdapter
+from portal.service.watchlists import WatchlistsArea
 
 IN_PROCESS_BASE_URL = "http://localhost"
+# Calls gathered at once against a remote service (one page's reads); requests' pool keeps 10 connections.
+REMOTE_CONCURRENT_CALLS = 6
 _in_process_adapter = InProcessAdapter()
 
 
-def service_client_for(*, client_id: str, client_secret: str, role_keys: Sequence[str] = ()) -> ServiceClient:
+class DashboardClient(ServiceClient):
+    """The service client with its areas: `client.companies.page(...)`, `client.watchlists.list()` ..."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.companies = CompaniesArea(self)
+        self.organisation = OrganisationArea(self)
+        self.watchlists = WatchlistsArea(self)
+        self.reports = ReportsArea(self)
+
+
+def service_client_for(
+    *, client_id: str, client_secret: str, role_keys: Sequence[str] = (), app_customer_uuid=None
+) -> DashboardClient:
     session = requests.Session()
     base_url = settings.VAKT_SERVICE_URL
+    concurrent_calls = REMOTE_CONCURRENT_CALLS
+    link_base_url = base_url
     if not base_url:
         base_url = settings.VAKT_BASE_URL or IN_PROCESS_BASE_URL
+        link_base_url = settings.VAKT_BASE_URL  # empty: links relative to this site
         session.mount("http://", _in_process_adapter)
         session.mount("https://", _in_process_adapter)
-    return ServiceClient(
+        concurrent_calls = 1  # in-process calls share this thread's database connection (see gather)
+    return DashboardClient(
         base_url=base_url,
         client_id=client_id,
         client_secret=client_secret,
         role_keys=role_keys,
         timeout=settings.VAKT_SERVICE_TIMEOUT_SECONDS,
         session=session,
+        max_concurrent_calls=concurrent_calls,
+        app_customer_uuid=app_customer_uuid,
+        link_base_url=link_base_url,
     )

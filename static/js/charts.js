@@ -21,19 +21,19 @@
     },
     benchmark: function (canvas, buckets) {
       var own = canvas.dataset.ownBucket === "" ? null : Number(canvas.dataset.ownBucket);
-      var shown = buckets.filter(function (b) { return b.bucket_id !== -1; });
+      var shown = buckets.filter(function (b) { return b.id !== -1; });
       return {
         type: "bar",
         data: {
           labels: shown.map(function (b) {
-            if (b.bucket_name === "underflow") { return "< " + b.bucket_upper_bound; }
-            if (b.bucket_name === "overflow") { return "≥ " + b.bucket_lower_bound; }
-            return b.bucket_lower_bound + " – " + b.bucket_upper_bound;
+            if (b.name === "underflow") { return "< " + b.upper; }
+            if (b.name === "overflow") { return "≥ " + b.lower; }
+            return b.lower + " – " + b.upper;
           }),
           datasets: [{
             label: "Companies",
-            data: shown.map(function (b) { return b.company_count; }),
-            backgroundColor: shown.map(function (b) { return b.bucket_id === own ? "#dc3545" : "#9ec5fe"; })
+            data: shown.map(function (b) { return b.count; }),
+            backgroundColor: shown.map(function (b) { return b.id === own ? "#dc3545" : "#9ec5fe"; })
           }]
         },
         options: { maintainAspectRatio: false, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } }

@@ -1,1 +1,1 @@
-from tests.portal.conftest import member, other_member  # noqa: F401  (dashboard members for these tests)
+from tests.portal.conftest import make_member, member, other_member  # noqa: F401  (dashboard members for these tests)

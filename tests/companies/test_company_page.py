@@ -98,3 +98,18 @@ def test_it_lists_names_starting_with_the_query_first(member, db):
     body = member.client().get("/companies/", {"q": "aker"}).content.decode()
     order = [body.index(name) for name in ("Aker ASA", "Aker Bygg AS", "Berg og Aker AS", "Nordic Aker Invest AS")]
     assert order == sorted(order)
+
+
+def test_it_reads_the_page_at_once_from_a_remote_service(transactional_db, live_server, settings):
+    from tests.companies.conftest import make_member
+
+    company = company_make(name="Fjernt Selskap AS")
+    accounts_make(company=company, year=2024, notes=(("going_concern", "Material uncertainty about going concern."),))
+    analysis_refresh(company_uuids=[company.uuid])
+    member = make_member("Nordbank ASA", "rita")
+    settings.VAKT_SERVICE_URL = live_server.url  # the dashboard as a client of another deployment
+
+    body = member.client().get(f"/companies/{company.uuid}/").content.decode()
+
+    assert 'data-testid="company-name">Fjernt Selskap AS<' in body
+    assert 'data-testid="risk"' in body and "Going concern doubt" in body and "<td>2024</td>" in body

@@ -1,0 +1,48 @@
+"""Which API roles a dashboard role grants: the one place that decides it.
+
+The dashboard calls the API as the person who is logged in, so each call sends
+in `Nk-Role-Keys` only the roles that person's dashboard role grants, and of
+those only the ones the organisation's API user holds:
+
+- viewer: no protected role (no payment remarks, no national ids, no screening);
+- officer: aml (screening), credit_check (payment remarks, credit reports),
+  person_national_identification (national ids);
+- admin: every role the organisation has.
+"""
+
+from __future__ import annotations
+
+from portal.models import Member
+
+EVERY_ROLE = None  # the admin's grant: whatever the organisation holds
+
+GRANTED_API_ROLES: dict[str, frozenset[str] | None] = {
+    Member.Role.VIEWER: frozenset(),
+    Member.Role.OFFICER: frozenset({"aml", "credit_check", "person_national_identification"}),
+    Member.Role.ADMIN: EVERY_ROLE,
+}
+
+# What each API role covers (spec §5.3), for the members page.
+API_ROLE_DESCRIPTIONS = {
+    "aml": "PEP and sanction screening",
+    "credit_check": "Payment remarks and credit reports",
+    "norwegian_mortgaged_movable_property_data": "Mortgaged movable property",
+    "person_national_identification": "National identification numbers",
+    "norwegian_property_data": "Property data",
+    "network_risk_score": "Network risk score",
+    "bank_account_prevalidation": "Bank account register check",
+    "adverse_event": "Adverse media",
+    "fraud_risk_score": "Fraud risk score",
+}
+
+
+def api_role_keys_for(*, dashboard_role: str, organisation_role_keys: list[str]) -> list[str]:
+    """The role keys sent for a member of this dashboard role, in the organisation's order.
+
+    An unknown dashboard role grants nothing (closed, not open)."""
+    granted = GRANTED_API_ROLES.get(dashboard_role, frozenset())
+    return [key for key in organisation_role_keys if granted is EVERY_ROLE or key in granted]
+
+
+def member_api_role_keys(member: Member) -> list[str]:
+    return api_role_keys_for(dashboard_role=member.role, organisation_role_keys=member.organisation.role_keys)

@@ -1,0 +1,287 @@
+"""What a report says: the company's data gathered through the companies app's own selectors.
+
+Nothing here recomputes the analysis: the risk score, its factors and the flags are
+read as the API serves them, with the roles the caller held when ordering. Without
+`credit_check` a report shows no payment remarks, no remark factors and no remark flag.
+The PDF producer (producers/pdf.py) only lays this out.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.utils import timezone
+
+from service.companies import models as cm
+from service.companies import schemas as cs
+from service.companies import selectors as companies
+
+# Factors scored from payment remarks: a fact behind credit_check (DESIGN.md "Roles protect facts").
+REMARK_FACTORS = ("unsettled_payment_remarks_count", "unsettled_payment_remarks_amount")
+KEY_FIGURE_YEARS = 5
+MAX_CHAIN_DEPTH = 6
+ROLE_ORDER = ("board_chair", "ceo", "board_member", "deputy_board_member", "signature_right", "procuration",
+              "shareholder", "auditor")
+
+
+@dataclass(frozen=True)
+class YearFigures:
+    year: int
+    total_operating_income: Decimal | None
+    operating_result: Decimal | None
+    annual_result: Decimal | None
+    total_assets: Decimal | None
+    total_equity: Decimal | None
+    equity_ratio: Decimal | None
+    return_on_assets: Decimal | None
+    operating_margin: Decimal | None
+
+
+@dataclass(frozen=True)
+class OwnershipLink:
+    """A shareholder of a company in the chain above the reported one."""
+
+    depth: int  # 1: owns the reported company directly
+    holder_name: str
+    holder_kind: str  # person | company
+    holder_org_nr: str
+    owned_name: str
+    share: Decimal | None  # fraction 0..1 of `owned`
+    effective_share: Decimal | None  # product along the chain down to the reported company
+
+
+@dataclass(frozen=True)
+class BeneficialOwnerRow:
+    full_name: str
+    effective_share: Decimal | None
+    chains: list[str]
+
+
+@dataclass(frozen=True)
+class BeneficialOwners:
+    heading: str
+    note: str
+    owners: list[BeneficialOwnerRow]
+
+
+@dataclass
+class ReportContent:
+    report_uuid: uuid.UUID
+    report_type_key: str
+    ordered_by: str
+    ordered_at: datetime
+    company: dict  # schemas.company_out
+    with_credit_check: bool
+    credit_risk: dict | None = None  # {risk_score, risk_class, model_version, computed_at, factors: [...]}
+    flags: list[dict] = field(default_factory=list)  # {key, description, flag_date, context}
+    key_figures: list[YearFigures] = field(default_factory=list)  # oldest year first
+    payment_remarks: list[dict] | None = None
+    collection_cases: list[dict] | None = None
+    roles: list[dict] = field(default_factory=list)  # {role, description, holder, share, from_date}
+    ownership: list[OwnershipLink] = field(default_factory=list)
+    beneficial_owners: BeneficialOwners | None = None
+
+
+def report_content_gather(
+    *, company: cm.Company, report_type_key: str, granted_roles: frozenset[str], ordered_by: str,
+    ordered_at: datetime, report_uuid: uuid.UUID,
+) -> ReportContent:
+    identifier = str(company.uuid)
+    with_credit = "credit_check" in granted_roles
+    content = ReportContent(
+        report_uuid=report_uuid,
+        report_type_key=report_type_key,
+        ordered_by=ordered_by,
+        ordered_at=ordered_at,
+        company=cs.company_out(companies.company_detail_get(identifier=identifier)),
+        with_credit_check=with_credit,
+    )
+    if report_type_key in ("company_profile", "credit_report"):
+        view = companies.company_credit_risk_get(identifier=identifier, can_see_payment_remarks=with_credit)
+        content.credit_risk = _credit_risk(view, with_credit=with_credit)
+        content.flags = _flags(identifier, granted_roles)
+        content.key_figures = _key_figures(identifier)
+        if report_type_key == "credit_report" and with_credit:
+            content.payment_remarks = [cs.payment_remark_out(row) for row in view.payment_remarks or ()]
+            _, cases = companies.collection_cases_list(debtor_identifier=identifier)
+            content.collection_cases = [_case(case) for case in cases]
+    if report_type_key == "ownership_report":
+        content.roles = _roles(company)
+        content.ownership = ownership_chains(company)
+        content.beneficial_owners = _beneficial_owners_for(company, content.ownership)
+    return content
+
+
+def _credit_risk(view, *, with_credit: bool) -> dict | None:
+    risk = view.credit_risk
+    if risk is None:
+        return None
+    factors = [
+        {"key": key, **factor}
+        for key, factor in (risk["cr_factors"] or {}).items()
+        if with_credit or key not in REMARK_FACTORS
+    ]
+    return {
+        "risk_score": risk["cr_risk_score"],
+        "risk_class": risk["cr_risk_class"],
+        "model_version": risk["cr_model_version"],
+        "computed_at": risk["cr_computed_at"],
+        "factors": factors,
+    }
+
+
+def _flags(identifier: str, granted_roles: frozenset[str]) -> list[dict]:
+    _, rows = companies.company_flags_active(identifier=identifier, granted_roles=granted_roles)
+    return [
+        {"key": row["ft_key"], "description": row["ft_description"], "flag_date": row["f_flag_date"],
+         "context": row["f_flag_context"] or {}}
+        for row in rows
+        if not row["ft_app_hidden_flag"]
+    ]
+
+
+def _key_figures(identifier: str) -> list[YearFigures]:
+    accounts_type = companies.accounts_type_resolve(identifier="annual_company_accounts")
+    _, rows = companies.company_accounts_list(identifier=identifier, accounting_years=None, accounts_type=accounts_type)
+    current = {}
+    for row in rows:  # newest year first; the current set of a year is the one not replaced
+        if row["a_replaced_by"] is None and row["a_accounting_year"] not in current:
+            current[row["a_accounting_year"]] = row
+    years = sorted(current)[-KEY_FIGURE_YEARS:]
+    return [
+        YearFigures(
+            year=year,
+            total_operating_income=current[year]["i_total_operating_income"],
+            operating_result=current[year]["i_operating_result"],
+            annual_result=current[year]["i_annual_result"],
+            total_assets=current[year]["b_total_assets"],
+            total_equity=current[year]["b_total_equity"],
+            equity_ratio=current[year]["h_equity_ratio"],
+            return_on_assets=current[year]["h_return_on_assets"],
+            operating_margin=current[year]["h_operating_margin"],
+        )
+        for year in years
+    ]
+
+
+def _case(case: cm.CollectionCase) -> dict:
+    return {
+        "creditor_name": case.creditor_name,
+        "case_reference": case.case_reference,
+        "amount": case.amount,
+        "currency_code": case.currency_code,
+        "opened_date": case.opened_date,
+        "closed_date": case.closed_date,
+        "status": case.status,
+    }
+
+
+def _active(role: cm.CompanyRole, today: date) -> bool:
+    return role.to_date is None or role.to_date > today
+
+
+def _roles(company: cm.Company) -> list[dict]:
+    today = timezone.localdate()
+    _, roles = companies.company_roles_list(identifier=str(company.uuid))
+    out = []
+    for role in sorted(roles, key=lambda r: (ROLE_ORDER.index(r.company_role_type.key) if r.company_role_type.key in ROLE_ORDER else 99, -(r.share_percentage or 0))):
+        if not _active(role, today):
+            continue
+        holder = role.holder_person or role.holder_company
+        out.append(
+            {
+                "role": role.company_role_type.key,
+                "description": role.company_role_type.description,
+                "holder": holder.full_name if role.holder_person else holder.name,
+                "holder_org_nr": "" if role.holder_person else holder.org_nr,
+                "share": _fraction(role.share_percentage),
+                "from_date": role.from_date,
+            }
+        )
+    return out
+
+
+def _fraction(percentage) -> Decimal | None:
+    return None if percentage is None else Decimal(percentage) / 100
+
+
+def ownership_chains(company: cm.Company) -> list[OwnershipLink]:
+    """The shareholders above the company, depth first, each with its share along the chain.
+
+    A presentation of the register's shareholder roles (cycles cut, depth capped); the
+    beneficial-owner verdict itself comes from `_beneficial_owners_for`."""
+    today = timezone.localdate()
+    links: list[OwnershipLink] = []
+
+    def walk(owned: cm.Company, depth: int, carried: Decimal | None, seen: frozenset) -> None:
+        if depth > MAX_CHAIN_DEPTH:
+            return
+        holders = (
+            cm.CompanyRole.objects.filter(company=owned, company_role_type__key="shareholder")
+            .select_related("holder_person", "holder_company")
+            .order_by("-share_percentage", "uuid")
+        )
+        for role in holders:
+            if not _active(role, today):
+                continue
+            share = _fraction(role.share_percentage)
+            effective = None if share is None or carried is None else carried * share
+            if role.holder_person is not None:
+                links.append(OwnershipLink(depth, role.holder_person.full_name, "person", "", owned.name, share, effective))
+                continue
+            holder = role.holder_company
+            links.append(OwnershipLink(depth, holder.name, "company", holder.org_nr, owned.name, share, effective))
+            if holder.uuid not in seen:
+                walk(holder, depth + 1, effective, seen | {holder.uuid})
+
+    walk(company, 1, Decimal(1), frozenset({company.uuid}))
+    return links
+
+
+def _beneficial_owners_for(company: cm.Company, chains: list[OwnershipLink]) -> BeneficialOwners:
+    """The beneficial owners from the companies app when it has them; else the direct person owners.
+
+    `service.companies.ownership.beneficial_owners` is being written on another branch; until
+    it is merged this falls back, under a heading that says what is listed."""
+    try:
+        from service.companies.ownership import beneficial_owners
+    except ImportError:
+        direct = [link for link in chains if link.depth == 1 and link.holder_kind == "person"]
+        return BeneficialOwners(
+            heading="Direct owners",
+            note=(
+                "Persons holding shares in the company directly. Beneficial owners through holding "
+                "companies are not computed in this report; see the ownership structure above."
+            ),
+            owners=[BeneficialOwnerRow(link.holder_name, link.share, []) for link in direct],
+        )
+    owners = beneficial_owners(company_uuid=company.uuid)
+    return BeneficialOwners(
+        heading="Beneficial owners",
+        note="Natural persons owning at least 25 % through every link of a chain (spec §2.8), with their computed share.",
+        owners=[
+            BeneficialOwnerRow(owner.full_name, owner.effective_share, [_chain_text(chain) for chain in owner.chains])
+            for owner in owners
+        ],
+    )
+
+
+def _chain_text(chain) -> str:
+    """A chain as the officer reads it: "Kari Nordmann > Holding AS (62,0 %) > Target AS (50,0 %)"."""
+    from service.reports import norwegian
+
+    parts = []
+    for link in chain:
+        holder = getattr(link, "holder_name", None)
+        owned = getattr(link, "owned_company_name", None) or getattr(link, "owned_name", None)
+        share = getattr(link, "share", None)
+        if holder is None or owned is None:
+            parts.append(str(link))
+            continue
+        if not parts:
+            parts.append(holder)
+        parts.append(f"{owned} ({norwegian.percent(share)})")
+    return " > ".join(parts)

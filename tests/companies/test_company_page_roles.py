@@ -1,0 +1,67 @@
+"""The company page shows a member only what their dashboard role grants (issue #20 item 3):
+a viewer sees no payment remark anywhere (remarks, flags, their evidence, the score's factors)."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+
+from portal.models import Member
+from service.companies.analysis import analysis_refresh
+from tests.companies.conftest import make_member
+from tests.service.companies.factories import accounts_make, company_make, payment_remark_make
+
+REMARK_AMOUNT = Decimal("187654")
+
+
+@pytest.fixture
+def indebted(db):
+    company = company_make(name="Skyldig Handel AS")
+    accounts_make(company=company, year=2024)
+    payment_remark_make(company=company, amount=REMARK_AMOUNT, creditor_name="Inkasso Norge AS")
+    analysis_refresh(company_uuids=[company.uuid])
+    return company
+
+
+def _page(member, company) -> str:
+    response = member.client().get(f"/companies/{company.uuid}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _amount_forms(amount: Decimal) -> list[str]:
+    whole = int(amount)
+    return [str(whole), f"{whole:,}", f"{whole:,}".replace(",", " "), f"{whole:,}".replace(",", "\xa0")]
+
+
+def test_a_viewer_sees_no_payment_remark_anywhere(db, indebted):
+    viewer = make_member("Nordbank ASA", "vera", role=Member.Role.VIEWER)
+
+    page = _page(viewer, indebted)
+
+    assert 'data-testid="risk"' in page  # the score itself is shown
+    assert not re.search(r"payment|remark", page, re.IGNORECASE)
+    assert not any(form in page for form in _amount_forms(REMARK_AMOUNT))
+    assert "Inkasso Norge AS" not in page
+
+
+@pytest.mark.parametrize("role", [Member.Role.OFFICER, Member.Role.ADMIN])
+def test_an_officer_and_an_admin_see_them(db, indebted, role):
+    member = make_member("Nordbank ASA", "olga", role=role)
+
+    page = _page(member, indebted)
+
+    assert 'data-testid="payment-remark"' in page and "Inkasso Norge AS" in page
+    assert "Payment remarks" in page  # the flag
+    assert any(form in page for form in _amount_forms(REMARK_AMOUNT))  # in the table and the flag's evidence
+    assert "Unsettled payment remarks amount" in page  # a factor of the score
+
+
+def test_an_officer_of_an_organisation_without_credit_check_sees_none(db, indebted):
+    officer = make_member("Nordbank ASA", "otto", roles=["aml"], role=Member.Role.OFFICER)
+
+    page = _page(officer, indebted)
+
+    assert not re.search(r"payment|remark", page, re.IGNORECASE)

@@ -1,0 +1,64 @@
+"""What the PDFs say: figures in Norwegian format, and roles respected."""
+
+from __future__ import annotations
+
+from django.core.files.storage import default_storage
+
+from service.reports.models import PartnerReport
+from service.reports.paths import storage_name
+from tests.service.reports.conftest import order_reports, pdf_text
+
+
+def text_of(caller, capture, company, key, *, roles=("credit_check",)) -> str:
+    answer = order_reports(caller, capture, company, key, roles=roles)
+    report = PartnerReport.objects.get(uuid=answer["partner_report_composites"][0]["partner_report"]["uuid"])
+    with default_storage.open(storage_name(report.file_path)) as handle:
+        return pdf_text(handle.read())[0]
+
+
+def test_a_company_profile_shows_the_register_risk_flags_and_key_figures(api, company, django_capture_on_commit_callbacks):
+    text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile", roles=())
+
+    assert "Company profile" in text and "Org. nr. NO 913 748 174" in text
+    assert "Risk score" in text and "risk class" in text
+    assert "Missing accounts" in text  # an active flag, with its evidence
+    for figure in ("58 990 000", "-350 000", "41,6 %", "-0,8 %", "31 000 000"):
+        assert figure in text, figure
+    assert "2020" in text and "2024" in text
+    assert "Operating income and annual result (million NOK)" in text
+
+
+def test_a_company_profile_without_credit_check_shows_no_payment_remarks(api, company, django_capture_on_commit_callbacks):
+    text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile", roles=())
+
+    assert "unsettled" not in text.lower()  # no remark factors, no payment_remarks flag
+    assert "184 500" not in text and "Inkasso Norge" not in text and "Collection cases" not in text
+    assert "ordered without the credit_check role" in text  # said whether or not there are remarks
+
+
+def test_a_company_profile_with_credit_check_shows_the_remark_factors(api, company, django_capture_on_commit_callbacks):
+    text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile")
+
+    assert "Unsettled payment remarks" in text and "184 500 kr" in text
+
+
+def test_a_credit_report_adds_remarks_and_collection_cases(api, company, django_capture_on_commit_callbacks):
+    text = text_of(api, django_capture_on_commit_callbacks, company, "credit_report")
+
+    assert "Credit report" in text
+    assert "Payment remarks" in text and "Collection cases" in text
+    assert "184 500 kr" in text and "K-7731" in text and "01.03.2025" in text
+
+
+def test_an_ownership_report_shows_roles_chains_and_owners(api, company, django_capture_on_commit_callbacks):
+    text = text_of(api, django_capture_on_commit_callbacks, company, "ownership_report", roles=())
+
+    assert "Ownership report" in text
+    assert "Chair of the board" in text and "Kari Nordmann" in text and "CEO (daglig leder)" in text
+    assert "Nordlys Holding AS" in text and "62,0 %" in text and "100,0 %" in text
+    try:
+        import service.companies.ownership  # noqa: F401
+    except ImportError:
+        assert "Direct owners" in text and "Per Berg" in text and "38,0 %" in text
+    else:
+        assert "Beneficial owners" in text
