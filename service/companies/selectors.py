@@ -16,7 +16,7 @@ own converters), so the SQL can stay the same on SQLite and PostgreSQL.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 
 import psycopg
@@ -288,15 +288,39 @@ def company_flags_active(*, identifier: str, granted_roles: Iterable[str]) -> tu
     rows = _FLAGS.rows(where + _FLAG_ORDER, [now, *params])
     if not rows:
         raise _not_found(identifier)
-    granted = set(granted_roles)
+    granted = frozenset(granted_roles)
     first = rows[0]
     company = {key: first[key] for key in ("uuid", "name", "org_nr", "org_nr_schema")}
     flags = [
         row
         for row in rows
-        if row["f_uuid"] is not None and (not row["ft_required_role_key"] or row["ft_required_role_key"] in granted)
+        if row["f_uuid"] is not None and flag_type_visible(row["ft_required_role_key"], granted)
     ]
     return company, flags
+
+
+def flag_type_visible(required_role_key: str, granted_roles: Set[str]) -> bool:
+    """The one rule for role-protected flag types: shown only to a caller granted the role."""
+    return not required_role_key or required_role_key in granted_roles
+
+
+def company_flag_type_keys_active(*, companies: QuerySet, granted_roles: Iterable[str]) -> dict[uuid.UUID, list[str]]:
+    """The active flag type keys of each company in `companies` (a queryset of companies, so a
+    caller's join stays inside this one query), most severe first, role-protected types only
+    with the role. Active as in company_flags_active: no end date, or one in the future."""
+    granted = frozenset(granted_roles)
+    rows = (
+        m.CompanyFlag.objects.filter(company__in=companies)
+        .filter(Q(flag_end_date__isnull=True) | Q(flag_end_date__gt=timezone.now()))
+        .order_by("company_flag_type__flag_rank", "company_flag_type__key")
+        .values_list("company_id", "company_flag_type__key", "company_flag_type__required_role_key")
+    )
+    keys: dict[uuid.UUID, list[str]] = {}
+    for company_uuid, key, required_role_key in rows:
+        found = keys.setdefault(company_uuid, [])
+        if flag_type_visible(required_role_key, granted) and key not in found:
+            found.append(key)
+    return keys
 
 
 def company_employment_list(*, identifier: str) -> tuple[m.Company, list[m.CompanyEmployment]]:

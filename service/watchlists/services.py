@@ -1,0 +1,171 @@
+"""Writes to watchlists. Every change of a watchlist's companies sends
+`watchlist_companies_changed` after commit, naming exactly the companies that changed.
+
+Adding is an upsert against the UNIQUE(watchlist, company) constraint: INSERT ... ON
+CONFLICT DO NOTHING RETURNING company_id, so two requests adding overlapping lists at
+once both succeed, each company lands once, and each request counts (and reports to
+screening) only the rows it really inserted. Removing all uses DELETE ... RETURNING for
+the same reason. Both statements are the same on PostgreSQL and SQLite (3.35+).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from service.errors import NotFound
+from service.watchlists import selectors
+from service.watchlists.models import Watchlist, WatchlistCompany
+from service.watchlists.signals import watchlist_companies_changed
+
+_INSERT_BATCH = 1_000  # rows per INSERT: 4,000 parameters
+
+
+@dataclass(frozen=True)
+class AddResult:
+    added_count: int
+    ignored_count: int
+    company_count: int
+
+
+def watchlist_create(*, app_customer_uuid: uuid.UUID, watchlist_name: str) -> Watchlist:
+    watchlist = Watchlist.objects.create(app_customer_id=app_customer_uuid, watchlist_name=watchlist_name)
+    watchlist.company_count = 0
+    return watchlist
+
+
+def watchlist_rename(*, watchlist: Watchlist, watchlist_name: str) -> Watchlist:
+    watchlist.watchlist_name = watchlist_name
+    watchlist.save(update_fields=["watchlist_name", "update_timestamp"])
+    return watchlist
+
+
+def watchlist_delete(*, watchlist: Watchlist) -> None:
+    """Deletes the watchlist; screening hears that all its companies were removed."""
+    with transaction.atomic():
+        # The row lock makes a concurrent add wait for this delete and then fail (its
+        # foreign key is checked at commit), so no company is added unreported.
+        Watchlist.objects.select_for_update().filter(pk=watchlist.pk).first()
+        removed = _delete_memberships_returning(watchlist)
+        Watchlist.objects.filter(pk=watchlist.pk).delete()
+        _changed_on_commit(watchlist, removed=removed)
+
+
+def watchlist_add_companies(*, watchlist: Watchlist, entries: object) -> AddResult:
+    """Adds the register companies an add request's body names; all or nothing (a 400 listing
+    every bad entry). Companies already on the watchlist, or named twice, are ignored."""
+    company_uuids = selectors.company_entries_resolve(entries=entries)
+    try:
+        with transaction.atomic():
+            added = _insert_ignoring_present(watchlist, company_uuids)
+            if added:
+                _touch(watchlist)
+            company_count = WatchlistCompany.objects.filter(watchlist=watchlist).count()
+            _changed_on_commit(watchlist, added=added)
+    except IntegrityError:
+        # Only the watchlist's own foreign key can fail (the companies were just read):
+        # it was deleted while this request ran.
+        raise NotFound(f"No watchlist {watchlist.uuid}.") from None
+    return AddResult(len(added), len(entries) - len(added), company_count)  # type: ignore[arg-type]
+
+
+def watchlist_remove_companies(*, watchlist: Watchlist) -> int:
+    """Removes every company from the watchlist (irreversible); the number removed."""
+    with transaction.atomic():
+        removed = _delete_memberships_returning(watchlist)
+        if removed:
+            _touch(watchlist)
+        _changed_on_commit(watchlist, removed=removed)
+    return len(removed)
+
+
+def watchlist_remove_company(*, watchlist: Watchlist, company_uuid: uuid.UUID) -> None:
+    """Removes one company; 404 when it is not on the watchlist."""
+    with transaction.atomic():
+        deleted, _ = WatchlistCompany.objects.filter(watchlist=watchlist, company_id=company_uuid).delete()
+        if not deleted:
+            raise NotFound(f"Company {company_uuid} is not on watchlist {watchlist.uuid}.")
+        _touch(watchlist)
+        _changed_on_commit(watchlist, removed=[company_uuid])
+
+
+# --- the statements ---------------------------------------------------------------------------------
+
+
+def _insert_ignoring_present(watchlist: Watchlist, company_uuids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """INSERT ... ON CONFLICT DO NOTHING RETURNING: the companies this statement really added.
+    PostgreSQL takes the uuids as two arrays in one statement (UNNEST, as Django's own
+    bulk_create does); SQLite takes VALUES rows in batches under its parameter limit."""
+    meta = WatchlistCompany._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in ("uuid", "watchlist", "company", "added_timestamp")]
+    pk_field, watchlist_field, company_field, added_field = fields
+    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+    tail = (
+        f" ON CONFLICT ({quote(watchlist_field.column)}, {quote(company_field.column)}) DO NOTHING "
+        f"RETURNING {quote(company_field.column)}"
+    )
+    watchlist_param = watchlist_field.get_db_prep_save(watchlist.pk, connection)
+    added_param = added_field.get_db_prep_save(timezone.now(), connection)
+    added: list[uuid.UUID] = []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            if company_uuids:
+                cursor.execute(
+                    head + "SELECT u, %s, c, %s FROM UNNEST(%s::uuid[], %s::uuid[]) AS rows (u, c)" + tail,
+                    [watchlist_param, added_param, [uuid.uuid4() for _ in company_uuids], list(company_uuids)],
+                )
+                added = [_as_uuid(value) for (value,) in cursor.fetchall()]
+            return added
+        for start in range(0, len(company_uuids), _INSERT_BATCH):
+            batch = company_uuids[start : start + _INSERT_BATCH]
+            params: list = []
+            for company_uuid in batch:
+                params += [
+                    pk_field.get_db_prep_save(uuid.uuid4(), connection),
+                    watchlist_param,
+                    company_field.get_db_prep_save(company_uuid, connection),
+                    added_param,
+                ]
+            cursor.execute(head + "VALUES " + ", ".join(["(%s, %s, %s, %s)"] * len(batch)) + tail, params)
+            added += [_as_uuid(value) for (value,) in cursor.fetchall()]
+    return added
+
+
+def _delete_memberships_returning(watchlist: Watchlist) -> list[uuid.UUID]:
+    meta = WatchlistCompany._meta
+    watchlist_field, company_field = meta.get_field("watchlist"), meta.get_field("company")
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {quote(meta.db_table)} WHERE {quote(watchlist_field.column)} = %s "
+            f"RETURNING {quote(company_field.column)}",
+            [watchlist_field.get_db_prep_save(watchlist.pk, connection)],
+        )
+        return [_as_uuid(value) for (value,) in cursor.fetchall()]
+
+
+def _as_uuid(value) -> uuid.UUID:
+    return value if isinstance(value, uuid.UUID) else uuid.UUID(value)  # SQLite answers hex text
+
+
+def _touch(watchlist: Watchlist) -> None:
+    Watchlist.objects.filter(pk=watchlist.pk).update(update_timestamp=timezone.now())
+
+
+def _changed_on_commit(
+    watchlist: Watchlist, *, added: Sequence[uuid.UUID] = (), removed: Sequence[uuid.UUID] = ()
+) -> None:
+    if not added and not removed:
+        return
+    kwargs = {
+        "watchlist_uuid": watchlist.uuid,
+        "app_customer_uuid": watchlist.app_customer_id,
+        "added_company_uuids": list(added),
+        "removed_company_uuids": list(removed),
+    }
+    transaction.on_commit(lambda: watchlist_companies_changed.send(sender=Watchlist, **kwargs))
