@@ -16,3 +16,8 @@ class ServiceScreeningConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_ensure_catalog, sender=self)
+        from service.screening.subscription import on_watchlist_companies_changed
+        from service.watchlists.signals import watchlist_companies_changed
+
+        # Companies joining or leaving a watchlist change who is monitored (subscription.py).
+        watchlist_companies_changed.connect(on_watchlist_companies_changed, dispatch_uid="screening-watchlist-sync")

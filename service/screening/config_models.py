@@ -119,3 +119,19 @@ class CustomerPersonLocation(models.Model):
     street_number = models.CharField(max_length=20, blank=True)
     street_letter = models.CharField(max_length=10, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
+
+
+class ScreeningConfigWatchlist(models.Model):
+    """A watchlist attached to a config: its companies and their persons get monitorings."""
+
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    screening_config = models.ForeignKey(ScreeningConfig, on_delete=models.CASCADE, related_name="watchlist_links")
+    watchlist = models.ForeignKey(
+        "service_watchlists.Watchlist", on_delete=models.CASCADE, related_name="screening_config_links"
+    )
+    create_timestamp = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["screening_config", "watchlist"], name="config_watchlist_unique")
+        ]

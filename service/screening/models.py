@@ -119,6 +119,7 @@ from service.screening.config_models import (  # noqa: E402,F401
     ScreeningConfig,
     ScreeningConfigListCategory,
     ScreeningConfigSystemSuggestionSetting,
+    ScreeningConfigWatchlist,
 )
 from service.screening.monitoring_models import (  # noqa: E402,F401
     EntityMonitoring,

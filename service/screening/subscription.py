@@ -1,5 +1,221 @@
-"""Placeholder until the watchlists app is merged: configs follow their watchlists here."""
+"""A config follows its watchlists: who is monitored for each watchlisted company.
+
+For every company on a watchlist attached to a config the desired monitorings are:
+
+- the company itself (type `company`), screened by its own name;
+- the persons `persons_to_screen(company, setting)` names under the config's suggestion
+  setting (beneficial owners, or the board standing in; the extended setting adds board,
+  signatories and procuration), each with the ownership chain as its comment.
+
+`config_companies_sync` makes the config's *watchlist-derived* monitorings (origin
+`suggestion` or `auto_approve`) match that: it creates the missing ones (active with an
+`auto_approve` decision when the config's `auto_approve_monitoring_flag` is on, otherwise
+pending suggestions), removes those no longer wanted with a reason, and keeps the
+comment current. Monitorings that a caller created itself (origin `api`/`user`) are never
+touched. It is idempotent: a second run with nothing changed writes nothing. Runs in the
+Celery task `screening_config_sync_task`, enqueued on commit by the watchlist signal,
+by attaching/detaching a watchlist and by a config change of setting or auto-approve.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from service.companies.models import Company, Person
+from service.companies.ownership import persons_to_screen
+from service.screening import monitoring_services as services
+from service.screening.models import (
+    EntityMonitoring,
+    EntityMonitoringDecision,
+    EntityMonitoringType,
+    ScreeningConfig,
+    ScreeningConfigWatchlist,
+)
+
+logger = logging.getLogger(__name__)
+
+DERIVED_ORIGINS = (EntityMonitoring.Origin.SUGGESTION, EntityMonitoring.Origin.AUTO_APPROVE)
+SYNC_BATCH = 200  # companies per task
+AUTO_APPROVE_COMMENT = "Approved automatically: the screening config's auto_approve_monitoring_flag is on."
 
 
-def config_resync_on_commit(*, config) -> None:
-    return None
+@dataclass
+class SyncResult:
+    created: int = 0
+    auto_approved: int = 0
+    removed: int = 0
+    updated: int = 0
+    companies: int = 0
+    reasons: list[str] = field(default_factory=list)
+
+    def summary_line(self) -> str:
+        return (
+            f"{self.companies} companies: {self.created} monitorings created, {self.auto_approved} auto-approved, "
+            f"{self.removed} removed, {self.updated} updated"
+        )
+
+
+@dataclass(frozen=True)
+class Wanted:
+    entity: Person | Company
+    type_key: str
+    comment: str
+
+
+def watched_companies(*, config: ScreeningConfig, company_uuids: Iterable[uuid.UUID] | None = None) -> dict[uuid.UUID, list[str]]:
+    """Company uuid -> names of the config's attached watchlists that hold it."""
+    from service.watchlists.models import WatchlistCompany
+
+    rows = WatchlistCompany.objects.filter(watchlist__screening_config_links__screening_config=config)
+    if company_uuids is not None:
+        rows = rows.filter(company_id__in=list(company_uuids))
+    found: dict[uuid.UUID, list[str]] = {}
+    for company_uuid, name in rows.values_list("company_id", "watchlist__watchlist_name").order_by("watchlist__watchlist_name"):
+        found.setdefault(company_uuid, []).append(name)
+    return found
+
+
+def config_companies_sync(*, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID]) -> SyncResult | None:
+    """Bring the config's watchlist-derived monitorings of these companies up to date.
+    None when the config is gone."""
+    company_uuids = list(dict.fromkeys(uuid.UUID(str(c)) for c in company_uuids))
+    result = SyncResult(companies=len(company_uuids))
+    with transaction.atomic():
+        # One sync per config at a time: the lock orders concurrent runs, the partial
+        # UNIQUE constraint is the last word on duplicates.
+        config = (
+            ScreeningConfig.objects.select_for_update(of=("self",))
+            .select_related("suggestion_setting")
+            .filter(uuid=config_uuid)
+            .first()
+        )
+        if config is None:
+            return None
+        watched = watched_companies(config=config, company_uuids=company_uuids)
+        types = {t.key: t for t in EntityMonitoringType.objects.all()}
+        companies = Company.objects.in_bulk(list(watched))
+        for company_uuid in company_uuids:
+            company = companies.get(company_uuid)
+            wanted = _wanted(config, company, watched.get(company_uuid, [])) if company else {}
+            _apply(config, company_uuid, company, wanted, types, result)
+    return result
+
+
+def _wanted(config: ScreeningConfig, company: Company, watchlist_names: list[str]) -> dict[tuple[str, uuid.UUID], Wanted]:
+    if not watchlist_names:
+        return {}
+    lists = ", ".join(watchlist_names)
+    wanted = {
+        ("company", company.uuid): Wanted(
+            company, "company", f"{company.name} is on the watchlist {lists}; the company's own name is screened."
+        )
+    }
+    candidates = persons_to_screen(company_uuid=company.uuid, setting_key=config.suggestion_setting.key)
+    persons = Person.objects.in_bulk([c.person_uuid for c in candidates])
+    for candidate in candidates:
+        person = persons.get(candidate.person_uuid)
+        if person is not None:
+            wanted[("person", person.uuid)] = Wanted(person, candidate.entity_monitoring_type_key, candidate.reason)
+    return wanted
+
+
+def _apply(config, company_uuid, company: Company | None, wanted: dict, types: dict, result: SyncResult) -> None:
+    existing = (
+        EntityMonitoring.objects.filter(
+            screening_config=config, related_company_id=company_uuid, removed_flag=False, monitoring_origin_key__in=DERIVED_ORIGINS
+        )
+        .select_related("latest_decision", "entity_monitoring_type")
+        .order_by("create_timestamp")
+    )
+    seen = set()
+    for monitoring in existing:
+        key = (monitoring.entity_key, monitoring.entity_uuid)
+        want = wanted.get(key)
+        if want is None:
+            services.monitoring_remove(monitoring=monitoring, reason=_removal_reason(config, bool(wanted)))
+            result.removed += 1
+            continue
+        seen.add(key)
+        if monitoring.monitoring_comment != want.comment or monitoring.entity_monitoring_type.key != want.type_key:
+            EntityMonitoring.objects.filter(pk=monitoring.pk).update(
+                monitoring_comment=want.comment, entity_monitoring_type=types[want.type_key]
+            )
+            result.updated += 1
+        if config.auto_approve_monitoring_flag and monitoring.latest_decision is None:
+            services.decision_record(monitoring=monitoring, spec=_auto_decision())
+            result.auto_approved += 1
+    for key, want in wanted.items():
+        if key in seen:
+            continue
+        auto = config.auto_approve_monitoring_flag
+        created = services.monitoring_insert(
+            config=config,
+            entity=want.entity,
+            related_company=company,
+            monitoring_type=types[want.type_key],
+            origin_key=EntityMonitoring.Origin.AUTO_APPROVE if auto else EntityMonitoring.Origin.SUGGESTION,
+            comment=want.comment,
+            decision=_auto_decision() if auto else None,
+        )
+        if created is not None:  # None: a caller already monitors this entity for the company
+            result.created += 1
+            result.auto_approved += int(auto)
+
+
+def _auto_decision() -> services.DecisionSpec:
+    return services.DecisionSpec(
+        approved_flag=True, origin_key=EntityMonitoringDecision.Origin.AUTO_APPROVE, comment=AUTO_APPROVE_COMMENT
+    )
+
+
+def _removal_reason(config: ScreeningConfig, company_still_watched: bool) -> str:
+    if company_still_watched:
+        return (
+            "No longer suggested for the company under the setting "
+            f"{config.suggestion_setting.key} (ownership, roles or the setting changed)."
+        )
+    return "The company is no longer on a watchlist attached to this screening config."
+
+
+# --- enqueueing -----------------------------------------------------------------------------
+
+
+def companies_sync_on_commit(*, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID]) -> None:
+    """Enqueue the sync after the current transaction commits, in batches."""
+    from service.screening.tasks import screening_config_sync_task
+
+    ids = [str(c) for c in dict.fromkeys(company_uuids)]
+    for start in range(0, len(ids), SYNC_BATCH):
+        batch = ids[start : start + SYNC_BATCH]
+        transaction.on_commit(lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch))
+
+
+def config_resync_on_commit(*, config: ScreeningConfig) -> None:
+    """Every company the config watches or still has suggestions for: after a change of its
+    suggestion setting or auto-approve flag."""
+    derived = EntityMonitoring.objects.filter(
+        screening_config=config, removed_flag=False, monitoring_origin_key__in=DERIVED_ORIGINS
+    ).values_list("related_company_id", flat=True)
+    companies = set(watched_companies(config=config)) | {c for c in derived if c}
+    companies_sync_on_commit(config_uuid=config.uuid, company_uuids=sorted(companies, key=str))
+
+
+def on_watchlist_companies_changed(
+    sender, *, watchlist_uuid, app_customer_uuid, added_company_uuids, removed_company_uuids, **kwargs
+) -> None:
+    """Receiver of `watchlist_companies_changed` (sent after commit). Added companies concern
+    the configs the watchlist is attached to; removed ones every config of the organisation,
+    since a deleted watchlist's links are gone by now."""
+    if added_company_uuids:
+        linked = ScreeningConfigWatchlist.objects.filter(watchlist_id=watchlist_uuid).values_list("screening_config_id", flat=True)
+        for config_uuid in linked:
+            companies_sync_on_commit(config_uuid=config_uuid, company_uuids=added_company_uuids)
+    if removed_company_uuids:
+        configs = ScreeningConfig.objects.filter(app_customer_id=app_customer_uuid).values_list("uuid", flat=True)
+        for config_uuid in configs:
+            companies_sync_on_commit(config_uuid=config_uuid, company_uuids=removed_company_uuids)
