@@ -88,11 +88,50 @@ def monitoring_insert(
                 relationship_start_date=relationship_start_date,
                 **_entity_fields(entity),
             )
+            if decision is not None:
+                _decision_insert(monitoring, decision)  # a row of this transaction: nobody else sees it yet
     except IntegrityError:
         return None
-    if decision is not None:
-        decision_record(monitoring=monitoring, spec=decision)
     return monitoring
+
+
+def monitorings_insert_many(*, monitorings: list[EntityMonitoring], decision: DecisionSpec | None) -> list[EntityMonitoring]:
+    """Insert unsaved monitorings in a few statements (a watchlist sync's batch); those that
+    would duplicate one not removed are skipped (ON CONFLICT DO NOTHING against the partial
+    UNIQUE constraints). The inserted ones get `decision` when given; returns them."""
+    if not monitorings:
+        return []
+    EntityMonitoring.objects.bulk_create(monitorings, ignore_conflicts=True)
+    kept = set(EntityMonitoring.objects.filter(uuid__in=[m.uuid for m in monitorings]).values_list("uuid", flat=True))
+    inserted = [m for m in monitorings if m.uuid in kept]
+    if decision is not None and inserted:
+        decisions = EntityMonitoringDecision.objects.bulk_create(
+            [_decision_row(m, decision) for m in inserted]
+        )
+        for monitoring, row in zip(inserted, decisions):
+            monitoring.latest_decision = row
+        EntityMonitoring.objects.bulk_update(inserted, ["latest_decision"], batch_size=500)
+    return inserted
+
+
+def monitoring_row(
+    *,
+    config: ScreeningConfig,
+    entity: Person | CustomerPerson | Company,
+    related_company: Company | None,
+    monitoring_type: EntityMonitoringType,
+    origin_key: str,
+    comment: str = "",
+) -> EntityMonitoring:
+    """An unsaved monitoring, for `monitorings_insert_many`."""
+    return EntityMonitoring(
+        screening_config=config,
+        related_company=related_company,
+        entity_monitoring_type=monitoring_type,
+        monitoring_origin_key=origin_key,
+        monitoring_comment=comment,
+        **_entity_fields(entity),
+    )
 
 
 def monitoring_create(*, duplicate_loc: list, removed_flag: bool = False, **fields) -> EntityMonitoring:
@@ -116,15 +155,26 @@ def decision_record(*, monitoring: EntityMonitoring, spec: DecisionSpec) -> Enti
             raise bad_field(
                 ["body", "entity_monitoring_uuid"], "the monitoring is removed; create a new one", code="monitoring_removed"
             )
-        decision = EntityMonitoringDecision.objects.create(
-            entity_monitoring=locked,
-            approved_flag=spec.approved_flag,
-            decision_origin_key=spec.origin_key,
-            decision_comment=spec.comment,
-            app_membership=spec.app_membership,
-            api_user_id=spec.api_user_uuid,
-        )
-        EntityMonitoring.objects.filter(pk=locked.pk).update(latest_decision=decision, update_timestamp=timezone.now())
+        decision = _decision_insert(locked, spec)
+    monitoring.latest_decision = decision
+    return decision
+
+
+def _decision_row(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    return EntityMonitoringDecision(
+        entity_monitoring=monitoring,
+        approved_flag=spec.approved_flag,
+        decision_origin_key=spec.origin_key,
+        decision_comment=spec.comment,
+        app_membership=spec.app_membership,
+        api_user_id=spec.api_user_uuid,
+    )
+
+
+def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    decision = _decision_row(monitoring, spec)
+    decision.save(force_insert=True)
+    EntityMonitoring.objects.filter(pk=monitoring.pk).update(latest_decision=decision, update_timestamp=timezone.now())
     monitoring.latest_decision = decision
     return decision
 
@@ -141,7 +191,9 @@ def monitoring_remove(*, monitoring: EntityMonitoring, reason: str) -> EntityMon
     return monitoring
 
 
-def monitoring_comment_update(*, monitoring: EntityMonitoring, comment: str) -> None:
-    if monitoring.monitoring_comment != comment:
-        EntityMonitoring.objects.filter(pk=monitoring.pk).update(monitoring_comment=comment, update_timestamp=timezone.now())
-        monitoring.monitoring_comment = comment
+def monitorings_remove_many(*, monitorings: list[EntityMonitoring], reason: str) -> int:
+    """`monitoring_remove` for many at once (one UPDATE); the number removed now."""
+    now = timezone.now()
+    return EntityMonitoring.objects.filter(pk__in=[m.pk for m in monitorings], removed_flag=False).update(
+        removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
+    )

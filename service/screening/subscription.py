@@ -99,11 +99,35 @@ def config_companies_sync(*, config_uuid: uuid.UUID, company_uuids: Iterable[uui
         watched = watched_companies(config=config, company_uuids=company_uuids)
         types = {t.key: t for t in EntityMonitoringType.objects.all()}
         companies = Company.objects.in_bulk(list(watched))
+        current = _current_monitorings(config, company_uuids)
+        plan = _Plan()
         for company_uuid in company_uuids:
             company = companies.get(company_uuid)
             wanted = _wanted(config, company, watched.get(company_uuid, [])) if company else {}
-            _apply(config, company_uuid, company, wanted, types, result)
+            _diff(config, company, wanted, current.get(company_uuid, []), types, plan)
+        _carry_out(config, plan, types, result)
     return result
+
+
+@dataclass
+class _Plan:
+    create: list[EntityMonitoring] = field(default_factory=list)
+    remove: dict[str, list[EntityMonitoring]] = field(default_factory=dict)  # reason -> monitorings
+    update: list[tuple[EntityMonitoring, Wanted]] = field(default_factory=list)
+    approve: list[EntityMonitoring] = field(default_factory=list)
+
+
+def _current_monitorings(config: ScreeningConfig, company_uuids: list[uuid.UUID]) -> dict[uuid.UUID, list[EntityMonitoring]]:
+    """Every monitoring not removed of the config for these companies, in one query."""
+    rows = (
+        EntityMonitoring.objects.filter(screening_config=config, related_company_id__in=company_uuids, removed_flag=False)
+        .select_related("latest_decision", "entity_monitoring_type")
+        .order_by("create_timestamp")
+    )
+    found: dict[uuid.UUID, list[EntityMonitoring]] = {}
+    for monitoring in rows:
+        found.setdefault(monitoring.related_company_id, []).append(monitoring)
+    return found
 
 
 def _wanted(config: ScreeningConfig, company: Company, watchlist_names: list[str]) -> dict[tuple[str, uuid.UUID], Wanted]:
@@ -115,56 +139,58 @@ def _wanted(config: ScreeningConfig, company: Company, watchlist_names: list[str
             company, "company", f"{company.name} is on the watchlist {lists}; the company's own name is screened."
         )
     }
-    candidates = persons_to_screen(company_uuid=company.uuid, setting_key=config.suggestion_setting.key)
-    persons = Person.objects.in_bulk([c.person_uuid for c in candidates])
-    for candidate in candidates:
-        person = persons.get(candidate.person_uuid)
-        if person is not None:
-            wanted[("person", person.uuid)] = Wanted(person, candidate.entity_monitoring_type_key, candidate.reason)
+    for candidate in persons_to_screen(company_uuid=company.uuid, setting_key=config.suggestion_setting.key):
+        # The person was just read by persons_to_screen; a reference is all a foreign key needs.
+        person = Person(uuid=candidate.person_uuid, full_name=candidate.full_name)
+        wanted[("person", person.uuid)] = Wanted(person, candidate.entity_monitoring_type_key, candidate.reason)
     return wanted
 
 
-def _apply(config, company_uuid, company: Company | None, wanted: dict, types: dict, result: SyncResult) -> None:
-    existing = (
-        EntityMonitoring.objects.filter(
-            screening_config=config, related_company_id=company_uuid, removed_flag=False, monitoring_origin_key__in=DERIVED_ORIGINS
-        )
-        .select_related("latest_decision", "entity_monitoring_type")
-        .order_by("create_timestamp")
-    )
-    seen = set()
-    for monitoring in existing:
+def _diff(config, company: Company | None, wanted: dict, current: list[EntityMonitoring], types: dict, plan: _Plan) -> None:
+    taken = set()
+    for monitoring in current:
         key = (monitoring.entity_key, monitoring.entity_uuid)
+        taken.add(key)
+        if monitoring.monitoring_origin_key not in DERIVED_ORIGINS:
+            continue  # a caller's own monitoring: never touched, and no second one beside it
         want = wanted.get(key)
         if want is None:
-            services.monitoring_remove(monitoring=monitoring, reason=_removal_reason(config, bool(wanted)))
-            result.removed += 1
+            plan.remove.setdefault(_removal_reason(config, bool(wanted)), []).append(monitoring)
             continue
-        seen.add(key)
         if monitoring.monitoring_comment != want.comment or monitoring.entity_monitoring_type.key != want.type_key:
-            EntityMonitoring.objects.filter(pk=monitoring.pk).update(
-                monitoring_comment=want.comment, entity_monitoring_type=types[want.type_key]
-            )
-            result.updated += 1
+            plan.update.append((monitoring, want))
         if config.auto_approve_monitoring_flag and monitoring.latest_decision is None:
-            services.decision_record(monitoring=monitoring, spec=_auto_decision())
-            result.auto_approved += 1
+            plan.approve.append(monitoring)
+    auto = config.auto_approve_monitoring_flag
     for key, want in wanted.items():
-        if key in seen:
-            continue
-        auto = config.auto_approve_monitoring_flag
-        created = services.monitoring_insert(
-            config=config,
-            entity=want.entity,
-            related_company=company,
-            monitoring_type=types[want.type_key],
-            origin_key=EntityMonitoring.Origin.AUTO_APPROVE if auto else EntityMonitoring.Origin.SUGGESTION,
-            comment=want.comment,
-            decision=_auto_decision() if auto else None,
+        if key not in taken:
+            plan.create.append(
+                services.monitoring_row(
+                    config=config,
+                    entity=want.entity,
+                    related_company=company,
+                    monitoring_type=types[want.type_key],
+                    origin_key=EntityMonitoring.Origin.AUTO_APPROVE if auto else EntityMonitoring.Origin.SUGGESTION,
+                    comment=want.comment,
+                )
+            )
+
+
+def _carry_out(config: ScreeningConfig, plan: _Plan, types: dict, result: SyncResult) -> None:
+    for reason, monitorings in plan.remove.items():
+        result.removed += services.monitorings_remove_many(monitorings=monitorings, reason=reason)
+    for monitoring, want in plan.update:
+        EntityMonitoring.objects.filter(pk=monitoring.pk).update(
+            monitoring_comment=want.comment, entity_monitoring_type=types[want.type_key]
         )
-        if created is not None:  # None: a caller already monitors this entity for the company
-            result.created += 1
-            result.auto_approved += int(auto)
+        result.updated += 1
+    for monitoring in plan.approve:
+        services.decision_record(monitoring=monitoring, spec=_auto_decision())
+        result.auto_approved += 1
+    auto = config.auto_approve_monitoring_flag
+    created = services.monitorings_insert_many(monitorings=plan.create, decision=_auto_decision() if auto else None)
+    result.created += len(created)
+    result.auto_approved += len(created) if auto else 0
 
 
 def _auto_decision() -> services.DecisionSpec:
