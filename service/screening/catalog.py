@@ -81,9 +81,6 @@ ENTITY_MONITORING_TYPES = {
 
 GENDERS = {"female": "Female", "male": "Male", "unknown": "Unknown or not stated"}
 
-# The countries of the national identification schemas (spec §2.8), so a national id always has one.
-NATIONAL_ID_COUNTRIES = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
-
 PERSON_LOCATION_TYPES = {
     "residence": "Where the person lives",
     "postal_address": "Where the person receives mail",
@@ -107,6 +104,3 @@ def screening_catalog_ensure(apps=None) -> None:
         model = registry.get_model("service_screening", model_name)
         for key, description in keys.items():
             model.objects.update_or_create(key=key, defaults={"description": description})
-    country = registry.get_model("service_companies", "GeoCountry")
-    for key, name in NATIONAL_ID_COUNTRIES.items():
-        country.objects.get_or_create(key=key, defaults={"name": name})

@@ -18,7 +18,7 @@ from service.pagination import page_from
 from service.screening import monitoring_schemas as s
 from service.screening import monitoring_selectors as selectors
 from service.screening import monitoring_services as services
-from service.screening.access import EXTENSION, aml_principal, not_found
+from service.screening.access import EXTENSION, not_found
 from service.screening.config_api import config_of
 from service.screening.models import CustomerPerson
 

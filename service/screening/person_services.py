@@ -28,6 +28,8 @@ from service.screening.models import (
 )
 
 NATIONAL_ID_MODULES = {"NO": fodselsnummer, "SE": personnummer, "DK": cpr}
+# A national id's country when the caller names none: the schema's (created in the register when missing).
+NATIONAL_ID_COUNTRIES = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
 NATIONAL_ID_NAMES = {"NO": "Norwegian fødselsnummer or D-number", "SE": "Swedish personnummer", "DK": "Danish CPR number"}
 
 
@@ -71,7 +73,7 @@ def customer_person_national_id_add(
 ) -> CustomerPersonNationalIdentification:
     schema = schema.strip().upper()
     compact = national_id_compact(schema=schema, number=number)
-    country = geo_country or GeoCountry.objects.filter(key=schema).first()
+    country = geo_country or GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
     duplicate = bad_field(
         ["body", "national_identification_number"], "this number is already recorded for the person", code="already_recorded"
     )

@@ -36,6 +36,7 @@ from service.screening.models import (
     ScreeningConfig,
     ScreeningConfigWatchlist,
 )
+from service.watchlists.models import WatchlistCompany
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +52,6 @@ class SyncResult:
     removed: int = 0
     updated: int = 0
     companies: int = 0
-    reasons: list[str] = field(default_factory=list)
 
     def summary_line(self) -> str:
         return (
@@ -69,8 +69,6 @@ class Wanted:
 
 def watched_companies(*, config: ScreeningConfig, company_uuids: Iterable[uuid.UUID] | None = None) -> dict[uuid.UUID, list[str]]:
     """Company uuid -> names of the config's attached watchlists that hold it."""
-    from service.watchlists.models import WatchlistCompany
-
     rows = WatchlistCompany.objects.filter(watchlist__screening_config_links__screening_config=config)
     if company_uuids is not None:
         rows = rows.filter(company_id__in=list(company_uuids))

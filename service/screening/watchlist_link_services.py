@@ -16,11 +16,10 @@ from service.errors import bad_field
 from service.screening.access import not_found
 from service.screening.models import ScreeningConfig, ScreeningConfigWatchlist
 from service.screening.subscription import companies_sync_on_commit
+from service.watchlists.models import Watchlist, WatchlistCompany
 
 
-def watchlist_of_customer(*, app_customer_uuid: uuid.UUID, watchlist_uuid: uuid.UUID, loc: list):
-    from service.watchlists.models import Watchlist
-
+def watchlist_of_customer(*, app_customer_uuid: uuid.UUID, watchlist_uuid: uuid.UUID, loc: list) -> Watchlist:
     watchlist = Watchlist.objects.filter(uuid=watchlist_uuid, app_customer_id=app_customer_uuid).first()
     if watchlist is None:
         raise not_found("watchlist", watchlist_uuid, loc)
@@ -28,12 +27,10 @@ def watchlist_of_customer(*, app_customer_uuid: uuid.UUID, watchlist_uuid: uuid.
 
 
 def _company_uuids(watchlist_id) -> list[uuid.UUID]:
-    from service.watchlists.models import WatchlistCompany
-
     return list(WatchlistCompany.objects.filter(watchlist_id=watchlist_id).values_list("company_id", flat=True))
 
 
-def config_watchlist_attach(*, config: ScreeningConfig, watchlist) -> ScreeningConfigWatchlist:
+def config_watchlist_attach(*, config: ScreeningConfig, watchlist: Watchlist) -> ScreeningConfigWatchlist:
     twice = bad_field(["body", "watchlist_uuid"], "this watchlist is already attached to the screening config", code="already_attached")
     if ScreeningConfigWatchlist.objects.filter(screening_config=config, watchlist=watchlist).exists():
         raise twice

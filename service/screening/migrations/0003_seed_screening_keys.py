@@ -8,8 +8,5 @@ def seed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [
-        ("service_screening", "0002_screening_setup_and_monitoring"),
-        ("service_companies", "0001_initial"),
-    ]
+    dependencies = [("service_screening", "0002_screening_setup_and_monitoring")]
     operations = [migrations.RunPython(seed, migrations.RunPython.noop)]
