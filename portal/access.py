@@ -41,3 +41,12 @@ def client_for_member(member: Member) -> DashboardClient:
         role_keys=member_api_role_keys(member),
         app_customer_uuid=organisation.app_customer_uuid,
     )
+
+
+def client_for_organisation(organisation) -> DashboardClient:
+    """A client for background work of the organisation (polling, links): reads only, so no role keys."""
+    return service_client_for(
+        client_id=organisation.api_client_id,
+        client_secret=organisation.api_client_secret,
+        app_customer_uuid=organisation.app_customer_uuid,
+    )

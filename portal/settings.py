@@ -1,15 +1,20 @@
 """Settings for Vakt, read from the environment in this one place.
 
 Every value has a default that makes `make run` work on a fresh machine
-(SQLite, no Redis). A bad value stops start-up with a message naming the
+(SQLite, no Redis), except the secret key: `make run` keeps a generated one in
+the data directory, a deployment sets VAKT_SECRET_KEY. A bad value stops start-up with a message naming the
 variable, so a misconfigured deployment never half-starts.
 """
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from portal.secret_key import secret_key_ensure, secret_key_path, secret_key_read
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -69,12 +74,27 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
 
 DATA_DIR = Path(env_str("VAKT_DATA_DIR", str(BASE_DIR / "var")))
 DEBUG = env_bool("VAKT_DEBUG", False)
-_DEV_SECRET = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
-SECRET_KEY = env_str("VAKT_SECRET_KEY", _DEV_SECRET)
-if not DEBUG and SECRET_KEY == _DEV_SECRET and env_bool("VAKT_REQUIRE_SECRET", False):
-    raise ImproperlyConfigured("VAKT_SECRET_KEY must be set when VAKT_REQUIRE_SECRET is true")
-if len(SECRET_KEY) < 32:
-    raise ImproperlyConfigured("VAKT_SECRET_KEY must be at least 32 characters long")
+
+
+def _secret_key() -> str:
+    """VAKT_SECRET_KEY, else the key kept in the data directory (generated there in debug).
+
+    Never a constant: outside debug a start without either fails (`make run` creates the file).
+    """
+    key = os.environ.get("VAKT_SECRET_KEY", "")
+    if not key:
+        key = secret_key_ensure(DATA_DIR) if DEBUG else secret_key_read(DATA_DIR)
+        if key is None:
+            raise ImproperlyConfigured(
+                f"VAKT_SECRET_KEY must be set: there is no key file at {secret_key_path(DATA_DIR)} and "
+                "VAKT_DEBUG is off (`make run` and VAKT_DEBUG=true generate that file)"
+            )
+    if len(key) < 32:
+        raise ImproperlyConfigured("VAKT_SECRET_KEY must be at least 32 characters long")
+    return key
+
+
+SECRET_KEY = _secret_key()
 
 ALLOWED_HOSTS = env_list("VAKT_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("VAKT_CSRF_TRUSTED_ORIGINS", [])
@@ -105,6 +125,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "service.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "service.middleware.ApiBoundaryMiddleware",
@@ -204,9 +225,17 @@ CELERY_BEAT_SCHEDULE: dict = {
 # and "<base>/datasets". Empty: taken from each request's host.
 VAKT_BASE_URL = env_url("VAKT_BASE_URL", "", schemes=("http", "https")).rstrip("/")
 VAKT_TOKEN_LIFETIME_SECONDS = env_int("VAKT_TOKEN_LIFETIME_SECONDS", 24 * 3600, minimum=60)
-VAKT_JWT_SECRET = env_str("VAKT_JWT_SECRET", SECRET_KEY + ":jwt")
+# Bearer tokens get a key of their own, derived from the secret key unless set.
+VAKT_JWT_SECRET = env_str("VAKT_JWT_SECRET", "") or hmac.new(
+    SECRET_KEY.encode(), b"vakt bearer token signing key", hashlib.sha256
+).hexdigest()
+if len(VAKT_JWT_SECRET) < 32:
+    raise ImproperlyConfigured("VAKT_JWT_SECRET must be at least 32 characters long")
 VAKT_AUTH_CACHE_SECONDS = env_int("VAKT_AUTH_CACHE_SECONDS", 10, minimum=0)  # 0: resolve credentials every time
 VAKT_RATE_LIMIT_PER_MINUTE = env_int("VAKT_RATE_LIMIT_PER_MINUTE", 1200, minimum=0)  # 0: off
+# Failed client authentications (token endpoint, basic auth) before 429, per client id and per address; 0: off.
+VAKT_AUTH_FAILURES_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_MINUTE", 10, minimum=0)
+VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE", 50, minimum=0)
 VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
@@ -224,6 +253,10 @@ VAKT_SERVICE_URL = env_url("VAKT_SERVICE_URL", "", schemes=("http", "https")).rs
 VAKT_SERVICE_TIMEOUT_SECONDS = env_int("VAKT_SERVICE_TIMEOUT_SECONDS", 20, minimum=1)
 VAKT_LOGIN_ATTEMPTS = env_int("VAKT_LOGIN_ATTEMPTS", 5, minimum=1)
 VAKT_LOGIN_LOCKOUT_SECONDS = env_int("VAKT_LOGIN_LOCKOUT_SECONDS", 300, minimum=1)
+# How long the dashboard waits for an ordered report before it marks it failed.
+VAKT_REPORT_WAIT_SECONDS = env_int("VAKT_REPORT_WAIT_SECONDS", 900, minimum=10)
+# Bootstrap's alert classes for Django's message levels ("error" is "danger" there).
+MESSAGE_TAGS = {40: "danger"}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -261,8 +294,11 @@ X_FRAME_OPTIONS = "DENY"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "service.request_id.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}
+    },
     "root": {"handlers": ["console"], "level": env_str("VAKT_LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }

@@ -1,6 +1,7 @@
 """`make run`: the whole system on the embedded default, in one terminal.
 
-Migrates, loads demo data once, (re)issues the demo organisation's API
+Keeps a generated secret key in the data directory (unless VAKT_SECRET_KEY
+is set), migrates, loads demo data once, (re)issues the demo organisation's API
 credentials, connects the dashboard, then runs the web server and a Celery
 worker with beat until Ctrl-C stops all of it. SQLite and kombu's filesystem
 broker unless DATABASE_URL / REDIS_URL say otherwise.
@@ -17,6 +18,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from portal.secret_key import secret_key_ensure, secret_key_path  # noqa: E402
+
 PYTHON = sys.executable
 MANAGE = [PYTHON, str(ROOT / "manage.py")]
 PORT = os.environ.get("VAKT_PORT", "8000")
@@ -94,7 +98,15 @@ def connect_dashboard() -> tuple[dict, str]:
     return credentials, users
 
 
+def keep_secret_key() -> None:
+    """Without VAKT_SECRET_KEY, every process started here reads the key kept in the data directory."""
+    if not os.environ.get("VAKT_SECRET_KEY"):
+        secret_key_ensure(DATA_DIR)  # generated on the first start, reused after (mode 0600)
+        print(f"Secret key: {secret_key_path(DATA_DIR)}", flush=True)
+
+
 def main() -> int:
+    keep_secret_key()
     for folder in ("processed", "control"):
         (DATA_DIR / "broker" / folder).mkdir(parents=True, exist_ok=True)
     print("Migrating the database ...", flush=True)
@@ -118,7 +130,8 @@ def main() -> int:
  Vakt is running: {url}
  Dashboard logins (passwords are new on every start):
 {''.join('   ' + line + chr(10) for line in users.splitlines() if line.startswith('user:'))}
- API ({DEMO_ORGANISATION}, all roles):
+ API ({DEMO_ORGANISATION}, all roles; README "Quickstart" walks through it):
+   app customer uuid:    {credentials['app_customer_uuid']}
    basic auth id/secret: {credentials['basic_auth_id']} / {credentials['basic_auth_secret']}
    token auth id/secret: {credentials['token_auth_id']} / {credentials['token_auth_secret']}
    API reference:        {url}documentation  (log in with the basic auth id/secret)

@@ -11,6 +11,7 @@ import logging
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 
 from service.auth.api import router as auth_router
 from service.auth.authentication import api_auth
@@ -19,6 +20,8 @@ from service.companies.datasets_api import router as datasets_router
 from service.companies.sector_api import router as sector_router
 from service.docs import docs_login_required
 from service.errors import ApiError, NotAuthenticated, NotFound, error_response
+from service.input_checks import input_checked
+from service.openapi import DocumentedErrorsNinjaAPI
 from service.reports.api import router as reports_router
 from service.screening.api import router as screening_router
 from service.watchlists.api import router as watchlists_router
@@ -30,12 +33,28 @@ ROLE_HEADER_DOC = (
     "`POST /oauth/token` (token auth id and secret, `audience` = `<base>/{api}`). Data protected "
     "by a role needs the `Nk-Role-Keys` header listing it; the role must also be assigned to "
     "the API user. Errors always have the shape "
-    '`{"detail": "...", "code": "...", "errors": [{"loc": [...], "msg": "..."}]}`.'
+    '`{"detail": "...", "code": "...", "errors": [{"loc": [...], "msg": "..."}], "request_id": "..."}`; '
+    "`request_id` is also in the `X-Request-Id` header."
 )
 
 
+class _BodyParser(Parser):
+    """Ninja's JSON body parser, with a body nested too deep to read a 400 instead of a RecursionError (500)."""
+
+    def parse_body(self, request: HttpRequest):
+        try:
+            return super().parse_body(request)
+        except RecursionError:
+            raise ApiError(
+                "The body is nested too deeply to read.",
+                code="invalid_request",
+                errors=[{"loc": ["body"], "msg": "nested too deeply"}],
+            ) from None
+
+
 def _build_api(name: str, title: str) -> NinjaAPI:
-    api = NinjaAPI(
+    api = DocumentedErrorsNinjaAPI(  # documents the error answers of every operation
+        parser=_BodyParser(),
         title=title,
         version="v1",
         description=ROLE_HEADER_DOC.replace("{api}", name),
@@ -46,6 +65,7 @@ def _build_api(name: str, title: str) -> NinjaAPI:
         docs_decorator=docs_login_required,
     )
     _install_error_handlers(api)
+    api.add_decorator(input_checked)  # NUL characters and out-of-range integers: 400 before the endpoint runs
     return api
 
 

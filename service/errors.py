@@ -1,9 +1,17 @@
-"""One error shape for every API error.
+"""The error shapes, shaped here and nowhere else.
 
-    {"detail": "human sentence", "code": "machine_code", "errors": [{"loc": [...], "msg": "..."}]}
+The APIs:
+
+    {"detail": "human sentence", "code": "machine_code", "errors": [{"loc": [...], "msg": "..."}],
+     "request_id": "..."}
+
+The token endpoint (`/oauth/`), as RFC 6749 §5.2 has it:
+
+    {"error": "invalid_client", "error_description": "human sentence", "request_id": "..."}
 
 Service code raises `ApiError` (or a subclass); the NinjaAPI handlers in
-`service.api` and the plain views turn it into a JSON response.
+`service.api`, the middleware and the plain views turn it into a JSON response.
+`request_id` is the one in the `X-Request-Id` header and in the log lines.
 """
 
 from __future__ import annotations
@@ -11,6 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from django.http import JsonResponse
+
+from service.request_id import current_request_id
+
+OAUTH_PREFIX = "/oauth/"
 
 
 class ApiError(Exception):
@@ -81,8 +93,41 @@ def bad_field(loc: Sequence[str | int], msg: str, *, code: str = "invalid_parame
 
 def error_response(error: ApiError) -> JsonResponse:
     response = JsonResponse(
-        {"detail": error.detail, "code": error.code, "errors": error.errors}, status=error.status
+        {"detail": error.detail, "code": error.code, "errors": error.errors, "request_id": current_request_id()},
+        status=error.status,
     )
     for name, value in error.headers.items():
         response[name] = value
     return response
+
+
+def no_store(response: JsonResponse) -> JsonResponse:
+    """Token responses must not be cached by anyone (RFC 6749 §5.1)."""
+    response["Cache-Control"] = "no-store"
+    response["Pragma"] = "no-cache"
+    return response
+
+
+# OAuth error codes for errors raised as ApiError; anything else the caller got wrong is invalid_request.
+_OAUTH_ERROR_BY_STATUS = {401: "invalid_client", 429: "slow_down", 500: "server_error"}
+
+
+def oauth_error_response(
+    error: str, description: str, *, status: int, headers: dict[str, str] | None = None
+) -> JsonResponse:
+    response = JsonResponse(
+        {"error": error, "error_description": description, "request_id": current_request_id()}, status=status
+    )
+    if status == 401:
+        response["WWW-Authenticate"] = 'Basic realm="token"'
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return no_store(response)
+
+
+def error_response_for(path: str, error: ApiError) -> JsonResponse:
+    """`error` in the shape of the endpoint at `path`: OAuth for the token endpoint, else the API's."""
+    if not path.startswith(OAUTH_PREFIX):
+        return error_response(error)
+    oauth_error = _OAUTH_ERROR_BY_STATUS.get(error.status, "invalid_request")
+    return oauth_error_response(oauth_error, error.detail, status=error.status, headers=error.headers)

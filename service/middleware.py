@@ -1,11 +1,14 @@
-"""API-wide HTTP rules around routing: body size, JSON for unknown paths, content negotiation."""
+"""API-wide HTTP rules around routing: body size, JSON for unknown paths and failures, content negotiation.
+
+Errors leave in the shape of the endpoint: the token endpoint's OAuth shape under /oauth/, the API's elsewhere.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from service.errors import ApiError, NotFound, error_response
+from service.errors import ApiError, NotFound, error_response_for
 
 API_PREFIXES = ("/analysis/", "/datasets/", "/oauth/")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -23,12 +26,13 @@ class ApiBoundaryMiddleware:
         except ValueError:
             length = 0
         if length > settings.VAKT_MAX_BODY_BYTES:
-            return error_response(
+            return error_response_for(
+                request.path,
                 ApiError(
                     f"Request body too large: {length} bytes, the limit is {settings.VAKT_MAX_BODY_BYTES}.",
                     code="payload_too_large",
                     status=413,
-                )
+                ),
             )
         # Every write answers JSON, so refuse a write that cannot take JSON before it happens;
         # reads are judged on what they answer (some answer plain text, CSV or PDF).
@@ -37,18 +41,29 @@ class ApiBoundaryMiddleware:
         response = self.get_response(request)
         content_type = response.get("Content-Type", "")
         if response.status_code == 404 and not content_type.startswith("application/json"):
-            return error_response(NotFound(f"No endpoint at {request.path}."))
+            return error_response_for(request.path, NotFound(f"No endpoint at {request.path}."))
         if response.status_code == 405 and not content_type.startswith("application/json"):
             allowed = response.get("Allow", "")
-            error = error_response(
+            error = error_response_for(
+                request.path,
                 ApiError(
                     f"Method {request.method} is not allowed on {request.path}; allowed: {allowed or 'none'}.",
                     code="method_not_allowed",
                     status=405,
-                )
+                ),
             )
             error["Allow"] = allowed
             return error
+        if response.status_code == 500 and not content_type.startswith("application/json"):
+            # An exception Django turned into its HTML page (already logged with the request id).
+            return error_response_for(
+                request.path, ApiError("Internal server error.", code="internal_error", status=500)
+            )
+        if response.status_code == 400 and not content_type.startswith("application/json"):
+            # Django's own refusals, such as a form body with too many fields.
+            return error_response_for(
+                request.path, ApiError("Bad request: the body could not be read.", code="bad_request", status=400)
+            )
         if 200 <= response.status_code < 300 and content_type.startswith("application/json"):
             if not request.accepts("application/json"):
                 return _not_acceptable(request)
@@ -56,11 +71,12 @@ class ApiBoundaryMiddleware:
 
 
 def _not_acceptable(request: HttpRequest) -> HttpResponse:
-    return error_response(
+    return error_response_for(
+        request.path,
         ApiError(
             f"This endpoint answers application/json; the Accept header allows only {request.headers.get('Accept')!r}.",
             code="not_acceptable",
             status=406,
             errors=[{"loc": ["header", "Accept"], "msg": "must allow application/json"}],
-        )
+        ),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
@@ -14,7 +14,6 @@ from uuid import UUID
 from portal.service.common import Area, CompanyRef, day, decimal_or_none, moment, path_segment
 
 MEASURE_TYPES_TTL_SECONDS = 600  # a fixed catalogue: read once in a while, not on every company page
-PAYMENT_REMARK_ROLE = "credit_check"
 
 
 # --- the company page --------------------------------------------------------------------------
@@ -135,6 +134,7 @@ class CreditRisk:
     risk_class: str | None
     factors: tuple[RiskFactor, ...]  # as the service sends them; fewer without the roles they need
     payment_remarks: tuple[PaymentRemark, ...]
+    hidden_factor_count: int  # factors the service left out because they need a role the caller lacks
     model_version: str | None
     computed_at: datetime | None
 
@@ -151,6 +151,7 @@ class CreditRisk:
                 if isinstance(f, dict)
             ),
             payment_remarks=tuple(PaymentRemark.from_json(r) for r in data.get("company_payment_remarks") or []),
+            hidden_factor_count=len(risk.get("hidden_factors") or ()),
             model_version=risk.get("model_version"),
             computed_at=moment(risk.get("computed_timestamp")),
         )
@@ -270,18 +271,6 @@ class CompanyPage:
     employment: tuple[EmploymentPeriod, ...]
     accounts: tuple[Accounts, ...]
     auditor_notes: tuple[AuditorNote, ...]
-
-
-def _without_payment_remarks(
-    credit_risk: CreditRisk | None, flags: tuple[Flag, ...]
-) -> tuple[CreditRisk | None, tuple[Flag, ...]]:
-    """A guard for a caller without credit_check: the service leaves payment remarks out of such
-    answers (factors and flags included); should a service (an older deployment) not, they stop here."""
-    flags = tuple(f for f in flags if "payment_remark" not in f.key)
-    if credit_risk is None:
-        return None, flags
-    factors = tuple(f for f in credit_risk.factors if "payment_remark" not in f.key)
-    return replace(credit_risk, factors=factors, payment_remarks=()), flags
 
 
 # --- search, measures, benchmarks ------------------------------------------------------------------
@@ -416,8 +405,6 @@ class CompaniesArea(Area):
         )
         credit_risk = CreditRisk.from_json(risk[0]) if risk else None
         flags = tuple(Flag.from_json(f) for f in flags)
-        if PAYMENT_REMARK_ROLE not in self.client.role_keys:
-            credit_risk, flags = _without_payment_remarks(credit_risk, flags)
         return CompanyPage(
             company=Company.from_json(company),
             credit_risk=credit_risk,

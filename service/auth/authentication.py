@@ -8,7 +8,9 @@ from ninja.security import HttpBasicAuth, HttpBearer
 from service.auth.principal import Principal, requested_roles_from
 from service.auth.ratelimit import rate_limit_check
 from service.auth.selectors import principal_for_api_user, principal_for_basic
+from service.auth.throttle import auth_failure_record, auth_retry_after
 from service.auth.tokens import audience_for, token_subject
+from service.errors import RateLimited
 
 
 def _admit(principal: Principal | None) -> Principal | None:
@@ -19,9 +21,21 @@ def _admit(principal: Principal | None) -> Principal | None:
 
 class BasicAuth(HttpBasicAuth):
     def authenticate(self, request: HttpRequest, username: str, password: str) -> Principal | None:
-        return _admit(
-            principal_for_basic(client_id=username, secret=password, requested_roles=requested_roles_from(request))
+        address = request.META.get("REMOTE_ADDR", "")
+        retry_after = auth_retry_after(client_id=username, address=address)
+        if retry_after is not None:
+            raise RateLimited(
+                "Too many failed authentications for this client id or from this address; "
+                f"retry after {retry_after} seconds.",
+                code="too_many_failed_authentications",
+                headers={"Retry-After": str(retry_after)},
+            )
+        principal = principal_for_basic(
+            client_id=username, secret=password, requested_roles=requested_roles_from(request)
         )
+        if principal is None:
+            auth_failure_record(client_id=username, address=address)
+        return _admit(principal)
 
 
 class TokenAuth(HttpBearer):

@@ -31,7 +31,14 @@ def _principal(caller: KnownCaller | None, requested_roles: frozenset[str]) -> P
     )
 
 
+def _plausible_id(client_id: str) -> bool:
+    # A NUL byte cannot be in any id, and PostgreSQL refuses it in a query (a 500, not a 401).
+    return bool(client_id) and "\x00" not in client_id
+
+
 def api_user_by_basic_credentials(*, client_id: str, secret: str) -> ApiUser | None:
+    if not _plausible_id(client_id):
+        return None
     api_user = ApiUser.objects.filter(basic_auth_id=client_id, is_active=True).first()
     if api_user is None or not secret_matches(secret, api_user.basic_auth_secret_hash):
         return None
@@ -39,6 +46,8 @@ def api_user_by_basic_credentials(*, client_id: str, secret: str) -> ApiUser | N
 
 
 def api_user_by_token_credentials(*, client_id: str, secret: str) -> ApiUser | None:
+    if not _plausible_id(client_id):
+        return None
     api_user = ApiUser.objects.filter(token_auth_id=client_id, is_active=True).first()
     if api_user is None or not secret_matches(secret, api_user.token_auth_secret_hash):
         return None

@@ -60,12 +60,13 @@ def company_detail(request: HttpRequest, company_identifier: str):
     description=(
         "The computed credit risk (see the factors for why), the register's risk statuses and, only when the "
         "caller holds the `credit_check` role (header `Nk-Role-Keys`), the payment remarks. Without the role "
-        "`company_payment_remarks` is empty; it is not an error."
+        "`company_payment_remarks` is empty and the factors built on payment remarks are left out "
+        "(named in `hidden_factors`, explained by `hidden_factor_note`); the score is the same. It is not an error."
     ),
 )
 def company_credit_risk(request: HttpRequest, company_identifier: str):
     view = selectors.company_credit_risk_get(
-        identifier=company_identifier, can_see_payment_remarks=principal_of(request).has_role("credit_check")
+        identifier=company_identifier, granted_roles=principal_of(request).granted_roles
     )
     return _json([s.credit_risk_composite_out(view)])
 

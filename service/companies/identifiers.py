@@ -21,7 +21,12 @@ from service.errors import NotFound, bad_field
 
 _SCHEMA_VALIDATORS = {"NO": no_orgnr, "SE": se_orgnr, "DK": dk_cvr, "FI": fi_ytunnus}
 ORG_NR_SCHEMAS = tuple(_SCHEMA_VALIDATORS)
-_SCHEMA_PREFIX = re.compile(r"^([A-Za-z]{2})\s*(.+)$")
+# Two schema letters, then the number itself, which starts with a digit: "not-a-uuid" is no "NO" number.
+_SCHEMA_PREFIX = re.compile(r"^([A-Za-z]{2})\s*(\d.*)$")
+ACCEPTED_FORMS = (
+    "a company uuid (such as 3fa85f64-5717-4562-b3fc-2c963f66afa6) or an organisation number "
+    "prefixed with its schema (such as NO912345678)"
+)
 
 
 @dataclass(frozen=True)
@@ -65,16 +70,15 @@ def org_nr_validate(*, org_nr: str, org_nr_schema: str, loc: list[str | int]) ->
 def company_identifier_parse(value: str, *, loc: list[str | int]) -> CompanyIdentifier:
     value = (value or "").strip()
     if not value:
-        raise bad_field(loc, "a company uuid or a schema-prefixed organisation number (e.g. NO913748174) is required")
+        raise bad_field(loc, f"required: {ACCEPTED_FORMS}")
     try:
         return CompanyIdentifier(company_uuid=uuid.UUID(value))
     except ValueError:
         pass
     match = _SCHEMA_PREFIX.match(value)
     if not match:
-        raise bad_field(
-            loc, f"{value!r} is neither a uuid nor a schema-prefixed organisation number such as NO913748174"
-        )
+        hint = f"; a bare organisation number needs its schema: NO{value}" if value.isdigit() else ""
+        raise bad_field(loc, f"{value!r} is not a company identifier; use {ACCEPTED_FORMS}{hint}")
     schema = match.group(1).upper()
     return CompanyIdentifier(
         org_nr_schema=schema, org_nr=org_nr_validate(org_nr=match.group(2), org_nr_schema=schema, loc=loc)

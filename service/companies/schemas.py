@@ -14,6 +14,7 @@ from typing import Any
 from ninja import Field, Schema
 
 from service.companies import models as m
+from service.companies.analysis.credit_risk import HIDDEN_FACTOR_NOTE
 from service.companies.references import app_url, company_app_url, company_ref, company_ref_of_row
 
 # --- helpers -------------------------------------------------------------------------
@@ -256,7 +257,18 @@ class CompanyCreditRiskOut(Schema):
     has_company_risk_status: bool
     company_risk_statuses: list[CompanyRiskStatusOut] = Field(description="Active risk statuses")
     company_risk_status_history: list[CompanyRiskStatusOut] = Field(description="Every status period, newest first")
-    factors: dict[str, CreditRiskFactorOut] = Field(description="Each factor's input value and points (extension)")
+    factors: dict[str, CreditRiskFactorOut] = Field(
+        description=(
+            "Each factor's input value and points (extension). Factors whose input needs a role the caller "
+            "did not send (the payment remarks' count and amount: credit_check) are left out; see hidden_factors"
+        )
+    )
+    hidden_factors: list[str] = Field(
+        description="Keys of the factors left out for a missing role; the score still includes them (extension)"
+    )
+    hidden_factor_note: str | None = Field(
+        description="Why factors are missing, when some are; null when every factor is shown (extension)"
+    )
     model_version: str | None = Field(description="Version of the scoring model (extension)")
     computed_timestamp: datetime | None = Field(description="When the score was computed (extension)")
 
@@ -312,7 +324,11 @@ def credit_risk_composite_out(view) -> dict:
             "has_company_risk_status": bool(active),
             "company_risk_statuses": active,
             "company_risk_status_history": history,
-            "factors": risk["cr_factors"] if risk else {},
+            "factors": view.factors,
+            "hidden_factors": view.hidden_factors,
+            "hidden_factor_note": (
+                HIDDEN_FACTOR_NOTE.format(factors=", ".join(view.hidden_factors)) if view.hidden_factors else None
+            ),
             "model_version": risk["cr_model_version"] if risk else None,
             "computed_timestamp": risk["cr_computed_at"] if risk else None,
         },

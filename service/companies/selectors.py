@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from service.auth.models import AppRole
 from service.companies import models as m
+from service.companies.analysis.credit_risk import factors_visible_to
 from service.companies.identifiers import company_get, company_identifier_parse
 from service.companies.schemas import BALANCE_FIELDS, HIGHLIGHT_FIELDS, INCOME_FIELDS
 from service.errors import NotFound, bad_field
@@ -207,6 +208,8 @@ class CreditRiskView:
     credit_risk: dict | None
     risk_statuses: list[dict]  # every status period, newest first
     payment_remarks: list[dict] | None  # None: the caller lacks credit_check
+    factors: dict  # the factors the caller may see
+    hidden_factors: list[str]  # factors left out for a role the caller lacks
 
 
 _CREDIT_RISK_COLUMNS = [
@@ -244,8 +247,12 @@ _BY_STATUS_AND_REMARK = (
 )
 
 
-def company_credit_risk_get(*, identifier: str, can_see_payment_remarks: bool) -> CreditRiskView:
-    """The company, its score, its status history and (with credit_check) its payment remarks: one query."""
+def company_credit_risk_get(*, identifier: str, granted_roles: frozenset[str]) -> CreditRiskView:
+    """The company, its score, its status history and (with credit_check) its payment remarks: one query.
+
+    Factors whose input needs a role the caller lacks (the payment remarks' count and amount) are
+    left out of `factors` and named in `hidden_factors`; the score stays the one computed with them."""
+    can_see_payment_remarks = "credit_check" in granted_roles
     where, params = _company_where(identifier)
     if can_see_payment_remarks:
         rows = _CREDIT_RISK_WITH_REMARKS.rows(where + _BY_STATUS_AND_REMARK, params)
@@ -258,7 +265,8 @@ def company_credit_risk_get(*, identifier: str, can_see_payment_remarks: bool) -
     credit_risk = first if first["cr_company"] is not None else None
     statuses = [row for row in rows if row["rs_uuid"] is not None]
     remarks = [row for row in rows if row["pr_uuid"] is not None] if can_see_payment_remarks else None
-    return CreditRiskView(company, credit_risk, statuses, remarks)
+    factors, hidden = factors_visible_to(credit_risk["cr_factors"] if credit_risk else {}, granted_roles)
+    return CreditRiskView(company, credit_risk, statuses, remarks, factors, hidden)
 
 
 _FLAGS = _Select(

@@ -9,6 +9,7 @@ The PDF producer (producers/pdf.py) only lays this out.
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
@@ -17,10 +18,10 @@ from django.utils import timezone
 
 from service.companies import models as cm
 from service.companies import schemas as cs
+from service.companies import ownership
 from service.companies import selectors as companies
+from service.reports import norwegian
 
-# Factors scored from payment remarks: a fact behind credit_check (DESIGN.md "Roles protect facts").
-REMARK_FACTORS = ("unsettled_payment_remarks_count", "unsettled_payment_remarks_amount")
 KEY_FIGURE_YEARS = 5
 MAX_CHAIN_DEPTH = 6
 ROLE_ORDER = ("board_chair", "ceo", "board_member", "deputy_board_member", "signature_right", "procuration",
@@ -100,8 +101,8 @@ def report_content_gather(
         with_credit_check=with_credit,
     )
     if report_type_key in ("company_profile", "credit_report"):
-        view = companies.company_credit_risk_get(identifier=identifier, can_see_payment_remarks=with_credit)
-        content.credit_risk = _credit_risk(view, with_credit=with_credit)
+        view = companies.company_credit_risk_get(identifier=identifier, granted_roles=granted_roles)
+        content.credit_risk = _credit_risk(view)
         content.flags = _flags(identifier, granted_roles)
         content.key_figures = _key_figures(identifier)
         if report_type_key == "credit_report" and with_credit:
@@ -111,19 +112,16 @@ def report_content_gather(
     if report_type_key == "ownership_report":
         content.roles = _roles(company)
         content.ownership = ownership_chains(company)
-        content.beneficial_owners = _beneficial_owners_for(company, content.ownership)
+        content.beneficial_owners = _beneficial_owners_for(company)
     return content
 
 
-def _credit_risk(view, *, with_credit: bool) -> dict | None:
+def _credit_risk(view) -> dict | None:
+    """The score with the factors the ordering caller may see (the selector leaves out the rest)."""
     risk = view.credit_risk
     if risk is None:
         return None
-    factors = [
-        {"key": key, **factor}
-        for key, factor in (risk["cr_factors"] or {}).items()
-        if with_credit or key not in REMARK_FACTORS
-    ]
+    factors = [{"key": key, **factor} for key, factor in view.factors.items()]
     return {
         "risk_score": risk["cr_risk_score"],
         "risk_class": risk["cr_risk_class"],
@@ -211,57 +209,40 @@ def _fraction(percentage) -> Decimal | None:
 def ownership_chains(company: cm.Company) -> list[OwnershipLink]:
     """The shareholders above the company, depth first, each with its share along the chain.
 
-    A presentation of the register's shareholder roles (cycles cut, depth capped); the
-    beneficial-owner verdict itself comes from `_beneficial_owners_for`."""
-    today = timezone.localdate()
-    links: list[OwnershipLink] = []
+    A presentation of the links `service.companies.ownership` loads (the one reading of the
+    register's current shareholder roles); cycles cut, depth capped."""
+    links = ownership.ownership_links_load(company=company, as_of=timezone.localdate())
+    owners_of: dict[uuid.UUID, list[ownership.OwnershipLink]] = defaultdict(list)
+    for link in links:
+        owners_of[link.company_uuid].append(link)
+    holder_companies = {link.holder_uuid for link in links if link.holder_kind == "company"}
+    org_nrs = dict(cm.Company.objects.filter(uuid__in=holder_companies).values_list("uuid", "org_nr"))
+    rows: list[OwnershipLink] = []
 
-    def walk(owned: cm.Company, depth: int, carried: Decimal | None, seen: frozenset) -> None:
+    def walk(owned: uuid.UUID, depth: int, carried: Decimal, seen: frozenset) -> None:
         if depth > MAX_CHAIN_DEPTH:
             return
-        holders = (
-            cm.CompanyRole.objects.filter(company=owned, company_role_type__key="shareholder")
-            .select_related("holder_person", "holder_company")
-            .order_by("-share_percentage", "uuid")
-        )
-        for role in holders:
-            if not _active(role, today):
-                continue
-            share = _fraction(role.share_percentage)
-            effective = None if share is None or carried is None else carried * share
-            if role.holder_person is not None:
-                links.append(OwnershipLink(depth, role.holder_person.full_name, "person", "", owned.name, share, effective))
-                continue
-            holder = role.holder_company
-            links.append(OwnershipLink(depth, holder.name, "company", holder.org_nr, owned.name, share, effective))
-            if holder.uuid not in seen:
-                walk(holder, depth + 1, effective, seen | {holder.uuid})
+        for link in sorted(owners_of.get(owned, ()), key=lambda l: (-l.share, str(l.holder_uuid))):
+            effective = carried * link.share
+            org_nr = org_nrs.get(link.holder_uuid, "")
+            rows.append(
+                OwnershipLink(depth, link.holder_name, link.holder_kind, org_nr, link.company_name, link.share, effective)
+            )
+            if link.holder_kind == "company" and link.holder_uuid not in seen:
+                walk(link.holder_uuid, depth + 1, effective, seen | {link.holder_uuid})
 
-    walk(company, 1, Decimal(1), frozenset({company.uuid}))
-    return links
+    walk(company.uuid, 1, Decimal(1), frozenset({company.uuid}))
+    return rows
 
 
-def _beneficial_owners_for(company: cm.Company, chains: list[OwnershipLink]) -> BeneficialOwners:
-    """The beneficial owners from the companies app when it has them; else the direct person owners.
-
-    `service.companies.ownership.beneficial_owners` is being written on another branch; until
-    it is merged this falls back, under a heading that says what is listed."""
-    try:
-        from service.companies.ownership import beneficial_owners
-    except ImportError:
-        direct = [link for link in chains if link.depth == 1 and link.holder_kind == "person"]
-        return BeneficialOwners(
-            heading="Direct owners",
-            note=(
-                "Persons holding shares in the company directly. Beneficial owners through holding "
-                "companies are not computed in this report; see the ownership structure above."
-            ),
-            owners=[BeneficialOwnerRow(link.holder_name, link.share, []) for link in direct],
-        )
-    owners = beneficial_owners(company_uuid=company.uuid)
+def _beneficial_owners_for(company: cm.Company) -> BeneficialOwners:
+    owners = ownership.beneficial_owners(company_uuid=company.uuid)
     return BeneficialOwners(
         heading="Beneficial owners",
-        note="Natural persons owning at least 25 % through every link of a chain (spec §2.8), with their computed share.",
+        note=(
+            "Natural persons owning at least 25 % through every link of a chain, with their share "
+            "summed over every chain (docs/ownership.md)."
+        ),
         owners=[
             BeneficialOwnerRow(owner.full_name, owner.effective_share, [_chain_text(chain) for chain in owner.chains])
             for owner in owners
@@ -269,19 +250,8 @@ def _beneficial_owners_for(company: cm.Company, chains: list[OwnershipLink]) -> 
     )
 
 
-def _chain_text(chain) -> str:
+def _chain_text(chain: ownership.OwnershipChain) -> str:
     """A chain as the officer reads it: "Kari Nordmann > Holding AS (62,0 %) > Target AS (50,0 %)"."""
-    from service.reports import norwegian
-
-    parts = []
-    for link in chain:
-        holder = getattr(link, "holder_name", None)
-        owned = getattr(link, "owned_company_name", None) or getattr(link, "owned_name", None)
-        share = getattr(link, "share", None)
-        if holder is None or owned is None:
-            parts.append(str(link))
-            continue
-        if not parts:
-            parts.append(holder)
-        parts.append(f"{owned} ({norwegian.percent(share)})")
+    parts = [chain[0].holder_name] if chain else []
+    parts += [f"{link.company_name} ({norwegian.percent(link.share)})" for link in chain]
     return " > ".join(parts)

@@ -45,6 +45,7 @@ def test_a_viewer_sees_no_payment_remark_anywhere(db, indebted):
     assert not re.search(r"payment|remark", page, re.IGNORECASE)
     assert not any(form in page for form in _amount_forms(REMARK_AMOUNT))
     assert "Inkasso Norge AS" not in page
+    assert "2 factors hidden from your role; the score includes them." in page
 
 
 @pytest.mark.parametrize("role", [Member.Role.OFFICER, Member.Role.ADMIN])

@@ -76,6 +76,16 @@ FACTOR_BANDS: dict[str, Bands] = {
     "unsettled_payment_remarks_count": Bands(0, ((1, 0), (2, 12), (4, 18), (None, 25))),
     "unsettled_payment_remarks_amount": Bands(0, ((0.01, 0), (50_000, 3), (500_000, 6), (None, 10))),
 }
+# Factors whose input is a fact behind a role (spec §7: payment remarks need credit_check). They
+# count in the score for everyone, but their value, band and points are shown only with the role.
+FACTOR_ROLES = {
+    "unsettled_payment_remarks_count": "credit_check",
+    "unsettled_payment_remarks_amount": "credit_check",
+}
+HIDDEN_FACTOR_NOTE = (
+    "Some factors are hidden because they need a role you did not send in Nk-Role-Keys: {factors}. "
+    "The score and class include them."
+)
 NEGATIVE_EQUITY_POINTS = 10
 MISSING_ACCOUNTS_POINTS = 15
 AUDITOR_NOTE_POINTS = {
@@ -170,6 +180,12 @@ def credit_risk_compute(facts: CompanyFacts, highlights: dict[uuid.UUID, Ratios]
     total = sum(factor["points"] for factor in factors.values())
     score = Decimal("100.0") if override else score_of(total)
     return CreditRisk(risk_score=score, risk_class=risk_class_of(score), factors=factors)
+
+
+def factors_visible_to(factors: dict, granted_roles: frozenset[str]) -> tuple[dict, list[str]]:
+    """The factors the caller may see, and the keys of those left out for a missing role."""
+    hidden = sorted(key for key, role in FACTOR_ROLES.items() if key in factors and role not in granted_roles)
+    return {key: value for key, value in factors.items() if key not in hidden}, hidden
 
 
 def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, CreditRisk]) -> int:

@@ -17,6 +17,8 @@ from decimal import Decimal, InvalidOperation
 from json.encoder import encode_basestring  # the C-accelerated string quoter json.dumps uses
 from typing import Any
 
+from django.db import models
+from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils import timezone
 
 
@@ -78,6 +80,28 @@ def parse_value(*, field_type: FieldType, raw: str) -> Any:
     raise ValueError(f"fields of type {field_type.value} cannot be compared with a value")
 
 
+def check_column_range(*, value: Any, column: models.Field | None) -> None:
+    """ValueError when `value` cannot be held by `column`: it could never match, and the database
+    would refuse it (PostgreSQL: numeric overflow) or compare it against a wrapped value.
+
+    Ranges are the Django ones (the same on every database), not what SQLite happens to accept."""
+    if column is None or value is None:
+        return
+    if isinstance(value, int) and not isinstance(value, bool):
+        low, high = BaseDatabaseOperations.integer_field_ranges.get(
+            column.get_internal_type(), BaseDatabaseOperations.integer_field_ranges["BigIntegerField"]
+        )
+        if not low <= value <= high:
+            raise ValueError(f"{value} is out of range: the column holds {low} to {high}")
+    elif isinstance(value, Decimal) and isinstance(column, models.DecimalField):
+        whole = column.max_digits - column.decimal_places
+        _, digits, exponent = value.normalize().as_tuple()
+        if len(digits) + exponent > whole and value != 0:
+            raise ValueError(f"{value} is out of range: the column holds at most {whole} digits before the point")
+        if -exponent > column.decimal_places:
+            raise ValueError(f"{value} has too many decimals: the column holds {column.decimal_places}")
+
+
 def _parse_datetime(raw: str) -> dt.datetime:
     """ISO 8601 date or date-time; a date means its midnight and a missing offset the service's time zone."""
     text = raw.strip()
@@ -90,6 +114,10 @@ def _parse_datetime(raw: str) -> dt.datetime:
         raise ValueError(f"{raw!r} is not a date or an ISO 8601 timestamp") from None
     if timezone.is_naive(value):
         value = timezone.make_aware(value)
+    try:
+        value.astimezone(dt.timezone.utc)  # how it is stored and compared: the edges of year 1 and 9999 overflow
+    except OverflowError:
+        raise ValueError(f"{raw!r} is out of range in UTC (years 1 to 9999)") from None
     return value
 
 

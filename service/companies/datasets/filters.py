@@ -20,9 +20,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
 from django.db.models import Q, QuerySet
 
-from service.companies.datasets.fields import ORDERED_TYPES, FieldType, parse_value
+from service.companies.datasets.fields import ORDERED_TYPES, FieldType, check_column_range, parse_value
 from service.companies.datasets.names import entity_for, field_for, split_reference, unknown_name
 from service.companies.datasets.schema import Dataset, Field
 from service.errors import bad_field
@@ -65,9 +66,10 @@ def conditions_from(
         if parameter in RESERVED_PARAMETERS:
             continue
         field = _field_of_parameter(dataset=dataset, parameter=parameter, granted_roles=granted_roles)
+        column = column_of(dataset.model, field.path)
         for raw in raw_values:
             operator, operand = _split_operator(parameter=parameter, raw=raw)
-            value = _typed_operand(parameter=parameter, field=field, operator=operator, operand=operand)
+            value = _typed_operand(parameter=parameter, field=field, column=column, operator=operator, operand=operand)
             conditions.append(Condition(parameter, field, operator, value))
     return conditions
 
@@ -76,6 +78,15 @@ def apply_conditions(queryset: QuerySet, conditions: Iterable[Condition]) -> Que
     for condition in conditions:
         queryset = _apply(queryset, condition)
     return queryset
+
+
+def column_of(model: type[models.Model], path: str) -> models.Field | None:
+    """The model field an ORM path ends at (`company__employees` from Accounts), None if it is a relation."""
+    *relations, name = path.split("__")
+    for relation in relations:
+        model = model._meta.get_field(relation).related_model
+    column = model._meta.get_field(name)
+    return column if isinstance(column, models.Field) and not column.is_relation else None
 
 
 def like_to_regex(pattern: str) -> str:
@@ -156,7 +167,9 @@ def _split_operator(*, parameter: str, raw: str) -> tuple[Operator, str]:
         ) from None
 
 
-def _typed_operand(*, parameter: str, field: Field, operator: Operator, operand: str) -> Any:
+def _typed_operand(
+    *, parameter: str, field: Field, column: models.Field | None, operator: Operator, operand: str
+) -> Any:
     loc = ["query", parameter]
     if operator is Operator.ISNULL:
         return _parse(loc=loc, field_type=FieldType.BOOL, raw=operand)
@@ -172,13 +185,16 @@ def _typed_operand(*, parameter: str, field: Field, operator: Operator, operand:
         items = [item for item in operand.split(",") if item != ""]
         if not items:
             raise bad_field(loc, "IN needs a comma-separated list of values")
-        return [_parse(loc=loc, field_type=field.type, raw=item) for item in items]
-    return _parse(loc=loc, field_type=field.type, raw=operand)
+        return [_parse(loc=loc, field_type=field.type, column=column, raw=item) for item in items]
+    return _parse(loc=loc, field_type=field.type, column=column, raw=operand)
 
 
-def _parse(*, loc: list[str], field_type: FieldType, raw: str) -> Any:
+def _parse(*, loc: list[str], field_type: FieldType, raw: str, column: models.Field | None = None) -> Any:
+    """The typed value, a 400 naming the parameter if it is not one or is out of the column's range."""
     try:
-        return parse_value(field_type=field_type, raw=raw)
+        value = parse_value(field_type=field_type, raw=raw)
+        check_column_range(value=value, column=column)
+        return value
     except ValueError as exc:
         raise bad_field(loc, str(exc)) from None
 

@@ -1,20 +1,35 @@
-"""Annual accounts that look like a Norwegian company's: a few years of a business that
-grows or shrinks, small companies leaving revenue lines out, some with negative equity,
-some unaudited, some replaced (with or without significant changes), and group accounts
-for group parents.
+"""Annual accounts that read like a Norwegian company's of the same industry and size.
+
+An operating company's years are drawn as one story, not as independent years: revenue
+fits the head count (revenue per employee of its industry, industries.py) and grows or
+shrinks by -20%..+30% a year; the operating margin stays in its industry's band with a
+company-level tilt (some companies lose money for years); assets follow revenue through the
+industry's asset turnover; equity rolls forward (last year's equity + the year's result -
+dividends), so a company with negative equity got there by losing money. Every total is the
+sum of its lines, and the balance sheet balances.
+
+A holding company's income is the dividends its subsidiaries pay out (mostly tax-free under
+the participation exemption), its assets the shares in them. Group accounts are the members'
+lines added up with the shares in subsidiaries and the dividends between members
+eliminated, so a parent's equity, its subsidiaries' and the group's agree.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from decimal import Decimal
 
+from service.companies.demo.industries import Industry
 from service.companies.demo.randomness import DemoRandom
 
-SALARY_PER_EMPLOYEE = 650_000
-REVENUE_PER_EMPLOYEE = 1_600_000
 AUDIT_EXEMPT_REVENUE = 7_000_000  # small AS may opt out of audit under this revenue and 10 employees
+TAX_RATE = 0.22
+TAXED_SHARE_OF_DIVIDENDS = 0.03  # the participation exemption taxes 3% of dividends received
+GROWTH_RANGE = (-0.20, 0.30)
+ROA_BOUNDS = (-0.30, 0.35)  # the operating margin is held so that operating result / assets stays in this band
+MAX_EQUITY_RATIO = 0.8  # above this the owners take the surplus out as dividends
+LATE_FILERS = 0.05  # companies that file after the deadline (and so, for a while, miss the newest year)
 
 
 @dataclass
@@ -23,98 +38,270 @@ class Figures:
     balance: dict[str, Decimal | None]
 
 
-def _money(value: float) -> Decimal:
-    return Decimal(round(value))
+@dataclass
+class CompanyAccounts:
+    """A company's current figures by year, and what links them to its owner's and group's accounts."""
+
+    figures: dict[int, Figures] = field(default_factory=dict)
+    dividends: dict[int, int] = field(default_factory=dict)  # paid to the owners out of each year's result
+    employees: dict[int, int] = field(default_factory=dict)  # head count at each year's end
+    announced: dict[int, date] = field(default_factory=dict)
+    intra_investments: int = 0  # shares in subsidiaries of its group (a holding's only assets besides cash)
+    intra_dividends: dict[int, int] = field(default_factory=dict)  # dividends received from those subsidiaries
 
 
-def figures_for_year(r: DemoRandom, *, revenue: float, employees: int, equity_ratio: float, small: bool) -> Figures:
-    other_income = revenue * r.rng.uniform(0, 0.05)
-    total_income = revenue + other_income
-    salary = employees * SALARY_PER_EMPLOYEE * r.rng.uniform(0.8, 1.25)
-    cost_of_goods = revenue * r.rng.uniform(0.15, 0.55)
-    depreciation = revenue * r.rng.uniform(0.01, 0.05)
-    other_costs = revenue * r.rng.uniform(0.05, 0.25)
-    total_costs = salary + cost_of_goods + depreciation + other_costs
-    operating_result = total_income - total_costs
-    financial_income = revenue * r.rng.uniform(0, 0.01)
-    total_assets = max(50_000.0, revenue * r.rng.uniform(0.4, 1.4))
-    financial_costs = total_assets * (1 - equity_ratio) * r.rng.uniform(0.01, 0.05) if equity_ratio < 1 else 0.0
-    before_tax = operating_result + financial_income - financial_costs
-    tax = max(0.0, before_tax * 0.22)
-    income = {
-        "total_sales": _money(revenue),
-        "other_operating_income": _money(other_income),
-        "total_operating_income": _money(total_income),
-        "cost_of_goods_sold": _money(cost_of_goods),
-        "salary_costs": _money(salary),
-        "depreciation": _money(depreciation),
-        "other_operating_costs": _money(other_costs),
-        "total_operating_costs": _money(total_costs),
-        "operating_result": _money(operating_result),
-        "financial_income": _money(financial_income),
-        "financial_costs": _money(financial_costs),
-        "result_before_tax": _money(before_tax),
-        "tax": _money(tax),
-        "annual_result": _money(before_tax - tax),
+def _income(*, sales: float, other: float, goods: float, salary: float, depreciation: float, other_costs: float,
+            financial_income: float, financial_costs: float, tax_of) -> dict[str, int]:
+    """An income statement whose totals are the sums of its rounded lines; `tax_of(result_before_tax)`."""
+    lines = {
+        "total_sales": round(sales),
+        "other_operating_income": round(other),
+        "cost_of_goods_sold": round(goods),
+        "salary_costs": round(salary),
+        "depreciation": round(depreciation),
+        "other_operating_costs": round(other_costs),
+        "financial_income": round(financial_income),
+        "financial_costs": round(financial_costs),
     }
-    if small and r.chance(0.5):
-        # Small companies may report only the total.
-        income["total_sales"] = income["other_operating_income"] = None
-    equity = total_assets * equity_ratio
-    fixed = total_assets * r.rng.uniform(0.1, 0.6)
-    current = total_assets - fixed
-    liabilities = total_assets - equity
-    long_term = max(0.0, liabilities * r.rng.uniform(0, 0.6))
-    share_capital = 30_000.0 if small else max(30_000.0, equity * 0.1)
-    balance = {
-        "intangible_assets": _money(fixed * 0.05),
-        "tangible_fixed_assets": _money(fixed * 0.75),
-        "financial_fixed_assets": _money(fixed * 0.2),
-        "total_fixed_assets": _money(fixed),
-        "inventory": _money(current * 0.2),
-        "receivables": _money(current * 0.4),
-        "cash_and_bank": _money(current * 0.4),
-        "total_current_assets": _money(current),
-        "total_assets": _money(total_assets),
-        "share_capital": _money(share_capital),
-        "retained_earnings": _money(equity - share_capital),
-        "total_equity": _money(equity),
-        "long_term_liabilities": _money(long_term),
-        "short_term_liabilities": _money(liabilities - long_term),
-        "total_liabilities": _money(liabilities),
-        "total_equity_and_liabilities": _money(total_assets),
+    lines["total_operating_income"] = lines["total_sales"] + lines["other_operating_income"]
+    lines["total_operating_costs"] = sum(lines[k] for k in ("cost_of_goods_sold", "salary_costs", "depreciation", "other_operating_costs"))
+    lines["operating_result"] = lines["total_operating_income"] - lines["total_operating_costs"]
+    lines["result_before_tax"] = lines["operating_result"] + lines["financial_income"] - lines["financial_costs"]
+    lines["tax"] = round(tax_of(lines["result_before_tax"]))
+    lines["annual_result"] = lines["result_before_tax"] - lines["tax"]
+    return lines
+
+
+def _balance(*, intangible: float, tangible: float, financial: float, inventory: float, receivables: float,
+             cash: float, share_capital: float, equity: float, long_term: float) -> dict[str, int]:
+    """A balance sheet that balances: short-term liabilities are what the assets leave over."""
+    lines = {
+        "intangible_assets": round(intangible),
+        "tangible_fixed_assets": round(tangible),
+        "financial_fixed_assets": round(financial),
+        "inventory": round(inventory),
+        "receivables": round(receivables),
+        "cash_and_bank": round(cash),
+        "share_capital": round(share_capital),
+        "total_equity": round(equity),
     }
-    return Figures(income, balance)
+    lines["total_fixed_assets"] = lines["intangible_assets"] + lines["tangible_fixed_assets"] + lines["financial_fixed_assets"]
+    lines["total_current_assets"] = lines["inventory"] + lines["receivables"] + lines["cash_and_bank"]
+    lines["total_assets"] = lines["total_fixed_assets"] + lines["total_current_assets"]
+    lines["retained_earnings"] = lines["total_equity"] - lines["share_capital"]
+    liabilities = lines["total_assets"] - lines["total_equity"]
+    lines["long_term_liabilities"] = max(0, min(round(long_term), liabilities))
+    lines["short_term_liabilities"] = liabilities - lines["long_term_liabilities"]
+    lines["total_liabilities"] = liabilities
+    lines["total_equity_and_liabilities"] = lines["total_assets"]
+    return lines
+
+
+def _figures(income: dict[str, int], balance: dict[str, int]) -> Figures:
+    return Figures({k: None if v is None else Decimal(v) for k, v in income.items()}, {k: Decimal(v) for k, v in balance.items()})
+
+
+def _clip(value: float, low: float, high: float) -> float:
+    return min(high, max(low, value))
+
+
+def operating_accounts(r: DemoRandom, *, industry: Industry, years: list[int], employees: int, troubled: bool,
+                       negative_equity: bool, in_group: bool = False) -> CompanyAccounts:
+    """The years of an operating company whose head count in the newest year is `employees`.
+
+    `troubled`: its margin sits below its industry's band (it loses money most years);
+    `negative_equity`: it starts the first year with negative equity (and stays troubled);
+    `in_group`: owned by a holding company, so it usually pays dividends.
+    """
+    low, high = industry.margin
+    spread = high - low
+    if employees:
+        newest_revenue = employees * industry.revenue_per_employee * r.rng.lognormvariate(0, 0.3)
+    else:
+        newest_revenue = industry.revenue_without_employees * r.rng.lognormvariate(0, 0.9)
+    trend = r.rng.gauss(0.04, 0.06)
+    revenue = {years[-1]: max(60_000.0, newest_revenue)}
+    for year in reversed(years[:-1]):
+        growth = _clip(trend + r.rng.gauss(0, 0.07), *GROWTH_RANGE)
+        revenue[year] = revenue[year + 1] / (1 + growth)
+    turnover = industry.asset_turnover * r.rng.lognormvariate(0, 0.25)
+    if troubled or negative_equity:  # losing money, but rarely more than a tenth of revenue year after year
+        centre = max(-0.10, r.rng.gauss(low - spread * 0.6, spread * 0.4))
+    else:
+        centre = r.rng.gauss((low + high) / 2, spread * 0.35)
+    goods_share = r.rng.uniform(*industry.goods_share)
+    fixed_share = r.rng.uniform(*industry.fixed_share)
+    salary_each = industry.salary_per_employee * r.rng.uniform(0.85, 1.15)
+    long_share = r.rng.uniform(0.2, 0.8)
+    payout = r.rng.uniform(0.3, 0.9) if r.chance(0.9 if in_group else 0.6) else 0.0  # a group lives on dividends
+    interest = r.rng.uniform(0.04, 0.07)
+    first_assets = revenue[years[0]] / turnover
+    if negative_equity:
+        equity = first_assets * r.rng.uniform(-0.15, -0.02)
+    else:
+        equity = first_assets * _clip(r.rng.gauss(0.32, 0.14), 0.05, 0.7)
+    small = revenue[years[-1]] < AUDIT_EXEMPT_REVENUE and employees < 10
+    share_capital = 30_000 if small else max(30_000, round(first_assets * r.rng.uniform(0.01, 0.05), -3))
+    result = CompanyAccounts()
+    margin = centre
+    for year in years:
+        sales = revenue[year]
+        assets = sales / turnover * r.rng.uniform(0.95, 1.05)
+        head_count = max(1, round(employees * (sales / revenue[years[-1]]) ** 0.7)) if employees else 0
+        margin = _clip(0.6 * margin + 0.4 * centre + r.rng.gauss(0, spread * 0.25), ROA_BOUNDS[0] / turnover, ROA_BOUNDS[1] / turnover)
+        other = sales * r.rng.uniform(0, 0.03)
+        costs = (sales + other) * (1 - margin)
+        salary = min(head_count * salary_each * r.rng.uniform(0.95, 1.05), 0.85 * costs)
+        depreciation = min(assets * fixed_share * r.rng.uniform(0.05, 0.12), 0.4 * (costs - salary))
+        goods = min(sales * goods_share, 0.9 * (costs - salary - depreciation))
+        income = _income(
+            sales=sales, other=other, goods=goods, salary=salary, depreciation=depreciation,
+            other_costs=costs - salary - depreciation - goods,
+            financial_income=assets * (1 - fixed_share) * r.rng.uniform(0.005, 0.02),
+            financial_costs=min(max(0.0, assets - equity), assets * fixed_share * long_share) * interest,
+            tax_of=lambda before_tax: max(0.0, before_tax * TAX_RATE),
+        )
+        annual = income["annual_result"]
+        dividend = payout * annual if annual > 0 and equity > 0.2 * assets else 0.0
+        equity += annual - dividend
+        if equity > MAX_EQUITY_RATIO * assets:
+            dividend += equity - MAX_EQUITY_RATIO * assets
+            equity = MAX_EQUITY_RATIO * assets
+        fixed, current = assets * fixed_share, assets * (1 - fixed_share)
+        intangible, financial = fixed * r.rng.uniform(0, 0.1), fixed * r.rng.uniform(0, 0.15)
+        inventory = current * min(0.7, industry.inventory_share * r.rng.uniform(0.7, 1.3))
+        receivables = (current - inventory) * r.rng.uniform(0.35, 0.65)
+        balance = _balance(
+            intangible=intangible, tangible=fixed - intangible - financial, financial=financial,
+            inventory=inventory, receivables=receivables, cash=current - inventory - receivables,
+            share_capital=share_capital, equity=equity, long_term=fixed * long_share,  # loans finance fixed assets
+        )
+        if small and r.chance(0.5):
+            income["total_sales"] = income["other_operating_income"] = None  # small companies may report only the total
+        result.figures[year] = _figures(income, balance)
+        result.dividends[year] = round(dividend)
+        result.employees[year] = head_count
+    return result
+
+
+def holding_accounts(
+    r: DemoRandom, *, years: list[int], held: list[tuple[float, CompanyAccounts]], portfolio: float = 0.0
+) -> CompanyAccounts:
+    """A holding company owning `held` (share 0-1, the subsidiary's accounts) over `years`, and
+    `portfolio` NOK of shares outside any group (yielding a few percent a year).
+
+    Its income is the share of each subsidiary's dividends (and a little interest); its fixed
+    assets are the shares, bought at or below the subsidiary's equity. Its liabilities are a loan
+    some took up to buy them, and at year-end the dividend it will pay and its tax.
+    """
+    investments = 0.0
+    for share, sub in held:
+        first = sub.figures[min(sub.figures)] if sub.figures else None
+        equity = float(first.balance["total_equity"]) if first else 0.0
+        investments += share * max(30_000.0, equity * r.rng.uniform(0.6, 1.0))
+    shares = investments + portfolio
+    loan = shares * r.rng.uniform(0.1, 0.4) if r.chance(0.35) else 0.0
+    admin = _clip(shares * r.rng.uniform(0.003, 0.015), 8_000, 250_000)
+    cash = max(shares * r.rng.uniform(0.02, 0.25), 6 * admin)
+    equity = shares + cash - loan
+    share_capital = max(30_000, round(shares * r.rng.uniform(0.01, 0.05), -3))
+    own_income = r.rng.uniform(50_000, 600_000) if r.chance(0.2) else 0.0  # e.g. rent of a small property
+    payout = r.rng.uniform(0.2, 0.8) if r.chance(0.6) else 0.0
+    result = CompanyAccounts(intra_investments=round(investments))
+    for year in years:
+        received = sum(share * sub.dividends.get(year, 0) for share, sub in held)
+        outside = portfolio * r.rng.uniform(0.0, 0.07)
+        income = _income(
+            sales=0, other=own_income * r.rng.uniform(0.9, 1.1), goods=0, salary=0, depreciation=0,
+            other_costs=admin * r.rng.uniform(0.9, 1.15),
+            financial_income=received + outside + max(0.0, cash) * 0.03, financial_costs=loan * 0.06,
+            tax_of=lambda before_tax, exempt=received + outside: max(0.0, (before_tax - exempt * (1 - TAXED_SHARE_OF_DIVIDENDS)) * TAX_RATE),
+        )
+        annual = income["annual_result"]
+        dividend = payout * annual if annual > 0 else 0.0
+        equity += annual - dividend
+        loan *= 0.9
+        payable = dividend + income["tax"] + admin * 0.1  # dividend and tax due next year, unpaid bills
+        cash = equity + loan + payable - shares
+        balance = _balance(
+            intangible=0, tangible=0, financial=shares, inventory=0, receivables=0, cash=max(0.0, cash),
+            share_capital=share_capital, equity=equity, long_term=loan,
+        )
+        result.figures[year] = _figures(income, balance)
+        result.dividends[year] = round(dividend)
+        result.intra_dividends[year] = round(received)
+    return result
+
+
+def group_figures(members: list[CompanyAccounts], year: int) -> Figures:
+    """Consolidated figures of a group (parent first): the members' lines added up, the shares in
+    subsidiaries and the dividends between members eliminated, the parent's share capital."""
+    income: dict[str, int] = {}
+    balance: dict[str, int] = {}
+    for member in members:
+        figures = member.figures[year]
+        own = dict(figures.income)
+        if own["total_sales"] is None:
+            own["total_sales"], own["other_operating_income"] = own["total_operating_income"], Decimal(0)
+        for name, value in own.items():
+            income[name] = income.get(name, 0) + int(value)
+        for name, value in figures.balance.items():
+            balance[name] = balance.get(name, 0) + int(value)
+    eliminated_dividends = sum(member.intra_dividends.get(year, 0) for member in members)
+    eliminated_shares = sum(member.intra_investments for member in members)
+    income["financial_income"] -= eliminated_dividends
+    income["result_before_tax"] -= eliminated_dividends
+    income["annual_result"] -= eliminated_dividends
+    for name in ("financial_fixed_assets", "total_fixed_assets", "total_assets", "total_equity", "total_equity_and_liabilities"):
+        balance[name] -= eliminated_shares
+    balance["share_capital"] = int(members[0].figures[year].balance["share_capital"])
+    balance["retained_earnings"] = balance["total_equity"] - balance["share_capital"]
+    return _figures(income, balance)
 
 
 def figures_changed(r: DemoRandom, figures: Figures, *, significant: bool) -> Figures:
-    """A corrected set: key figures moved by more than 10% when significant, else by a few percent."""
+    """A corrected set: every income line moved by more than 10% when significant, else by a few
+    percent; the change in the year's result carried into retained earnings and cash."""
     factor = r.rng.uniform(1.12, 1.35) if significant else r.rng.uniform(1.005, 1.03)
     if r.chance(0.5):
         factor = 2 - factor
-    scaled = ("total_operating_income", "total_sales", "operating_result", "result_before_tax", "annual_result", "tax")
-    income = {k: (v * Decimal(str(round(factor, 4)))).quantize(Decimal(1)) if v is not None and k in scaled else v for k, v in figures.income.items()}
-    return Figures(income, dict(figures.balance))
+    income = {name: None if value is None else (value * Decimal(str(round(factor, 4)))).quantize(Decimal(1)) for name, value in figures.income.items()}
+    income["total_operating_costs"] = sum((income[k] for k in ("cost_of_goods_sold", "salary_costs", "depreciation", "other_operating_costs")), Decimal(0))
+    if income["total_sales"] is not None:
+        income["total_operating_income"] = income["total_sales"] + income["other_operating_income"]
+    income["operating_result"] = income["total_operating_income"] - income["total_operating_costs"]
+    income["result_before_tax"] = income["operating_result"] + income["financial_income"] - income["financial_costs"]
+    income["annual_result"] = income["result_before_tax"] - income["tax"]
+    delta = income["annual_result"] - figures.income["annual_result"]
+    balance = dict(figures.balance)
+    for name in ("retained_earnings", "total_equity", "cash_and_bank", "total_current_assets", "total_assets", "total_equity_and_liabilities"):
+        balance[name] += delta
+    return Figures(income, balance)
 
 
-def figures_sum(parts: list[Figures]) -> Figures:
-    """Consolidated figures of a group: the members' lines added up (intra-group items ignored)."""
-
-    def add(name: str, section: str) -> Decimal | None:
-        values = [getattr(part, section)[name] for part in parts if getattr(part, section)[name] is not None]
-        return sum(values, Decimal(0)) if values else None
-
-    first = parts[0]
-    return Figures(
-        {name: add(name, "income") for name in first.income},
-        {name: add(name, "balance") for name in first.balance},
-    )
+def filing_date(r: DemoRandom, year: int, *, late: bool = False) -> date:
+    """When the accounts for `year` reached the register: most in spring and early summer before the
+    31 July deadline, a late filer's in the autumn or winter after it."""
+    if late:
+        return date(year + 1, 8, 1) + timedelta(days=r.rng.randint(0, 200))
+    return date(year + 1, 3, 1) + timedelta(days=r.rng.randint(0, 150))
 
 
-def accounts_years(r: DemoRandom, *, today: date, founded: date) -> list[int]:
-    """3-6 consecutive years ending with the newest filed year (last year's, or the year before's);
-    fewer for a company founded since, none for one founded after it."""
-    newest = today.year - 1 if today.month > 6 and r.chance(0.85) else today.year - 2
+def accounts_years(r: DemoRandom, *, today: date, founded: date, stopped: date | None = None) -> dict[int, date]:
+    """The years filed by today (year -> announcement date): 3-6 consecutive years ending with the
+    newest one that reached the register by today (last year's once filed in spring or summer; a late
+    filer's only in the autumn or winter after the deadline, so the analysis sees it missing until
+    then), fewer for a young company. A company that `stopped` (bankrupt, dissolved) filed nothing
+    after that day."""
+    late = r.chance(LATE_FILERS)
     count = r.rng.randint(3, 6)
-    first = max(founded.year, newest - count + 1)
-    return list(range(first, newest + 1))
+    filed: dict[int, date] = {}
+    year = today.year - 1
+    while year >= founded.year and len(filed) < count and year > today.year - 12:
+        announced = filing_date(r, year, late=late)
+        if announced <= today and (stopped is None or announced < stopped):
+            filed[year] = announced
+        elif filed:
+            break  # a gap would end the run
+        year -= 1
+    return dict(sorted(filed.items()))

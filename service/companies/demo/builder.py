@@ -15,14 +15,15 @@ from decimal import Decimal
 
 from service.companies.demo.accounts import (
     AUDIT_EXEMPT_REVENUE,
-    REVENUE_PER_EMPLOYEE,
-    Figures,
+    CompanyAccounts,
     accounts_years,
     figures_changed,
-    figures_for_year,
-    figures_sum,
+    group_figures,
+    holding_accounts,
+    operating_accounts,
 )
-from service.companies.demo.events import collection_add, employment_add, statuses_add
+from service.companies.demo.events import collection_add, employment_add, employment_history_add, statuses_add
+from service.companies.demo.industries import HOLDING, industry_of, is_holding
 from service.companies.demo.people import management_add, owners_add, person_add, role_add
 from service.companies.demo.randomness import DemoRandom
 from service.companies.demo.references import DemoReferences
@@ -48,6 +49,7 @@ class DemoBuilder:
     def unit(self, org_numbers: Iterator[str], *, room: int) -> DemoRows:
         """One unit of at most `room` companies, its org numbers drawn from `org_numbers`."""
         rows = DemoRows()
+        self.industry_of = {}
         kind = self.r.weighted(UNIT_KINDS) if room >= 3 else "single"
         if kind == "single":
             company = self._company(rows, next(org_numbers), self.r.weighted(self.refs.organization_type_weights))
@@ -62,16 +64,20 @@ class DemoBuilder:
             middle = self._company(rows, next(org_numbers), "AS", holding=True)
             self._owned(rows, middle, parent=top, share=Decimal(100), chair=owners_of_top[0])
             parents.append(middle)
-        members: list[dict[int, Figures]] = []
+        # The group files together: the members' years are the parent's (from their founding, until a stop).
+        group_years = accounts_years(self.r, today=self.today, founded=top["founded_date"], stopped=_stopped(top))
+        held: list[tuple[float, CompanyAccounts]] = []
         for _ in range(min(self.r.rng.randint(1, 4), room - len(parents))):
             subsidiary = self._company(rows, next(org_numbers), "AS")
             share = Decimal(100) if self.r.chance(0.7) else Decimal(self.r.rng.randint(51, 90))
             self._owned(rows, subsidiary, parent=parents[-1], share=share, chair=owners_of_top[0])
-            members.append(self._accounts(rows, subsidiary))
-        own = self._accounts(rows, top)
-        self._group_accounts(rows, top, [own, *members])
-        for parent in parents[1:]:
-            self._accounts(rows, parent)
+            held.append((float(share) / 100, self._accounts(rows, subsidiary, years=_years_of(subsidiary, group_years))))
+        members = [accounts for _, accounts in held]
+        for parent in reversed(parents):  # the sub-holding first: its dividends are the top's income
+            accounts = self._holding_accounts(rows, parent, years=_years_of(parent, group_years), held=held)
+            members.insert(0, accounts)
+            held = [(1.0, accounts)]
+        self._group_accounts(rows, top, members)
         return rows
 
     # --- companies ----------------------------------------------------------------------------
@@ -79,9 +85,12 @@ class DemoBuilder:
     def _company(self, rows: DemoRows, org_nr: str, form: str, *, holding: bool = False) -> dict:
         r, refs = self.r, self.refs
         if holding and self.holding_nace:
-            nace = self.holding_nace
+            section, nace = "K", self.holding_nace
         else:
-            nace = r.pick(refs.nace[r.weighted(refs.section_weights)])
+            section = r.weighted(refs.section_weights)
+            nace = r.pick(refs.nace[section])
+        holding = holding or is_holding(nace[1])
+        self.industry_of[org_nr] = industry_of(nace[1], section)
         municipality, municipality_code, municipality_name = r.rng.choices(refs.municipalities, weights=refs.municipality_weights)[0]
         postal = r.pick(refs.postal_codes[municipality]) if municipality in refs.postal_codes else None
         founded = self.today - timedelta(days=int(min(45 * 365, 365 + r.rng.expovariate(1 / (9 * 365)))))
@@ -89,7 +98,7 @@ class DemoBuilder:
             "uuid": r.uuid(),
             "org_nr_schema": "NO",
             "org_nr": org_nr,
-            "name": r.company_name("" if form in ("ENK", "FLI", "STI", "BRL") else form),
+            "name": r.company_name("" if form in ("ENK", "FLI", "STI", "BRL") else form, "K" if holding else section),
             "organization_type_id": refs.organization_types.get(form),
             "nace_code_1_id": nace[0],
             "nace_code_2_id": None,
@@ -119,8 +128,6 @@ class DemoBuilder:
         }
         rows.companies.append(company)
         statuses_add(r, rows, company=company, risk_types=refs.types["risk_status"], today=self.today)
-        employment_add(r, rows, company=company, today=self.today)
-        collection_add(r, rows, company=company, today=self.today)
         return company
 
     def _employees(self, form: str) -> int:
@@ -155,44 +162,67 @@ class DemoBuilder:
 
     # --- accounts -------------------------------------------------------------------------------
 
-    def _accounts(self, rows: DemoRows, company: dict) -> dict[int, Figures]:
-        """The company's own accounts, year -> the figures of its current set."""
+    def _accounts(self, rows: DemoRows, company: dict, *, years: dict[int, date] | None = None) -> CompanyAccounts:
+        """An operating company's accounts (for the forms that file), head-count history and debts."""
         r = self.r
         form = self.form_of.get(company["organization_type_id"], "")
-        if form not in FILING_TYPES:
-            return {}
-        employees = company["employees"] or 0
-        revenue = max(50_000.0, employees * REVENUE_PER_EMPLOYEE * r.rng.lognormvariate(0, 0.5)) if employees else r.lognormal_int(400_000, 1.2)
-        equity_ratio = r.rng.uniform(-0.5, -0.02) if r.chance(0.06) else min(0.9, max(0.02, r.rng.gauss(0.32, 0.18)))
-        small = revenue < AUDIT_EXEMPT_REVENUE and employees < 10
-        audited = not (small and form == "AS" and r.chance(0.4))
-        years = accounts_years(r, today=self.today, founded=company["founded_date"])
+        stopped = _stopped(company)
+        if years is None:
+            years = accounts_years(r, today=self.today, founded=company["founded_date"], stopped=stopped) if form in FILING_TYPES else {}
         if not years:
-            return {}  # too young to have filed
-        replaced_year = r.pick(years) if r.chance(0.05) else None
-        current: dict[int, Figures] = {}
-        for year in years:
-            figures = figures_for_year(r, revenue=revenue, employees=employees, equity_ratio=equity_ratio, small=small)
-            announced = date(year + 1, 6, 1) + timedelta(days=r.rng.randint(0, 60))
+            employment_add(r, rows, company=company, today=self.today)
+            collection_add(r, rows, company=company, today=self.today)
+            return CompanyAccounts()
+        industry = self.industry_of[company["org_nr"]]
+        if industry is HOLDING:  # a holding company outside any group here: shares in others
+            return self._holding_accounts(rows, company, years=years, held=[], portfolio=r.lognormal_int(3_000_000, 1.2))
+        negative = r.chance(0.06) or (stopped is not None and r.chance(0.4))
+        troubled = negative or stopped is not None or r.chance(0.1)
+        accounts = operating_accounts(
+            r, industry=industry, years=list(years), employees=company["employees"] or 0,
+            troubled=troubled, negative_equity=negative, in_group=bool(company["parent_org_nr"]),
+        )
+        accounts.announced = dict(years)
+        employment_history_add(r, rows, company=company, counts=accounts.employees, today=self.today)
+        newest = accounts.figures[max(accounts.figures)]
+        collection_add(r, rows, company=company, today=self.today, share=0.15 if troubled else 0.03, revenue=float(newest.income["total_operating_income"]))
+        self._file(rows, company, accounts, form=form)
+        return accounts
+
+    def _holding_accounts(self, rows: DemoRows, company: dict, *, years: dict[int, date], held: list[tuple[float, CompanyAccounts]], portfolio: float = 0.0) -> CompanyAccounts:
+        if not years:
+            return CompanyAccounts()
+        accounts = holding_accounts(self.r, years=list(years), held=held, portfolio=portfolio)
+        accounts.announced = dict(years)
+        self._file(rows, company, accounts, form=self.form_of.get(company["organization_type_id"], ""))
+        return accounts
+
+    def _file(self, rows: DemoRows, company: dict, accounts: CompanyAccounts, *, form: str) -> None:
+        """The sets filed: one per year, sometimes one replaced by a corrected set (then current)."""
+        r = self.r
+        newest = accounts.figures[max(accounts.figures)]
+        revenue = float(newest.income["total_operating_income"])
+        small = revenue < AUDIT_EXEMPT_REVENUE and (company["employees"] or 0) < 10 and not accounts.intra_investments
+        audited = not (small and form == "AS" and r.chance(0.4))
+        replaced_year = r.pick(list(accounts.figures)) if r.chance(0.05) else None
+        for year, figures in accounts.figures.items():
+            announced = accounts.announced[year]
             if year == replaced_year:
                 corrected = figures_changed(r, figures, significant=not audited and r.chance(0.5))
                 newer = self._accounts_set(rows, company, year, corrected, announced + timedelta(days=r.rng.randint(40, 120)), audited=audited)
                 self._accounts_set(rows, company, year, figures, announced, audited=audited, replaced_by=newer)
-                figures = corrected
+                accounts.figures[year] = corrected
             else:
                 self._accounts_set(rows, company, year, figures, announced, audited=audited)
-            current[year] = figures
-            revenue *= r.rng.gauss(1.05, 0.15)
-            equity_ratio = min(0.95, equity_ratio + r.rng.gauss(0, 0.04))
-        company["last_submitted_accounts_year"] = years[-1]
-        return current
+        company["last_submitted_accounts_year"] = max(accounts.figures)
 
-    def _group_accounts(self, rows: DemoRows, parent: dict, members: list[dict[int, Figures]]) -> None:
-        """Consolidated accounts of the parent for the years every filing member has."""
-        filing = [member for member in members if member]
-        for year in sorted(set.intersection(*(set(member) for member in filing))) if filing else ():
-            figures = figures_sum([member[year] for member in filing])
-            self._accounts_set(rows, parent, year, figures, date(year + 1, 6, 20), audited=True, group=True)
+    def _group_accounts(self, rows: DemoRows, parent: dict, members: list[CompanyAccounts]) -> None:
+        """Consolidated accounts of the parent for the years every member has filed."""
+        if any(not member.figures for member in members):
+            return
+        for year in sorted(set.intersection(*(set(member.figures) for member in members))):
+            announced = members[0].announced[year] + timedelta(days=self.r.rng.randint(0, 20))
+            self._accounts_set(rows, parent, year, group_figures(members, year), announced, audited=True, group=True)
 
     def _accounts_set(self, rows: DemoRows, company: dict, year: int, figures: Figures, announced: date, *, audited: bool, group: bool = False, replaced_by: uuid.UUID | None = None) -> uuid.UUID:
         r, types = self.r, self.refs.types
@@ -224,6 +254,18 @@ class DemoBuilder:
                 {"uuid": r.uuid(), "accounts_id": accounts, "accounts_auditor_note_type_id": types["auditor_note"][note], "auditor_note": AUDITOR_NOTE_TEXT[note]}
             )
         return accounts
+
+
+def _stopped(company: dict) -> date | None:
+    """The day a bankrupt, liquidated or dissolved company stopped filing accounts."""
+    days = [company[name] for name in ("bankrupt_date", "under_liquidation_date", "forced_dissolution_date") if company[name]]
+    return min(days) if days else None
+
+
+def _years_of(company: dict, years: dict[int, date]) -> dict[int, date]:
+    """A group member's share of the group's filing years: from its founding, until it stopped."""
+    stopped = _stopped(company)
+    return {year: day for year, day in years.items() if year >= company["founded_date"].year and (stopped is None or day < stopped)}
 
 
 AUDITOR_NOTE_TEXT = {

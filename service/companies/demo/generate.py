@@ -16,6 +16,7 @@ from django.utils import timezone
 from service.companies.demo.builder import DemoBuilder
 from service.companies.demo.org_numbers import org_numbers
 from service.companies.demo.randomness import DemoRandom
+from service.companies.demo.register import register_accounts_write
 from service.companies.demo.references import demo_references_ensure, demo_references_load
 from service.companies.demo.rows import TABLES, DemoRows
 from service.companies.importers.analysis_hook import AffectedCompanies
@@ -30,12 +31,16 @@ BATCH_SIZE = 2000
 class DemoSummary:
     companies: int = 0
     skipped: int = 0  # already present (a re-run with the same seed)
+    register_companies: int = 0  # companies of the real register given accounts
     rows: dict[str, int] = field(default_factory=dict)
     references: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         written = ", ".join(f"{table} {count}" for table, count in self.rows.items())
-        return f"generate_demo: companies {self.companies}, skipped (already present) {self.skipped}; rows: {written}"
+        return (
+            f"generate_demo: companies {self.companies}, skipped (already present) {self.skipped}, "
+            f"register companies given accounts {self.register_companies}; rows: {written}"
+        )
 
 
 def demo_generate(
@@ -46,7 +51,10 @@ def demo_generate(
     batch_size: int = BATCH_SIZE,
     quiet: bool = True,
     refresh_analysis: bool = True,
+    register: bool = True,
 ) -> DemoSummary:
+    """`companies` demo companies; with `register`, also accounts for the real register's filing
+    companies that have none (register.py)."""
     summary = DemoSummary(references=demo_references_ensure(), rows=dict.fromkeys(TABLES, 0))
     today = today or timezone.localdate()
     r = DemoRandom(seed, now=timezone.now())
@@ -66,6 +74,12 @@ def demo_generate(
             affected.add(company["uuid"] for company in written.companies)
             made += size
             bar.update(size)
+    if register:
+        written = register_accounts_write(builder, seed=seed, today=today)
+        summary.register_companies = len({row["company_id"] for row in written.accounts})
+        for table, count in written.counts().items():
+            summary.rows[table] += count
+        affected.add({row["company_id"] for row in written.accounts} | {row["company_id"] for row in written.employment})
     if refresh_analysis:
         affected.refresh()
     return summary

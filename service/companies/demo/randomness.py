@@ -20,6 +20,21 @@ COMPANY_WORDS = (
     "Marin", "Fisk", "Elektro", "Rør", "Maskin", "Regnskap", "Design", "Media", "Helse", "Energi",
     "Shipping", "Logistikk", "Mat", "Tre", "Stål", "Industri", "Utvikling", "Partner", "Gruppen", "Solutions",
 )
+SECTION_WORDS = {
+    "A": ("Gård", "Fisk", "Havbruk", "Skog", "Landbruk", "Sjømat"),
+    "C": ("Industri", "Mekaniske", "Stål", "Tre", "Maskin", "Produksjon", "Plast"),
+    "F": ("Bygg", "Rør", "Elektro", "Maler", "Entreprenør", "Tak", "Anlegg"),
+    "G": ("Handel", "Engros", "Import", "Bil", "Sport", "Interiør", "Mat"),
+    "H": ("Transport", "Logistikk", "Frakt", "Shipping", "Taxi", "Budservice"),
+    "I": ("Restaurant", "Kafé", "Hotell", "Catering", "Bakeri"),
+    "J": ("Data", "IT", "Software", "Media", "Digital", "Solutions"),
+    "K": ("Invest", "Finans", "Kapital", "Holding"),
+    "L": ("Eiendom", "Eiendomsutvikling", "Gårdeierselskap", "Utleie", "Næringsbygg"),
+    "M": ("Consult", "Rådgivning", "Regnskap", "Arkitekter", "Advokatfirma", "Design", "Ingeniør"),
+    "N": ("Service", "Renhold", "Vakt", "Bemanning", "Utleie"),
+    "Q": ("Helse", "Tannlege", "Fysioterapi", "Legesenter", "Omsorg"),
+    "S": ("Frisør", "Service", "Velvære", "Reparasjon"),
+}
 
 
 class DemoRandom:
@@ -55,16 +70,18 @@ class DemoRandom:
     def street_address(self) -> str:
         return f"{self.pick(self.streets)} {self.rng.randint(1, 120)}{self.pick(['', '', '', 'A', 'B'])}"
 
-    def company_name(self, suffix: str) -> str:
+    def company_name(self, suffix: str, section: str | None = None) -> str:
+        """A name; with the NACE `section`, its words fit the trade (no 'Handel' for a landlord)."""
+        words = SECTION_WORDS.get(section or "", COMPANY_WORDS)
         shape = self.rng.random()
         if shape < 0.4:
-            base = f"{self.pick(self.last_names)} {self.pick(COMPANY_WORDS)}"
+            base = f"{self.pick(self.last_names)} {self.pick(words)}"
         elif shape < 0.7:
-            base = f"{self.pick(self.places)} {self.pick(COMPANY_WORDS)}"
+            base = f"{self.pick(self.places)} {self.pick(words)}"
         elif shape < 0.85:
             base = f"{self.pick(self.last_names)} & {self.pick(self.last_names)}"
         else:
-            base = f"{self.pick(COMPANY_WORDS)} {self.pick(COMPANY_WORDS)} {self.pick(self.last_names)}"
+            base = f"{self.pick(words)} {self.pick(COMPANY_WORDS[-4:])} {self.pick(self.last_names)}"
         return f"{base} {suffix}".strip().upper()
 
     def person_name(self) -> tuple[str, str, str]:

@@ -13,7 +13,7 @@ def _assert_unauthorized(response) -> None:
     assert response.status_code == 401
     assert "Basic" in response["WWW-Authenticate"]
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     assert body["code"] == "not_authenticated"
     assert body["detail"]
 
@@ -86,3 +86,9 @@ def test_it_refuses_token_credentials_as_basic_credentials(api, client):
 
     _assert_unauthorized(response)
 
+
+
+def test_a_nul_byte_in_the_id_is_a_401_not_a_500(db, client):
+    header = "Basic " + base64.b64encode(b"basic_\x00x:secret").decode()
+
+    _assert_unauthorized(client.get(AUTH_STATUS, HTTP_AUTHORIZATION=header))

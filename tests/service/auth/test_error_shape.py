@@ -5,7 +5,8 @@ import uuid
 
 import pytest
 
-SHAPE = {"detail", "code", "errors"}
+SHAPE = {"detail", "code", "errors", "request_id"}
+OAUTH_SHAPE = {"error", "error_description", "request_id"}
 
 
 def _memberships(caller) -> str:
@@ -19,6 +20,7 @@ def _error(response, status: int, code: str) -> dict:
     assert set(body) == SHAPE
     assert body["code"] == code
     assert body["detail"]
+    assert body["request_id"] == response["X-Request-Id"]
     return body
 
 
@@ -42,12 +44,33 @@ def test_a_malformed_uuid_in_the_path_is_400_naming_it(api):
     assert body["errors"][0]["loc"] == ["path", "app_customer_uuid"]
 
 
+def _oauth_error(response, status: int, error: str) -> dict:
+    """The token endpoint's errors have the OAuth shape (RFC 6749 §5.2), never cached."""
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Cache-Control"] == "no-store"
+    assert response["Pragma"] == "no-cache"
+    body = response.json()
+    assert set(body) == OAUTH_SHAPE
+    assert body["error"] == error
+    assert body["error_description"]
+    assert body["request_id"] == response["X-Request-Id"]
+    return body
+
+
 def test_a_wrong_method_is_405_in_the_error_shape(api, client):
-    for response in (api.post("/analysis/v1/auth-status", {"a": 1}), client.get("/oauth/token")):
-        body = _error(response, 405, "method_not_allowed")
-        assert response["Allow"] in body["detail"]
+    response = api.post("/analysis/v1/auth-status", {"a": 1})
+    body = _error(response, 405, "method_not_allowed")
+    assert response["Allow"] in body["detail"]
     assert api.post("/analysis/v1/auth-status")["Allow"] == "GET"
-    assert client.get("/oauth/token")["Allow"] == "POST"
+
+
+def test_a_wrong_method_on_the_token_endpoint_is_405_in_the_oauth_shape(db, client):
+    response = client.get("/oauth/token")
+
+    body = _oauth_error(response, 405, "invalid_request")
+    assert response["Allow"] == "POST"
+    assert "POST" in body["error_description"]
 
 
 def test_an_unknown_path_is_404_even_without_credentials(db, client):
@@ -64,12 +87,13 @@ def test_it_answers_413_for_a_body_over_the_limit(api, settings):
     assert "2048" in error["detail"]
 
 
-def test_the_token_issuer_answers_413_for_a_body_over_the_limit(db, client, settings):
+def test_the_token_issuer_answers_413_for_a_body_over_the_limit_in_the_oauth_shape(db, client, settings):
     settings.VAKT_MAX_BODY_BYTES = 2048
 
     response = client.post("/oauth/token", json.dumps({"x": "y" * 4096}), content_type="application/json")
 
-    _error(response, 413, "payload_too_large")
+    body = _oauth_error(response, 413, "invalid_request")
+    assert "2048" in body["error_description"]
 
 
 def test_a_body_under_the_limit_passes_the_size_check(api, settings):
@@ -128,7 +152,11 @@ def test_an_unknown_organisation_uuid_is_the_same_404(api, other_api, suffix):
     foreign = api.get(f"/analysis/v1/app-customer/{other_api.app_customer_uuid}/{suffix}")
 
     assert unknown.status_code == foreign.status_code == 404
-    assert unknown.json() == foreign.json()
+    assert _without_request_id(unknown.json()) == _without_request_id(foreign.json())
+
+
+def _without_request_id(body: dict) -> dict:
+    return {key: value for key, value in body.items() if key != "request_id"}
 
 
 def test_a_bad_parameter_on_another_organisation_is_still_404(api, other_api):

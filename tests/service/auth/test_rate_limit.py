@@ -19,7 +19,7 @@ def test_it_answers_429_after_the_limit(api):
     assert response.status_code == 429
     assert 1 <= int(response["Retry-After"]) <= 61
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     assert body["code"] == "rate_limited"
     assert "3 requests per minute" in body["detail"]
 

@@ -243,3 +243,18 @@ def test_it_refuses_tokens_issued_before_the_secrets_were_rotated(api):
     api_user_rotate_secrets(api_user=credentials.api_user, role_keys=["aml"])
 
     assert api.client.get("/analysis/v1/auth-status", **bearer).status_code == 401
+
+
+OLD_DEVELOPMENT_KEY = "dev-only-insecure-secret-key-change-me-in-production-0123456789"
+
+
+def test_it_refuses_tokens_signed_with_the_old_public_development_key(api, client):
+    """That key is in the public source: anyone could sign a token for any API user with it."""
+    now = int(time.time())
+    claims = {"sub": str(api.credentials.api_user.uuid), "ver": 1, "aud": ANALYSIS, "iat": now, "exp": now + 600}
+
+    for key in (OLD_DEVELOPMENT_KEY, OLD_DEVELOPMENT_KEY + ":jwt"):
+        forged = jwt.encode(claims, key, algorithm="HS256")
+        response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=f"Bearer {forged}")
+        assert response.status_code == 401, key
+        assert response.json()["code"] == "not_authenticated"

@@ -50,3 +50,20 @@ def test_unknown_is_404_and_malformed_400_naming_the_path(api, db, path, identif
         assert response.json()["errors"][0]["loc"] == ["path", "company_identifier"]
     else:
         assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("identifier", ["not-a-uuid", "nope", "NOT-A-NUMBER", "no"])
+def test_a_malformed_identifier_is_told_which_forms_are_accepted(api, db, identifier):
+    body = api.get(f"/analysis/v1/company/{identifier}").json()
+
+    message = body["errors"][0]["msg"]
+    assert body["errors"][0]["loc"] == ["path", "company_identifier"]
+    assert "company_identifier" in body["detail"]
+    assert repr(identifier) in message  # the whole value, not "t-a-uuid"
+    assert "organisation number" in message and "uuid" in message and "NO912345678" in message
+
+
+def test_a_bare_organisation_number_is_told_to_add_its_schema(api, db):
+    body = api.get("/analysis/v1/company/923609016").json()
+
+    assert "NO923609016" in body["errors"][0]["msg"]

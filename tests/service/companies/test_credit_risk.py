@@ -31,7 +31,7 @@ def company(db):
 
 
 def test_it_returns_the_score_class_factors_and_statuses(api, company):
-    response = api.get(url(company.uuid))
+    response = api.get(url(company.uuid), roles=["credit_check"])
 
     assert response.status_code == 200
     [element] = response.json()
@@ -46,6 +46,7 @@ def test_it_returns_the_score_class_factors_and_statuses(api, company):
         ("under_liquidation", "2024-06-01", "2024-09-01"),
     ]
     assert risk["factors"]["unsettled_payment_remarks_count"]["value"] == 1
+    assert risk["hidden_factors"] == [] and risk["hidden_factor_note"] is None
     assert risk["model_version"]
     assert element["company"]["uuid"] == str(company.uuid)
 

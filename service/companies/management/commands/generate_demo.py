@@ -19,8 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--batch-size", type=int, default=BATCH_SIZE, help="companies per transaction")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
         parser.add_argument("--no-analysis", action="store_true", help="skip recomputing the analysis")
+        parser.add_argument(
+            "--no-register", action="store_true",
+            help="leave the real register's companies alone (by default those that have filed get accounts)",
+        )
 
-    def handle(self, *args, companies, seed, enheter_csv, batch_size, quiet, no_analysis, **options):
+    def handle(self, *args, companies, seed, enheter_csv, batch_size, quiet, no_analysis, no_register, **options):
         if companies < 1 or batch_size < 1:
             raise CommandError("--companies and --batch-size must be at least 1")
         if enheter_csv:
@@ -28,7 +32,8 @@ class Command(BaseCommand):
             self.stdout.write(f"generate_demo: wrote {written} Enhetsregisteret rows to {enheter_csv}")
             return
         summary = demo_generate(
-            companies=companies, seed=seed, batch_size=batch_size, quiet=quiet, refresh_analysis=not no_analysis
+            companies=companies, seed=seed, batch_size=batch_size, quiet=quiet, refresh_analysis=not no_analysis,
+            register=not no_register,
         )
         for source in summary.references:
             self.stdout.write(f"reference data imported from {source}")

@@ -30,5 +30,5 @@ def csv_rows_of(response) -> list[dict]:
 def error_of(response, status: int) -> dict:
     assert response.status_code == status, response.content
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     return body

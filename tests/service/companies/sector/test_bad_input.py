@@ -20,7 +20,7 @@ def _refused(api, query: dict) -> dict:
     response = api.get(URL, query)
     assert response.status_code == 400, response.content
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     assert body["detail"]
     return body
 

@@ -196,5 +196,5 @@ def test_it_refuses_an_unknown_or_malformed_benchmark_company_with_400(api, peer
 
     assert response.status_code == 400
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     assert [e["loc"] for e in body["errors"]] == [["query", "benchmark_company_identifier"]]

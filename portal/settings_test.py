@@ -1,0 +1,12 @@
+"""Settings of the test suite: portal.settings with a random secret key for this run.
+
+Set before the settings load, in the environment, so processes a test starts share it;
+a VAKT_SECRET_KEY given by hand wins.
+"""
+
+import os
+import secrets
+
+os.environ.setdefault("VAKT_SECRET_KEY", secrets.token_urlsafe(48))
+
+from portal.settings import *  # noqa: E402, F403

@@ -1,0 +1,120 @@
+"""Ordering reports for a member, following them to completion, and keeping their links fresh.
+
+Everything reaches the service through `portal.service` (the reports area).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from functools import partial
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from portal.access import client_for_member, client_for_organisation
+from portal.models import Member, Organisation
+from reports.models import ReportDownload
+
+logger = logging.getLogger(__name__)
+
+# A link is renewed this long before its file session runs out, so a page never shows a dead link.
+LINK_RENEW_MARGIN = timedelta(minutes=10)
+LINK_FALLBACK_LIFETIME = timedelta(hours=24)  # when the service names no expiry
+
+
+def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> list[ReportDownload]:
+    """Orders one report of one company; the poll task follows it once the rows are committed.
+
+    Raises the service's errors (ServiceForbidden for a credit report without credit_check ...)."""
+    placed = client_for_member(member).reports.order([(company_uuid, report_type)])
+    with transaction.atomic():
+        downloads = [
+            ReportDownload.objects.create(
+                organisation=member.organisation,
+                ordered_by=member,
+                order_uuid=placed.order.uuid,
+                report_uuid=report.uuid,
+                company_uuid=report.company.uuid,
+                company_name=report.company.name,
+                company_org_nr=report.company.org_nr,
+                report_type=report.report_type.key,
+                status=ReportDownload.Status.PENDING,
+            )
+            for report in placed.reports
+        ]
+        from reports.tasks import report_download_poll  # the task module imports this one
+
+        for download in downloads:
+            transaction.on_commit(partial(report_download_poll.delay, str(download.uuid)))
+    return downloads
+
+
+def report_download_refresh(*, download: ReportDownload, now: datetime | None = None) -> bool:
+    """One poll of the download's order; True when there is nothing more to wait for.
+
+    Complete: reads the report's file metadata, makes a file session and stores the link.
+    Failed, or still unfinished after VAKT_REPORT_WAIT_SECONDS: marked failed with a reason."""
+    now = now or timezone.now()
+    if download.is_finished:
+        return True
+    reports = client_for_organisation(download.organisation).reports
+    order = reports.order_get(download.order_uuid)
+    if order.status == "failed":
+        _fail(download, order.failure_reason or "The service could not produce the report.")
+        return True
+    if order.status != "complete":
+        if now - download.ordered_at > timedelta(seconds=settings.VAKT_REPORT_WAIT_SECONDS):
+            minutes = max(1, settings.VAKT_REPORT_WAIT_SECONDS // 60)
+            _fail(download, f"The report was not ready after {minutes} minutes.")
+            return True
+        if download.status != order.status:
+            download.status = order.status
+            download.save(update_fields=["status", "updated_at"])
+        return False
+    report = next((r for r in reports.list(order_uuid=download.order_uuid) if r.uuid == download.report_uuid), None)
+    if report is None or not report.file_path:
+        _fail(download, "The service lists no file for this report.")
+        return True
+    download.status = ReportDownload.Status.COMPLETE
+    download.file_path = report.file_path
+    download.file_name = report.file_name or ""
+    download.file_size = report.file_size
+    _link(download, reports, reports.file_session(report.file_path), now)
+    download.save()
+    return True
+
+
+def report_links_renew(*, organisation: Organisation, now: datetime | None = None) -> int:
+    """New file sessions (one call) for the organisation's ready reports whose links run out; how many."""
+    now = now or timezone.now()
+    stale = list(
+        ReportDownload.objects.filter(
+            organisation=organisation, status=ReportDownload.Status.COMPLETE, link_expires_at__lte=now + LINK_RENEW_MARGIN
+        )
+    )
+    if not stale:
+        return 0
+    reports = client_for_organisation(organisation).reports
+    sessions = {session.file_path: session for session in reports.file_sessions([d.file_path for d in stale])}
+    for download in stale:
+        session = sessions.get(download.file_path)
+        if session is not None:
+            _link(download, reports, session, now)
+            download.save(update_fields=["file_session_uuid", "download_url", "link_expires_at", "updated_at"])
+    return len(stale)
+
+
+def _link(download: ReportDownload, reports, session, now: datetime) -> None:
+    download.file_session_uuid = session.uuid
+    download.download_url = reports.download_url(session)
+    download.link_expires_at = session.expires_at or now + LINK_FALLBACK_LIFETIME
+
+
+def _fail(download: ReportDownload, reason: str) -> None:
+    download.status = ReportDownload.Status.FAILED
+    download.failure_reason = reason
+    download.save(update_fields=["status", "failure_reason", "updated_at"])
+    logger.info("Report %s of order %s failed: %s", download.report_uuid, download.order_uuid, reason)

@@ -1,0 +1,78 @@
+"""The error answers every operation can give, documented once for both OpenAPI documents.
+
+Each operation of `service.api`'s NinjaAPIs gets 400, 401, 403, 404, 413 and 429 with
+the one error shape of `service.errors` (unless it declares one itself), so clients and
+the fuzzing test (tests/service/test_fuzzing.py) can check every error body against it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import NinjaAPI
+
+ERROR_SCHEMA = {
+    "title": "Error",
+    "type": "object",
+    "description": "The one error shape of every API answer that is not a success.",
+    "properties": {
+        "detail": {"type": "string", "description": "A sentence for a person"},
+        "code": {"type": "string", "description": "A machine code, e.g. invalid_parameter, role_missing"},
+        "errors": {
+            "type": "array",
+            "description": "One entry per bad field (may be empty)",
+            "items": {"$ref": "#/components/schemas/ErrorItem"},
+        },
+        "request_id": {"type": "string", "description": "The request's id, also in X-Request-Id and the server's log"},
+    },
+    "required": ["detail", "code", "errors"],
+}
+ERROR_ITEM_SCHEMA = {
+    "title": "ErrorItem",
+    "type": "object",
+    "properties": {
+        "loc": {
+            "type": "array",
+            "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            "description": "Where: [\"query\", \"limit\"], [\"path\", \"company_identifier\"], [\"body\", ...]",
+        },
+        "msg": {"type": "string"},
+    },
+    "required": ["loc", "msg"],
+}
+ERROR_ANSWERS = {
+    "400": ("Bad request: every invalid parameter or body field is listed in `errors`", None),
+    "401": ("No or bad credentials", ("WWW-Authenticate", "The schemes to authenticate with")),
+    "403": ("A role is missing (assigned to the API user and listed in Nk-Role-Keys)", None),
+    "404": ("Unknown, or a record of another organisation", None),
+    "413": ("Request body too large", None),
+    "429": ("Rate limited", ("Retry-After", "Seconds to wait before trying again")),
+}
+
+
+def with_error_responses(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with the error component and every operation's error answers (declared ones kept)."""
+    schemas = schema.setdefault("components", {}).setdefault("schemas", {})
+    schemas.setdefault("Error", ERROR_SCHEMA)
+    schemas.setdefault("ErrorItem", ERROR_ITEM_SCHEMA)
+    for methods in schema.get("paths", {}).values():
+        for operation in methods.values():
+            responses = operation.setdefault("responses", {})
+            for status, (description, header) in ERROR_ANSWERS.items():
+                if status in responses or int(status) in responses:
+                    continue
+                answer: dict[str, Any] = {
+                    "description": description,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                }
+                if header:
+                    answer["headers"] = {header[0]: {"description": header[1], "schema": {"type": "string"}}}
+                responses[status] = answer
+    return schema
+
+
+class DocumentedErrorsNinjaAPI(NinjaAPI):
+    """A NinjaAPI whose OpenAPI document carries the error answers of every operation."""
+
+    def get_openapi_schema(self, *, path_prefix=None, path_params=None):
+        return with_error_responses(super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params))

@@ -1,0 +1,59 @@
+"""The reports page: the organisation's reports, progress by htmx polling, links renewed after a day."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from reports.models import ReportDownload
+from reports.services import report_order
+
+
+def _ordered(member, company, capture, *, execute=True):
+    with capture(execute=execute):
+        return report_order(member=member.member, company_uuid=company.uuid, report_type="company_profile")[0]
+
+
+def test_it_shows_a_clear_empty_state(member):
+    page = member.client().get("/reports/").content.decode()
+    assert "No reports yet." in page
+
+
+def test_it_polls_a_pending_row_every_2s_and_stops_when_it_is_ready(member, company, django_capture_on_commit_callbacks):
+    download = _ordered(member, company, django_capture_on_commit_callbacks, execute=False)
+    client = member.client()
+
+    row = client.get(f"/reports/{download.uuid}/row/").content.decode()
+    assert 'hx-trigger="every 2s"' in row and "Ordered" in row and 'data-testid="download"' not in row
+
+    ReportDownload.objects.filter(pk=download.pk).update(
+        status="complete", download_url="/analysis/v1/file/x.pdf?file_session_uuid=1&bucket_name=general",
+        link_expires_at=timezone.now() + timedelta(hours=20),
+    )
+    row = client.get(f"/reports/{download.uuid}/row/").content.decode()
+    assert "hx-trigger" not in row and "Ready" in row and 'data-testid="download"' in row
+
+
+def test_it_renews_a_link_when_a_day_has_passed(member, company, django_capture_on_commit_callbacks):
+    download = _ordered(member, company, django_capture_on_commit_callbacks)
+    old_session = download.file_session_uuid = ReportDownload.objects.get().file_session_uuid
+    ReportDownload.objects.filter(pk=download.pk).update(link_expires_at=timezone.now() - timedelta(minutes=1))
+
+    page = member.client().get("/reports/").content.decode()
+
+    renewed = ReportDownload.objects.get()
+    assert renewed.file_session_uuid != old_session
+    assert renewed.link_expires_at > timezone.now() + timedelta(hours=23)
+    assert f"file_session_uuid={renewed.file_session_uuid}" in page
+
+
+def test_it_shows_only_the_organisations_own_reports(member, other_member, company, django_capture_on_commit_callbacks):
+    download = _ordered(member, company, django_capture_on_commit_callbacks)
+    other = other_member.client()
+
+    assert "Havbris Teknologi AS" not in other.get("/reports/").content.decode()
+    assert other.get(f"/reports/{download.uuid}/row/").status_code == 404
+    assert "Havbris Teknologi AS" in member.client().get("/reports/").content.decode()
+
+
+def test_it_needs_a_login(client, db):
+    assert client.get("/reports/").status_code == 302

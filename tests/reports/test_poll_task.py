@@ -1,0 +1,70 @@
+"""The poll task: waits with backoff while the order runs, gives up after the set time, follows failures."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from reports.models import ReportDownload
+from reports.services import report_download_refresh, report_order
+from reports.tasks import ReportNotReady, report_download_poll
+from service.reports.models import PartnerReportOrder
+
+
+@pytest.fixture
+def pending(member, company, django_capture_on_commit_callbacks):
+    """An order the service has not produced yet (its production task never ran)."""
+    with django_capture_on_commit_callbacks(execute=False):
+        return report_order(member=member.member, company_uuid=company.uuid, report_type="company_profile")[0]
+
+
+def test_it_polls_again_while_the_order_is_pending(pending):
+    assert report_download_refresh(download=pending) is False
+    assert ReportDownload.objects.get().status == "pending"
+    with pytest.raises(ReportNotReady):
+        report_download_poll.run(str(pending.uuid))
+
+
+def test_it_is_declared_to_retry_with_backoff_and_ack_late():
+    assert report_download_poll.acks_late is True
+    assert ReportNotReady in report_download_poll.autoretry_for
+    assert report_download_poll.retry_backoff == 2 and report_download_poll.retry_backoff_max == 60
+
+
+def test_it_marks_the_report_failed_after_the_set_time(pending, settings):
+    settings.VAKT_REPORT_WAIT_SECONDS = 600
+
+    finished = report_download_refresh(download=pending, now=timezone.now() + timedelta(seconds=601))
+
+    pending.refresh_from_db()
+    assert finished and pending.status == "failed"
+    assert pending.failure_reason == "The report was not ready after 10 minutes."
+
+
+def test_it_takes_over_the_services_failure_reason(pending):
+    PartnerReportOrder.objects.filter(uuid=pending.order_uuid).update(
+        status="failed", failure_reason="company_profile: the register is unreachable"
+    )
+
+    assert report_download_refresh(download=pending) is True
+
+    pending.refresh_from_db()
+    assert (pending.status, pending.failure_reason) == ("failed", "company_profile: the register is unreachable")
+
+
+def test_it_stores_the_link_once_the_service_completes_it_and_then_leaves_it_alone(pending, django_capture_on_commit_callbacks):
+    from service.reports.services import partner_report_order_process
+
+    partner_report_order_process(order_uuid=pending.order_uuid)
+    assert report_download_poll.run(str(pending.uuid)) == "complete"
+    first = ReportDownload.objects.get()
+    assert first.download_url.endswith(f"file_session_uuid={first.file_session_uuid}&bucket_name=general")
+
+    report_download_poll.run(str(pending.uuid))  # idempotent: a second run makes no new session
+    assert ReportDownload.objects.get().file_session_uuid == first.file_session_uuid
+
+
+def test_it_logs_and_returns_when_the_row_is_gone(pending):
+    uuid = str(pending.uuid)
+    pending.delete()
+    assert report_download_poll.run(uuid) is None

@@ -1,0 +1,97 @@
+"""A watchlist's page: its companies with risk and flags; rename, remove one, remove all, delete."""
+
+from portal.service import ServiceUnavailable
+from tests.watchlists.helpers import create, paste
+
+
+def test_it_shows_each_company_with_risk_class_flags_and_a_link(member, companies):
+    client = member.client()
+    watchlist = create(client)
+    paste(client, watchlist, "\n".join(c.org_nr for c in companies))
+
+    page = client.get(f"/watchlists/{watchlist}/").content.decode()
+
+    troubled = companies[1]
+    assert f'<a href="/companies/{troubled.uuid}/">Fjellvann Bygg AS</a>' in page
+    row = page.split(f'<a href="/companies/{troubled.uuid}/">')[1].split("</tr>")[0]
+    assert 'class="badge risk-' in row
+    assert "Negative total equity" in row
+    assert 'value="company_profile"' in row  # a report can be ordered from the row
+
+
+def test_it_renames(member):
+    client = member.client()
+    watchlist = create(client, "Old name")
+
+    page = client.post(f"/watchlists/{watchlist}/rename/", {"watchlist_name": "New name"}, follow=True).content.decode()
+
+    assert "Renamed to “New name”." in page and 'data-testid="watchlist-name">New name<' in page
+
+
+def test_it_removes_one_company(member, companies):
+    client = member.client()
+    watchlist = create(client)
+    paste(client, watchlist, f"{companies[0].org_nr}\n{companies[1].org_nr}")
+
+    page = client.post(
+        f"/watchlists/{watchlist}/companies/{companies[0].uuid}/remove/", {"company_name": "Havbris Teknologi AS"}, follow=True
+    ).content.decode()
+
+    assert "Havbris Teknologi AS removed from the watchlist." in page
+    assert page.count('data-testid="watchlist-company"') == 1
+
+    again = client.post(
+        f"/watchlists/{watchlist}/companies/{companies[0].uuid}/remove/", {"company_name": "Havbris Teknologi AS"}, follow=True
+    ).content.decode()
+    assert "Havbris Teknologi AS is not on the watchlist (any more)." in again
+
+
+def test_it_removes_all_after_a_confirmation(member, companies):
+    client = member.client()
+    watchlist = create(client)
+    paste(client, watchlist, f"{companies[0].org_nr}\n{companies[1].org_nr}")
+
+    confirm = client.get(f"/watchlists/{watchlist}/clear/").content.decode()
+    assert "Remove all 2 companies from “Key customers”?" in confirm
+    assert client.get(f"/watchlists/{watchlist}/").content.decode().count('data-testid="watchlist-company"') == 2
+
+    page = client.post(f"/watchlists/{watchlist}/clear/", follow=True).content.decode()
+    assert "Removed all 2 companies from the watchlist." in page and "No companies on this watchlist yet." in page
+
+
+def test_it_deletes_after_a_confirmation(member, companies):
+    client = member.client()
+    watchlist = create(client, "Short-lived")
+
+    assert "Delete the watchlist “Short-lived”?" in client.get(f"/watchlists/{watchlist}/delete/").content.decode()
+    page = client.post(f"/watchlists/{watchlist}/delete/", follow=True).content.decode()
+
+    assert "Watchlist “Short-lived” deleted (0 companies)." in page
+    assert client.get(f"/watchlists/{watchlist}/").status_code == 404
+
+
+def test_a_viewer_manages_watchlists_too(viewer, companies):
+    client = viewer.client()
+    watchlist = create(client)
+    response = paste(client, watchlist, companies[0].org_nr, follow=True)
+    assert "Added 1 company" in response.content.decode()
+
+
+def test_it_shows_a_sentence_not_a_trace_when_the_service_is_unreachable(member, monkeypatch):
+    client = member.client()
+    watchlist = create(client)
+
+    def unreachable(*args, **kwargs):
+        raise ServiceUnavailable(0, "unreachable", "The service could not be reached: connection refused")
+
+    monkeypatch.setattr("portal.service.watchlists.WatchlistsArea.list", unreachable)
+    monkeypatch.setattr("portal.service.watchlists.WatchlistsArea.get", unreachable)
+    monkeypatch.setattr("portal.service.watchlists.WatchlistsArea.add", unreachable)
+
+    for response in (
+        client.get("/watchlists/"),
+        client.get(f"/watchlists/{watchlist}/"),
+        paste(client, watchlist, "923609016", follow=True),
+    ):
+        page = response.content.decode()
+        assert "The service could not be reached" in page and "connection refused" not in page and "Traceback" not in page
