@@ -22,7 +22,7 @@ def _refused(response, *fields: str) -> dict:
     assert response["Content-Type"].startswith("application/json")
     assert not response.streaming
     body = response.json()
-    assert set(body) == {"detail", "code", "errors"}
+    assert set(body) == {"detail", "code", "errors", "request_id"}
     named = [error["loc"][-1] for error in body["errors"]]
     for field in fields:
         assert field in named and field in body["detail"], body
