@@ -1,3 +1,14 @@
+"""The screening router: one sub-router per area, mounted under /v1/ by service.api."""
+
 from ninja import Router
 
+from service.screening.config_api import router as config_router
+from service.screening.monitoring_api import router as monitoring_router
+from service.screening.person_api import router as person_router
+from service.screening.watchlist_link_api import router as watchlist_link_router
+
 router = Router(tags=["Screening"])
+router.add_router("", config_router)
+router.add_router("", watchlist_link_router)
+router.add_router("", person_router)
+router.add_router("", monitoring_router)

@@ -3,9 +3,10 @@ from django.db.models.signals import post_migrate
 
 
 def _ensure_catalog(sender, **kwargs) -> None:
-    from service.screening.catalog import list_categories_ensure
+    from service.screening.catalog import list_categories_ensure, screening_catalog_ensure
 
     list_categories_ensure()
+    screening_catalog_ensure()
 
 
 class ServiceScreeningConfig(AppConfig):
@@ -15,3 +16,8 @@ class ServiceScreeningConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_ensure_catalog, sender=self)
+        from service.screening.subscription import on_watchlist_companies_changed
+        from service.watchlists.signals import watchlist_companies_changed
+
+        # Companies joining or leaving a watchlist change who is monitored (subscription.py).
+        watchlist_companies_changed.connect(on_watchlist_companies_changed, dispatch_uid="screening-watchlist-sync")

@@ -57,3 +57,50 @@ def list_categories_ensure() -> None:
                 "source_format": source_format,
             },
         )
+
+
+# --- screening setup keys (spec §2.8; DESIGN.md) -----------------------------------------
+# Seeded by migration 0002 and kept by `screening_catalog_ensure()` after every migrate.
+
+SUGGESTION_SETTINGS = {
+    "enin_calculated_beneficial_owners": (
+        "Beneficial owners (at least 25% in every link of an ownership chain), or the board "
+        "(alternative beneficial owners) when nobody qualifies."
+    ),
+    "enin_calculated_extended_beneficial_owners": (
+        "Beneficial owners, the current board, persons with signature rights and persons with procuration."
+    ),
+}
+
+ENTITY_MONITORING_TYPES = {
+    "beneficial_owners": "A beneficial owner of the related company",
+    "alternative_beneficial_owners": "Board or management standing in when no beneficial owner qualifies",
+    "other": "A person not connected to a company (a customer person)",
+    "company": "The company itself, screened by its own name",
+}
+
+GENDERS = {"female": "Female", "male": "Male", "unknown": "Unknown or not stated"}
+
+PERSON_LOCATION_TYPES = {
+    "residence": "Where the person lives",
+    "postal_address": "Where the person receives mail",
+    "place_of_birth": "Where the person was born",
+}
+
+
+def screening_catalog_ensure(apps=None) -> None:
+    """The screening setup keys in the database (idempotent). `apps` is a migration's
+    historical registry, or None for the current models."""
+    from django.apps import apps as current_apps
+
+    registry = apps or current_apps
+    tables = (
+        ("ScreeningConfigSystemSuggestionSetting", SUGGESTION_SETTINGS),
+        ("EntityMonitoringType", ENTITY_MONITORING_TYPES),
+        ("Gender", GENDERS),
+        ("PersonLocationType", PERSON_LOCATION_TYPES),
+    )
+    for model_name, keys in tables:
+        model = registry.get_model("service_screening", model_name)
+        for key, description in keys.items():
+            model.objects.update_or_create(key=key, defaults={"description": description})

@@ -107,3 +107,22 @@ class ScreeningListEntryChange(models.Model):
         ScreeningListEntry, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
         help_text="the entry in the version before (empty when added)",
     )
+
+
+# The screening setup and monitoring models live in modules of their own; Django finds them here.
+from service.screening.config_models import (  # noqa: E402,F401
+    CustomerPerson,
+    CustomerPersonLocation,
+    CustomerPersonNationalIdentification,
+    Gender,
+    PersonLocationType,
+    ScreeningConfig,
+    ScreeningConfigListCategory,
+    ScreeningConfigSystemSuggestionSetting,
+    ScreeningConfigWatchlist,
+)
+from service.screening.monitoring_models import (  # noqa: E402,F401
+    EntityMonitoring,
+    EntityMonitoringDecision,
+    EntityMonitoringType,
+)

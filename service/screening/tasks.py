@@ -1,4 +1,4 @@
-"""Celery tasks for screening lists: import a file, refresh a list from its URL.
+"""Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings.
 
 Tasks take keys and paths, are idempotent (an unchanged file makes no new
 version), retry with backoff on network errors, and log and return when the
@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 import requests
 from celery import shared_task
 from celery.signals import worker_init
+from django.db import OperationalError
 
 from service.screening.engine import keep_out_of_garbage_collection
 from service.screening.list_import import ListImportError, screening_list_import
@@ -98,3 +99,24 @@ def _download(url: str, target: Path) -> None:
         with open(target, "wb") as out:
             for chunk in response.iter_content(1 << 16):
                 out.write(chunk)
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def screening_config_sync_task(config_uuid: str, company_uuids: list[str]) -> str | None:
+    """Bring a config's watchlist-derived monitorings of these companies up to date
+    (service.screening.subscription); idempotent, so a redelivered task changes nothing."""
+    from service.screening.subscription import config_companies_sync
+
+    result = config_companies_sync(config_uuid=config_uuid, company_uuids=company_uuids)
+    if result is None:
+        logger.warning("Screening config %s is gone; nothing synced.", config_uuid)
+        return None
+    logger.info("Screening config %s: %s", config_uuid, result.summary_line())
+    return result.summary_line()

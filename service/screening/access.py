@@ -1,0 +1,35 @@
+"""What every screening endpoint shares: the `aml` role, 404s that name a field, app URLs.
+
+Every screening endpoint needs `aml` (DESIGN.md, roles per endpoint). A uuid that names no
+record, or a record of another organisation, is a 404 whether it sits in the path or in
+the body; for the body the error names the field, so a caller knows which uuid was wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.http import HttpRequest
+
+from service.auth.principal import Principal, require_roles
+from service.errors import NotFound, field_error
+
+AML = "aml"
+NATIONAL_ID = "person_national_identification"
+EXTENSION = {"x-vakt-extension": True}
+
+
+def aml_principal(request: HttpRequest) -> Principal:
+    return require_roles(request, AML)
+
+
+def not_found(what: str, value: object, loc: Sequence[str | int] | None = None) -> NotFound:
+    """`raise not_found("watchlist", uuid, ["body", "watchlist_uuid"])`."""
+    errors = [field_error(loc, f"no {what} {value}")] if loc else []
+    return NotFound(f"No {what} {value}.", errors=errors)
+
+
+def screening_app_url(path: str) -> str | None:
+    """The dashboard page of a screening record. None until the dashboard's screening pages
+    exist (spec §2.1 allows null); one place to switch them on."""
+    return None

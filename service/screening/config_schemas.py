@@ -1,0 +1,148 @@
+"""In/Out shapes of the screening setup endpoints (spec §2.8) and their shaping functions."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+
+from ninja import Field, Schema
+
+from service.screening.access import screening_app_url
+
+
+class ScreeningConfigIn(Schema):
+    app_customer_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's organisation")
+    auto_approve_monitoring_flag: bool = False
+    screening_config_system_suggestion_setting_uuid: uuid.UUID | None = Field(
+        None, description="Default: the setting enin_calculated_beneficial_owners"
+    )
+    subscribe_to_email_notifications_flag: bool = False
+
+
+class ScreeningConfigPatch(Schema):
+    auto_approve_monitoring_flag: bool | None = None
+    screening_config_system_suggestion_setting_uuid: uuid.UUID | None = None
+    subscribe_to_email_notifications_flag: bool | None = None
+
+
+class ScreeningConfigOut(Schema):
+    uuid: uuid.UUID
+    app_customer_uuid: uuid.UUID
+    auto_approve_monitoring_flag: bool
+    screening_config_system_suggestion_setting_uuid: uuid.UUID
+    screening_config_system_suggestion_setting_key: str = Field(description="Extension: the setting's key")
+    subscribe_to_email_notifications_flag: bool
+    create_timestamp: datetime
+    update_timestamp: datetime
+    app_url: str | None
+
+
+def config_out(config) -> dict:
+    return {
+        "uuid": config.uuid,
+        "app_customer_uuid": config.app_customer_id,
+        "auto_approve_monitoring_flag": config.auto_approve_monitoring_flag,
+        "screening_config_system_suggestion_setting_uuid": config.suggestion_setting_id,
+        "screening_config_system_suggestion_setting_key": config.suggestion_setting.key,
+        "subscribe_to_email_notifications_flag": config.subscribe_to_email_notifications_flag,
+        "create_timestamp": config.create_timestamp,
+        "update_timestamp": config.update_timestamp,
+        "app_url": screening_app_url(f"/screening/configs/{config.uuid}/"),
+    }
+
+
+class SuggestionSettingOut(Schema):
+    uuid: uuid.UUID
+    screening_config_system_suggestion_setting_key: str
+    description: str
+
+
+def suggestion_setting_out(setting) -> dict:
+    return {
+        "uuid": setting.uuid,
+        "screening_config_system_suggestion_setting_key": setting.key,
+        "description": setting.description,
+    }
+
+
+class ScreeningListCategoryOut(Schema):
+    uuid: uuid.UUID
+    screening_list_category_key: str
+    screening_list_category_name: str
+    description: str
+    screening_list_type_key: str = Field(description="pep or sanction")
+    source_format: str
+    latest_version_number: int | None
+    latest_version_timestamp: datetime | None = Field(description="When the current list version was imported")
+    entry_count: int = Field(description="Entries in the current version (0 before the first import)")
+    app_url: str | None
+
+
+def list_category_out(category) -> dict:
+    version = category.current_version
+    return {
+        "uuid": category.uuid,
+        "screening_list_category_key": category.key,
+        "screening_list_category_name": category.name,
+        "description": category.description,
+        "screening_list_type_key": category.list_type,
+        "source_format": category.source_format,
+        "latest_version_number": version.number if version else None,
+        "latest_version_timestamp": version.imported_at if version else None,
+        "entry_count": version.entry_count if version else 0,
+        "app_url": None,
+    }
+
+
+class ConfigCategoryIn(Schema):
+    screening_list_category_uuid: uuid.UUID
+    screening_config_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's config")
+
+
+class ConfigCategoryOut(Schema):
+    uuid: uuid.UUID
+    screening_config_uuid: uuid.UUID
+    screening_list_category_uuid: uuid.UUID
+    screening_list_category_key: str = Field(description="Extension: the category's key")
+    create_timestamp: datetime
+
+
+def config_category_out(link) -> dict:
+    return {
+        "uuid": link.uuid,
+        "screening_config_uuid": link.screening_config_id,
+        "screening_list_category_uuid": link.category_id,
+        "screening_list_category_key": link.category.key,
+        "create_timestamp": link.create_timestamp,
+    }
+
+
+class KeyedOut(Schema):
+    uuid: uuid.UUID
+    description: str
+
+
+class EntityMonitoringTypeOut(KeyedOut):
+    entity_monitoring_type_key: str
+
+
+class GenderOut(KeyedOut):
+    gender_key: str
+
+
+class PersonLocationTypeOut(KeyedOut):
+    person_location_type_key: str
+
+
+def keyed_out(row, name: str) -> dict:
+    return {"uuid": row.uuid, f"{name}_key": row.key, "description": row.description}
+
+
+class GeoCountryOut(Schema):
+    uuid: uuid.UUID
+    geo_country_key: str = Field(description="ISO 3166-1 alpha-2, e.g. NO")
+    name: str
+
+
+def geo_country_out(country) -> dict:
+    return {"uuid": country.uuid, "geo_country_key": country.key, "name": country.name}

@@ -1,0 +1,118 @@
+"""Reads of entity monitorings, scoped to a config of the calling organisation.
+
+The screening rule of spec §3 is spelled once, in `screened_q()`:
+
+    an entity is screened iff its monitoring is not removed and the latest decision approves it.
+
+`monitorings_screened` (what a screening run reads: every screened entity of a config in
+one query), the `active` filter and `monitoring_status_key` all follow from it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db.models import Q, QuerySet
+
+from service.auth.models import AppMembership
+from service.companies.models import Company, Person
+from service.errors import bad_field
+from service.screening.access import not_found
+from service.screening.models import EntityMonitoring, EntityMonitoringType, ScreeningConfig
+
+STATUS_KEYS = ("pending", "active", "declined", "removed")
+
+
+def screened_q(prefix: str = "") -> Q:
+    """THE screening rule (spec §3), as a filter on entity monitorings."""
+    return Q(**{f"{prefix}removed_flag": False, f"{prefix}latest_decision__approved_flag": True})
+
+
+def _status_q(status_key: str) -> Q:
+    if status_key == "active":
+        return screened_q()
+    if status_key == "pending":
+        return Q(removed_flag=False, latest_decision__isnull=True)
+    if status_key == "declined":
+        return Q(removed_flag=False, latest_decision__approved_flag=False)
+    return Q(removed_flag=True)
+
+
+def monitoring_status_key(monitoring: EntityMonitoring) -> str:
+    """pending (no decision), active (screened), declined, removed: the same rule on one row."""
+    if monitoring.removed_flag:
+        return "removed"
+    decision = monitoring.latest_decision
+    if decision is None:
+        return "pending"
+    return "active" if decision.approved_flag else "declined"
+
+
+def _with_relations(queryset: QuerySet[EntityMonitoring]) -> QuerySet[EntityMonitoring]:
+    return queryset.select_related(
+        "entity_monitoring_type", "latest_decision", "person", "customer_person", "company", "related_company"
+    ).prefetch_related("decisions")
+
+
+def monitorings_screened(*, screening_config: ScreeningConfig) -> QuerySet[EntityMonitoring]:
+    """Every screened entity of the config (one query; the index on config + removed_flag)."""
+    return EntityMonitoring.objects.filter(screened_q(), screening_config=screening_config)
+
+
+def monitorings_list(
+    *,
+    config: ScreeningConfig,
+    no_related_company_flag: bool | None = None,
+    related_company_uuid: uuid.UUID | None = None,
+    approval_status_key: str | None = None,
+) -> QuerySet[EntityMonitoring]:
+    queryset = EntityMonitoring.objects.filter(screening_config=config)
+    if no_related_company_flag is not None:
+        queryset = queryset.filter(related_company__isnull=no_related_company_flag)
+    if related_company_uuid is not None:
+        queryset = queryset.filter(related_company_id=related_company_uuid)
+    if approval_status_key is not None:
+        if approval_status_key not in STATUS_KEYS:
+            raise bad_field(["query", "approval_status_key"], f"must be one of {', '.join(STATUS_KEYS)}")
+        queryset = queryset.filter(_status_q(approval_status_key))
+    return _with_relations(queryset).order_by("create_timestamp", "uuid")
+
+
+def monitoring_get(
+    *, config: ScreeningConfig, monitoring_uuid: uuid.UUID, loc: list | None = None, for_update: bool = False
+) -> EntityMonitoring:
+    queryset = EntityMonitoring.objects.filter(screening_config=config, uuid=monitoring_uuid)
+    if for_update:
+        queryset = queryset.select_for_update(of=("self",))
+    monitoring = _with_relations(queryset).first()
+    if monitoring is None:
+        raise not_found("entity monitoring", monitoring_uuid, loc)
+    return monitoring
+
+
+def membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID, loc: list) -> AppMembership:
+    membership = AppMembership.objects.filter(uuid=membership_uuid, app_customer_id=app_customer_uuid).first()
+    if membership is None:
+        raise not_found("app membership", membership_uuid, loc)
+    return membership
+
+
+def monitoring_type_get(*, type_uuid: uuid.UUID, loc: list) -> EntityMonitoringType:
+    monitoring_type = EntityMonitoringType.objects.filter(uuid=type_uuid).first()
+    if monitoring_type is None:
+        raise not_found("entity monitoring type", type_uuid, loc)
+    return monitoring_type
+
+
+def company_get(*, company_uuid: uuid.UUID, loc: list) -> Company:
+    company = Company.objects.filter(uuid=company_uuid).first()
+    if company is None:
+        raise not_found("company", company_uuid, loc)
+    return company
+
+
+def person_get(*, person_uuid: uuid.UUID, loc: list) -> Person:
+    person = Person.objects.filter(uuid=person_uuid).first()
+    if person is None:
+        raise not_found("person", person_uuid, loc)
+    return person

@@ -1,0 +1,199 @@
+"""Writes of entity monitorings and their decisions.
+
+- A monitoring names exactly one entity; at most one that is not removed exists per
+  config + entity + related company (a partial UNIQUE constraint decides under concurrency).
+- Decisions are append-only. Recording one locks the monitoring row and points
+  `latest_decision` at it in the same transaction, so the rule "screened iff not removed
+  and the latest decision approves" never reads a half-written state.
+- Removing is final for that row and says why (`removal_reason`); screening the entity
+  again takes a new monitoring.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from service.auth.models import AppMembership
+from service.companies.models import Company, Person
+from service.errors import bad_field
+from service.screening.models import (
+    CustomerPerson,
+    EntityMonitoring,
+    EntityMonitoringDecision,
+    EntityMonitoringType,
+    ScreeningConfig,
+)
+
+
+@dataclass(frozen=True)
+class DecisionSpec:
+    approved_flag: bool
+    origin_key: str
+    comment: str = ""
+    app_membership: AppMembership | None = None
+    api_user_uuid: uuid.UUID | None = None
+
+
+def _entity_fields(entity: Person | CustomerPerson | Company) -> dict:
+    if isinstance(entity, Person):
+        return {"entity_key": EntityMonitoring.EntityKey.PERSON, "entity_uuid": entity.uuid, "person": entity}
+    if isinstance(entity, CustomerPerson):
+        return {
+            "entity_key": EntityMonitoring.EntityKey.CUSTOMER_PERSON,
+            "entity_uuid": entity.uuid,
+            "customer_person": entity,
+        }
+    return {"entity_key": EntityMonitoring.EntityKey.COMPANY, "entity_uuid": entity.uuid, "company": entity}
+
+
+def monitoring_exists(*, config: ScreeningConfig, entity, related_company: Company | None) -> bool:
+    fields = _entity_fields(entity)
+    return EntityMonitoring.objects.filter(
+        screening_config=config,
+        entity_key=fields["entity_key"],
+        entity_uuid=fields["entity_uuid"],
+        related_company=related_company,
+        removed_flag=False,
+    ).exists()
+
+
+def monitoring_insert(
+    *,
+    config: ScreeningConfig,
+    entity: Person | CustomerPerson | Company,
+    related_company: Company | None,
+    monitoring_type: EntityMonitoringType,
+    origin_key: str,
+    comment: str = "",
+    app_membership: AppMembership | None = None,
+    relationship_start_date: date | None = None,
+    decision: DecisionSpec | None = None,
+) -> EntityMonitoring | None:
+    """The new monitoring (with its first decision when given), or None when one that is not
+    removed already exists for this config + entity + related company."""
+    try:
+        with transaction.atomic():
+            monitoring = EntityMonitoring.objects.create(
+                screening_config=config,
+                related_company=related_company,
+                entity_monitoring_type=monitoring_type,
+                monitoring_origin_key=origin_key,
+                monitoring_comment=comment,
+                app_membership=app_membership,
+                relationship_start_date=relationship_start_date,
+                **_entity_fields(entity),
+            )
+            if decision is not None:
+                _decision_insert(monitoring, decision)  # a row of this transaction: nobody else sees it yet
+    except IntegrityError:
+        return None
+    return monitoring
+
+
+def monitorings_insert_many(*, monitorings: list[EntityMonitoring], decision: DecisionSpec | None) -> list[EntityMonitoring]:
+    """Insert unsaved monitorings in a few statements (a watchlist sync's batch); those that
+    would duplicate one not removed are skipped (ON CONFLICT DO NOTHING against the partial
+    UNIQUE constraints). The inserted ones get `decision` when given; returns them."""
+    if not monitorings:
+        return []
+    EntityMonitoring.objects.bulk_create(monitorings, ignore_conflicts=True)
+    kept = set(EntityMonitoring.objects.filter(uuid__in=[m.uuid for m in monitorings]).values_list("uuid", flat=True))
+    inserted = [m for m in monitorings if m.uuid in kept]
+    if decision is not None and inserted:
+        decisions = EntityMonitoringDecision.objects.bulk_create(
+            [_decision_row(m, decision) for m in inserted]
+        )
+        for monitoring, row in zip(inserted, decisions):
+            monitoring.latest_decision = row
+        EntityMonitoring.objects.bulk_update(inserted, ["latest_decision"], batch_size=500)
+    return inserted
+
+
+def monitoring_row(
+    *,
+    config: ScreeningConfig,
+    entity: Person | CustomerPerson | Company,
+    related_company: Company | None,
+    monitoring_type: EntityMonitoringType,
+    origin_key: str,
+    comment: str = "",
+) -> EntityMonitoring:
+    """An unsaved monitoring, for `monitorings_insert_many`."""
+    return EntityMonitoring(
+        screening_config=config,
+        related_company=related_company,
+        entity_monitoring_type=monitoring_type,
+        monitoring_origin_key=origin_key,
+        monitoring_comment=comment,
+        **_entity_fields(entity),
+    )
+
+
+def monitoring_create(*, duplicate_loc: list, removed_flag: bool = False, **fields) -> EntityMonitoring:
+    """`monitoring_insert` for a caller: a duplicate is a 400 naming `duplicate_loc`."""
+    duplicate = bad_field(duplicate_loc, "already monitored in this screening config", code="already_monitored")
+    if monitoring_exists(config=fields["config"], entity=fields["entity"], related_company=fields["related_company"]):
+        raise duplicate
+    with transaction.atomic():
+        monitoring = monitoring_insert(**fields)
+        if monitoring is None:
+            raise duplicate
+        if removed_flag:
+            monitoring_remove(monitoring=monitoring, reason="Created as removed.")
+    return monitoring
+
+
+def decision_record(*, monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    with transaction.atomic():
+        locked = EntityMonitoring.objects.select_for_update().get(pk=monitoring.pk)
+        if locked.removed_flag:
+            raise bad_field(
+                ["body", "entity_monitoring_uuid"], "the monitoring is removed; create a new one", code="monitoring_removed"
+            )
+        decision = _decision_insert(locked, spec)
+    monitoring.latest_decision = decision
+    return decision
+
+
+def _decision_row(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    return EntityMonitoringDecision(
+        entity_monitoring=monitoring,
+        approved_flag=spec.approved_flag,
+        decision_origin_key=spec.origin_key,
+        decision_comment=spec.comment,
+        app_membership=spec.app_membership,
+        api_user_id=spec.api_user_uuid,
+    )
+
+
+def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    decision = _decision_row(monitoring, spec)
+    decision.save(force_insert=True)
+    EntityMonitoring.objects.filter(pk=monitoring.pk).update(latest_decision=decision, update_timestamp=timezone.now())
+    monitoring.latest_decision = decision
+    return decision
+
+
+def monitoring_remove(*, monitoring: EntityMonitoring, reason: str) -> EntityMonitoring:
+    """Stops screening the entity and records why; removing twice changes nothing."""
+    with transaction.atomic():
+        now = timezone.now()
+        changed = EntityMonitoring.objects.filter(pk=monitoring.pk, removed_flag=False).update(
+            removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
+        )
+    if changed:
+        monitoring.removed_flag, monitoring.removed_timestamp, monitoring.removal_reason = True, now, reason
+    return monitoring
+
+
+def monitorings_remove_many(*, monitorings: list[EntityMonitoring], reason: str) -> int:
+    """`monitoring_remove` for many at once (one UPDATE); the number removed now."""
+    now = timezone.now()
+    return EntityMonitoring.objects.filter(pk__in=[m.pk for m in monitorings], removed_flag=False).update(
+        removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
+    )

@@ -1,0 +1,151 @@
+"""Customer person endpoints (spec §4.7) and the extension reads. Every endpoint needs `aml`;
+national ids also need `person_national_identification`, to write and to read them."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest
+from ninja import Query, Router, Schema, Status
+
+from service.errors import bad_field
+from service.pagination import page_from
+from service.screening import person_schemas as s
+from service.screening import person_selectors as selectors
+from service.screening import person_services as services
+from service.screening.access import EXTENSION, NATIONAL_ID, aml_principal
+from service.screening.config_api import config_of, same_as_path
+
+router = Router(tags=["Screening customer persons"])
+
+
+def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
+    principal = aml_principal(request)
+    return selectors.customer_person_get(
+        app_customer_uuid=principal.app_customer_uuid, customer_person_uuid=customer_person_uuid
+    )
+
+
+@router.post(
+    "/screening-config/{screening_config_uuid}/customer-person",
+    response={201: s.CustomerPersonOut},
+    summary="Create a customer person",
+    description=(
+        "A person screened without a company. Never screened automatically (rule 4): create an entity "
+        "monitoring with an approving decision for it. `birth_date` may not be in the future."
+    ),
+)
+def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.CustomerPersonIn):
+    config = config_of(request, screening_config_uuid)
+    same_as_path(payload.screening_config_uuid, config.uuid, "screening_config_uuid")
+    gender = None
+    if payload.gender_uuid is not None:
+        gender = selectors.gender_get(gender_uuid=payload.gender_uuid, loc=["body", "gender_uuid"])
+    person = services.customer_person_create(
+        config=config, full_name=payload.full_name, birth_date=payload.birth_date, gender=gender
+    )
+    return Status(201, s.customer_person_out(person))
+
+
+class PageQuery(Schema):
+    limit: int | None = None
+    offset: int | None = None
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/customer-person",
+    response=list[s.CustomerPersonOut],
+    summary="Extension: the config's customer persons",
+    description="Sorted by name; `limit` (default 100, at most 1000) and `offset`.",
+    openapi_extra=EXTENSION,
+)
+def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = page_from(query.limit, query.offset)
+    rows = selectors.customer_persons_list(config=config)[page.offset : page.offset + page.limit]
+    return [s.customer_person_out(p) for p in rows]
+
+
+@router.get(
+    "/customer-person/{customer_person_uuid}",
+    response=s.CustomerPersonComposite,
+    summary="Extension: a customer person with national ids and locations",
+    description="National ids only with the `person_national_identification` role (null without it).",
+    openapi_extra=EXTENSION,
+)
+def customer_person_detail(request: HttpRequest, customer_person_uuid: uuid.UUID):
+    person = _person(request, customer_person_uuid)
+    with_ids = request.auth.has_role(NATIONAL_ID)
+    return s.customer_person_composite_out(person, with_national_ids=with_ids)
+
+
+@router.post(
+    "/customer-person/{customer_person_uuid}/customer-person-national-identification",
+    response={201: s.NationalIdOut},
+    summary="Add a national identification number",
+    description=(
+        "Needs the `person_national_identification` role besides `aml`. NO (fødselsnummer or D-number), "
+        "SE (personnummer) and DK (CPR) numbers are checked, check digits included; a number recorded twice "
+        "for the person is a 400."
+    ),
+)
+def national_id_add(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.NationalIdIn):
+    request.auth.require("aml", NATIONAL_ID)
+    person = _person(request, customer_person_uuid)
+    same_as_path(payload.customer_person_uuid, person.uuid, "customer_person_uuid")
+    country = None
+    if payload.geo_country_uuid is not None:
+        country = selectors.geo_country_get(geo_country_uuid=payload.geo_country_uuid, loc=["body", "geo_country_uuid"])
+    row = services.customer_person_national_id_add(
+        person=person,
+        schema=payload.national_identification_schema,
+        number=payload.national_identification_number,
+        geo_country=country,
+    )
+    return Status(201, s.national_id_out(row))
+
+
+@router.get(
+    "/customer-person/{customer_person_uuid}/customer-person-national-identification",
+    response=list[s.NationalIdOut],
+    summary="Extension: the person's national identification numbers",
+    description="Needs the `person_national_identification` role besides `aml`.",
+    openapi_extra=EXTENSION,
+)
+def national_id_list(request: HttpRequest, customer_person_uuid: uuid.UUID):
+    request.auth.require("aml", NATIONAL_ID)
+    person = _person(request, customer_person_uuid)
+    return [s.national_id_out(row) for row in person.national_identifications.order_by("create_timestamp", "uuid")]
+
+
+@router.post(
+    "/customer-person/{customer_person_uuid}/customer-person-location",
+    response={201: s.LocationOut},
+    summary="Add a location",
+)
+def location_add(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.LocationIn):
+    person = _person(request, customer_person_uuid)
+    same_as_path(payload.customer_person_uuid, person.uuid, "customer_person_uuid")
+    location_type = None
+    if payload.person_location_type_uuid is not None:
+        location_type = selectors.location_type_get(
+            location_type_uuid=payload.person_location_type_uuid, loc=["body", "person_location_type_uuid"]
+        )
+    texts = payload.dict(include=set(services.LOCATION_TEXT_FIELDS))
+    if not any((value or "").strip() for value in texts.values()) and payload.geo_location_uuid is None:
+        raise bad_field(["body"], "a location needs an address, a place or a country")
+    row = services.customer_person_location_add(
+        person=person, location_type=location_type, geo_location_uuid=payload.geo_location_uuid, texts=texts
+    )
+    return Status(201, s.location_out(row))
+
+
+@router.get(
+    "/customer-person/{customer_person_uuid}/customer-person-location",
+    response=list[s.LocationOut],
+    summary="Extension: the person's locations",
+    openapi_extra=EXTENSION,
+)
+def location_list(request: HttpRequest, customer_person_uuid: uuid.UUID):
+    person = _person(request, customer_person_uuid)
+    return [s.location_out(row) for row in person.locations.order_by("create_timestamp", "uuid")]

@@ -1,0 +1,130 @@
+"""In/Out shapes of customer persons, their national ids and locations (spec §2.8)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date, datetime
+
+from ninja import Field, Schema
+
+from service.screening.access import screening_app_url
+
+
+class CustomerPersonIn(Schema):
+    full_name: str = Field(..., max_length=300)
+    birth_date: date | None = Field(None, description="YYYY-MM-DD; not in the future")
+    screening_config_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's config")
+    gender_uuid: uuid.UUID | None = None
+
+
+class CustomerPersonOut(Schema):
+    uuid: uuid.UUID
+    screening_config_uuid: uuid.UUID
+    full_name: str
+    birth_date: date | None
+    gender_uuid: uuid.UUID | None
+    gender_key: str | None = Field(description="Extension: the gender's key")
+    create_timestamp: datetime
+    app_url: str | None
+
+
+def customer_person_out(person) -> dict:
+    return {
+        "uuid": person.uuid,
+        "screening_config_uuid": person.screening_config_id,
+        "full_name": person.full_name,
+        "birth_date": person.birth_date,
+        "gender_uuid": person.gender_id,
+        "gender_key": person.gender.key if person.gender else None,
+        "create_timestamp": person.create_timestamp,
+        "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/"),
+    }
+
+
+class NationalIdIn(Schema):
+    customer_person_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's person")
+    national_identification_schema: str = Field(..., description="NO, SE or DK")
+    national_identification_number: str = Field(..., max_length=40)
+    geo_country_uuid: uuid.UUID | None = Field(None, description="Default: the schema's country")
+
+
+class NationalIdOut(Schema):
+    uuid: uuid.UUID
+    customer_person_uuid: uuid.UUID
+    national_identification_schema: str
+    national_identification_number: str
+    geo_country_uuid: uuid.UUID | None
+    create_timestamp: datetime
+
+
+def national_id_out(row) -> dict:
+    return {
+        "uuid": row.uuid,
+        "customer_person_uuid": row.customer_person_id,
+        "national_identification_schema": row.national_identification_schema,
+        "national_identification_number": row.national_identification_number,
+        "geo_country_uuid": row.geo_country_id,
+        "create_timestamp": row.create_timestamp,
+    }
+
+
+class LocationIn(Schema):
+    customer_person_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's person")
+    person_location_type_uuid: uuid.UUID | None = None
+    geo_location_uuid: uuid.UUID | None = None
+    street_address: str | None = Field(None, max_length=300)
+    postal_code: str | None = Field(None, max_length=20)
+    postal_place: str | None = Field(None, max_length=100)
+    municipality_code: str | None = Field(None, max_length=10)
+    municipality_name: str | None = Field(None, max_length=100)
+    country_code_two: str | None = Field(None, max_length=2)
+    country_name: str | None = Field(None, max_length=100)
+    street_name: str | None = Field(None, max_length=200)
+    street_number: str | None = Field(None, max_length=20)
+    street_letter: str | None = Field(None, max_length=10)
+
+
+class LocationOut(Schema):
+    uuid: uuid.UUID
+    customer_person_uuid: uuid.UUID
+    person_location_type_uuid: uuid.UUID | None
+    geo_location_uuid: uuid.UUID | None
+    street_address: str
+    postal_code: str
+    postal_place: str
+    municipality_code: str
+    municipality_name: str
+    country_code_two: str
+    country_name: str
+    street_name: str
+    street_number: str
+    street_letter: str
+    create_timestamp: datetime
+
+
+def location_out(row) -> dict:
+    return {name: getattr(row, name) for name in LocationOut.model_fields if not name.endswith("_uuid")} | {
+        "uuid": row.uuid,
+        "customer_person_uuid": row.customer_person_id,
+        "person_location_type_uuid": row.person_location_type_id,
+        "geo_location_uuid": row.geo_location_uuid,
+    }
+
+
+class CustomerPersonComposite(Schema):
+    customer_person: CustomerPersonOut
+    customer_person_national_identifications: list[NationalIdOut] | None = Field(
+        description="Only with the person_national_identification role; null without it"
+    )
+    customer_person_locations: list[LocationOut]
+
+
+def customer_person_composite_out(person, *, with_national_ids: bool) -> dict:
+    ids = None
+    if with_national_ids:
+        ids = [national_id_out(row) for row in person.national_identifications.order_by("create_timestamp", "uuid")]
+    return {
+        "customer_person": customer_person_out(person),
+        "customer_person_national_identifications": ids,
+        "customer_person_locations": [location_out(row) for row in person.locations.order_by("create_timestamp", "uuid")],
+    }

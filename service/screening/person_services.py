@@ -1,0 +1,127 @@
+"""Writes of customer persons, their national identification numbers and locations.
+
+National ids are checked with python-stdnum (NO fødselsnummer, including D-numbers;
+SE personnummer; DK CPR) and stored in one form (compact; SE as its twelve digits), so the same number written
+with or without separators is one number. A person's birth date may not lie in the future.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from stdnum.dk import cpr
+from stdnum.exceptions import ValidationError as StdnumError
+from stdnum.no import fodselsnummer
+from stdnum.se import personnummer
+
+from service.companies.models import GeoCountry
+from service.errors import BadRequest, bad_field, field_error
+from service.screening.models import (
+    CustomerPerson,
+    CustomerPersonLocation,
+    CustomerPersonNationalIdentification,
+    Gender,
+    PersonLocationType,
+    ScreeningConfig,
+)
+
+NATIONAL_ID_MODULES = {"NO": fodselsnummer, "SE": personnummer, "DK": cpr}
+# A national id's country when the caller names none: the schema's (created in the register when missing).
+NATIONAL_ID_COUNTRIES = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
+NATIONAL_ID_NAMES = {"NO": "Norwegian fødselsnummer or D-number", "SE": "Swedish personnummer", "DK": "Danish CPR number"}
+
+
+def birth_date_check(birth_date: date | None, loc: list) -> None:
+    if birth_date is not None and birth_date > timezone.localdate():
+        raise bad_field(loc, "must not be in the future")
+
+
+def customer_person_create(
+    *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None
+) -> CustomerPerson:
+    errors = []
+    if not full_name.strip():
+        errors.append(field_error(["body", "full_name"], "must not be blank"))
+    if birth_date is not None and birth_date > timezone.localdate():
+        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
+    if errors:
+        names = ", ".join(e["loc"][-1] for e in errors)
+        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+    return CustomerPerson.objects.create(
+        screening_config=config, full_name=" ".join(full_name.split()), birth_date=birth_date, gender=gender
+    )
+
+
+def national_id_compact(*, schema: str, number: str) -> str:
+    """The compact number, or a 400 naming the field that is wrong."""
+    module = NATIONAL_ID_MODULES.get(schema)
+    if module is None:
+        raise bad_field(["body", "national_identification_schema"], "must be NO, SE or DK")
+    try:
+        valid = module.validate(number)
+        return _swedish_twelve_digits(valid) if schema == "SE" else valid
+    except StdnumError as exc:
+        raise bad_field(
+            ["body", "national_identification_number"], f"not a valid {NATIONAL_ID_NAMES[schema]} ({exc})"
+        ) from None
+
+
+def customer_person_national_id_add(
+    *, person: CustomerPerson, schema: str, number: str, geo_country: GeoCountry | None
+) -> CustomerPersonNationalIdentification:
+    schema = schema.strip().upper()
+    compact = national_id_compact(schema=schema, number=number)
+    country = geo_country or GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
+    duplicate = bad_field(
+        ["body", "national_identification_number"], "this number is already recorded for the person", code="already_recorded"
+    )
+    if person.national_identifications.filter(national_identification_schema=schema, national_identification_number=compact).exists():
+        raise duplicate
+    try:
+        with transaction.atomic():
+            return CustomerPersonNationalIdentification.objects.create(
+                customer_person=person,
+                national_identification_schema=schema,
+                national_identification_number=compact,
+                geo_country=country,
+            )
+    except IntegrityError:
+        raise duplicate from None
+
+
+def _swedish_twelve_digits(valid: str) -> str:
+    """A Swedish number is written with or without the century (and with - or + before the
+    last four); stored as its twelve digits, so every spelling is one number."""
+    digits = "".join(ch for ch in valid if ch.isdigit())
+    if len(digits) == 10:
+        digits = f"{personnummer.get_birth_date(valid).year // 100}{digits}"
+    return digits
+
+
+LOCATION_TEXT_FIELDS = (
+    "street_address",
+    "postal_code",
+    "postal_place",
+    "municipality_code",
+    "municipality_name",
+    "country_code_two",
+    "country_name",
+    "street_name",
+    "street_number",
+    "street_letter",
+)
+
+
+def customer_person_location_add(
+    *, person: CustomerPerson, location_type: PersonLocationType | None, geo_location_uuid, texts: dict[str, str]
+) -> CustomerPersonLocation:
+    values = {field: (texts.get(field) or "").strip() for field in LOCATION_TEXT_FIELDS}
+    country_code = values["country_code_two"]
+    if country_code and not (len(country_code) == 2 and country_code.isalpha()):
+        raise bad_field(["body", "country_code_two"], "must be two letters (ISO 3166-1 alpha-2)")
+    values["country_code_two"] = country_code.upper()
+    return CustomerPersonLocation.objects.create(
+        customer_person=person, person_location_type=location_type, geo_location_uuid=geo_location_uuid, **values
+    )

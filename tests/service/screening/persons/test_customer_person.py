@@ -1,0 +1,78 @@
+"""POST /v1/screening-config/{uuid}/customer-person and the extension reads."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from service.screening.models import CustomerPerson
+from tests.service.screening.helpers import (
+    AML,
+    config_make,
+    config_url,
+    customer_person_make,
+    customer_person_url,
+    field_locs,
+    gender_uuid,
+)
+
+
+def test_it_creates_a_customer_person_and_reads_it_back(api):
+    config = config_make(api)
+    created = customer_person_make(api, config["uuid"], full_name="  Kari   Nordmann ", screening_config_uuid=config["uuid"])
+    assert created["full_name"] == "Kari Nordmann"
+    assert created["birth_date"] == "1980-05-17"
+    assert created["gender_key"] == "female"
+    read = api.get(customer_person_url(created["uuid"]), roles=AML).json()
+    assert read["customer_person"] == created
+    assert read["customer_person_locations"] == []
+    listed = api.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()
+    assert [p["uuid"] for p in listed] == [created["uuid"]]
+
+
+def test_it_refuses_a_birth_date_in_the_future_and_a_blank_name_together(api):
+    config = config_make(api)
+    tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
+    response = api.post(
+        config_url(config["uuid"], "/customer-person"), {"full_name": "  ", "birth_date": tomorrow}, roles=AML
+    )
+    assert response.status_code == 400
+    assert field_locs(response) == [["body", "full_name"], ["body", "birth_date"]]
+    assert not CustomerPerson.objects.exists()
+
+
+def test_it_refuses_an_unknown_gender_naming_the_field(api):
+    config = config_make(api)
+    response = api.post(
+        config_url(config["uuid"], "/customer-person"), {"full_name": "Ola", "gender_uuid": config["uuid"]}, roles=AML
+    )
+    assert response.status_code == 404
+    assert field_locs(response) == [["body", "gender_uuid"]]
+    assert not CustomerPerson.objects.exists()
+
+
+def test_it_refuses_a_malformed_date(api):
+    config = config_make(api)
+    response = api.post(
+        config_url(config["uuid"], "/customer-person"), {"full_name": "Ola", "birth_date": "17.05.1980"}, roles=AML
+    )
+    assert response.status_code == 400
+    assert field_locs(response)[0][-1] == "birth_date"
+
+
+def test_it_keeps_customer_persons_within_the_organisation(api, other_api):
+    theirs = config_make(other_api)
+    person = customer_person_make(other_api, theirs["uuid"])
+    body = {"full_name": "Ola", "gender_uuid": gender_uuid()}
+    assert api.post(config_url(theirs["uuid"], "/customer-person"), body, roles=AML).status_code == 404
+    assert api.get(config_url(theirs["uuid"], "/customer-person"), roles=AML).status_code == 404
+    assert api.get(customer_person_url(person["uuid"]), roles=AML).status_code == 404
+    assert CustomerPerson.objects.count() == 1
+
+
+def test_it_needs_the_aml_role(api):
+    config = config_make(api)
+    response = api.post(config_url(config["uuid"], "/customer-person"), {"full_name": "Ola"})
+    assert response.status_code == 403
+    assert not CustomerPerson.objects.exists()

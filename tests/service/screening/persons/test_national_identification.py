@@ -1,0 +1,96 @@
+"""POST /v1/customer-person/{uuid}/customer-person-national-identification: stdnum checks and the role."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.screening.models import CustomerPersonNationalIdentification
+from tests.service.screening.helpers import AML, config_make, customer_person_make, customer_person_url, field_locs
+
+TAIL = "/customer-person-national-identification"
+BOTH = ["aml", "person_national_identification"]
+
+
+@pytest.fixture
+def person(api):
+    return customer_person_make(api, config_make(api)["uuid"])
+
+
+@pytest.mark.parametrize(
+    ("schema", "number", "stored"),
+    [
+        ("NO", "151086 95088", "15108695088"),
+        ("SE", "880320-0016", "198803200016"),
+        ("DK", "211062-5629", "2110625629"),
+    ],
+)
+def test_it_accepts_valid_nordic_numbers(api, person, schema, number, stored):
+    body = {"national_identification_schema": schema, "national_identification_number": number}
+    response = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
+    assert response.status_code == 201, response.json()
+    assert response.json()["national_identification_number"] == stored
+    country = api.get("/analysis/v1/geo-country", roles=AML).json()
+    assert response.json()["geo_country_uuid"] == next(c["uuid"] for c in country if c["geo_country_key"] == schema)
+
+
+@pytest.mark.parametrize(
+    ("schema", "number", "field"),
+    [
+        ("NO", "15108695087", "national_identification_number"),  # bad check digit
+        ("SE", "880320-0017", "national_identification_number"),
+        ("DK", "3210625629", "national_identification_number"),  # no 32nd day
+        ("FI", "131052-308T", "national_identification_schema"),
+    ],
+)
+def test_it_refuses_invalid_numbers_naming_the_field(api, person, schema, number, field):
+    body = {"national_identification_schema": schema, "national_identification_number": number}
+    response = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
+    assert response.status_code == 400
+    assert field_locs(response) == [["body", field]]
+    assert not CustomerPersonNationalIdentification.objects.exists()
+
+
+def test_it_takes_a_swedish_number_with_and_without_century_as_one(api, person):
+    body = {"national_identification_schema": "SE", "national_identification_number": "19880320-0016"}
+    assert api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).status_code == 201
+    body["national_identification_number"] = "8803200016"
+    assert api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).status_code == 400
+
+
+def test_it_refuses_the_same_number_twice(api, person):
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    assert api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).status_code == 201
+    body["national_identification_number"] = "151086 95088"
+    again = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
+    assert again.status_code == 400
+    assert field_locs(again) == [["body", "national_identification_number"]]
+    assert CustomerPersonNationalIdentification.objects.count() == 1
+
+
+def test_it_needs_the_national_identification_role_to_write(api, person):
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    response = api.post(customer_person_url(person["uuid"], TAIL), body, roles=AML)
+    assert response.status_code == 403
+    assert "person_national_identification" in response.json()["detail"]
+    assert not CustomerPersonNationalIdentification.objects.exists()
+
+
+def test_it_hides_national_ids_in_reads_without_the_role(api, person):
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
+    with_role = api.get(customer_person_url(person["uuid"]), roles=BOTH).json()
+    assert [i["national_identification_number"] for i in with_role["customer_person_national_identifications"]] == [
+        "15108695088"
+    ]
+    without = api.get(customer_person_url(person["uuid"]), roles=AML)
+    assert without.json()["customer_person_national_identifications"] is None
+    assert "15108695088" not in without.content.decode()
+    assert api.get(customer_person_url(person["uuid"], TAIL), roles=AML).status_code == 403
+    assert len(api.get(customer_person_url(person["uuid"], TAIL), roles=BOTH).json()) == 1
+
+
+def test_it_keeps_another_organisations_person_out_of_reach(api, other_api):
+    theirs = customer_person_make(other_api, config_make(other_api)["uuid"])
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    assert api.post(customer_person_url(theirs["uuid"], TAIL), body, roles=BOTH).status_code == 404
+    assert not CustomerPersonNationalIdentification.objects.exists()
