@@ -77,11 +77,42 @@ def members(request):
     return render(request, "portal/members.html", context)
 
 
+# Each check in an officer's words: what it covers, and what a failure means for their work.
+HEALTH_WORDS = {
+    "Database": (
+        "Dashboard records",
+        "Logins, watchlists and report links can be read and saved.",
+        "The dashboard cannot read or save its records: pages will fail until it is back.",
+    ),
+    "Broker": (
+        "Background queue",
+        "Work that runs in the background (following report orders) can be queued.",
+        "Background work cannot be queued: reports you order will not be followed until it is back.",
+    ),
+    "Worker": (
+        "Background worker",
+        "The background worker is running.",
+        "The background worker is not running: ordered reports will not show as ready until it is back.",
+    ),
+    "Service API": (
+        "Analysis service",
+        "The analysis service answers: company data, watchlists and reports are available.",
+        "The analysis service does not answer or refuses the dashboard's credentials: company pages and lists will not load.",
+    ),
+}
+
+
 @never_cache
 def health(request):
     checks = [_check_database(), _check_broker(), _check_worker(), _check_service(request)]
     healthy = all(check["ok"] for check in checks)
-    context = {"checks": checks, "healthy": healthy}
+    if request.GET.get("format") != "json":
+        for check in checks:
+            title, fine, failing = HEALTH_WORDS[check["name"]]
+            check.update(title=title, words=fine if check["ok"] else failing)
+    member = getattr(request.user, "member", None) if request.user.is_authenticated else None
+    show_details = member is not None and member.role == Member.Role.ADMIN  # ids and errors are for admins
+    context = {"checks": checks, "healthy": healthy, "show_details": show_details}
     status = 200 if healthy else 503
     if request.GET.get("format") == "json":
         return JsonResponse({"healthy": healthy, "checks": checks}, status=status)
