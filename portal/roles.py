@@ -46,3 +46,22 @@ def api_role_keys_for(*, dashboard_role: str, organisation_role_keys: list[str])
 
 def member_api_role_keys(member: Member) -> list[str]:
     return api_role_keys_for(dashboard_role=member.role, organisation_role_keys=member.organisation.role_keys)
+
+
+# What each dashboard role can do on the pages that exist today, in the words the navigation and home page use.
+ROLE_ABILITIES: dict[str, tuple[str, ...]] = {
+    Member.Role.VIEWER: (
+        "Read companies: register data, credit score, flags, accounts and sector benchmarks (no payment remarks)",
+        "Manage watchlists",
+        "Order company profiles and ownership reports",
+    ),
+    Member.Role.OFFICER: (
+        "Read companies, including payment remarks and their creditors",
+        "Manage watchlists",
+        "Order every report type, credit reports included",
+    ),
+    Member.Role.ADMIN: (
+        "Everything a compliance officer can do, with every API role the organisation holds",
+        "See the technical details of the health checks",
+    ),
+}

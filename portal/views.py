@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import connection
+from django.db.models import Count
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -17,8 +18,9 @@ from portal.access import client_for_member, member_required
 from portal.celery import app as celery_app
 from portal.login_throttle import login_failure_record, login_failures_clear, login_is_locked
 from portal.models import Member, WorkerHeartbeat
-from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
+from portal.roles import API_ROLE_DESCRIPTIONS, ROLE_ABILITIES, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
+from reports.models import ReportDownload
 
 
 class LoginView(auth_views.LoginView):
@@ -46,15 +48,36 @@ class LogoutView(auth_views.LogoutView):
     pass
 
 
+HOME_WATCHLISTS_SHOWN = 6
+HOME_REPORTS_SHOWN = 5
+
+
 @member_required()
 def home(request):
+    """The work list: watchlists, reports ready and in progress, and the organisation's counts."""
     member: Member = request.member
-    overview, error = None, None
+    client = client_for_member(member)
+    overview, watchlists, error = None, None, None
     try:
-        overview = client_for_member(member).organisation.overview()
+        overview, watchlists = client.gather(client.organisation.overview, client.watchlists.list)
     except ServiceError as exc:
         error = exc.detail
-    return render(request, "portal/home.html", {"overview": overview, "service_error": error})
+    reports = ReportDownload.objects.filter(organisation=member.organisation)
+    by_status = dict(reports.values_list("status").annotate(n=Count("uuid")).order_by())
+    context = {
+        "overview": overview,
+        "service_error": error,
+        "watchlists": sorted(watchlists or [], key=lambda w: w.name.lower())[:HOME_WATCHLISTS_SHOWN],
+        "watchlist_count": len(watchlists or []),
+        "watchlist_company_total": sum(w.company_count for w in watchlists or []),
+        "reports_ready": reports.filter(status=ReportDownload.Status.COMPLETE)[:HOME_REPORTS_SHOWN],
+        "reports_ready_count": by_status.get(ReportDownload.Status.COMPLETE, 0),
+        "reports_waiting_count": by_status.get(ReportDownload.Status.PENDING, 0)
+        + by_status.get(ReportDownload.Status.PROCESSING, 0),
+        "reports_failed_count": by_status.get(ReportDownload.Status.FAILED, 0),
+        "abilities": ROLE_ABILITIES.get(member.role, ()),
+    }
+    return render(request, "portal/home.html", context)
 
 
 @member_required()
