@@ -1,7 +1,10 @@
 """The dashboard's template filters: one set for every page. Numbers follow the Norwegian rules of
 `vakt_format.norwegian` (shared with the PDF reports); words come from portal/formatting.py."""
 
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
 
 from portal import formatting as fmt
 
@@ -48,7 +51,10 @@ def pct(value) -> str:
 
 @register.filter
 def day(value) -> str:
-    """A date as dd.mm.yyyy."""
+    """A date as dd.mm.yyyy; a moment on this deployment's calendar (a flag raised at midnight in Oslo
+    is that day, not the day before in UTC)."""
+    if isinstance(value, datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
     return fmt.day(value)
 
 

@@ -85,3 +85,14 @@ def test_the_template_filters_use_the_same_rules():
     text = template.render(Context({"a": 10_000_000, "r": -0.313, "k": Decimal("184500.00"), "d": date(2025, 1, 2),
                                     "s": 41.55, "p": -5}))
     assert text == f"10{NBSP}000{NBSP}000|-31,3{NBSP}%|184{NBSP}500{NBSP}kr|02.01.2025|41,6|-5"
+
+
+def test_a_moment_is_shown_on_the_local_calendar(settings):
+    from datetime import datetime, timezone
+
+    settings.TIME_ZONE = "Europe/Oslo"
+    midnight_in_oslo = datetime(2025, 1, 9, 23, 0, tzinfo=timezone.utc)
+
+    text = Template("{{ moment|day }}").render(Context({"moment": midnight_in_oslo}))
+
+    assert text == "10.01.2025"
