@@ -18,7 +18,7 @@ from portal.access import client_for_member, member_required
 from portal.celery import app as celery_app
 from portal.login_throttle import login_failure_record, login_failures_clear, login_is_locked
 from portal.models import Member, WorkerHeartbeat
-from portal.roles import API_ROLE_DESCRIPTIONS, ROLE_ABILITIES, api_role_keys_for
+from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
 from reports.models import ReportDownload
 
@@ -75,7 +75,6 @@ def home(request):
         "reports_waiting_count": by_status.get(ReportDownload.Status.PENDING, 0)
         + by_status.get(ReportDownload.Status.PROCESSING, 0),
         "reports_failed_count": by_status.get(ReportDownload.Status.FAILED, 0),
-        "abilities": ROLE_ABILITIES.get(member.role, ()),
     }
     return render(request, "portal/home.html", context)
 

@@ -185,8 +185,9 @@ def test_the_navigation_says_what_the_role_can_do(db):
     seen_by_viewer = viewer.client().get(HOME).content.decode()
     seen_by_officer = officer.client().get(HOME).content.decode()
 
-    assert "(no payment remarks)" in seen_by_viewer and "credit reports included" not in seen_by_viewer
-    assert "including payment remarks" in seen_by_officer and "credit reports included" in seen_by_officer
+    assert "Manage watchlists" in seen_by_viewer
+    assert "payment" not in seen_by_viewer.lower() and "credit reports" not in seen_by_viewer
+    assert "with payment remarks and their creditors" in seen_by_officer and "and credit reports" in seen_by_officer
     assert 'data-testid="nav-admin"' not in seen_by_officer  # site administration only for staff logins
     officer.user.is_staff = True
     officer.user.save()
