@@ -7,16 +7,21 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from portal.formatting import amount, day, decimal, percent
 from portal.service.companies import Accounts, Bucket, EmploymentPeriod, MeasureType
+from vakt_format.norwegian import millions
 
 # Rounding asked of the sector benchmark per measure unit: ratios to 3 decimals,
 # amounts to thousands of kroner, counts whole.
 ROUND_DIGITS_BY_UNIT = {"ratio": 3, "NOK": -3, "count": 0}
 
 
+def unit_of(measure_key: str, measure_types: Iterable[MeasureType]) -> str:
+    return next((t.unit for t in measure_types if t.key == measure_key), "")
+
+
 def round_digits_for(measure_key: str, measure_types: Iterable[MeasureType]) -> int:
-    unit = next((t.unit for t in measure_types if t.key == measure_key), None)
-    return ROUND_DIGITS_BY_UNIT.get(unit or "", 2)
+    return ROUND_DIGITS_BY_UNIT.get(unit_of(measure_key, measure_types), 2)
 
 
 def local_date(moment: datetime | None) -> str:
@@ -27,10 +32,12 @@ def local_date(moment: datetime | None) -> str:
 
 
 def employment_series(periods: Iterable[EmploymentPeriod]) -> list[dict]:
-    """One point per change: date and head count, oldest first (the chart's JSON)."""
+    """One point per change: date (ISO, and as the axis shows it) and head count, oldest first (the chart's JSON)."""
     points = [
         {"date": local_date(p.from_date or p.reported_at), "count": p.count} for p in periods if p.count is not None
     ]
+    for point in points:
+        point["label"] = day(point["date"]) if point["date"] else ""
     return sorted(points, key=lambda p: p["date"])
 
 
@@ -48,9 +55,39 @@ def latest_measure_year(accounts: Iterable[Accounts]) -> int | None:
     return max(years) if years else None
 
 
-def buckets_chart(buckets: Sequence[Bucket]) -> list[dict]:
-    """The histogram's JSON for static/js/charts.js."""
-    return [{"id": b.id, "name": b.name, "lower": b.lower, "upper": b.upper, "count": b.count} for b in buckets]
+def edge_label(value, unit: str, *, in_millions: bool = False) -> str:
+    """A bucket edge on the chart's axis: 41,6 %, 12,5 mill (kroner), 1 200."""
+    if unit == "ratio":
+        return percent(value)
+    if unit == "NOK":
+        return millions(value) if in_millions else amount(value)
+    if unit == "count":
+        return amount(value)
+    return decimal(value, 2)
+
+
+def buckets_chart(buckets: Sequence[Bucket], unit: str = "") -> list[dict]:
+    """The histogram's JSON for static/js/charts.js: the numbered bars with their labels already in
+    Norwegian format (the chart draws them as given). The bucket of companies without a value
+    (id -1) is no bar: the page says how many there are instead."""
+    shown = [b for b in buckets if b.id != -1 and b.name != "null"]
+    edges = [abs(v) for b in shown for v in (b.lower, b.upper) if v is not None]
+    in_millions = unit == "NOK" and bool(edges) and max(edges) >= 1_000_000
+
+    def label(b: Bucket) -> str:
+        lower = edge_label(b.lower, unit, in_millions=in_millions) if b.lower is not None else None
+        upper = edge_label(b.upper, unit, in_millions=in_millions) if b.upper is not None else None
+        if b.name == "underflow" or lower is None:
+            return f"below {upper}"
+        if b.name == "overflow" or upper is None:
+            return f"above {lower}"
+        return f"{lower} to {upper}"
+
+    return [{"id": b.id, "label": label(b), "count": b.count} for b in shown]
+
+
+def without_value_count(buckets: Sequence[Bucket]) -> int:
+    return sum(b.count for b in buckets if b.id == -1 or b.name == "null")
 
 
 def bucket_of(value, buckets: Sequence[Bucket]) -> int | None:

@@ -18,6 +18,8 @@ from companies.presenters import (
     employment_series,
     latest_measure_year,
     round_digits_for,
+    unit_of,
+    without_value_count,
 )
 from portal.access import client_for_member, member_required
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
@@ -65,17 +67,23 @@ def detail(request, company_uuid: uuid.UUID):
 def benchmark(request, company_uuid: uuid.UUID):
     companies = client_for_member(request.member).companies
     measure = request.GET.get("measure") or DEFAULT_MEASURE
-    year_text = request.GET.get("year", "")
-    context = {"company_uuid": company_uuid, "measure": measure, "year": year_text}
+    year_text = request.GET.get("year", "").strip()
+    measure_types = companies.measure_types()
+    unit = unit_of(measure, measure_types)
+    description = next((t.description for t in measure_types if t.key == measure), measure.replace("_", " "))
+    context = {"company_uuid": company_uuid, "measure": measure, "measure_description": description,
+               "unit": unit, "year": year_text}
+    if not year_text:  # a company without accounts has no year to start from: the panel asks for one
+        return render(request, "companies/detail.html#benchmark", context)
     if not year_text.isdigit():
-        context["error"] = "Choose a year."
+        context["error"] = "The year is a four-digit number, e.g. 2024."
         return render(request, "companies/detail.html#benchmark", context)
     try:
         result = companies.benchmark(
             str(company_uuid),
             measure=measure,
             year=int(year_text),
-            round_digits=round_digits_for(measure, companies.measure_types()),
+            round_digits=round_digits_for(measure, measure_types),
         )
     except ServiceBadRequest as exc:
         context["error"] = exc.detail
@@ -83,8 +91,9 @@ def benchmark(request, company_uuid: uuid.UUID):
     context.update(
         benchmark=result,
         statistics=result.statistics,
-        buckets=buckets_chart(result.buckets),
+        buckets=buckets_chart(result.buckets, unit),
+        without_value=without_value_count(result.buckets),
         own_value=result.own_value,
-        own_bucket_id=bucket_of(result.own_value, result.buckets),
+        own_bucket_id=bucket_of(result.own_value, result.buckets) if result.own_value is not None else None,
     )
     return render(request, "companies/detail.html#benchmark", context)

@@ -46,3 +46,22 @@ def api_role_keys_for(*, dashboard_role: str, organisation_role_keys: list[str])
 
 def member_api_role_keys(member: Member) -> list[str]:
     return api_role_keys_for(dashboard_role=member.role, organisation_role_keys=member.organisation.role_keys)
+
+
+
+def abilities_for(member: Member) -> list[str]:
+    """What the member can do on the pages that exist today, in words for the navigation and home page.
+
+    Follows the API roles actually sent for the member (an officer of an organisation without
+    credit_check reads no payment remarks), and never names what the member cannot see."""
+    keys = set(member_api_role_keys(member))
+    remarks = "credit_check" in keys
+    abilities = [
+        "Read companies: register data, credit score, flags, accounts and sector benchmarks"
+        + (", with payment remarks and their creditors" if remarks else ""),
+        "Manage watchlists",
+        "Order company profiles and ownership reports" + (", and credit reports" if remarks else ""),
+    ]
+    if member.role == Member.Role.ADMIN:
+        abilities.append("See the technical details of the health checks")
+    return abilities

@@ -153,6 +153,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "portal.context_processors.member",
             ],
+            # The dashboard's filters (Norwegian numbers, words for keys) on every template, error pages too.
+            "builtins": ["portal.templatetags.vakt"],
         },
     },
 ]

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import connection
+from django.db.models import Count
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -19,6 +20,7 @@ from portal.login_throttle import login_failure_record, login_failures_clear, lo
 from portal.models import Member, WorkerHeartbeat
 from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
+from reports.models import ReportDownload
 
 
 class LoginView(auth_views.LoginView):
@@ -46,15 +48,35 @@ class LogoutView(auth_views.LogoutView):
     pass
 
 
+HOME_WATCHLISTS_SHOWN = 6
+HOME_REPORTS_SHOWN = 5
+
+
 @member_required()
 def home(request):
+    """The work list: watchlists, reports ready and in progress, and the organisation's counts."""
     member: Member = request.member
-    overview, error = None, None
+    client = client_for_member(member)
+    overview, watchlists, error = None, None, None
     try:
-        overview = client_for_member(member).organisation.overview()
+        overview, watchlists = client.gather(client.organisation.overview, client.watchlists.list)
     except ServiceError as exc:
         error = exc.detail
-    return render(request, "portal/home.html", {"overview": overview, "service_error": error})
+    reports = ReportDownload.objects.filter(organisation=member.organisation)
+    by_status = dict(reports.values_list("status").annotate(n=Count("uuid")).order_by())
+    context = {
+        "overview": overview,
+        "service_error": error,
+        "watchlists": sorted(watchlists or [], key=lambda w: w.name.lower())[:HOME_WATCHLISTS_SHOWN],
+        "watchlist_count": len(watchlists or []),
+        "watchlist_company_total": sum(w.company_count for w in watchlists or []),
+        "reports_ready": reports.filter(status=ReportDownload.Status.COMPLETE)[:HOME_REPORTS_SHOWN],
+        "reports_ready_count": by_status.get(ReportDownload.Status.COMPLETE, 0),
+        "reports_waiting_count": by_status.get(ReportDownload.Status.PENDING, 0)
+        + by_status.get(ReportDownload.Status.PROCESSING, 0),
+        "reports_failed_count": by_status.get(ReportDownload.Status.FAILED, 0),
+    }
+    return render(request, "portal/home.html", context)
 
 
 @member_required()
@@ -77,11 +99,42 @@ def members(request):
     return render(request, "portal/members.html", context)
 
 
+# Each check in an officer's words: what it covers, and what a failure means for their work.
+HEALTH_WORDS = {
+    "Database": (
+        "Dashboard records",
+        "Logins, watchlists and report links can be read and saved.",
+        "The dashboard cannot read or save its records: pages will fail until it is back.",
+    ),
+    "Broker": (
+        "Background queue",
+        "Work that runs in the background (following report orders) can be queued.",
+        "Background work cannot be queued: reports you order will not be followed until it is back.",
+    ),
+    "Worker": (
+        "Background worker",
+        "The background worker is running.",
+        "The background worker is not running: ordered reports will not show as ready until it is back.",
+    ),
+    "Service API": (
+        "Analysis service",
+        "The analysis service answers: company data, watchlists and reports are available.",
+        "The analysis service does not answer or refuses the dashboard's credentials: company pages and lists will not load.",
+    ),
+}
+
+
 @never_cache
 def health(request):
     checks = [_check_database(), _check_broker(), _check_worker(), _check_service(request)]
     healthy = all(check["ok"] for check in checks)
-    context = {"checks": checks, "healthy": healthy}
+    if request.GET.get("format") != "json":
+        for check in checks:
+            title, fine, failing = HEALTH_WORDS[check["name"]]
+            check.update(title=title, words=fine if check["ok"] else failing)
+    member = getattr(request.user, "member", None) if request.user.is_authenticated else None
+    show_details = member is not None and member.role == Member.Role.ADMIN  # ids and errors are for admins
+    context = {"checks": checks, "healthy": healthy, "show_details": show_details}
     status = 200 if healthy else 503
     if request.GET.get("format") == "json":
         return JsonResponse({"healthy": healthy, "checks": checks}, status=status)

@@ -1,4 +1,12 @@
+"""The dashboard's template filters: one set for every page. Numbers follow the Norwegian rules of
+`vakt_format.norwegian` (shared with the PDF reports); words come from portal/formatting.py."""
+
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
+
+from portal import formatting as fmt
 
 register = template.Library()
 
@@ -6,19 +14,79 @@ register = template.Library()
 @register.filter
 def key_label(value) -> str:
     """A machine key as words: "very_low" -> "Very low"."""
-    text = str(value or "").replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
+    return fmt.key_words(value)
 
 
 @register.filter
 def plain(value) -> str:
     """A value the service recorded, for reading: lists joined, yes/no, a dash for nothing."""
     if value is None or value == "" or value == []:
-        return "–"
+        return fmt.DASH
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, (list, tuple)):
         return ", ".join(str(item) for item in value)
     if isinstance(value, (int, float)) and abs(value) >= 10_000:  # amounts grouped; years (2025) left alone
-        return f"{value:,.0f}"
+        return fmt.amount(value)
     return str(value)
+
+
+@register.filter
+def number(value, places=0) -> str:
+    """1234567 -> "1 234 567"; with places, a decimal comma: 1.5|number:2 -> "1,50"."""
+    return fmt.decimal(value, int(places))
+
+
+@register.filter
+def kr(value) -> str:
+    """An amount in kroner without stray decimals: "184 500 kr"."""
+    return fmt.kroner(value)
+
+
+@register.filter
+def pct(value) -> str:
+    """A ratio as a percentage with one decimal: 0.416 -> "41,6 %"."""
+    return fmt.percent(value)
+
+
+@register.filter
+def day(value) -> str:
+    """A date as dd.mm.yyyy; a moment on this deployment's calendar (a flag raised at midnight in Oslo
+    is that day, not the day before in UTC)."""
+    if isinstance(value, datetime) and timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return fmt.day(value)
+
+
+@register.filter
+def measure(value, unit) -> str:
+    """A measure's value by its unit (ratio, NOK, count)."""
+    return fmt.measure_value(value, unit)
+
+
+@register.filter
+def factor_label(factor) -> str:
+    return fmt.factor_label(factor.key)
+
+
+@register.filter
+def factor_value(factor) -> str:
+    return fmt.factor_value(factor.key, factor.value)
+
+
+@register.filter
+def factor_band(factor) -> str:
+    return fmt.factor_band(factor.key, factor.band)
+
+
+@register.filter
+def points(value) -> str:
+    """Score points with their sign: "+12", "-5", "0"."""
+    return f"{value:+d}" if value else "0"
+
+
+@register.filter
+def evidence(flag, credit_risk=None) -> list[str]:
+    """A flag's evidence as sentences; with the payment remarks the role lets the page show."""
+    remarks = getattr(credit_risk, "payment_remarks", ()) or ()
+    return fmt.evidence_lines(flag.key, flag.evidence, remarks)

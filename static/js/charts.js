@@ -1,11 +1,25 @@
 // Draws the charts a page declares with <canvas data-chart="..." data-source="<json_script id>">,
 // on load and after every htmx swap (the benchmark panel is swapped in).
+// Numbers in Norwegian format, like the rest of the dashboard: the benchmark's bar labels come
+// formatted from the server (portal/formatting.py); counts on the axes and in tooltips use nb-NO
+// grouping (a no-break space between thousands).
 (function () {
   "use strict";
+
+  var NB = new Intl.NumberFormat("nb-NO", { maximumFractionDigits: 0 });
+
+  function count(value) {
+    // Intl may use U+202F or U+00A0 between thousands; the dashboard uses U+00A0 everywhere.
+    return NB.format(value).replace(/[\u202f\u2009 ]/g, "\u00a0").replace("\u2212", "-");
+  }
 
   function readJson(id) {
     var node = document.getElementById(id);
     return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function countAxis() {
+    return { beginAtZero: true, ticks: { precision: 0, callback: function (value) { return count(value); } } };
   }
 
   var builders = {
@@ -13,30 +27,47 @@
       return {
         type: "line",
         data: {
-          labels: points.map(function (p) { return p.date; }),
+          labels: points.map(function (p) { return p.label || p.date; }),
           datasets: [{ label: "Employees", data: points.map(function (p) { return p.count; }), stepped: true, borderColor: "#0d6efd", pointRadius: 2 }]
         },
-        options: { maintainAspectRatio: false, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } }
+        options: {
+          maintainAspectRatio: false,
+          plugins: {
+            legend: { display: false },
+            tooltip: { callbacks: { label: function (item) { return count(item.parsed.y) + " employees"; } } }
+          },
+          scales: { y: countAxis() }
+        }
       };
     },
-    benchmark: function (canvas, buckets) {
+    benchmark: function (canvas, bars) {
       var own = canvas.dataset.ownBucket === "" ? null : Number(canvas.dataset.ownBucket);
-      var shown = buckets.filter(function (b) { return b.id !== -1; });
       return {
         type: "bar",
         data: {
-          labels: shown.map(function (b) {
-            if (b.name === "underflow") { return "< " + b.upper; }
-            if (b.name === "overflow") { return "≥ " + b.lower; }
-            return b.lower + " – " + b.upper;
-          }),
+          labels: bars.map(function (b) { return b.label; }),
           datasets: [{
             label: "Companies",
-            data: shown.map(function (b) { return b.count; }),
-            backgroundColor: shown.map(function (b) { return b.id === own ? "#dc3545" : "#9ec5fe"; })
+            data: bars.map(function (b) { return b.count; }),
+            backgroundColor: bars.map(function (b) { return b.id === own ? "#dc3545" : "#9ec5fe"; })
           }]
         },
-        options: { maintainAspectRatio: false, plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true } } }
+        options: {
+          maintainAspectRatio: false,
+          plugins: {
+            legend: { display: false },
+            tooltip: {
+              callbacks: {
+                label: function (item) {
+                  var n = item.parsed.y;
+                  var text = count(n) + (n === 1 ? " company" : " companies");
+                  return bars[item.dataIndex].id === own ? text + " (this company's bar)" : text;
+                }
+              }
+            }
+          },
+          scales: { y: countAxis() }
+        }
       };
     }
   };

@@ -1,5 +1,6 @@
 """Find a company, read its page and its sector benchmark, in a real browser."""
 
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -41,7 +42,7 @@ def test_it_finds_a_company_and_shows_its_page_and_benchmark(page, member):
     expect(page.locator("canvas[data-chart=benchmark][data-drawn='1']")).to_be_visible()
 
     page.select_option("#measure", "equity_ratio")
-    expect(page.get_by_test_id("own-value")).to_contain_text("This company: 0.4")  # equity 3.2m of 8m assets
+    expect(page.get_by_test_id("own-value")).to_contain_text(re.compile(r"This company: 40,0\s%"))  # 3.2m of 8m
     expect(page.get_by_test_id("top").locator("li")).to_have_count(3)
 
     assert list(page.js_errors) == []

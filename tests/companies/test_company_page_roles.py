@@ -57,7 +57,8 @@ def test_an_officer_and_an_admin_see_them(db, indebted, role):
     assert 'data-testid="payment-remark"' in page and "Inkasso Norge AS" in page
     assert "Payment remarks" in page  # the flag
     assert any(form in page for form in _amount_forms(REMARK_AMOUNT))  # in the table and the flag's evidence
-    assert "Unsettled payment remarks amount" in page  # a factor of the score
+    assert "Unsettled remarks, amount" in page  # a factor of the score, under the PDF's label
+    assert "187\xa0654\xa0kr" in page  # in Norwegian format, without stray decimals
 
 
 def test_an_officer_of_an_organisation_without_credit_check_sees_none(db, indebted):

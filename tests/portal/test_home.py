@@ -109,3 +109,87 @@ def test_it_shows_who_is_logged_in(member):
     assert 'data-testid="who"' in page
     assert "ingrid" in page
     assert "Compliance officer" in page
+
+
+# --- the work list (issue #23 item 10) ----------------------------------------------------------
+
+
+def _ready_report(member, name: str, status: str = "complete"):
+    import uuid
+
+    from reports.models import ReportDownload
+
+    return ReportDownload.objects.create(
+        organisation=member.organisation, ordered_by=member.member, order_uuid=uuid.uuid4(), report_uuid=uuid.uuid4(),
+        company_uuid=uuid.uuid4(), company_name=name, report_type="company_profile", status=status,
+    )
+
+
+def test_it_lists_the_watchlists_with_their_counts_and_links(member):
+    from service.watchlists.services import watchlist_create
+
+    kunder = watchlist_create(app_customer_uuid=member.app_customer.uuid, watchlist_name="Kunder")
+    watchlist_create(app_customer_uuid=member.app_customer.uuid, watchlist_name="Leverandører")
+
+    page = member.client().get(HOME).content.decode()
+
+    assert page.count('data-testid="home-watchlist"') == 2
+    assert f'href="/watchlists/{kunder.uuid}/">Kunder</a>' in page
+    assert "2 lists · 0 companies" in page
+
+
+def test_it_says_how_to_start_when_there_is_no_watchlist_or_report(member):
+    page = member.client().get(HOME).content.decode()
+
+    assert 'data-testid="no-watchlists"' in page and 'href="/watchlists/">Create one</a>' in page
+    assert 'data-testid="no-reports"' in page
+
+
+def test_it_shows_the_reports_ready_and_counts_the_rest(member, other_member):
+    _ready_report(member, "Aker ASA")
+    _ready_report(member, "Berg AS", status="processing")
+    _ready_report(member, "Feil AS", status="failed")
+    _ready_report(other_member, "Andres AS")
+
+    page = member.client().get(HOME).content.decode()
+
+    assert 'data-testid="reports-ready-count">1<' in page
+    assert page.count('data-testid="home-report"') == 1 and "Aker ASA" in page
+    assert "1 in progress" in page and "1 failed" in page
+    assert "Berg AS" not in page and "Andres AS" not in page
+    assert 'href="/reports/">Download them under Reports</a>' in page
+
+
+def test_it_links_only_to_pages_that_exist(member):
+    from django.urls import Resolver404, resolve
+
+    page = member.client().get(HOME).content.decode()
+
+    for href in set(re.findall(r'href="(/[^"#?]*)', page)):
+        if href.startswith("/static/"):
+            continue
+        try:
+            resolve(href)
+        except Resolver404:  # pragma: no cover - the assertion below names it
+            raise AssertionError(f"the home page links to {href}, which does not exist") from None
+    assert "/screening/" not in page  # the screening pages are not built yet
+
+
+def test_the_navigation_says_what_the_role_can_do(db):
+    from portal.models import Member
+    from tests.portal.conftest import make_member
+
+    viewer = make_member("Nordbank ASA", "vera", role=Member.Role.VIEWER)
+    officer = make_member("Fjordkreditt AS", "olga", role=Member.Role.OFFICER)
+
+    seen_by_viewer = viewer.client().get(HOME).content.decode()
+    seen_by_officer = officer.client().get(HOME).content.decode()
+
+    assert "Manage watchlists" in seen_by_viewer
+    assert "payment" not in seen_by_viewer.lower() and "credit reports" not in seen_by_viewer
+    assert "with payment remarks and their creditors" in seen_by_officer and "and credit reports" in seen_by_officer
+    assert 'data-testid="nav-admin"' not in seen_by_officer  # site administration only for staff logins
+    officer.user.is_staff = True
+    officer.user.save()
+    assert 'data-testid="nav-admin"' in officer.client().get(HOME).content.decode()
+

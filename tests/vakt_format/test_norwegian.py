@@ -1,0 +1,47 @@
+"""The shared Norwegian number rules (vakt_format.norwegian): the PDFs and the dashboard use them both."""
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from vakt_format import norwegian as no
+
+NBSP = "\xa0"
+
+
+def test_amounts_are_grouped_by_a_no_break_space_without_decimals():
+    assert no.amount(10_000_000) == f"10{NBSP}000{NBSP}000"
+    assert no.amount(Decimal("184500.00")) == f"184{NBSP}500"
+    assert no.amount(999) == "999"
+    assert no.amount(-1_250_000) == f"-1{NBSP}250{NBSP}000"
+    assert no.amount(0.5) == "1"  # half up, like the PDFs
+
+
+def test_kroner_carry_the_unit():
+    assert no.kroner(184_500) == f"184{NBSP}500{NBSP}kr"
+    assert no.kroner(None) == "–"
+
+
+def test_ratios_are_percentages_with_one_decimal_and_a_comma():
+    assert no.percent(0.416) == f"41,6{NBSP}%"
+    assert no.percent(Decimal("-0.313")) == f"-31,3{NBSP}%"
+    assert no.percent(0.12345) == f"12,3{NBSP}%"
+    assert no.percent(12.5) == f"1{NBSP}250,0{NBSP}%"
+    assert no.percent(None) == "–"
+
+
+def test_decimals_use_a_comma():
+    assert no.decimal(1.5, 2) == "1,50"
+    assert no.decimal(1234.56, 1) == f"1{NBSP}234,6"
+
+
+def test_dates_read_day_month_year():
+    assert no.day(date(2024, 6, 15)) == "15.06.2024"
+    assert no.day(datetime(2024, 6, 15, 13, 0)) == "15.06.2024"
+    assert no.day("2025-07-31") == "31.07.2025"
+    assert no.day(None) == "–"
+
+
+def test_the_service_reports_use_the_same_module():
+    from service.reports import norwegian as reports_no
+
+    assert reports_no.percent is no.percent and reports_no.kroner is no.kroner

@@ -1,0 +1,65 @@
+"""Numbers, money, percentages and dates as a Norwegian reader expects them.
+
+    amount(1234567)       -> "1 234 567"      (thousands split by a no-break space)
+    kroner(45000)         -> "45 000 kr"
+    percent(Decimal("0.1234")) -> "12,3 %"    (a ratio in, one decimal, decimal comma)
+    decimal(1.5, 2)       -> "1,50"
+    day(date(2024, 6, 15)) -> "15.06.2024"
+
+The separator is U+00A0 (no-break space), not the narrow U+202F: the PDFs use the
+standard Helvetica font, whose WinAnsi encoding has the one but not the other.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+NBSP = "\u00a0"
+DASH = "–"  # shown for a missing value
+
+
+def _quantize(value, places: int) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def decimal(value, places: int = 1) -> str:
+    if value is None:
+        return DASH
+    number = _quantize(value, places)
+    sign = "-" if number < 0 else ""
+    whole, _, fraction = f"{abs(number):f}".partition(".")
+    grouped = f"{int(whole):,}".replace(",", NBSP)
+    return sign + grouped + ("," + fraction if fraction else "")
+
+
+def amount(value) -> str:
+    """Whole units: kroner have no stray decimals in a report."""
+    return decimal(value, 0)
+
+
+def kroner(value) -> str:
+    return DASH if value is None else f"{amount(value)}{NBSP}kr"
+
+
+def percent(ratio) -> str:
+    """A ratio (0.123) as a percentage with one decimal (12,3 %)."""
+    return DASH if ratio is None else f"{decimal(Decimal(str(ratio)) * 100, 1)}{NBSP}%"
+
+
+def day(value) -> str:
+    if value is None:
+        return DASH
+    if isinstance(value, str):
+        try:
+            value = date.fromisoformat(value[:10])
+        except ValueError:
+            return value
+    if isinstance(value, datetime):
+        value = value.date()
+    return value.strftime("%d.%m.%Y")
+
+
+def millions(value) -> str:
+    """Axis labels: 12 500 000 -> "12,5 mill"."""
+    return DASH if value is None else f"{decimal(Decimal(str(value)) / 1_000_000, 1)}{NBSP}mill"
