@@ -20,7 +20,7 @@ from service.companies import models as cm
 from service.companies import schemas as cs
 from service.companies import ownership
 from service.companies import selectors as companies
-from service.reports import norwegian
+from vakt_format import norwegian
 
 KEY_FIGURE_YEARS = 5
 MAX_CHAIN_DEPTH = 6

@@ -39,9 +39,3 @@ def test_dates_read_day_month_year():
     assert no.day(datetime(2024, 6, 15, 13, 0)) == "15.06.2024"
     assert no.day("2025-07-31") == "31.07.2025"
     assert no.day(None) == "–"
-
-
-def test_the_service_reports_use_the_same_module():
-    from service.reports import norwegian as reports_no
-
-    assert reports_no.percent is no.percent and reports_no.kroner is no.kroner

@@ -23,7 +23,7 @@ from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from service.reports import norwegian as no
+from vakt_format import norwegian as no
 from service.reports.content import ReportContent, report_content_gather
 from service.reports.producers import ProducedFile
 
