@@ -28,3 +28,35 @@ def cases(caller, config_uuid, **params) -> dict:
     assert response.status_code == 200, response.json()
     [collection] = response.json()
     return collection
+
+
+def review_status_uuid(key: str) -> str:
+    from service.screening.models import ScreeningCaseReviewStatus
+
+    return str(ScreeningCaseReviewStatus.objects.get(key=key).uuid)
+
+
+def match_decision_uuid(key: str) -> str:
+    from service.screening.models import EntityMatchDecisionType
+
+    return str(EntityMatchDecisionType.objects.get(key=key).uuid)
+
+
+def member_of(caller, email: str = "aml@nordbank.no") -> str:
+    from service.auth.models import AppCustomer
+    from service.auth.services import app_membership_create
+
+    organisation = AppCustomer.objects.get(uuid=caller.app_customer_uuid)
+    return str(app_membership_create(app_customer=organisation, email=email).uuid)
+
+
+def review(caller, config_uuid, case_uuid, status_key: str, decision_key: str = "no_match", reviewer=None, **fields):
+    body = {
+        "screening_case_uuid": case_uuid,
+        "pep_confirmed_flag": False,
+        "screening_case_review_status_uuid": review_status_uuid(status_key),
+        "reviewer_app_membership_uuid": reviewer or member_of(caller),
+        "entity_match_decision_type_uuid": match_decision_uuid(decision_key),
+        **fields,
+    }
+    return caller.post(config_url(config_uuid, "/screening-case-review"), body, roles=AML)
