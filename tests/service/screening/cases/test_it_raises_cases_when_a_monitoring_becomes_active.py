@@ -75,3 +75,16 @@ def test_it_screens_a_company_by_its_own_name_against_listed_organisations(api, 
 def test_it_logs_and_returns_when_the_monitoring_is_gone(api, lists, caplog):
     assert screening_run_task.delay(["00000000-0000-0000-0000-000000000000"]).result is None
     assert "gone" in caplog.text
+
+
+def test_it_names_the_entity_inquiry_on_the_monitoring_once_a_hit_is_found(api, lists):
+    from tests.service.screening.helpers import monitorings
+
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    customer_person_screened(api, config["uuid"], "Kari Nordmann")
+
+    by_name = {m["entity_monitoring"]["monitoring_entity_name"]: m["entity_monitoring"] for m in monitorings(api, config["uuid"])}
+    [case] = ScreeningCase.objects.filter(screening_config_id=config["uuid"])
+    assert by_name[UN_PERSON]["entity_inquiry_uuid"] == str(case.entity_inquiry_id)
+    assert by_name["Kari Nordmann"]["entity_inquiry_uuid"] is None
