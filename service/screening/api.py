@@ -2,6 +2,7 @@
 
 from ninja import Router
 
+from service.screening.case_api import router as case_router
 from service.screening.config_api import router as config_router
 from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
@@ -12,3 +13,4 @@ router.add_router("", config_router)
 router.add_router("", watchlist_link_router)
 router.add_router("", person_router)
 router.add_router("", monitoring_router)
+router.add_router("", case_router)

@@ -87,6 +87,20 @@ PERSON_LOCATION_TYPES = {
     "place_of_birth": "Where the person was born",
 }
 
+# DESIGN.md, review keys. The case status follows the latest review's status.
+SCREENING_CASE_REVIEW_STATUSES = {
+    "in_review": "A reviewer is looking at the case",
+    "escalated": "Handed on for a second opinion",
+    "confirmed_hit": "The screened entity is the listed one",
+    "false_positive": "The screened entity is not the listed one",
+}
+
+ENTITY_MATCH_DECISION_TYPES = {
+    "match": "The persons or companies are the same",
+    "no_match": "The persons or companies are different",
+    "possible_match": "Not decided: they may be the same",
+}
+
 
 def screening_catalog_ensure(apps=None) -> None:
     """The screening setup keys in the database (idempotent). `apps` is a migration's
@@ -99,8 +113,13 @@ def screening_catalog_ensure(apps=None) -> None:
         ("EntityMonitoringType", ENTITY_MONITORING_TYPES),
         ("Gender", GENDERS),
         ("PersonLocationType", PERSON_LOCATION_TYPES),
+        ("ScreeningCaseReviewStatus", SCREENING_CASE_REVIEW_STATUSES),
+        ("EntityMatchDecisionType", ENTITY_MATCH_DECISION_TYPES),
     )
     for model_name, keys in tables:
-        model = registry.get_model("service_screening", model_name)
+        try:
+            model = registry.get_model("service_screening", model_name)
+        except LookupError:  # an earlier migration's registry: a later migration seeds it
+            continue
         for key, description in keys.items():
             model.objects.update_or_create(key=key, defaults={"description": description})

@@ -126,3 +126,10 @@ from service.screening.monitoring_models import (  # noqa: E402,F401
     EntityMonitoringDecision,
     EntityMonitoringType,
 )
+from service.screening.case_models import (  # noqa: E402,F401
+    EntityInquiry,
+    EntityMatchDecisionType,
+    ScreeningCase,
+    ScreeningCaseReview,
+    ScreeningCaseReviewStatus,
+)

@@ -127,7 +127,7 @@ def monitoring_out(m) -> dict:
         "monitoring_entity_key": m.entity_key,
         "entity_monitoring_type_uuid": m.entity_monitoring_type_id,
         "relationship_start_date": m.relationship_start_date,
-        "entity_inquiry_uuid": None,
+        "entity_inquiry_uuid": getattr(m, "entity_inquiry_uuid", None),  # annotated by the selectors
         "entity_monitoring_reason_uuid": None,
         "app_url": screening_app_url(f"/screening/monitorings/{m.uuid}/"),
         "entity_monitoring_type_key": m.entity_monitoring_type.key,

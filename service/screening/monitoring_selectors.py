@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from service.auth.models import AppMembership
 from service.companies.models import Company, Person
 from service.errors import bad_field
 from service.screening.access import not_found
-from service.screening.models import EntityMonitoring, EntityMonitoringType, ScreeningConfig
+from service.screening.models import EntityInquiry, EntityMonitoring, EntityMonitoringType, ScreeningConfig
 
 STATUS_KEYS = ("pending", "active", "declined", "removed")
 
@@ -49,9 +49,19 @@ def monitoring_status_key(monitoring: EntityMonitoring) -> str:
 
 
 def _with_relations(queryset: QuerySet[EntityMonitoring]) -> QuerySet[EntityMonitoring]:
-    return queryset.select_related(
-        "entity_monitoring_type", "latest_decision", "person", "customer_person", "company", "related_company"
-    ).prefetch_related("decisions")
+    # The entity's inquiry in this config (one per config + entity), once a run has found a hit.
+    inquiry = EntityInquiry.objects.filter(
+        screening_config=OuterRef("screening_config"),
+        inquiry_entity_key=OuterRef("entity_key"),
+        inquiry_entity_uuid=OuterRef("entity_uuid"),
+    ).values("uuid")[:1]
+    return (
+        queryset.select_related(
+            "entity_monitoring_type", "latest_decision", "person", "customer_person", "company", "related_company"
+        )
+        .prefetch_related("decisions")
+        .annotate(entity_inquiry_uuid=Subquery(inquiry))
+    )
 
 
 def monitorings_screened(*, screening_config: ScreeningConfig) -> QuerySet[EntityMonitoring]:

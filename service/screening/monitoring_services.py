@@ -5,6 +5,8 @@
 - Decisions are append-only. Recording one locks the monitoring row and points
   `latest_decision` at it in the same transaction, so the rule "screened iff not removed
   and the latest decision approves" never reads a half-written state.
+- A decision that approves screens the entity after commit (`screening_on_commit`, the
+  Celery task of screening_run.py).
 - Removing is final for that row and says why (`removal_reason`); screening the entity
   again takes a new monitoring.
 """
@@ -111,6 +113,8 @@ def monitorings_insert_many(*, monitorings: list[EntityMonitoring], decision: De
         for monitoring, row in zip(inserted, decisions):
             monitoring.latest_decision = row
         EntityMonitoring.objects.bulk_update(inserted, ["latest_decision"], batch_size=500)
+        if decision.approved_flag:
+            screening_on_commit(monitoring_uuids=[m.uuid for m in inserted])
     return inserted
 
 
@@ -176,7 +180,22 @@ def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> Entity
     decision.save(force_insert=True)
     EntityMonitoring.objects.filter(pk=monitoring.pk).update(latest_decision=decision, update_timestamp=timezone.now())
     monitoring.latest_decision = decision
+    if spec.approved_flag:
+        screening_on_commit(monitoring_uuids=[monitoring.uuid])
     return decision
+
+
+SCREENING_BATCH = 200
+
+
+def screening_on_commit(*, monitoring_uuids: list[uuid.UUID]) -> None:
+    """Screen monitorings that became active, once this transaction commits (in batches)."""
+    from service.screening.tasks import screening_run_task
+
+    uuids = [str(u) for u in monitoring_uuids]
+    for start in range(0, len(uuids), SCREENING_BATCH):
+        batch = uuids[start : start + SCREENING_BATCH]
+        transaction.on_commit(lambda batch=batch: screening_run_task.delay(batch))
 
 
 def monitoring_remove(*, monitoring: EntityMonitoring, reason: str) -> EntityMonitoring:

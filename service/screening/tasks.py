@@ -1,4 +1,5 @@
-"""Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings.
+"""Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings,
+screen monitored entities.
 
 Tasks take keys and paths, are idempotent (an unchanged file makes no new
 version), retry with backoff on network errors, and log and return when the
@@ -119,4 +120,25 @@ def screening_config_sync_task(config_uuid: str, company_uuids: list[str]) -> st
         logger.warning("Screening config %s is gone; nothing synced.", config_uuid)
         return None
     logger.info("Screening config %s: %s", config_uuid, result.summary_line())
+    return result.summary_line()
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def screening_run_task(monitoring_uuids: list[str]) -> str | None:
+    """Screen these monitorings' entities and raise cases for new hits
+    (service.screening.screening_run); a redelivered task makes no second case."""
+    from service.screening.screening_run import monitorings_screen
+
+    result = monitorings_screen(monitoring_uuids=monitoring_uuids)
+    if result is None:
+        logger.warning("Entity monitorings %s are gone; nothing screened.", ", ".join(monitoring_uuids))
+        return None
+    logger.info("Screening run: %s", result.summary_line())
     return result.summary_line()

@@ -19,8 +19,11 @@ SPEC = {
     ("post", "/analysis/v1/screening-config/{screening_config_uuid}/entity-monitoring-composite"),
     ("get", "/analysis/v1/screening-config/{screening_config_uuid}/entity-monitoring-composite"),
     ("post", "/analysis/v1/screening-config/{screening_config_uuid}/entity-monitoring-decision"),
+    ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-composite-collection"),
+    ("post", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-review"),
 }
-SCREENING_WORDS = ("screening", "customer-person", "entity-monitoring", "gender", "person-location-type", "geo-country")
+SCREENING_WORDS = ("screening", "customer-person", "entity-monitoring", "gender", "person-location-type", "geo-country",
+                   "entity-match-decision-type")
 
 
 def test_it_documents_every_spec_endpoint_and_marks_only_extensions(api):

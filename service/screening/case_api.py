@@ -1,0 +1,135 @@
+"""Screening case endpoints (spec §2.10, §4.7): the case collection and reviews. Every
+endpoint needs `aml`; a case of another config, or of another organisation, is 404."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest
+from ninja import Query, Router, Schema, Status
+
+from service.auth.models import AppMembership
+from service.errors import BadRequest, field_error
+from service.pagination import page_from
+from service.screening import case_schemas as s
+from service.screening import case_selectors as selectors
+from service.screening import case_services as services
+from service.screening.access import EXTENSION, aml_principal
+from service.screening.config_api import config_of
+from service.screening.models import EntityMatchDecisionType, ScreeningCaseReviewStatus
+
+router = Router(tags=["Screening cases"])
+
+
+class CaseQuery(Schema):
+    limit: int | None = None
+    offset: int | None = None
+    screening_case_status_identifiers: str | None = None
+    related_company_uuid: uuid.UUID | None = None
+
+
+def _composites(config, cases: list) -> list[dict]:
+    monitorings = selectors.monitorings_of_cases(config=config, cases=cases)
+    out = []
+    for case in cases:
+        of_entity = monitorings.get(case.entity_inquiry.inquiry_entity_uuid, [])
+        out.append(
+            s.case_composite_out(case, monitorings=of_entity, monitored_flag=selectors.entity_screened(of_entity))
+        )
+    return out
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-case-composite-collection",
+    response=list[s.ScreeningCaseCollection],
+    summary="The config's screening cases",
+    description=(
+        "Newest first. `screening_case_status_identifiers`: a comma list of pending (no review), ongoing (latest "
+        "review in_review or escalated) and complete (confirmed_hit or false_positive). `related_company_uuid`: "
+        "cases of entities monitored for that company. `limit` (default 100, at most 1000) and `offset` as in "
+        "rule 6. Each composite carries, as an extension, `screening_case_match`: the list entry and the score "
+        "with the engine's explanation."
+    ),
+)
+def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CaseQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = page_from(query.limit, query.offset)
+    status_keys = selectors.case_status_keys_parse(query.screening_case_status_identifiers)
+    queryset = selectors.cases_list(config=config, status_keys=status_keys, related_company_uuid=query.related_company_uuid)
+    count = queryset.count()
+    cases = list(queryset[page.offset : page.offset + page.limit])
+    return [{"elements": _composites(config, cases), "count": count, "has_more": page.offset + len(cases) < count}]
+
+
+def _lookup(model, value: uuid.UUID, field: str, what: str, errors: list):
+    row = model.objects.filter(uuid=value).first()
+    if row is None:
+        errors.append(field_error(["body", field], f"no {what} {value}"))
+    return row
+
+
+@router.post(
+    "/screening-config/{screening_config_uuid}/screening-case-review",
+    response={201: s.ScreeningCaseComposite},
+    summary="Record a review of a screening case",
+    description=(
+        "Appends a review; the case status follows the latest review (in_review, escalated: ongoing; "
+        "confirmed_hit, false_positive: complete). `reviewer_app_membership_uuid` must be a member of the calling "
+        "organisation. Answers the case composite with its reviews."
+    ),
+)
+def review_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.ReviewIn):
+    config = config_of(request, screening_config_uuid)
+    case = selectors.case_get(config=config, case_uuid=payload.screening_case_uuid, loc=["body", "screening_case_uuid"])
+    errors: list = []
+    status = _lookup(ScreeningCaseReviewStatus, payload.screening_case_review_status_uuid, "screening_case_review_status_uuid", "review status", errors)
+    decision = _lookup(EntityMatchDecisionType, payload.entity_match_decision_type_uuid, "entity_match_decision_type_uuid", "match decision type", errors)
+    reviewer = AppMembership.objects.filter(
+        uuid=payload.reviewer_app_membership_uuid, app_customer_id=request.auth.app_customer_uuid
+    ).first()
+    if reviewer is None:
+        errors.append(
+            field_error(["body", "reviewer_app_membership_uuid"], "not a member of the calling organisation")
+        )
+    if errors:
+        names = ", ".join(e["loc"][-1] for e in errors)
+        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+    services.review_record(
+        case=case,
+        status=status,
+        decision_type=decision,
+        reviewer=reviewer,
+        pep_confirmed_flag=payload.pep_confirmed_flag,
+        comment=payload.screening_case_review_comment,
+        api_user_uuid=request.auth.api_user_uuid,
+    )
+    case = selectors.case_get(config=config, case_uuid=case.uuid)
+    return Status(201, _composites(config, [case])[0])
+
+
+@router.get(
+    "/screening-case-review-status",
+    response=list[s.ReviewStatusLookupOut],
+    summary="Extension: screening case review statuses",
+    openapi_extra=EXTENSION,
+)
+def review_statuses(request: HttpRequest):
+    aml_principal(request)
+    return [
+        {"uuid": r.uuid, "screening_case_review_status_key": r.key, "description": r.description}
+        for r in selectors.review_statuses_list()
+    ]
+
+
+@router.get(
+    "/entity-match-decision-type",
+    response=list[s.MatchDecisionTypeLookupOut],
+    summary="Extension: entity match decision types",
+    openapi_extra=EXTENSION,
+)
+def match_decision_types(request: HttpRequest):
+    aml_principal(request)
+    return [
+        {"uuid": r.uuid, "entity_match_decision_type_key": r.key, "description": r.description}
+        for r in selectors.match_decision_types_list()
+    ]

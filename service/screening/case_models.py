@@ -1,0 +1,124 @@
+"""Screening cases (spec §2.10): what a screening run found and what reviewers said about it.
+
+An entity inquiry is one screened entity of a config (a register person, a customer
+person or a company): exactly one of `person`, `customer_person`, `company` is set, and
+`inquiry_entity_key` + `inquiry_entity_uuid` repeat that choice for one unique index.
+
+A case is one possible hit: an inquiry against one listed entity, identified across list
+versions by its category and `list_source_id` (an unchanged entry gets a new row in every
+version). `list_entry` points at the entry the case was raised on and `list_content_hash`
+keeps that entry's hash. No second case for the same inquiry and listed entity: a UNIQUE
+constraint that the run's insert-ignore leans on, so repeated or concurrent runs are safe.
+
+Reviews are append-only; `latest_review` and `case_status_key` follow the newest one, written
+in the same transaction (DESIGN.md, case status):
+pending (no review), ongoing (in_review, escalated), complete (confirmed_hit, false_positive).
+"""
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+
+
+class ScreeningCaseReviewStatus(models.Model):
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    key = models.CharField(max_length=64, unique=True)
+    description = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class EntityMatchDecisionType(models.Model):
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    key = models.CharField(max_length=64, unique=True)
+    description = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class EntityInquiry(models.Model):
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    screening_config = models.ForeignKey("ScreeningConfig", on_delete=models.CASCADE, related_name="entity_inquiries")
+    inquiry_entity_key = models.CharField(max_length=20)  # person | customer_person | company
+    inquiry_entity_uuid = models.UUIDField()
+    person = models.ForeignKey("service_companies.Person", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    customer_person = models.ForeignKey("CustomerPerson", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    company = models.ForeignKey("service_companies.Company", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    create_timestamp = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(inquiry_entity_key="person", person__isnull=False, customer_person__isnull=True, company__isnull=True)
+                | Q(inquiry_entity_key="customer_person", person__isnull=True, customer_person__isnull=False, company__isnull=True)
+                | Q(inquiry_entity_key="company", person__isnull=True, customer_person__isnull=True, company__isnull=False),
+                name="inquiry_one_entity",
+            ),
+            models.UniqueConstraint(
+                fields=["screening_config", "inquiry_entity_key", "inquiry_entity_uuid"], name="inquiry_unique_entity"
+            ),
+        ]
+
+
+class ScreeningCase(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ONGOING = "ongoing"
+        COMPLETE = "complete"
+
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    screening_config = models.ForeignKey("ScreeningConfig", on_delete=models.CASCADE, related_name="screening_cases")
+    entity_inquiry = models.ForeignKey(EntityInquiry, on_delete=models.CASCADE, related_name="cases")
+    list_category = models.ForeignKey("ScreeningListCategory", on_delete=models.PROTECT, related_name="+")
+    list_source_id = models.CharField(max_length=100)
+    list_entry = models.ForeignKey("ScreeningListEntry", on_delete=models.PROTECT, related_name="+")
+    list_content_hash = models.CharField(max_length=64)
+    pep_flag = models.BooleanField(default=False)
+    sanction_flag = models.BooleanField(default=False)
+    score = models.FloatField()
+    explanation = models.JSONField(default=dict, help_text="the engine's Explanation.as_dict()")
+    explanation_summary = models.TextField(blank=True)
+    assignee_app_membership = models.ForeignKey(
+        "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    case_status_key = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    latest_review = models.ForeignKey("ScreeningCaseReview", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_timestamp = models.DateTimeField(auto_now_add=True)
+    update_timestamp = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_timestamp", "-uuid"]
+        indexes = [models.Index(fields=["screening_config", "case_status_key"], name="case_config_status")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entity_inquiry", "list_category", "list_source_id"], name="case_unique_inquiry_listed_entity"
+            )
+        ]
+
+
+class ScreeningCaseReview(models.Model):
+    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    screening_case = models.ForeignKey(ScreeningCase, on_delete=models.CASCADE, related_name="reviews")
+    reviewer_app_membership = models.ForeignKey(
+        "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    api_user = models.ForeignKey("service_auth.ApiUser", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    screening_case_review_status = models.ForeignKey(ScreeningCaseReviewStatus, on_delete=models.PROTECT)
+    entity_match_decision_type = models.ForeignKey(EntityMatchDecisionType, on_delete=models.PROTECT)
+    pep_confirmed_flag = models.BooleanField(default=False)
+    screening_case_review_comment = models.TextField(blank=True)
+    created_timestamp = models.DateTimeField(auto_now_add=True)
+    save_timestamp = models.DateTimeField(auto_now=True)
+    complete_timestamp = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_timestamp", "-uuid"]

@@ -1,0 +1,102 @@
+"""Reads of screening cases, scoped to a config of the calling organisation.
+
+The case status (pending, ongoing, complete) is stored on the case beside `latest_review`,
+written in the review's transaction, so the status filter is one indexed column.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+
+from django.db.models import Prefetch, QuerySet
+
+from service.errors import bad_field
+from service.screening.access import not_found
+from service.screening.models import (
+    EntityMatchDecisionType,
+    EntityMonitoring,
+    ScreeningCase,
+    ScreeningCaseReview,
+    ScreeningCaseReviewStatus,
+    ScreeningConfig,
+)
+from service.screening.monitoring_selectors import monitoring_status_key
+
+CASE_STATUS_KEYS = tuple(ScreeningCase.Status.values)
+
+
+def case_status_keys_parse(raw: str | None) -> list[str] | None:
+    """`pending,ongoing` -> the keys; an unknown key is a 400 naming the parameter."""
+    if raw is None or not raw.strip():
+        return None
+    keys = [k.strip() for k in raw.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in CASE_STATUS_KEYS]
+    if unknown:
+        raise bad_field(
+            ["query", "screening_case_status_identifiers"],
+            f"unknown status {', '.join(unknown)}; use {', '.join(CASE_STATUS_KEYS)}",
+        )
+    return keys
+
+
+def _with_relations(queryset: QuerySet[ScreeningCase]) -> QuerySet[ScreeningCase]:
+    reviews = ScreeningCaseReview.objects.select_related(
+        "screening_case_review_status", "entity_match_decision_type", "reviewer_app_membership"
+    ).order_by("-created_timestamp", "-uuid")
+    return queryset.select_related(
+        "entity_inquiry__person",
+        "entity_inquiry__customer_person__gender",
+        "entity_inquiry__company",
+        "list_entry__version__category",
+    ).prefetch_related(Prefetch("reviews", queryset=reviews))
+
+
+def cases_list(
+    *, config: ScreeningConfig, status_keys: list[str] | None = None, related_company_uuid: uuid.UUID | None = None
+) -> QuerySet[ScreeningCase]:
+    """The config's cases, newest first."""
+    queryset = ScreeningCase.objects.filter(screening_config=config)
+    if status_keys:
+        queryset = queryset.filter(case_status_key__in=status_keys)
+    if related_company_uuid is not None:
+        entities = EntityMonitoring.objects.filter(
+            screening_config=config, related_company_id=related_company_uuid, removed_flag=False
+        ).values("entity_uuid")
+        queryset = queryset.filter(entity_inquiry__inquiry_entity_uuid__in=entities)
+    return _with_relations(queryset).order_by("-created_timestamp", "-uuid")
+
+
+def case_get(*, config: ScreeningConfig, case_uuid: uuid.UUID, loc: list | None = None) -> ScreeningCase:
+    case = _with_relations(ScreeningCase.objects.filter(screening_config=config, uuid=case_uuid)).first()
+    if case is None:
+        raise not_found("screening case", case_uuid, loc)
+    return case
+
+
+def monitorings_of_cases(*, config: ScreeningConfig, cases: list[ScreeningCase]) -> dict[uuid.UUID, list[EntityMonitoring]]:
+    """The config's monitorings that are not removed, by entity, for a page of cases (one query):
+    the related companies and `monitored_flag` of each case's inquiry."""
+    entity_uuids = {c.entity_inquiry.inquiry_entity_uuid for c in cases}
+    by_entity: dict[uuid.UUID, list[EntityMonitoring]] = defaultdict(list)
+    rows = (
+        EntityMonitoring.objects.filter(screening_config=config, removed_flag=False, entity_uuid__in=entity_uuids)
+        .select_related("related_company", "latest_decision")
+        .order_by("create_timestamp", "uuid")
+    )
+    for monitoring in rows:
+        by_entity[monitoring.entity_uuid].append(monitoring)
+    return by_entity
+
+
+def entity_screened(monitorings: list[EntityMonitoring]) -> bool:
+    """The §3 rule (`monitoring_status_key`, the same rule on rows already read)."""
+    return any(monitoring_status_key(m) == "active" for m in monitorings)
+
+
+def review_statuses_list() -> QuerySet[ScreeningCaseReviewStatus]:
+    return ScreeningCaseReviewStatus.objects.order_by("key")
+
+
+def match_decision_types_list() -> QuerySet[EntityMatchDecisionType]:
+    return EntityMatchDecisionType.objects.order_by("key")

@@ -1,0 +1,75 @@
+"""Tiny UN and PEP lists, written by the test and imported with the real importers, and the
+steps every case test takes through the HTTP API. The screening run is enqueued on commit, as
+in production: these tests commit for real (transactional database)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from service.screening.list_import import screening_list_import
+from service.screening.models import ScreeningListCategory
+
+UN_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<CONSOLIDATED_LIST>
+  <INDIVIDUALS>
+    <INDIVIDUAL>
+      <DATAID>1</DATAID>
+      <FIRST_NAME>IVAN</FIRST_NAME>
+      <SECOND_NAME>SERGEYEVICH</SECOND_NAME>
+      <THIRD_NAME>DRAGUNOV</THIRD_NAME>
+      <UN_LIST_TYPE>DPRK</UN_LIST_TYPE>
+      <REFERENCE_NUMBER>KPi.901</REFERENCE_NUMBER>
+      <LISTED_ON>2017-06-02</LISTED_ON>
+      <GENDER>Male</GENDER>
+      <NATIONALITY><VALUE>Russian Federation</VALUE></NATIONALITY>
+      <INDIVIDUAL_DATE_OF_BIRTH><TYPE_OF_DATE>EXACT</TYPE_OF_DATE><DATE>1966-03-14</DATE></INDIVIDUAL_DATE_OF_BIRTH>
+    </INDIVIDUAL>
+  </INDIVIDUALS>
+  <ENTITIES>
+    <ENTITY>
+      <DATAID>2</DATAID>
+      <FIRST_NAME>KORYO FJORD TRADING</FIRST_NAME>
+      <UN_LIST_TYPE>DPRK</UN_LIST_TYPE>
+      <REFERENCE_NUMBER>KPe.901</REFERENCE_NUMBER>
+      <LISTED_ON>2017-06-02</LISTED_ON>
+    </ENTITY>
+  </ENTITIES>
+</CONSOLIDATED_LIST>
+"""
+
+PEP_RECORDS = [
+    {
+        "DATA_SOURCE": "OS_TEST_PEP",
+        "RECORD_ID": "pep-1",
+        "RECORD_TYPE": "PERSON",
+        "NAMES": [{"NAME_TYPE": "PRIMARY", "NAME_FULL": "Ingrid Margrethe Solbakken"}],
+        "RISKS": [{"TOPIC": "role.pep"}],
+        "DATES": [{"DATE_OF_BIRTH": "1961-09-30"}],
+        "COUNTRIES": [{"NATIONALITY": "no"}],
+        "URL": "https://example.org/entities/pep-1",
+    }
+]
+
+UN_PERSON = "Ivan Sergeyevich Dragunov"
+PEP_PERSON = "Ingrid Margrethe Solbakken"
+
+
+@pytest.fixture(autouse=True)
+def _committing(transactional_db):
+    return None
+
+
+@pytest.fixture
+def lists(tmp_path, settings):
+    """The UN list with one person and one company, the PEP list with one person."""
+    settings.DATA_DIR = tmp_path  # the engine's index cache of this test's list versions
+    un_file = tmp_path / "un.xml"
+    un_file.write_text(UN_XML, encoding="utf-8")
+    pep_file = tmp_path / "pep.json"
+    pep_file.write_text("".join(json.dumps(r) + "\n" for r in PEP_RECORDS), encoding="utf-8")
+    for key, path in (("un_security_council", un_file), ("pep", pep_file)):
+        result = screening_list_import(category=ScreeningListCategory.objects.get(key=key), path=path)
+        assert result.accepted >= 1, result.summary_line()
+    return ScreeningListCategory.objects.filter(key__in=("un_security_council", "pep"))
