@@ -1,8 +1,8 @@
 """What the dashboard shows for numbers, score factors and flag evidence, in words and Norwegian format.
 
-The number rules are `vakt_format.norwegian`, the module the service's PDF reports use too,
-so a figure reads the same on the page and in the report ("10 000 000", "41,6 %", "184 500 kr").
-The words for factors and evidence follow the PDF's (service/reports/producers/pdf.py).
+The number rules are `vakt_format.norwegian` and the score's factors `vakt_format.credit_factors`,
+the modules the service's PDF reports use too, so a figure reads the same on the page and in the
+report ("10 000 000", "41,6 %", "184 500 kr"). The evidence words follow the PDF's.
 The template filters in portal/templatetags/vakt.py are thin wrappers around these functions.
 """
 
@@ -13,43 +13,13 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
+from vakt_format.credit_factors import factor_band, factor_label, factor_value, is_number, key_words
 from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, kroner, percent
 
 __all__ = [
     "DASH", "NBSP", "amount", "day", "decimal", "kroner", "percent",
     "measure_value", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
 ]
-
-FACTOR_LABELS = {
-    "intercept": "Base points",
-    "equity_ratio": "Equity ratio",
-    "return_on_assets": "Return on assets",
-    "current_ratio": "Current ratio",
-    "operating_margin": "Operating margin",
-    "total_assets": "Total assets",
-    "employees": "Employees",
-    "company_age_years": "Company age",
-    "unsettled_payment_remarks_count": "Unsettled payment remarks",
-    "unsettled_payment_remarks_amount": "Unsettled remarks, amount",
-    "negative_equity": "Negative equity",
-    "missing_accounts": "Missing accounts",
-    "auditor_note": "Auditor's note",
-    "risk_status": "Register status",
-}
-PERCENT_FACTORS = ("equity_ratio", "return_on_assets", "operating_margin")
-MONEY_FACTORS = ("total_assets", "unsettled_payment_remarks_amount")
-NO_INPUT_IS_NORMAL = ("missing_accounts", "auditor_note", "risk_status", "intercept")
-
-
-def key_words(value) -> str:
-    """A machine key as words: "going_concern" -> "Going concern"."""
-    text = str(value or "").replace("_", " ").strip()
-    return text[:1].upper() + text[1:]
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
-
 
 def measure_value(value, unit: str) -> str:
     """A benchmark or accounts figure by its unit: ratio as percent, NOK as kroner, count whole."""
@@ -62,57 +32,6 @@ def measure_value(value, unit: str) -> str:
     if unit == "count":
         return amount(value)
     return decimal(value, 2)
-
-
-# --- the credit score's factors -------------------------------------------------------------------
-
-
-def factor_label(key: str) -> str:
-    return FACTOR_LABELS.get(key) or key_words(key)
-
-
-def factor_value(key: str, value) -> str:
-    if value is None or value == [] or value == "":
-        return DASH if key in NO_INPUT_IS_NORMAL else "missing"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v).replace("_", " ") for v in value)
-    if key in PERCENT_FACTORS:
-        return percent(value)
-    if key in MONEY_FACTORS:
-        return kroner(value)
-    if key == "current_ratio":
-        return decimal(value, 2)
-    if key == "company_age_years":
-        return f"{decimal(value, 1)} years"
-    if key == "missing_accounts":
-        return f"accounts for {value}"
-    if _is_number(value):
-        return amount(value)
-    return str(value).replace("_", " ")
-
-
-def factor_band(key: str, band: str | None) -> str:
-    """The model's band label (">= 0.4", "1e+07 to < 1e+08") in words and Norwegian numbers."""
-    if not band:
-        return ""
-
-    def fmt(raw: str) -> str:
-        number = float(raw)
-        if key in PERCENT_FACTORS:
-            return percent(number)
-        if key in MONEY_FACTORS:
-            return kroner(number)
-        return decimal(number, 0 if number == int(number) else 1)
-
-    if match := re.fullmatch(r">= (\S+)", band):
-        return f"{fmt(match[1])} or more"
-    if match := re.fullmatch(r"< (\S+)", band):
-        return f"below {fmt(match[1])}"
-    if match := re.fullmatch(r"(\S+) to < (\S+)", band):
-        return f"{fmt(match[1])} to below {fmt(match[2])}"
-    return band.replace("_", " ")
 
 
 # --- flag evidence ----------------------------------------------------------------------------------
@@ -139,7 +58,7 @@ def _generic(context: Mapping[str, Any]) -> list[str]:
     for key, value in context.items():
         if key.endswith("uuid") or value in (None, "", [], {}):
             continue
-        if _is_number(value) and ("amount" in key or "equity" in key):
+        if is_number(value) and ("amount" in key or "equity" in key):
             text = kroner(value)
         elif key.endswith("date") or (isinstance(value, str) and _ISO_DAY.fullmatch(value)):
             text = day(value)

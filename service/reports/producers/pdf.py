@@ -24,6 +24,7 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from xml.sax.saxutils import escape
 
 from vakt_format import norwegian as no
+from vakt_format.credit_factors import factor_band, factor_label, factor_value
 from service.reports.content import ReportContent, report_content_gather
 from service.reports.producers import ProducedFile
 
@@ -56,22 +57,6 @@ STYLES = {
     "cell": ParagraphStyle("cell", parent=_base["Normal"], fontSize=8.5, leading=10.5, textColor=INK),
     "num": ParagraphStyle("num", parent=_base["Normal"], fontSize=8.5, leading=10.5, textColor=INK, alignment=TA_RIGHT),
 }
-FACTOR_LABELS = {
-    "intercept": "Base points",
-    "equity_ratio": "Equity ratio",
-    "return_on_assets": "Return on assets",
-    "current_ratio": "Current ratio",
-    "operating_margin": "Operating margin",
-    "total_assets": "Total assets",
-    "employees": "Employees",
-    "company_age_years": "Company age",
-    "unsettled_payment_remarks_count": "Unsettled payment remarks",
-    "unsettled_payment_remarks_amount": "Unsettled remarks, amount",
-    "negative_equity": "Negative equity",
-    "missing_accounts": "Missing accounts",
-    "auditor_note": "Auditor's note",
-    "risk_status": "Register status",
-}
 ROLE_LABELS = {
     "board_chair": "Chair of the board",
     "board_member": "Board member",
@@ -82,8 +67,6 @@ ROLE_LABELS = {
     "shareholder": "Shareholder",
     "auditor": "Auditor",
 }
-PERCENT_FACTORS = ("equity_ratio", "return_on_assets", "operating_margin")
-MONEY_FACTORS = ("total_assets", "unsettled_payment_remarks_amount")
 
 
 class PdfReportProducer:
@@ -277,9 +260,9 @@ def _credit_risk(content: ReportContent) -> list:
     rows = [_heads("Factor", "Input", "Band", "Points", right=(3,))]
     for factor in risk["factors"]:
         rows.append([
-            _p(FACTOR_LABELS.get(factor["key"], factor["key"].replace("_", " ").capitalize())),
-            _p(_factor_value(factor["key"], factor["value"])),
-            _p(_band(factor["key"], factor["band"])),
+            _p(factor_label(factor["key"])),
+            _p(factor_value(factor["key"], factor["value"])),
+            _p(factor_band(factor["key"], factor["band"])),
             _n(f"{factor['points']:+d}" if factor["points"] else "0"),
         ])
     story.append(_table(rows, [50 * mm, 45 * mm, WIDTH - 115 * mm, 20 * mm]))
@@ -287,50 +270,6 @@ def _credit_risk(content: ReportContent) -> list:
         story.append(Spacer(1, 1.5 * mm))
         story.append(_p("Payment remarks are not shown: the report was ordered without the credit_check role.", "small"))
     return story
-
-
-def _band(key: str, band: str | None) -> str:
-    """The model's band label (">= 0.4", "1e+07 to < 1e+08") in words and the report's number format."""
-    if not band:
-        return ""
-
-    def fmt(raw: str) -> str:
-        value = float(raw)
-        if key in PERCENT_FACTORS:
-            return no.percent(value)
-        if key in MONEY_FACTORS:
-            return no.kroner(value)
-        return no.decimal(value, 0 if value == int(value) else 1)
-
-    if match := re.fullmatch(r">= (\S+)", band):
-        return f"{fmt(match[1])} or more"
-    if match := re.fullmatch(r"< (\S+)", band):
-        return f"below {fmt(match[1])}"
-    if match := re.fullmatch(r"(\S+) to < (\S+)", band):
-        return f"{fmt(match[1])} to below {fmt(match[2])}"
-    return band.replace("_", " ")
-
-
-def _factor_value(key: str, value) -> str:
-    if value is None or value == []:
-        return "missing" if key not in ("missing_accounts", "auditor_note", "risk_status", "intercept") else no.DASH
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(str(v).replace("_", " ") for v in value)
-    if key in PERCENT_FACTORS:
-        return no.percent(value)
-    if key in MONEY_FACTORS:
-        return no.kroner(value)
-    if key == "current_ratio":
-        return no.decimal(value, 2)
-    if key == "company_age_years":
-        return f"{no.decimal(value, 1)} years"
-    if key == "missing_accounts":
-        return f"accounts for {value}"
-    if isinstance(value, (int, float)):
-        return no.amount(value)
-    return str(value).replace("_", " ")
 
 
 def _flags(content: ReportContent) -> list:
