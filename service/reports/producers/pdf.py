@@ -8,7 +8,6 @@ report, the ordering organisation and the date, and a footer "Page n of m"
 from __future__ import annotations
 
 import io
-import re
 
 from django.utils import timezone
 from reportlab.graphics.charts.barcharts import VerticalBarChart
@@ -25,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from vakt_format import norwegian as no
 from vakt_format.credit_factors import factor_band, factor_label, factor_value
+from vakt_format.flag_evidence import evidence_lines
 from service.reports.content import ReportContent, report_content_gather
 from service.reports.producers import ProducedFile
 
@@ -282,31 +282,10 @@ def _flags(content: ReportContent) -> list:
             Paragraph(f"<b>{escape(flag['key'].replace('_', ' ').capitalize())}</b><br/>{escape(flag['description'])}",
                       STYLES["cell"]),
             _p(no.day(flag["flag_date"])),
-            _p(_evidence(flag["context"])),
+            _p("; ".join(evidence_lines(flag["key"], flag["context"])) or no.DASH),
         ])
     story.append(_table(rows, [70 * mm, 22 * mm, WIDTH - 92 * mm]))
     return story
-
-
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _evidence(context: dict) -> str:
-    parts = []
-    for key, value in context.items():
-        if key.endswith("_uuid") or value in (None, "", []):
-            continue
-        label = key.replace("_", " ")
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and ("amount" in key or "equity" in key):
-            text = no.kroner(value)
-        elif key.endswith("date") or (isinstance(value, str) and _ISO_DAY.fullmatch(value)):
-            text = no.day(value)
-        elif isinstance(value, float):
-            text = no.decimal(value, 1)
-        else:
-            text = str(value).replace("_", " ")
-        parts.append(f"{label}: {text}")
-    return "; ".join(parts) or no.DASH
 
 
 KEY_FIGURE_ROWS = (

@@ -21,7 +21,9 @@ def test_a_company_profile_shows_the_register_risk_flags_and_key_figures(api, co
 
     assert "Company profile" in text and "Org. nr. NO 913 748 174" in text
     assert "Risk score" in text and "risk class" in text
-    assert "Missing accounts" in text  # an active flag, with its evidence
+    assert "Missing accounts" in text  # an active flag, with its evidence in words
+    words = " ".join(text.split())  # table cells wrap
+    assert "No accounts filed for 2025 (deadline 31.07.2026)." in words and "Last accounts filed: 2024." in words
     for figure in ("58 990 000", "-350 000", "41,6 %", "-0,8 %", "31 000 000"):
         assert figure in text, figure
     assert "2020" in text and "2024" in text
