@@ -282,7 +282,7 @@ def _flags(content: ReportContent) -> list:
             Paragraph(f"<b>{escape(flag['key'].replace('_', ' ').capitalize())}</b><br/>{escape(flag['description'])}",
                       STYLES["cell"]),
             _p(no.day(flag["flag_date"])),
-            _p("; ".join(evidence_lines(flag["key"], flag["context"])) or no.DASH),
+            _p(" ".join(evidence_lines(flag["key"], flag["context"])) or no.DASH),
         ])
     story.append(_table(rows, [70 * mm, 22 * mm, WIDTH - 92 * mm]))
     return story
