@@ -10,7 +10,7 @@ from service.companies.catalog import catalog_ensure
 from service.companies.models import Company, CompanyFlag, CompanyFlagType, Person
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import config_with, customer_person_screened, review
-from tests.service.screening.helpers import AML, config_url, monitoring_make
+from tests.service.screening.helpers import AML, config_url, monitoring_make, patch
 
 PATH = "/screening-related-company-status-composite-collection"
 SPEC_KEYS = {
@@ -164,4 +164,19 @@ def test_a_page_takes_the_same_number_of_queries_for_1_and_20_companies(api, lis
         collection = statuses(api, config["uuid"], roles=[*AML, "credit_check"])
 
     assert collection["count"] == 20 and len(collection["elements"]) == 20
-    assert len(twenty.captured_queries) == len(one.captured_queries)
+    assert len(twenty.captured_queries) == len(one.captured_queries), [q["sql"][:80] for q in twenty.captured_queries]
+
+
+def test_a_company_drops_out_when_its_monitorings_are_removed(api, lists):
+    config = config_with(api)
+    company_with_owners(api, config["uuid"], "Nordlys AS")
+    [element] = statuses(api, config["uuid"])["elements"]
+    monitoring_uuid = element["entity_monitoring_composites"][0]["entity_monitoring"]["uuid"]
+
+    response = patch(
+        api, config_url(config["uuid"], f"/entity-monitoring/{monitoring_uuid}"),
+        {"removed_flag": True, "removal_reason": "Sold the company."},
+    )
+
+    assert response.status_code == 200, response.json()
+    assert statuses(api, config["uuid"])["count"] == 0
