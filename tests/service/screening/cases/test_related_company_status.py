@@ -126,6 +126,10 @@ def test_it_refuses_a_limit_or_offset_out_of_range(api, lists):
     for params, field in (({"limit": 0}, "limit"), ({"limit": 1001}, "limit"), ({"offset": -1}, "offset")):
         response = api.get(url, params, roles=AML)
         assert response.status_code == 400 and response.json()["errors"][0]["loc"] == ["query", field], params
+    both = api.get(url, {"limit": 0, "offset": -1}, roles=AML)
+    assert both.status_code == 400 and [e["loc"] for e in both.json()["errors"]] == [["query", "limit"], ["query", "offset"]]
+    not_a_number = api.get(url, {"limit": "ten"}, roles=AML)
+    assert not_a_number.status_code == 400 and not_a_number.json()["errors"][0]["loc"][-1] == "limit"
 
 
 def test_the_payment_remarks_flag_needs_the_credit_check_role(api, lists):
