@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from service.errors import bad_field
+from service.errors import BadRequest, bad_field, field_error
 
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
@@ -31,10 +31,15 @@ def page_from(
 ) -> Page:
     limit = default if limit is None else limit
     offset = 0 if offset is None else offset
+    errors = []
     if limit < 1 or limit > maximum:
-        raise bad_field(["query", "limit"], f"must be between 1 and {maximum}")
+        errors.append(field_error(["query", "limit"], f"must be between 1 and {maximum}"))
     if offset < 0:
-        raise bad_field(["query", "offset"], "must be 0 or more")
+        errors.append(field_error(["query", "offset"], "must be 0 or more"))
+    if len(errors) == 1:
+        raise bad_field(errors[0]["loc"], errors[0]["msg"])
+    if errors:  # both bad: one 400 naming both
+        raise BadRequest("Invalid values for limit, offset.", code="invalid_parameter", errors=errors)
     return Page(limit, offset)
 
 

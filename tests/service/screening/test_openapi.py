@@ -21,6 +21,7 @@ SPEC = {
     ("post", "/analysis/v1/screening-config/{screening_config_uuid}/entity-monitoring-decision"),
     ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-composite-collection"),
     ("post", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-review"),
+    ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-related-company-status-composite-collection"),
 }
 SCREENING_WORDS = ("screening", "customer-person", "entity-monitoring", "gender", "person-location-type", "geo-country",
                    "entity-match-decision-type")

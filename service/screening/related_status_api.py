@@ -1,0 +1,43 @@
+"""GET the screening status of a config's related companies (spec §2.10, §4.7). Needs `aml`;
+another organisation's config is 404."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest
+from ninja import Query, Router, Schema
+
+from service.auth.principal import principal_of
+from service.pagination import page_from
+from service.screening import related_status_schemas as s
+from service.screening.config_api import config_of
+from service.screening.related_status_selectors import related_company_status_page
+
+router = Router(tags=["Screening cases"])
+
+
+class PageQuery(Schema):
+    limit: int | None = None
+    offset: int | None = None
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-related-company-status-composite-collection",
+    response=list[s.RelatedCompanyStatusCollection],
+    summary="The screening status of the config's related companies",
+    description=(
+        "One element per company that a monitoring of the config (not removed) names as its related company, "
+        "by company name: its monitorings, the cases of the entities monitored for it, its flag history "
+        "(role-protected flag types only with the role) and an aggregate. Customer persons without a related "
+        "company do not appear. `limit` (default 100, at most 1000) and `offset` as in rule 6."
+    ),
+)
+def related_company_status_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = page_from(query.limit, query.offset)
+    count, statuses = related_company_status_page(
+        config=config, page=page, granted_roles=principal_of(request).granted_roles
+    )
+    elements = [s.related_company_status_out(status) for status in statuses]
+    return [{"elements": elements, "count": count, "has_more": page.offset + len(elements) < count}]
