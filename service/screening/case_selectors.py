@@ -49,6 +49,7 @@ def _with_relations(queryset: QuerySet[ScreeningCase]) -> QuerySet[ScreeningCase
         "entity_inquiry__customer_person__gender",
         "entity_inquiry__company",
         "list_entry__version__category",
+        "assignee_app_membership",
     ).prefetch_related(Prefetch("reviews", queryset=reviews))
 
 
@@ -81,7 +82,7 @@ def monitorings_of_cases(*, config: ScreeningConfig, cases: list[ScreeningCase])
     by_entity: dict[uuid.UUID, list[EntityMonitoring]] = defaultdict(list)
     rows = (
         EntityMonitoring.objects.filter(screening_config=config, removed_flag=False, entity_uuid__in=entity_uuids)
-        .select_related("related_company", "latest_decision")
+        .select_related("related_company", "latest_decision", "entity_monitoring_type")
         .order_by("create_timestamp", "uuid")
     )
     for monitoring in rows:

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from service.auth.models import AppMembership
+from service.errors import bad_field
 from service.screening.models import EntityMatchDecisionType, ScreeningCase, ScreeningCaseReview, ScreeningCaseReviewStatus
 
 COMPLETE_REVIEW_KEYS = ("confirmed_hit", "false_positive")
@@ -53,3 +54,14 @@ def review_record(
             latest_review=review, case_status_key=case_status_for(status.key), update_timestamp=timezone.now()
         )
     return review
+
+
+def case_assign(*, case: ScreeningCase, app_customer_uuid: uuid.UUID, assignee_uuid: uuid.UUID | None) -> None:
+    """Assigns the case to a member of the case's organisation, or unassigns it (None).
+    Another organisation's membership, or an unknown one, is a 400 naming the field."""
+    assignee = None
+    if assignee_uuid is not None:
+        assignee = AppMembership.objects.filter(uuid=assignee_uuid, app_customer_id=app_customer_uuid).first()
+        if assignee is None:
+            raise bad_field(["body", "assignee_app_membership_uuid"], "not a member of the calling organisation")
+    ScreeningCase.objects.filter(pk=case.pk).update(assignee_app_membership=assignee, update_timestamp=timezone.now())

@@ -2,7 +2,7 @@
 
 Layout only: the facts come from content.py. Every page carries a header with the
 report, the ordering organisation and the date, and a footer "Page n of m"
-(NumberedCanvas counts the pages before writing them).
+(service.pdf_style.NumberedCanvas counts the pages before writing them).
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.pdfgen import canvas as pdfcanvas
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 from xml.sax.saxutils import escape
 
 from vakt_format import norwegian as no
@@ -27,35 +24,20 @@ from vakt_format.credit_factors import factor_band, factor_label, factor_value
 from vakt_format.flag_evidence import evidence_lines
 from service.reports.content import ReportContent, report_content_gather
 from service.reports.producers import ProducedFile
+from service.pdf_style import ACCENT, INK, MARGIN, MUTED, RULE, STYLES, WIDTH, canvas_maker
+from service.pdf_style import heads as _heads
+from service.pdf_style import num as _n
+from service.pdf_style import para as _p
+from service.pdf_style import section as _section
+from service.pdf_style import table as _table
 
 TITLES = {
     "company_profile": "Company profile",
     "credit_report": "Credit report",
     "ownership_report": "Ownership report",
 }
-INK = colors.HexColor("#1f2933")
-MUTED = colors.HexColor("#616e7c")
-RULE = colors.HexColor("#cbd2d9")
-STRIPE = colors.HexColor("#f5f7fa")
-ACCENT = colors.HexColor("#1d4e89")
 CLASS_COLOURS = {
     "very_low": "#2f855a", "low": "#38a169", "medium": "#d69e2e", "high": "#dd6b20", "very_high": "#c53030",
-}
-MARGIN = 18 * mm
-WIDTH = A4[0] - 2 * MARGIN
-
-_base = getSampleStyleSheet()
-STYLES = {
-    "title": ParagraphStyle("title", parent=_base["Title"], fontName="Helvetica-Bold", fontSize=18, leading=22,
-                            alignment=0, textColor=INK, spaceAfter=2),
-    "subtitle": ParagraphStyle("subtitle", parent=_base["Normal"], fontSize=10, leading=13, textColor=MUTED,
-                               spaceAfter=8),
-    "h2": ParagraphStyle("h2", parent=_base["Heading2"], fontName="Helvetica-Bold", fontSize=12, leading=15,
-                         textColor=ACCENT, spaceBefore=10, spaceAfter=4),
-    "body": ParagraphStyle("body", parent=_base["Normal"], fontSize=9, leading=12, textColor=INK),
-    "small": ParagraphStyle("small", parent=_base["Normal"], fontSize=8, leading=10, textColor=MUTED),
-    "cell": ParagraphStyle("cell", parent=_base["Normal"], fontSize=8.5, leading=10.5, textColor=INK),
-    "num": ParagraphStyle("num", parent=_base["Normal"], fontSize=8.5, leading=10.5, textColor=INK, alignment=TA_RIGHT),
 }
 ROLE_LABELS = {
     "board_chair": "Chair of the board",
@@ -104,86 +86,12 @@ def render(content: ReportContent) -> bytes:
 
     local = timezone.localtime(content.ordered_at)
 
-    def canvas_maker(*args, **kwargs):
-        return NumberedCanvas(*args, header=(title, content.ordered_by, local, str(content.report_uuid)), **kwargs)
-
-    doc.build(story, canvasmaker=canvas_maker)
+    footer = f"Report {content.report_uuid}  |  Confidential: for the ordering organisation's files"
+    doc.build(story, canvasmaker=canvas_maker((title, f"Ordered by {content.ordered_by}", local, footer)))
     return buffer.getvalue()
 
 
-class NumberedCanvas(pdfcanvas.Canvas):
-    """Keeps every page until the end, so the footer can say "Page 1 of 3"."""
-
-    def __init__(self, *args, header, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._pages: list[dict] = []
-        self._header = header
-
-    def showPage(self):
-        self._pages.append(dict(self.__dict__))
-        self._startPage()
-
-    def save(self):
-        total = len(self._pages)
-        for number, state in enumerate(self._pages, start=1):
-            self.__dict__.update(state)
-            self._decorate(number, total)
-            super().showPage()
-        super().save()
-
-    def _decorate(self, number: int, total: int) -> None:
-        title, ordered_by, when, report_uuid = self._header
-        width, height = A4
-        top = height - MARGIN + 2 * mm
-        self.setFillColor(ACCENT)
-        self.setFont("Helvetica-Bold", 10)
-        self.drawString(MARGIN, top, f"Vakt  |  {title}")
-        self.setFillColor(MUTED)
-        self.setFont("Helvetica", 8)
-        self.drawRightString(width - MARGIN, top + 1, f"Ordered by {ordered_by}")
-        self.drawRightString(width - MARGIN, top - 9, f"{no.day(when)} {when:%H:%M}")
-        self.setStrokeColor(RULE)
-        self.setLineWidth(0.6)
-        self.line(MARGIN, top - 13, width - MARGIN, top - 13)
-        bottom = MARGIN - 2 * mm
-        self.line(MARGIN, bottom + 10, width - MARGIN, bottom + 10)
-        self.drawString(MARGIN, bottom, f"Report {report_uuid}  |  Confidential: for the ordering organisation's files")
-        self.drawRightString(width - MARGIN, bottom, f"Page {number} of {total}")
-
-
 # --- sections -----------------------------------------------------------------------------------
-
-
-def _p(text, style: str = "cell") -> Paragraph:
-    return Paragraph(escape(str(text)), STYLES[style])
-
-
-def _n(text) -> Paragraph:
-    return Paragraph(escape(str(text)), STYLES["num"])
-
-
-def _table(rows: list[list], widths: list[float], *, header: bool = True, zebra: bool = True) -> Table:
-    table = Table(rows, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
-    style = [
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-        ("LEFTPADDING", (0, 0), (-1, -1), 4),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-        ("LINEBELOW", (0, -1), (-1, -1), 0.5, RULE),
-    ]
-    if header:
-        style += [("LINEBELOW", (0, 0), (-1, 0), 0.8, INK), ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold")]
-    if zebra:
-        first = 1 if header else 0
-        style += [("BACKGROUND", (0, r), (-1, r), STRIPE) for r in range(first + 1, len(rows), 2)]
-    table.setStyle(TableStyle(style))
-    return table
-
-
-def _heads(*names: str, right: tuple[int, ...] = ()) -> list[Paragraph]:
-    """Column heads; those at the indexes in `right` are right-aligned over numbers."""
-    return [Paragraph(f"<b>{escape(name)}</b>", STYLES["num" if i in right else "cell"]) for i, name in enumerate(names)]
 
 
 def _spaced(org_nr: str) -> str:
@@ -234,10 +142,6 @@ def _address_text(address: dict | None) -> str:
     if municipality and municipality["name"].upper() != (postal or {}).get("place_name", "").upper():
         parts.append(f"{municipality['name']} municipality")
     return ", ".join(p for p in parts if p) or no.DASH
-
-
-def _section(title: str) -> Paragraph:
-    return Paragraph(escape(title), STYLES["h2"])
 
 
 def _credit_risk(content: ReportContent) -> list:

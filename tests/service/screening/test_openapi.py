@@ -22,6 +22,7 @@ SPEC = {
     ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-composite-collection"),
     ("post", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-review"),
     ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-related-company-status-composite-collection"),
+    ("get", "/analysis/v1/screening-config/{screening_config_uuid}/screening-case-report"),
 }
 SCREENING_WORDS = ("screening", "customer-person", "entity-monitoring", "gender", "person-location-type", "geo-country",
                    "entity-match-decision-type")

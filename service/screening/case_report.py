@@ -1,0 +1,204 @@
+"""The screening case report (spec §2.10, §4.7): one case as a PDF for the organisation's files.
+
+Rendered on request from the case as it stands (nothing is stored or cached: a report is
+cheap, a few tens of milliseconds, and always shows the latest review). The report's
+`uuid` is derived from the case and its latest review, so the same case state always
+answers the same uuid and a new review gives a new one.
+
+Layout in the house style (service.pdf_style): a header with the organisation and the date
+on every page, "Page n of m" in the footer; then the screened person or company with the
+companies it is monitored for and why, the list entry with its source, the score with the
+engine's explanation as the case stored it, and the review history, newest first.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+from datetime import datetime
+
+from django.utils import timezone
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+from xml.sax.saxutils import escape
+
+from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
+from vakt_format import norwegian as no
+
+TITLE = "Screening case report"
+REPORT_NAMESPACE = uuid.UUID("6f1d3c52-2f8e-4a4b-9c1e-5a0d7e3b9a41")
+ENTITY_LABELS = {"person": "Register person", "customer_person": "Customer person", "company": "Company"}
+MONITORING_TYPE_LABELS = {
+    "beneficial_owners": "Beneficial owner",
+    "alternative_beneficial_owners": "Alternative beneficial owner (board)",
+    "other": "Other",
+    "company": "The company itself",
+}
+
+
+def case_report_uuid(case) -> uuid.UUID:
+    return uuid.uuid5(REPORT_NAMESPACE, f"{case.uuid}:{case.latest_review_id or 'no-review'}")
+
+
+def case_report_render(*, case, monitorings: list, organisation_name: str, now: datetime | None = None) -> bytes:
+    """`case` with its relations read (case_selectors.case_get); `monitorings`: the config's
+    monitorings of the case's entity that are not removed."""
+    local = timezone.localtime(now or timezone.now())
+    report_uuid = case_report_uuid(case)
+    subject = _subject_name(case)
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer, pagesize=A4, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN + 10 * mm,
+        bottomMargin=MARGIN + 4 * mm, title=f"{TITLE}: {subject}", author="Vakt",
+        subject=f"{TITLE} for {organisation_name}",
+    )
+    story = _front(case, subject) + _screened(case, monitorings) + _list_entry(case) + _score(case) + _reviews(case)
+    story += [Spacer(1, 6 * mm), para(_note(case), "small")]
+    footer = f"Case {case.uuid}  |  Report {report_uuid}  |  Confidential"
+    doc.build(story, canvasmaker=canvas_maker((TITLE, organisation_name, local, footer)))
+    return buffer.getvalue()
+
+
+def _subject_name(case) -> str:
+    inquiry = case.entity_inquiry
+    entity = inquiry.person or inquiry.customer_person or inquiry.company
+    return getattr(entity, "full_name", None) or entity.name
+
+
+def _flags(case) -> str:
+    kinds = [label for flag, label in ((case.pep_flag, "PEP"), (case.sanction_flag, "sanctions")) if flag]
+    return " and ".join(kinds) or no.DASH
+
+
+def _front(case, subject: str) -> list:
+    entry = case.list_entry
+    line = f"Possible {_flags(case)} hit on {entry.primary_name}  |  score {no.decimal(case.score, 2)}"
+    return [
+        Paragraph(escape(subject), STYLES["title"]),
+        para(line, "subtitle"),
+        facts([
+            ("Case status", case.case_status_key.capitalize()),
+            ("Raised", f"{no.day(case.created_timestamp)} {timezone.localtime(case.created_timestamp):%H:%M}"),
+            ("Assigned to", case.assignee_app_membership.email if case.assignee_app_membership else "Nobody"),
+        ]),
+    ]
+
+
+def _screened(case, monitorings: list) -> list:
+    inquiry = case.entity_inquiry
+    rows: list[tuple[str, object]] = [("Screened as", ENTITY_LABELS[inquiry.inquiry_entity_key])]
+    if inquiry.person:
+        person = inquiry.person
+        rows += [("Name", person.full_name), ("Birth date", no.day(person.birth_date)),
+                 ("Nationality", (person.nationality or "").upper() or no.DASH)]
+    elif inquiry.customer_person:
+        person = inquiry.customer_person
+        countries = sorted({loc.country_code_two for loc in person.locations.all() if loc.country_code_two})
+        rows += [("Name", person.full_name), ("Birth date", no.day(person.birth_date)),
+                 ("Countries (locations)", ", ".join(countries) or no.DASH)]
+    else:
+        company = inquiry.company
+        country = company.business_country
+        rows += [("Name", company.name), ("Organisation number", f"{company.org_nr_schema} {company.org_nr}"),
+                 ("Country", f"{country.name} ({country.key})" if country else no.DASH)]
+    story = [section("Screened entity"), facts(rows)]
+    if monitorings:
+        story += [Spacer(1, 2 * mm), para("Monitored for", "body"), Spacer(1, 1 * mm)]
+        body = [heads("Related company", "Why monitored", "Reason")]
+        for m in monitorings:
+            company = m.related_company
+            body.append([
+                para(f"{company.name} ({company.org_nr})" if company else "No company"),
+                para(MONITORING_TYPE_LABELS.get(m.entity_monitoring_type.key, m.entity_monitoring_type.key)),
+                para(m.monitoring_comment or no.DASH),
+            ])
+        story.append(table(body, [55 * mm, 40 * mm, WIDTH - 95 * mm]))
+    return story
+
+
+def _list_entry(case) -> list:
+    entry = case.list_entry
+    category = entry.version.category
+    version = entry.version
+    names = [f"{n['name']} ({n.get('quality') or n.get('kind') or 'name'})" for n in entry.names] or [entry.primary_name]
+    rows = [
+        ("List", f"{category.name} ({category.list_type})"),
+        ("List version", f"{version.number}, imported {no.day(version.imported_at)}"),
+        ("Source id", entry.source_id),
+        ("Kind", entry.schema),
+        ("Primary name", entry.primary_name),
+        ("Names and aliases", "; ".join(names)),
+        ("Birth dates", ", ".join(no.day(d) if len(d) == 10 else d for d in entry.birth_dates) or no.DASH),
+        ("Nationalities", ", ".join(n.upper() for n in entry.nationalities) or no.DASH),
+        ("Gender", entry.gender or no.DASH),
+        ("Programme", ", ".join(entry.programmes) or no.DASH),
+        ("Listed", no.day(entry.listed_date) if entry.listed_date else no.DASH),
+        ("Source", entry.source_url or no.DASH),
+        ("Remarks", entry.remarks or no.DASH),
+    ]
+    return [section("List entry"), facts(rows)]
+
+
+def _score(case) -> list:
+    e = case.explanation or {}
+    rows = [
+        ("Score", no.decimal(case.score, 2)),
+        ("Compared names", f"{e.get('query_name', no.DASH)}  vs  {e.get('matched_name', no.DASH)}"
+                           + (f" ({e['matched_name_quality']})" if e.get("matched_name_quality") else "")),
+        ("Name similarity", no.decimal(e.get("name_score"), 2)),
+        ("Birth date", _adjustment(e.get("birth_date_adjustment"))),
+        ("Nationality", _adjustment(e.get("nationality_adjustment"))),
+        ("Gender", _adjustment(e.get("gender_adjustment"))),
+    ]
+    if e.get("unmatched_query_parts"):
+        rows.append(("Only in the screened name", " ".join(e["unmatched_query_parts"])))
+    if e.get("unmatched_list_parts"):
+        rows.append(("Only in the listed name", " ".join(e["unmatched_list_parts"])))
+    if e.get("notes"):
+        rows.append(("Notes", "; ".join(e["notes"])))
+    story = [section("Score and explanation"), facts(rows)]
+    aligned = e.get("aligned") or []
+    if aligned:
+        body = [heads("Screened name part", "Listed name part", "Similarity", "Why alike", right=(2,))]
+        body += [[para(p["query"]), para(p["listed"]), num(no.decimal(p["similarity"], 2)), para(p["reason"])] for p in aligned]
+        story += [Spacer(1, 2 * mm), para("Aligned name parts", "body"), Spacer(1, 1 * mm),
+                  table(body, [55 * mm, 55 * mm, 25 * mm, WIDTH - 135 * mm])]
+    if case.explanation_summary:
+        story += [Spacer(1, 2 * mm), para(case.explanation_summary, "small")]
+    return story
+
+
+def _adjustment(value) -> str:
+    if value is None:
+        return no.DASH
+    if not value:
+        return "no effect"
+    return ("+" if value > 0 else "") + no.decimal(value, 2)
+
+
+def _reviews(case) -> list:
+    reviews = list(case.reviews.all())  # prefetched newest first
+    if not reviews:
+        return [section("Review history"), para("No review yet.", "body")]
+    body = [heads("Time", "Reviewer", "Status", "Match decision", "PEP confirmed", "Comment")]
+    for r in reviews:
+        when = timezone.localtime(r.created_timestamp)
+        body.append([
+            para(f"{no.day(when)} {when:%H:%M}"),
+            para(r.reviewer_app_membership.email if r.reviewer_app_membership else no.DASH),
+            para(r.screening_case_review_status.key.replace("_", " ")),
+            para(r.entity_match_decision_type.key.replace("_", " ")),
+            para("Yes" if r.pep_confirmed_flag else "No"),
+            para(r.screening_case_review_comment or no.DASH),
+        ])
+    widths = [22 * mm, 38 * mm, 20 * mm, 22 * mm, 24 * mm]
+    return [section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)])]
+
+
+def _note(case) -> str:
+    return (
+        "The score is the matching engine's, as computed when the case was raised; the list entry is the one "
+        f"the case was raised on (content hash {case.list_content_hash[:12]}). A possible hit is not a finding: "
+        "the review history records the organisation's decision."
+    )

@@ -1,0 +1,57 @@
+"""PATCH /v1/screening-config/{uuid}/screening-case/{case_uuid} (extension): assignment."""
+
+from __future__ import annotations
+
+from tests.service.screening.cases.conftest import UN_PERSON
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of
+from tests.service.screening.helpers import config_url, patch
+
+
+def _case(api, config_uuid) -> str:
+    customer_person_screened(api, config_uuid, UN_PERSON)
+    return cases(api, config_uuid)["elements"][0]["screening_case"]["uuid"]
+
+
+def _assignee(api, config_uuid) -> str | None:
+    return cases(api, config_uuid)["elements"][0]["screening_case"]["assignee_app_membership_uuid"]
+
+
+def test_it_assigns_and_unassigns_a_case(api, lists):
+    config = config_with(api, "un_security_council")
+    case_uuid = _case(api, config["uuid"])
+    member = member_of(api, "analyst@nordbank.no")
+
+    assigned = patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": member})
+    assert assigned.status_code == 200, assigned.json()
+    assert assigned.json()["screening_case"]["assignee_app_membership_uuid"] == member
+    assert _assignee(api, config["uuid"]) == member
+
+    unassigned = patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": None})
+    assert unassigned.status_code == 200
+    assert _assignee(api, config["uuid"]) is None
+
+
+def test_it_refuses_a_member_of_another_organisation_or_a_missing_field(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    case_uuid = _case(api, config["uuid"])
+    path = config_url(config["uuid"], f"/screening-case/{case_uuid}")
+
+    foreign = patch(api, path, {"assignee_app_membership_uuid": member_of(other_api, "x@fjord.no")})
+    missing = patch(api, path, {})
+
+    for response in (foreign, missing):
+        assert response.status_code == 400
+        assert response.json()["errors"][0]["loc"] == ["body", "assignee_app_membership_uuid"]
+    assert _assignee(api, config["uuid"]) is None
+
+
+def test_it_is_404_for_a_case_of_another_organisation(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    case_uuid = _case(api, config["uuid"])
+    other_config = config_with(other_api)
+
+    response = patch(other_api, config_url(other_config["uuid"], f"/screening-case/{case_uuid}"),
+                     {"assignee_app_membership_uuid": member_of(other_api, "x@fjord.no")})
+
+    assert response.status_code == 404
+    assert _assignee(api, config["uuid"]) is None

@@ -1,0 +1,96 @@
+"""GET /v1/screening-config/{uuid}/screening-case-report: the case as a real PDF."""
+
+from __future__ import annotations
+
+import base64
+import io
+
+from pypdf import PdfReader
+
+from tests.service.screening.cases.conftest import UN_PERSON
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
+from tests.service.screening.helpers import AML, config_url
+
+
+def _report(caller, config_uuid, **params):
+    return caller.get(config_url(config_uuid, "/screening-case-report"), params, roles=AML)
+
+
+def _text(report: dict) -> str:
+    reader = PdfReader(io.BytesIO(base64.b64decode(report["pdf_base64"])))
+    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())  # table cells wrap
+
+
+def test_it_renders_the_person_the_list_entry_the_score_and_the_reviews(api, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], "Ivan Sergeevich Dragunov", birth_date="1966-03-14")
+    [composite] = cases(api, config["uuid"])["elements"]
+    case_uuid = composite["screening_case"]["uuid"]
+    reviewer = member_of(api, "reviewer@nordbank.no")
+    review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=reviewer,
+           screening_case_review_comment="Patronymic spelled differently; escalating.")
+
+    response = _report(api, config["uuid"], screening_case_uuid=case_uuid)
+
+    assert response.status_code == 200, response.json()
+    [report] = response.json()
+    assert report["grid_alert_uuid"] is None
+    text = _text(report)
+    assert "Ivan Sergeevich Dragunov" in text  # the screened person
+    assert "IVAN SERGEYEVICH DRAGUNOV" in text.upper() and "KPi.901" in text  # the list entry and its source id
+    assert "DPRK" in text  # the programme
+    assert "14.03.1966" in text  # birth dates in the house's Norwegian format
+    score = composite["screening_case_match"]["score"]
+    assert f"{score:.2f}".replace(".", ",") in text
+    assert "Patronymic spelled differently; escalating." in text
+    assert "reviewer@nordbank.no" in text
+    assert "Nordbank ASA" in text  # the organisation in the header
+    assert "Page 1 of" in text
+
+
+def test_it_gives_a_new_report_uuid_after_a_new_review(api, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
+
+    before = _report(api, config["uuid"], screening_case_uuid=case_uuid).json()[0]["uuid"]
+    again = _report(api, config["uuid"], screening_case_uuid=case_uuid).json()[0]["uuid"]
+    review(api, config["uuid"], case_uuid, "in_review")
+    after = _report(api, config["uuid"], screening_case_uuid=case_uuid).json()
+
+    assert before == again
+    assert after[0]["uuid"] != before
+    assert "No review yet" not in _text(after[0])
+
+
+def test_it_is_400_naming_a_missing_or_invalid_screening_case_uuid(api, lists):
+    config = config_with(api, "un_security_council")
+
+    missing = _report(api, config["uuid"])
+    invalid = _report(api, config["uuid"], screening_case_uuid="not-a-uuid")
+
+    for response in (missing, invalid):
+        assert response.status_code == 400
+        assert response.json()["errors"][0]["loc"] == ["query", "screening_case_uuid"]
+
+
+def test_it_is_404_for_a_case_or_config_of_another_organisation(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
+    other_config = config_with(other_api)
+
+    in_other_config = _report(other_api, other_config["uuid"], screening_case_uuid=case_uuid)
+    in_this_config = _report(other_api, config["uuid"], screening_case_uuid=case_uuid)
+
+    assert in_other_config.status_code == 404
+    assert in_other_config.json()["errors"][0]["loc"] == ["query", "screening_case_uuid"]
+    assert in_this_config.status_code == 404
+
+
+def test_it_needs_the_aml_role(api, lists):
+    config = config_with(api, "un_security_council")
+
+    response = api.get(config_url(config["uuid"], "/screening-case-report"), {"screening_case_uuid": config["uuid"]})
+
+    assert response.status_code == 403
