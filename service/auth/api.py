@@ -6,7 +6,6 @@ from ninja import Router
 from service.auth.models import AppCustomer, AppMembership
 from service.auth.principal import principal_of
 from service.auth.schemas import AppMembershipCollection, OverviewOut
-from service.errors import NotFound
 from service.overview import overview_counts
 from service.pagination import composite_collection, page_from
 
@@ -32,19 +31,12 @@ def auth_status(request: HttpRequest) -> HttpResponse:
     tags=["Extensions"],
 )
 def app_customer_overview(request: HttpRequest, app_customer_uuid: uuid.UUID):
-    customer = AppCustomer.objects.get(uuid=_own_customer(request, app_customer_uuid))
+    customer = AppCustomer.objects.get(uuid=principal_of(request).own_app_customer(app_customer_uuid))
     return {
         "app_customer_uuid": customer.uuid,
         "name": customer.name,
         "counts": overview_counts(app_customer_uuid=customer.uuid),
     }
-
-
-def _own_customer(request: HttpRequest, app_customer_uuid: uuid.UUID) -> uuid.UUID:
-    principal = principal_of(request)
-    if app_customer_uuid != principal.app_customer_uuid:
-        raise NotFound("No such app customer.")
-    return app_customer_uuid
 
 
 @router.get(
@@ -57,7 +49,7 @@ def _own_customer(request: HttpRequest, app_customer_uuid: uuid.UUID) -> uuid.UU
 def app_membership_collection(
     request: HttpRequest, app_customer_uuid: uuid.UUID, limit: int | None = None, offset: int | None = None
 ):
-    customer_uuid = _own_customer(request, app_customer_uuid)
+    customer_uuid = principal_of(request).own_app_customer(app_customer_uuid)
     return composite_collection(
         AppMembership.objects.filter(app_customer_id=customer_uuid),
         page_from(limit, offset),

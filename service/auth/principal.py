@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from service.errors import RoleMissing
+from service.errors import NotFound, RoleMissing
 
 ROLE_HEADER = "Nk-Role-Keys"
 
@@ -26,6 +26,12 @@ class Principal:
 
     def has_role(self, role: str) -> bool:
         return role in self.granted_roles
+
+    def own_app_customer(self, app_customer_uuid: uuid.UUID) -> uuid.UUID:
+        """The organisation named in a path, when it is the caller's own; any other is 404 (no existence leak)."""
+        if app_customer_uuid != self.app_customer_uuid:
+            raise NotFound("No such app customer.")
+        return app_customer_uuid
 
     def require(self, *roles: str) -> None:
         missing = [role for role in roles if role not in self.granted_roles]

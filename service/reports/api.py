@@ -72,9 +72,7 @@ def order_create(request: HttpRequest, app_customer_uuid: uuid.UUID, body: s.Par
     summary="A partner report order and its status",
 )
 def order_detail(request: HttpRequest, app_customer_uuid: uuid.UUID, partner_report_order_uuid: uuid.UUID):
-    selectors.app_customer_check(
-        caller_app_customer_uuid=principal_of(request).app_customer_uuid, app_customer_uuid=app_customer_uuid
-    )
+    principal_of(request).own_app_customer(app_customer_uuid)
     return s.order_out(selectors.order_get(app_customer_uuid=app_customer_uuid, order_uuid=partner_report_order_uuid))
 
 
@@ -93,9 +91,7 @@ class ReportQuery(Schema):
     description="Newest first. `file_path` is null until the report is complete.",
 )
 def report_list(request: HttpRequest, app_customer_uuid: uuid.UUID, query: Query[ReportQuery]):
-    selectors.app_customer_check(
-        caller_app_customer_uuid=principal_of(request).app_customer_uuid, app_customer_uuid=app_customer_uuid
-    )
+    principal_of(request).own_app_customer(app_customer_uuid)
     reports = selectors.reports_list(
         app_customer_uuid=app_customer_uuid,
         page=page_from(query.limit, query.offset),

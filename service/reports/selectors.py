@@ -16,12 +16,6 @@ from service.pagination import Page
 from service.reports.models import COMPLETE, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType
 
 
-def app_customer_check(*, caller_app_customer_uuid: uuid.UUID, app_customer_uuid: uuid.UUID) -> None:
-    """The path's organisation must be the caller's own; any other is 404 (no existence leak)."""
-    if caller_app_customer_uuid != app_customer_uuid:
-        raise NotFound(f"No app customer {app_customer_uuid}.")
-
-
 def report_types_list() -> list[PartnerReportType]:
     return list(PartnerReportType.objects.order_by("key"))
 

@@ -28,7 +28,6 @@ from service.reports.models import (
 )
 from service.reports.paths import report_file_path, report_file_path_parse, storage_name
 from service.reports.producers import ProducerError, ReportProducer, producer_get
-from service.reports.selectors import app_customer_check
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +48,7 @@ def partner_report_order_create(
 ) -> PartnerReportOrder:
     """Validate every requested report (400 listing each bad one; 403 when a type needs a
     role the caller lacks), then create the order and its reports and enqueue production on commit."""
-    app_customer_check(caller_app_customer_uuid=principal.app_customer_uuid, app_customer_uuid=app_customer_uuid)
+    principal.own_app_customer(app_customer_uuid)
     loc = ["body", "partner_report_composites"]
     if not requests:
         raise BadRequest("Order at least one report.", errors=[field_error(loc, "must not be empty")])
@@ -208,7 +207,7 @@ def file_sessions_create(*, principal: Principal, requests: list[FileSessionRequ
     for index, item in enumerate(requests):
         report_file_path_parse(item.file_path, loc=["body", index, "file_path"])
     for item in requests:
-        app_customer_check(caller_app_customer_uuid=principal.app_customer_uuid, app_customer_uuid=item.app_customer_uuid)
+        principal.own_app_customer(item.app_customer_uuid)
         path = report_file_path_parse(item.file_path, loc=["body"])
         owned = PartnerReport.objects.filter(
             app_customer_id=principal.app_customer_uuid, file_path=path.path, status=COMPLETE

@@ -8,20 +8,13 @@ import uuid
 from django.http import HttpRequest
 from ninja import Router, Status
 
-from service.errors import NotFound, bad_field
+from service.errors import bad_field
 from service.screening import config_schemas as s
 from service.screening import config_selectors as selectors
 from service.screening import config_services as services
 from service.screening.access import EXTENSION, aml_principal
 
 router = Router(tags=["Screening setup"])
-
-
-def _own_customer(request: HttpRequest, app_customer_uuid: uuid.UUID) -> uuid.UUID:
-    principal = aml_principal(request)
-    if app_customer_uuid != principal.app_customer_uuid:
-        raise NotFound("No such app customer.")
-    return app_customer_uuid
 
 
 def config_of(request: HttpRequest, screening_config_uuid: uuid.UUID):
@@ -42,7 +35,7 @@ def same_as_path(sent: uuid.UUID | None, path_value: uuid.UUID, field: str) -> N
     description="Oldest first. Needs the `aml` role.",
 )
 def config_list(request: HttpRequest, app_customer_uuid: uuid.UUID):
-    customer = _own_customer(request, app_customer_uuid)
+    customer = aml_principal(request).own_app_customer(app_customer_uuid)
     return [s.config_out(c) for c in selectors.configs_list(app_customer_uuid=customer)]
 
 
@@ -56,7 +49,7 @@ def config_list(request: HttpRequest, app_customer_uuid: uuid.UUID):
     ),
 )
 def config_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.ScreeningConfigIn):
-    customer = _own_customer(request, app_customer_uuid)
+    customer = aml_principal(request).own_app_customer(app_customer_uuid)
     same_as_path(payload.app_customer_uuid, customer, "app_customer_uuid")
     setting = None
     if payload.screening_config_system_suggestion_setting_uuid is not None:

@@ -17,19 +17,13 @@ from ninja import Router, Status
 from service.auth.principal import principal_of
 from service.companies.api import _json as json_response  # orjson with ninja's formats, no second pydantic pass
 from service.companies.selectors import company_by_identifier
-from service.errors import BadRequest, NotFound, field_error
+from service.errors import BadRequest, field_error
 from service.watchlists import schemas as s
 from service.watchlists import selectors, services
 
 router = Router(tags=["Watchlists"])
 
 EXTENSION = {"x-vakt-extension": True}
-
-
-def _own_customer(request: HttpRequest, app_customer_uuid: uuid.UUID) -> uuid.UUID:
-    if app_customer_uuid != principal_of(request).app_customer_uuid:
-        raise NotFound("No such app customer.")
-    return app_customer_uuid
 
 
 def _watchlist(request: HttpRequest, watchlist_uuid: uuid.UUID, *, with_count: bool = False):
@@ -46,7 +40,7 @@ def _watchlist(request: HttpRequest, watchlist_uuid: uuid.UUID, *, with_count: b
     openapi_extra=EXTENSION,
 )
 def watchlist_list(request: HttpRequest, app_customer_uuid: uuid.UUID):
-    customer = _own_customer(request, app_customer_uuid)
+    customer = principal_of(request).own_app_customer(app_customer_uuid)
     return [s.watchlist_out(w) for w in selectors.watchlists_list(app_customer_uuid=customer)]
 
 
@@ -57,7 +51,7 @@ def watchlist_list(request: HttpRequest, app_customer_uuid: uuid.UUID):
     openapi_extra=EXTENSION,
 )
 def watchlist_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.WatchlistIn):
-    customer = _own_customer(request, app_customer_uuid)
+    customer = principal_of(request).own_app_customer(app_customer_uuid)
     watchlist = services.watchlist_create(app_customer_uuid=customer, watchlist_name=payload.watchlist_name)
     return Status(201, s.watchlist_out(watchlist))
 
