@@ -29,6 +29,14 @@ def not_found(what: str, value: object, loc: Sequence[str | int] | None = None) 
     return NotFound(f"No {what} {value}.", errors=errors)
 
 
+def found(queryset, what: str, value: object, loc: Sequence[str | int] | None = None):
+    """The one row of `queryset`, or the 404 of `not_found` naming `loc`."""
+    row = queryset.first()
+    if row is None:
+        raise not_found(what, value, loc)
+    return row
+
+
 def screening_app_url(path: str) -> str | None:
     """The dashboard page of a screening record. None until the dashboard's screening pages
     exist (spec §2.1 allows null); one place to switch them on."""

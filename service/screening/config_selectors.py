@@ -7,7 +7,7 @@ import uuid
 from django.db.models import QuerySet
 
 from service.companies.models import GeoCountry
-from service.screening.access import not_found
+from service.screening.access import found, not_found
 from service.screening.models import (
     EntityMonitoringType,
     Gender,
@@ -38,10 +38,9 @@ def suggestion_settings_list() -> QuerySet[ScreeningConfigSystemSuggestionSettin
 
 
 def suggestion_setting_get(*, setting_uuid: uuid.UUID, loc: list) -> ScreeningConfigSystemSuggestionSetting:
-    setting = ScreeningConfigSystemSuggestionSetting.objects.filter(uuid=setting_uuid).first()
-    if setting is None:
-        raise not_found("screening config system suggestion setting", setting_uuid, loc)
-    return setting
+    return found(
+        ScreeningConfigSystemSuggestionSetting.objects.filter(uuid=setting_uuid), "screening config system suggestion setting", setting_uuid, loc
+    )
 
 
 def list_categories_list() -> QuerySet[ScreeningListCategory]:

@@ -17,7 +17,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from service.auth.models import AppMembership
 from service.companies.models import Company, Person
 from service.errors import bad_field
-from service.screening.access import not_found
+from service.screening.access import found, not_found
 from service.screening.models import EntityInquiry, EntityMonitoring, EntityMonitoringType, ScreeningConfig
 
 STATUS_KEYS = ("pending", "active", "declined", "removed")
@@ -101,28 +101,20 @@ def monitoring_get(
 
 
 def membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID, loc: list) -> AppMembership:
-    membership = AppMembership.objects.filter(uuid=membership_uuid, app_customer_id=app_customer_uuid).first()
-    if membership is None:
-        raise not_found("app membership", membership_uuid, loc)
-    return membership
+    return found(
+        AppMembership.objects.filter(uuid=membership_uuid, app_customer_id=app_customer_uuid), "app membership", membership_uuid, loc
+    )
 
 
 def monitoring_type_get(*, type_uuid: uuid.UUID, loc: list) -> EntityMonitoringType:
-    monitoring_type = EntityMonitoringType.objects.filter(uuid=type_uuid).first()
-    if monitoring_type is None:
-        raise not_found("entity monitoring type", type_uuid, loc)
-    return monitoring_type
+    return found(
+        EntityMonitoringType.objects.filter(uuid=type_uuid), "entity monitoring type", type_uuid, loc
+    )
 
 
 def company_get(*, company_uuid: uuid.UUID, loc: list) -> Company:
-    company = Company.objects.filter(uuid=company_uuid).first()
-    if company is None:
-        raise not_found("company", company_uuid, loc)
-    return company
+    return found(Company.objects.filter(uuid=company_uuid), "company", company_uuid, loc)
 
 
 def person_get(*, person_uuid: uuid.UUID, loc: list) -> Person:
-    person = Person.objects.filter(uuid=person_uuid).first()
-    if person is None:
-        raise not_found("person", person_uuid, loc)
-    return person
+    return found(Person.objects.filter(uuid=person_uuid), "person", person_uuid, loc)

@@ -6,7 +6,7 @@ import uuid
 
 from django.db.models import QuerySet
 
-from service.screening.access import not_found
+from service.screening.access import found, not_found
 from service.screening.models import CustomerPerson, Gender, PersonLocationType, ScreeningConfig
 from service.companies.models import GeoCountry
 
@@ -27,21 +27,14 @@ def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: u
 
 
 def gender_get(*, gender_uuid: uuid.UUID, loc: list) -> Gender:
-    gender = Gender.objects.filter(uuid=gender_uuid).first()
-    if gender is None:
-        raise not_found("gender", gender_uuid, loc)
-    return gender
+    return found(Gender.objects.filter(uuid=gender_uuid), "gender", gender_uuid, loc)
 
 
 def location_type_get(*, location_type_uuid: uuid.UUID, loc: list) -> PersonLocationType:
-    location_type = PersonLocationType.objects.filter(uuid=location_type_uuid).first()
-    if location_type is None:
-        raise not_found("person location type", location_type_uuid, loc)
-    return location_type
+    return found(
+        PersonLocationType.objects.filter(uuid=location_type_uuid), "person location type", location_type_uuid, loc
+    )
 
 
 def geo_country_get(*, geo_country_uuid: uuid.UUID, loc: list) -> GeoCountry:
-    country = GeoCountry.objects.filter(uuid=geo_country_uuid).first()
-    if country is None:
-        raise not_found("geo country", geo_country_uuid, loc)
-    return country
+    return found(GeoCountry.objects.filter(uuid=geo_country_uuid), "geo country", geo_country_uuid, loc)

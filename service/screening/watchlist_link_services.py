@@ -13,17 +13,16 @@ import uuid
 from django.db import IntegrityError, transaction
 
 from service.errors import bad_field
-from service.screening.access import not_found
+from service.screening.access import found, not_found
 from service.screening.models import ScreeningConfig, ScreeningConfigWatchlist
 from service.screening.subscription import companies_sync_on_commit
 from service.watchlists.models import Watchlist, WatchlistCompany
 
 
 def watchlist_of_customer(*, app_customer_uuid: uuid.UUID, watchlist_uuid: uuid.UUID, loc: list) -> Watchlist:
-    watchlist = Watchlist.objects.filter(uuid=watchlist_uuid, app_customer_id=app_customer_uuid).first()
-    if watchlist is None:
-        raise not_found("watchlist", watchlist_uuid, loc)
-    return watchlist
+    return found(
+        Watchlist.objects.filter(uuid=watchlist_uuid, app_customer_id=app_customer_uuid), "watchlist", watchlist_uuid, loc
+    )
 
 
 def _company_uuids(watchlist_id) -> list[uuid.UUID]:
