@@ -2,7 +2,7 @@
 
 `service_client_for` builds a `DashboardClient`; its areas answer with typed objects:
 `client.companies` (portal.service.companies), `client.organisation`,
-`client.watchlists`, `client.reports`. Views never spell out an API path.
+`client.watchlists`, `client.reports`, `client.screening`. Views never spell out an API path.
 """
 
 from portal.service.client import ServiceClient

@@ -1,6 +1,6 @@
 """Building a client from settings: a remote deployment, or this one in-process.
 
-The areas (companies, watchlists, reports, the organisation) are attached here,
+The areas (companies, watchlists, reports, screening, the organisation) are attached here,
 so `client.py` knows no area and no area module imports another.
 """
 
@@ -15,6 +15,7 @@ from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
 from portal.service.organisation import OrganisationArea
 from portal.service.reports import ReportsArea
+from portal.service.screening import ScreeningArea
 from portal.service.transport import InProcessAdapter
 from portal.service.watchlists import WatchlistsArea
 
@@ -33,6 +34,7 @@ class DashboardClient(ServiceClient):
         self.organisation = OrganisationArea(self)
         self.watchlists = WatchlistsArea(self)
         self.reports = ReportsArea(self)
+        self.screening = ScreeningArea(self)
 
 
 def service_client_for(
