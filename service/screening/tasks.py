@@ -142,3 +142,7 @@ def screening_run_task(monitoring_uuids: list[str]) -> str | None:
         return None
     logger.info("Screening run: %s", result.summary_line())
     return result.summary_line()
+
+
+# Tasks kept in modules of their own, imported here so that workers register them.
+from service.screening.batch_tasks import screening_batch_task  # noqa: E402,F401
