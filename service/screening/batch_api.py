@@ -55,8 +55,10 @@ class ResultQuery(Schema):
     ),
     openapi_extra=EXTENSION,
 )
-def batch_create(request: HttpRequest, screening_config_uuid: uuid.UUID, file: File[UploadedFile]):
+def batch_create(request: HttpRequest, screening_config_uuid: uuid.UUID, file: UploadedFile | None = File(None)):
     config = config_of(request, screening_config_uuid)
+    if file is None:
+        raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
     batch = services.batch_create(
         config=config, file_name=file.name or "", content=file.read(), api_user_uuid=request.auth.api_user_uuid
     )
