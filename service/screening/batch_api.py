@@ -32,6 +32,12 @@ FILE_FORMAT = (
 )
 
 
+NOT_READY = {
+    "description": "The job is not complete yet (`code`: not_ready)",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
 class PageQuery(Schema):
     limit: int | None = None
     offset: int | None = None
@@ -104,7 +110,7 @@ def batch_detail(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
         "explanation (aligned name parts, birth date, nationality, gender adjustments). A job that is not "
         "complete is a 409."
     ),
-    openapi_extra=EXTENSION,
+    openapi_extra={**EXTENSION, "responses": {"409": NOT_READY}},
 )
 def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID, query: Query[ResultQuery]):
     config = config_of(request, screening_config_uuid)
