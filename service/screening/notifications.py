@@ -35,6 +35,7 @@ logger = logging.getLogger(__name__)
 CASES_LISTED = 5  # per kind; the counts say how many more
 FIRST_LOOKBACK = dt.timedelta(days=1)
 APPROVALS_PATH = "/screening/approvals/"
+WHY_YOU_GET_IT = "You get this digest because your organisation's screening config subscribes to email notifications."
 
 
 def case_path(case_uuid) -> str:
@@ -145,7 +146,7 @@ def digest_text(content: DigestContent) -> str:
         lines.append("")
     if content.pending_count:
         lines += [_pending_sentence(content), f"Decide them: {app_url(APPROVALS_PATH)}", ""]
-    lines.append("You get this digest because your organisation's screening config subscribes to email notifications.")
+    lines.append(WHY_YOU_GET_IT)
     return "\n".join(lines)
 
 
@@ -156,12 +157,13 @@ def digest_html(content: DigestContent) -> str:
         if not count:
             continue
         items = format_html_join("", '<li><a href="{}">{}</a></li>', ((c.url, c.text()) for c in cases))
-        more = format_html('<li><a href="{}">and {} more</a></li>', app_url("/screening/cases/"), count - len(cases)) if count > len(cases) else ""
+        more = ""
+        if count > len(cases):
+            more = format_html('<li><a href="{}">and {} more</a></li>', app_url("/screening/cases/"), count - len(cases))
         parts.append(format_html("<h3>{}</h3><ul>{}{}</ul>", title, items, more))
     if content.pending_count:
         parts.append(format_html('<p>{} <a href="{}">Decide them</a>.</p>', _pending_sentence(content), app_url(APPROVALS_PATH)))
-    parts.append(format_html("<p><small>{}</small></p>",
-                             "You get this digest because your organisation's screening config subscribes to email notifications."))
+    parts.append(format_html("<p><small>{}</small></p>", WHY_YOU_GET_IT))
     return "".join(str(p) for p in parts)
 
 
@@ -188,7 +190,8 @@ def config_digest_send(*, config_uuid, now: dt.datetime | None = None) -> int | 
     if ScreeningDigest.objects.filter(screening_config=config, digest_date=day).exists():
         return 0
     content = digest_content(config=config, until=now)
-    emails = list(AppMembership.objects.filter(app_customer=config.app_customer).order_by("email").values_list("email", flat=True))
+    members = AppMembership.objects.filter(app_customer=config.app_customer).order_by("email")
+    emails = list(members.values_list("email", flat=True))
     if not content.has_news or not emails:
         return 0
     digest = _claim(config, day, content, len(emails))

@@ -113,3 +113,15 @@ def test_it_needs_a_file_and_the_aml_role(api, config):
     assert missing.status_code == 400 and ["body", "file"] in field_locs(missing)
     no_role = upload(api, config["uuid"], b"name\nKari Nordmann\n", roles=[])
     assert no_role.status_code == 403 and "Missing role(s): aml" in no_role.json()["detail"]
+
+
+def test_a_nul_in_a_form_field_beside_the_file_is_a_400_naming_it(api, config):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = api.client.post(
+        f"/analysis/v1/screening-config/{config['uuid']}/screening-batch",
+        {"file": SimpleUploadedFile("a.csv", b"name\nKari Nordmann\n"), "note": "a\x00b"},
+        **api.headers(["aml"]),
+    )
+    assert response.status_code == 400 and ["body", "note", 0] in field_locs(response)
+    assert not ScreeningBatch.objects.exists()
