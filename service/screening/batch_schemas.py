@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
+from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Schema
 
@@ -37,6 +38,11 @@ def batch_result_path(batch: ScreeningBatch) -> str:
     return f"/analysis/v1/screening-config/{batch.screening_config_id}/screening-batch/{batch.uuid}/result"
 
 
+def _absolute(request: HttpRequest, path: str) -> str:
+    """Under the deployment's public base URL when set (as token audiences are), else the request's host."""
+    return f"{settings.VAKT_BASE_URL}{path}" if settings.VAKT_BASE_URL else request.build_absolute_uri(path)
+
+
 def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
     complete = batch.status == ScreeningBatch.Status.COMPLETE
     return {
@@ -52,5 +58,5 @@ def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
         "create_timestamp": batch.create_timestamp,
         "update_timestamp": batch.update_timestamp,
         "complete_timestamp": batch.complete_timestamp,
-        "result_url": request.build_absolute_uri(batch_result_path(batch)) if complete else None,
+        "result_url": _absolute(request, batch_result_path(batch)) if complete else None,
     }

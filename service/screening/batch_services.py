@@ -22,7 +22,7 @@ import uuid
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
-from django.db import DatabaseError, transaction
+from django.db import OperationalError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -149,7 +149,9 @@ def _results_write(batch: ScreeningBatch) -> None:
 
 
 def _failed(batch: ScreeningBatch, reason: str) -> None:
-    ScreeningBatch.objects.filter(pk=batch.pk).update(status=ScreeningBatch.Status.FAILED, failure_reason=reason[:1000])
+    ScreeningBatch.objects.filter(pk=batch.pk).update(
+        status=ScreeningBatch.Status.FAILED, failure_reason=reason[:1000], update_timestamp=timezone.now()
+    )
 
 
 def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
@@ -159,7 +161,9 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
         return None
     if batch.status in (ScreeningBatch.Status.COMPLETE, ScreeningBatch.Status.FAILED):
         return batch
-    ScreeningBatch.objects.filter(pk=batch.pk, status=ScreeningBatch.Status.PENDING).update(status=ScreeningBatch.Status.RUNNING)
+    ScreeningBatch.objects.filter(pk=batch.pk, status=ScreeningBatch.Status.PENDING).update(
+        status=ScreeningBatch.Status.RUNNING, update_timestamp=timezone.now()
+    )
     try:
         with default_storage.open(batch.storage_name(SOURCE), "rb") as stream:
             rows = screening_file_read(stream.read()).rows
@@ -173,10 +177,11 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
         _results_write(batch)
         with transaction.atomic():
             ScreeningBatch.objects.filter(pk=batch.pk).exclude(status=ScreeningBatch.Status.COMPLETE).update(
-                status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(), failure_reason=""
+                status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(), update_timestamp=timezone.now(),
+                failure_reason="",
             )
             batch.chunks.all().delete()  # the result files hold them now
-    except DatabaseError:
+    except OperationalError:
         raise  # transient: the task retries and resumes after the last chunk written
     except (FileNotFoundError, ScreeningFileError, TooManyRows) as exc:
         logger.error("Screening batch %s: the uploaded file is unreadable: %s", batch.uuid, exc)

@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 from django.db import OperationalError
+from django.utils import timezone
 
 from service.screening.models import ScreeningBatch
 
@@ -31,7 +32,9 @@ def screening_batch_task(self, batch_uuid: str) -> str | None:
     except OperationalError:
         if self.request.retries >= MAX_RETRIES:  # the last try: say so on the job instead of leaving it running
             ScreeningBatch.objects.filter(uuid=batch_uuid).exclude(status=ScreeningBatch.Status.COMPLETE).update(
-                status=ScreeningBatch.Status.FAILED, failure_reason="The database was unavailable; upload the file again."
+                status=ScreeningBatch.Status.FAILED,
+                failure_reason="The database was unavailable; upload the file again.",
+                update_timestamp=timezone.now(),
             )
         raise
     if batch is None:
