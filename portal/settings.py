@@ -219,6 +219,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.screening.tasks.screening_lists_refresh_all",
         "schedule": float(env_int("VAKT_LIST_REFRESH_SECONDS", 6 * 3600, minimum=60)),
     },
+    # Hourly by default; each config gets at most one digest a day (service/screening/notifications.py).
+    "screening-digests": {
+        "task": "service.screening.notification_tasks.screening_digests_send_all",
+        "schedule": float(env_int("VAKT_DIGEST_CHECK_SECONDS", 3600, minimum=60)),
+    },
 }
 
 # --- the service -------------------------------------------------------------------
@@ -240,6 +245,8 @@ VAKT_AUTH_FAILURES_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_MINUTE", 10, min
 VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE = env_int("VAKT_AUTH_FAILURES_PER_ADDRESS_PER_MINUTE", 50, minimum=0)
 VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
+# Batch screening files (service/screening/batch_services.py): rows per file at most; bytes: VAKT_MAX_BODY_BYTES.
+VAKT_BATCH_MAX_ROWS = env_int("VAKT_BATCH_MAX_ROWS", 10_000, minimum=1)
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
 # Partner reports (service/reports): the producer class, and the partner the HTTP producer calls.
 VAKT_REPORT_PRODUCER = env_str("VAKT_REPORT_PRODUCER", "service.reports.producers.pdf.PdfReportProducer")
@@ -263,6 +270,20 @@ MESSAGE_TAGS = {40: "danger"}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# --- email ----------------------------------------------------------------------------
+
+# The screening digest (service/screening/notifications.py). The embedded default prints
+# mail on the console; set VAKT_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend
+# and the VAKT_EMAIL_* server settings to send it.
+EMAIL_BACKEND = env_str("VAKT_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("VAKT_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("VAKT_EMAIL_PORT", 25, minimum=1)
+EMAIL_HOST_USER = env_str("VAKT_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = env_str("VAKT_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("VAKT_EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 30
+DEFAULT_FROM_EMAIL = env_str("VAKT_EMAIL_FROM", "Vakt <vakt@localhost>")
 
 # --- files ---------------------------------------------------------------------------
 

@@ -66,8 +66,14 @@ def input_errors(request: HttpRequest, values: dict[str, Any]) -> list[dict]:
 
 
 def _json_body(request: HttpRequest) -> Any:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if request.content_type == "multipart/form-data":
+        # The stream is read already (its body is gone); the form fields are what can be checked.
+        # Uploaded files are checked by the endpoint that reads them.
+        return {name: values for name, values in request.POST.lists()}
     # Only a body that can hold a NUL is parsed a second time: raw, or escaped as \u0000.
-    if request.method in ("GET", "HEAD", "OPTIONS") or not request.body:
+    if not request.body:
         return None
     if b"\x00" not in request.body and b"\\u0000" not in request.body:
         return None

@@ -133,3 +133,5 @@ from service.screening.case_models import (  # noqa: E402,F401
     ScreeningCaseReview,
     ScreeningCaseReviewStatus,
 )
+from service.screening.batch_models import ScreeningBatch, ScreeningBatchChunk  # noqa: E402,F401
+from service.screening.notification_models import ScreeningDigest  # noqa: E402,F401

@@ -1,72 +1,97 @@
-"""Screening a CSV file of persons against the current lists (the engine on its own)."""
+"""Screening the rows of a screening file (batch_file.py) with the engine, and the result file.
+
+One implementation for `manage.py screen_persons` and the batch jobs (batch_services.py):
+`row_result` screens one row, `RESULT_COLUMNS` / `result_csv_row` are the result CSV, one
+line per input row with its best hits (list, source id, matched name, score, explanation).
+"""
 
 from __future__ import annotations
 
 import csv
-import json
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from service.screening.engine import screening_index
-from service.screening.lists.formats.countries import country_code
-from service.screening.matching.types import PersonQuery
+from service.screening.batch_file import ScreeningRow, screening_file_read
+from service.screening.engine import LoadedIndex, screening_index
 
-PARTIAL_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-NAME_COLUMNS = ("name", "full_name")
-OUTPUT_COLUMNS = (
-    "line",
-    "person_id",
-    "person_name",
-    "birth_date",
-    "category",
-    "list_type",
-    "source_id",
-    "listed_name",
-    "score",
-    "explanation",
-    "explanation_json",
+BEST_HITS = 3  # per row in the result
+# More than BEST_HITS: hits of lists a config does not screen against are dropped after the
+# search, and must not push out the ones it does.
+SEARCH_LIMIT = 25
+ROW_COLUMNS = ("line", "type", "id", "name", "birth_date", "nationality", "country")
+HIT_FIELDS = ("list", "list_type", "source_id", "matched_name", "score", "explanation")
+RESULT_COLUMNS = (
+    *ROW_COLUMNS,
+    "hit_count",
+    *(f"hit_{n}_{name}" for n in range(1, BEST_HITS + 1) for name in HIT_FIELDS),
 )
+# A cell a spreadsheet would run as a formula; names come from the uploader.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def row_result(
+    row: ScreeningRow,
+    loaded: LoadedIndex,
+    *,
+    category_keys: Collection[str] | None = None,
+    threshold: float | None = None,
+    limit: int = BEST_HITS,
+) -> dict:
+    """The row and its best hits, best first: `{**row.as_dict(), "hits": [...]}`. With
+    `category_keys`, only hits of those list categories count."""
+    matches = loaded.index.search(row.query(), threshold=threshold, limit=max(SEARCH_LIMIT, limit))
+    hits = []
+    for match in matches:
+        listed = loaded.entries[match.entity_id]
+        if category_keys is not None and listed.category_key not in category_keys:
+            continue
+        hits.append(
+            {
+                "list": listed.category_key,
+                "list_type": listed.list_type,
+                "source_id": listed.source_id,
+                "list_entry_uuid": match.entity_id,
+                "matched_name": match.explanation.matched_name,
+                "score": round(match.score, 4),
+                "explanation": match.explanation.summary(),
+                "explanation_detail": match.explanation.as_dict(),
+            }
+        )
+        if len(hits) == limit:
+            break
+    return {**row.as_dict(), "hits": hits}
+
+
+def _safe(value) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def result_csv_row(result: dict) -> dict:
+    out = {column: _safe(result[column]) for column in ROW_COLUMNS}
+    out["line"] = result["line"]
+    out["hit_count"] = len(result["hits"])
+    for n, hit in enumerate(result["hits"][:BEST_HITS], start=1):
+        for name in HIT_FIELDS:
+            value = f"{hit['score']:.3f}" if name == "score" else _safe(hit[name])
+            out[f"hit_{n}_{name}"] = value
+    return out
 
 
 @dataclass
-class PersonFileResult:
+class FileScreenResult:
     read: int = 0
     screened: int = 0
-    with_matches: int = 0
-    matches: int = 0
-    rejected: list[tuple[int, str]] = field(default_factory=list)
+    with_hits: int = 0
+    hits: int = 0
+    rejected: list[str] = field(default_factory=list)  # "line 7, birth_date: ..."
 
     def summary_line(self) -> str:
         return (
-            f"read {self.read}, screened {self.screened}, rejected {len(self.rejected)}; "
-            f"{self.with_matches} person(s) with {self.matches} possible match(es)."
+            f"read {self.read}, screened {self.screened}, rejected {self.read - self.screened}; "
+            f"{self.with_hits} row(s) with {self.hits} possible match(es)."
         )
-
-
-def _persons(rows: Iterable[dict], result: PersonFileResult) -> Iterator[tuple[int, dict, PersonQuery]]:
-    for line, row in enumerate(rows, start=2):  # line 1 is the header
-        result.read += 1
-        name = next((row[c].strip() for c in NAME_COLUMNS if (row.get(c) or "").strip()), "")
-        if not name:
-            result.rejected.append((line, "no name"))
-            continue
-        birth_date = (row.get("birth_date") or "").strip() or None
-        if birth_date and not PARTIAL_DATE.match(birth_date):
-            result.rejected.append((line, f"birth_date {birth_date!r} is not YYYY, YYYY-MM or YYYY-MM-DD"))
-            continue
-        nationalities = []
-        for raw in re.split(r"[;,]", row.get("nationality") or ""):
-            if raw.strip():
-                code = country_code(raw)
-                if code is None:
-                    result.rejected.append((line, f"nationality {raw.strip()!r} is not a known country"))
-                    break
-                nationalities.append(code)
-        else:
-            gender = (row.get("gender") or "").strip().lower() or None
-            yield line, row, PersonQuery(name=name, birth_date=birth_date, nationalities=nationalities, gender=gender)
 
 
 def persons_file_screen(
@@ -75,38 +100,21 @@ def persons_file_screen(
     target: Path,
     category_keys: list[str] | None = None,
     threshold: float | None = None,
-    limit: int = 5,
-) -> PersonFileResult:
+    limit: int = BEST_HITS,
+) -> FileScreenResult:
+    """Screen the persons and companies of `source` into the result CSV `target`. Rows with
+    problems are reported and skipped; ScreeningFileError when the file cannot be read."""
+    screening_file = screening_file_read(Path(source).read_bytes())
     loaded = screening_index(category_keys=category_keys)
-    result = PersonFileResult()
-    with open(source, newline="", encoding="utf-8-sig") as inp, open(target, "w", newline="", encoding="utf-8") as out:
-        reader = csv.DictReader(inp)
-        if not reader.fieldnames or not set(NAME_COLUMNS) & set(reader.fieldnames):
-            raise ValueError(f"{source.name}: the header needs a 'name' column (and may have birth_date, nationality, gender, id)")
-        writer = csv.DictWriter(out, fieldnames=OUTPUT_COLUMNS)
+    result = FileScreenResult(read=screening_file.lines_read, rejected=[p.text() for p in screening_file.problems])
+    with open(target, "w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=RESULT_COLUMNS)
         writer.writeheader()
-        for line, row, query in _persons(reader, result):
+        for row in screening_file.rows:
+            screened = row_result(row, loaded, threshold=threshold, limit=limit)
             result.screened += 1
-            matches = loaded.index.search(query, threshold=threshold, limit=limit)
-            if matches:
-                result.with_matches += 1
-                result.matches += len(matches)
-            for match in matches:
-                listed = loaded.entries[match.entity_id]
-                writer.writerow(
-                    {
-                        "line": line,
-                        "person_id": row.get("id", ""),
-                        "person_name": query.name,
-                        "birth_date": query.birth_date or "",
-                        "category": listed.category_key,
-                        "list_type": listed.list_type,
-                        "source_id": listed.source_id,
-                        "listed_name": match.explanation.matched_name,
-                        "score": f"{match.score:.3f}",
-                        "explanation": match.explanation.summary(),
-                        "explanation_json": json.dumps(match.explanation.as_dict(), ensure_ascii=False),
-                    }
-                )
+            if screened["hits"]:
+                result.with_hits += 1
+                result.hits += len(screened["hits"])
+            writer.writerow(result_csv_row(screened))
     return result
-

@@ -142,3 +142,8 @@ def screening_run_task(monitoring_uuids: list[str]) -> str | None:
         return None
     logger.info("Screening run: %s", result.summary_line())
     return result.summary_line()
+
+
+# Tasks kept in modules of their own, imported here so that workers register them.
+from service.screening.batch_tasks import screening_batch_task  # noqa: E402,F401
+from service.screening.notification_tasks import screening_digest_send_task, screening_digests_send_all  # noqa: E402,F401

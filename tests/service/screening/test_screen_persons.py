@@ -59,16 +59,35 @@ def test_it_finds_a_listed_person_written_with_a_typo_and_explains_it(un_list, t
     call_command("screen_persons", str(source), "--out", str(target))
 
     rows = list(csv.DictReader(open(target, encoding="utf-8")))
-    assert {r["person_id"] for r in rows} == {"p1"}
+    assert [(r["id"], r["type"]) for r in rows] == [("p1", "person"), ("p2", "person")]  # one line per person
     best = rows[0]
-    assert best["source_id"] == entry.source_id
-    assert best["category"] == "un_security_council" and best["list_type"] == "sanction"
-    assert float(best["score"]) >= 0.7
-    assert "birth date" in best["explanation"]
-    assert "read 2, screened 2, rejected 0; 1 person(s)" in capsys.readouterr().out
+    assert best["hit_1_source_id"] == entry.source_id
+    assert best["hit_1_list"] == "un_security_council" and best["hit_1_list_type"] == "sanction"
+    assert float(best["hit_1_score"]) >= 0.7
+    assert "birth date" in best["hit_1_explanation"]
+    assert rows[1]["hit_count"] == "0"
+    assert "read 2, screened 2, rejected 0; 1 row(s)" in capsys.readouterr().out
 
 
-def test_it_reports_bad_rows_by_line_and_screens_the_rest(un_list, tmp_path, capsys):
+def test_it_screens_companies_by_their_own_name_whatever_their_legal_form(un_list, tmp_path):
+    entity = un_list.current_version.entries.filter(schema="Organization").order_by("source_id").first()
+    source, target = tmp_path / "mixed.csv", tmp_path / "matches.csv"
+    with open(source, "w", newline="", encoding="utf-8") as out:
+        writer = csv.DictWriter(out, fieldnames=["type", "id", "name", "birth_date", "country"])
+        writer.writeheader()
+        writer.writerow({"type": "company", "id": "k1", "name": f"{entity.primary_name} Ltd"})
+        writer.writerow({"type": "company", "id": "k2", "name": "Nordlys Havbruk AS", "country": "NO"})
+        writer.writerow({"type": "person", "id": "p1", "name": "Kari Nordmann", "birth_date": "1980"})
+
+    call_command("screen_persons", str(source), "--out", str(target))
+
+    rows = {r["id"]: r for r in csv.DictReader(open(target, encoding="utf-8"))}
+    assert rows["k1"]["type"] == "company" and rows["k1"]["hit_1_source_id"] == entity.source_id
+    assert rows["k2"]["hit_count"] == "0" and rows["k2"]["country"] == "NO"
+    assert rows["p1"]["hit_count"] == "0"
+
+
+def test_it_reports_bad_rows_by_line_and_column_and_screens_the_rest(un_list, tmp_path, capsys):
     source, target = tmp_path / "persons.csv", tmp_path / "matches.csv"
     _write(
         source,
@@ -81,10 +100,11 @@ def test_it_reports_bad_rows_by_line_and_screens_the_rest(un_list, tmp_path, cap
     )
     call_command("screen_persons", str(source), "--out", str(target))
     captured = capsys.readouterr()
-    assert "rejected line 2: no name" in captured.err
-    assert "rejected line 3: birth_date '19x0'" in captured.err
-    assert "rejected line 4: nationality 'Atlantis'" in captured.err
+    assert "rejected line 2, name: a name is required" in captured.err
+    assert "rejected line 3, birth_date: '19x0'" in captured.err
+    assert "rejected line 4, nationality: 'Atlantis'" in captured.err
     assert "read 4, screened 1, rejected 3" in captured.out
+    assert [r["id"] for r in csv.DictReader(open(target, encoding="utf-8"))] == ["d"]
 
 
 def test_it_refuses_a_file_without_a_name_column(un_list, tmp_path):

@@ -1,21 +1,29 @@
-"""Screen a CSV of persons (name, birth_date, nationality[, gender, id]) against the current lists."""
+"""Screen a CSV of persons and companies (service/screening/batch_file.py) against the current lists."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from service.screening.person_file import persons_file_screen
+from service.screening.batch_file import ScreeningFileError
+from service.screening.person_file import BEST_HITS, persons_file_screen
 
 
 class Command(BaseCommand):
-    help = "Screen persons from a CSV against the current screening lists; writes matches with scores and explanations."
+    help = (
+        "Screen persons and companies from a CSV against the current screening lists; writes one line per row "
+        "with its best hits, scores and explanations. Rows with problems are reported by line and skipped."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("source", help="CSV with a header: name, birth_date (YYYY[-MM[-DD]]), nationality, gender, id")
-        parser.add_argument("--out", required=True, help="where to write the matches (CSV)")
+        parser.add_argument(
+            "source",
+            help="CSV with a header: type (person or company, default person), name, id; persons: birth_date "
+            "(YYYY[-MM[-DD]]), nationality, gender; companies: country",
+        )
+        parser.add_argument("--out", required=True, help="where to write the result (CSV)")
         parser.add_argument("--categories", help="comma-separated list category keys (default: every current list)")
         parser.add_argument("--threshold", type=float, help="score threshold (default: the engine's)")
-        parser.add_argument("--limit", type=int, default=5, help="matches per person at most")
+        parser.add_argument("--limit", type=int, default=BEST_HITS, help=f"hits per row at most (1 to {BEST_HITS})")
 
     def handle(self, *args, source, out, categories, threshold, limit, **options):
         source_path = Path(source)
@@ -23,13 +31,15 @@ class Command(BaseCommand):
             raise CommandError(f"No file at {source}")
         if threshold is not None and not 0 < threshold <= 1:
             raise CommandError("--threshold must be above 0 and at most 1")
+        if not 1 <= limit <= BEST_HITS:
+            raise CommandError(f"--limit must be between 1 and {BEST_HITS}")
         keys = [k.strip() for k in categories.split(",")] if categories else None
         try:
             result = persons_file_screen(
                 source=source_path, target=Path(out), category_keys=keys, threshold=threshold, limit=limit
             )
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        for line, reason in result.rejected:
-            self.stderr.write(f"  rejected line {line}: {reason}")
+        except ScreeningFileError as exc:
+            raise CommandError(f"{source_path.name}: {exc}") from None
+        for problem in result.rejected:
+            self.stderr.write(f"  rejected {problem}")
         self.stdout.write(result.summary_line())

@@ -1,0 +1,137 @@
+"""Extension endpoints: batch screening of a CSV file of persons and companies (batch_services.py).
+
+A job belongs to a screening config, whose lists it screens against (PEP always, sanction
+lists as selected); another config's or organisation's job is 404. Every endpoint needs `aml`.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.core.files.storage import default_storage
+from django.http import FileResponse, HttpRequest
+from ninja import File, Query, Router, Schema, Status
+from ninja.files import UploadedFile
+
+from service.errors import ApiError, NotFound, bad_field
+from service.pagination import composite_collection, page_from
+from service.screening import batch_schemas as s
+from service.screening import batch_selectors as selectors
+from service.screening import batch_services as services
+from service.screening.access import EXTENSION
+from service.screening.config_api import config_of
+from service.screening.models import ScreeningBatch
+
+router = Router(tags=["Screening batches"])
+
+FILE_FORMAT = (
+    "A CSV file (UTF-8; `,` or `;` between columns) with a header. `type`: `person` (the default) or `company`; "
+    "`name` (required); `id` (optional, repeated in the result). Persons: `birth_date` (YYYY, YYYY-MM or "
+    "YYYY-MM-DD, not in the future), `nationality` (countries separated by `;`), `gender` (male, female, unknown). "
+    "Companies: `country`. Other columns are ignored."
+)
+
+
+NOT_READY = {
+    "description": "The job is not complete yet (`code`: not_ready)",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
+class PageQuery(Schema):
+    limit: int | None = None
+    offset: int | None = None
+
+
+class ResultQuery(Schema):
+    response_file_type: str = "csv"
+
+
+@router.post(
+    "/screening-config/{screening_config_uuid}/screening-batch",
+    response={202: s.ScreeningBatchOut},
+    summary="Extension: screen a CSV file of persons and companies in the background",
+    description=(
+        f"{FILE_FORMAT} Send it as multipart form data in the field `file`. The whole file is checked first: "
+        "any bad row is a 400 whose `errors` name every problem by line and column "
+        '(`["body", "file", "line 7", "birth_date"]`) and nothing is screened. Larger than the body limit: 413; '
+        "more rows than the row limit (`VAKT_BATCH_MAX_ROWS`, default 10,000): 400. A good file answers 202 with "
+        "the job; poll it until `screening_batch_status_key` is `complete`, then download `result_url`. The rows "
+        "are screened against the lists the config receives hits from: PEP always, sanction lists as selected."
+    ),
+    openapi_extra=EXTENSION,
+)
+def batch_create(request: HttpRequest, screening_config_uuid: uuid.UUID, file: UploadedFile | None = File(None)):
+    config = config_of(request, screening_config_uuid)
+    if file is None:
+        raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
+    batch = services.batch_create(
+        config=config, file_name=file.name or "", content=file.read(), api_user_uuid=request.auth.api_user_uuid
+    )
+    batch.refresh_from_db()
+    return Status(202, s.batch_out(request, batch))
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-batch",
+    response=list[s.ScreeningBatchCollection],
+    summary="Extension: the config's batch screening jobs",
+    description="Newest first; `limit` (default 100, at most 1000) and `offset` as in rule 6.",
+    openapi_extra=EXTENSION,
+)
+def batch_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = page_from(query.limit, query.offset)
+    return composite_collection(
+        selectors.batches_list(config=config), page, lambda b: s.batch_out(request, b), ordering=("-create_timestamp", "-uuid")
+    )
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-batch/{screening_batch_uuid}",
+    response=s.ScreeningBatchOut,
+    summary="Extension: one batch screening job, with its progress",
+    openapi_extra=EXTENSION,
+)
+def batch_detail(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID):
+    config = config_of(request, screening_config_uuid)
+    return s.batch_out(request, selectors.batch_get(config=config, batch_uuid=screening_batch_uuid))
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-batch/{screening_batch_uuid}/result",
+    response={200: None},
+    summary="Extension: the result of a complete batch screening job",
+    description=(
+        "`response_file_type=csv` (default): one line per input row in file order: line, type, id, name, "
+        "birth_date, nationality, country, hit_count and for the best three hits `hit_<n>_list`, `_list_type`, "
+        "`_source_id`, `_matched_name`, `_score`, `_explanation` (the engine's one-sentence summary). "
+        "`json`: the same rows as a list, each with `hits` carrying the list entry's uuid and the full "
+        "explanation (aligned name parts, birth date, nationality, gender adjustments). A job that is not "
+        "complete is a 409."
+    ),
+    openapi_extra={**EXTENSION, "responses": {"409": NOT_READY}},
+)
+def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID, query: Query[ResultQuery]):
+    config = config_of(request, screening_config_uuid)
+    if query.response_file_type not in ("csv", "json"):
+        raise bad_field(["query", "response_file_type"], "use csv or json")
+    batch = selectors.batch_get(config=config, batch_uuid=screening_batch_uuid)
+    if batch.status != ScreeningBatch.Status.COMPLETE:
+        raise ApiError(
+            f"The job is {batch.status}; its result can be downloaded once it is complete.", code="not_ready", status=409
+        )
+    name = batch.storage_name(services.RESULT_CSV if query.response_file_type == "csv" else services.RESULT_JSON)
+    if not default_storage.exists(name):
+        raise NotFound("The result file of this job is gone.")
+    content_type = "text/csv; charset=utf-8" if query.response_file_type == "csv" else "application/json"
+    stem = batch.file_name.rsplit(".", 1)[0] or "screening"
+    response = FileResponse(
+        default_storage.open(name, "rb"),
+        content_type=content_type,
+        as_attachment=True,
+        filename=f"{stem}-result.{query.response_file_type}",
+    )
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -1,0 +1,223 @@
+"""The screening file: a CSV of persons and companies, read and checked in one place.
+
+Used by `manage.py screen_persons` and by the batch upload endpoint, so a row means the
+same to both. The header names the columns; order does not matter, other columns are kept
+out of the way (except `id`, echoed in the result):
+
+    type        person (the default when the column is absent or blank) or company
+    name        required (`full_name` is read as well)
+    id          optional, your own reference, repeated in the result
+    birth_date  persons: YYYY, YYYY-MM or YYYY-MM-DD, not in the future
+    nationality persons: countries, separated by ; or , (names or codes)
+    gender      persons: male, female (m, f), unknown or blank
+    country     companies: the country (name or code)
+
+Every problem is collected with its line (the header is line 1) and column, so a caller
+sees all of them at once; the upload refuses a file with any, the command skips those rows.
+A file written with `;` between columns (a spreadsheet's CSV in many locales) is read too.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from dataclasses import dataclass, field
+
+from service.screening.lists.formats.countries import country_code
+from service.screening.matching.types import PersonQuery
+
+PERSON, COMPANY = "person", "company"
+ENTITY_TYPES = (PERSON, COMPANY)
+NAME_COLUMNS = ("name", "full_name")
+PERSON_ONLY = ("birth_date", "nationality", "gender")
+COMPANY_ONLY = ("country",)
+PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
+GENDERS = {"male": "male", "m": "male", "female": "female", "f": "female", "unknown": None, "": None}
+MAX_NAME_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    line: int  # 1 is the header
+    column: str | None  # None: the whole line or file
+    msg: str
+
+    def loc(self) -> list[str]:
+        """Where in an upload: ["body", "file", "line 7", "birth_date"]."""
+        return ["body", "file", f"line {self.line}"] + ([self.column] if self.column else [])
+
+    def text(self) -> str:
+        return f"line {self.line}" + (f", {self.column}" if self.column else "") + f": {self.msg}"
+
+
+@dataclass(frozen=True)
+class ScreeningRow:
+    line: int
+    entity_type: str  # person | company
+    name: str
+    id: str = ""
+    birth_date: str | None = None
+    nationalities: tuple[str, ...] = ()
+    gender: str | None = None
+    country: str | None = None
+
+    def query(self) -> PersonQuery:
+        """What the engine is asked. A company's country is its nationality on the lists."""
+        if self.entity_type == COMPANY:
+            return PersonQuery(name=self.name, nationalities=[self.country] if self.country else [], schema="Organization")
+        return PersonQuery(name=self.name, birth_date=self.birth_date, nationalities=list(self.nationalities), gender=self.gender)
+
+    def as_dict(self) -> dict:
+        return {
+            "line": self.line,
+            "type": self.entity_type,
+            "id": self.id,
+            "name": self.name,
+            "birth_date": self.birth_date or "",
+            "nationality": ";".join(c.upper() for c in self.nationalities),
+            "country": (self.country or "").upper(),
+        }
+
+
+@dataclass
+class ScreeningFile:
+    rows: list[ScreeningRow] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    lines_read: int = 0  # data lines, good and bad
+
+    @property
+    def rejected_lines(self) -> list[int]:
+        return sorted({p.line for p in self.problems if p.line > 1})
+
+
+class ScreeningFileError(ValueError):
+    """The file cannot be read at all (not text, no header, no name column)."""
+
+    def __init__(self, problem: FileProblem) -> None:
+        super().__init__(problem.text())
+        self.problem = problem
+
+
+class TooManyRows(ValueError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the file has more than {limit:,} rows; split it into files of at most {limit:,}")
+        self.limit = limit
+
+
+def birth_date_problem(value: str, today: dt.date) -> str | None:
+    """Why a partial ISO birth date is not acceptable, or None."""
+    match = PARTIAL_DATE.match(value)
+    if not match:
+        return f"{value!r} is not YYYY, YYYY-MM or YYYY-MM-DD"
+    year, month, day = (int(part) if part else None for part in match.groups())
+    try:
+        earliest = dt.date(year, month or 1, day or 1)
+    except ValueError:
+        return f"{value!r} is not a date"
+    if earliest > today:
+        return f"{value} is in the future"
+    return None
+
+
+def _cell(row: dict, column: str) -> str:
+    value = row.get(column)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> ScreeningRow | None:
+    found: list[FileProblem] = []
+
+    def problem(column: str | None, msg: str) -> None:
+        found.append(FileProblem(line, column, msg))
+
+    if None in raw:  # csv.DictReader puts cells beyond the header under None
+        problem(None, "has more cells than the header has columns")
+    entity_type = _cell(raw, "type").lower() or PERSON
+    if entity_type not in ENTITY_TYPES:
+        problem("type", f"unknown type {_cell(raw, 'type')!r}; use person or company")
+    name_column = next((c for c in NAME_COLUMNS if _cell(raw, c)), NAME_COLUMNS[0])
+    name = " ".join(_cell(raw, name_column).split())
+    if not name:
+        problem("name", "a name is required")
+    elif len(name) > MAX_NAME_LENGTH:
+        problem(name_column, f"longer than {MAX_NAME_LENGTH} characters")
+    fields: dict = {}
+    if entity_type == COMPANY:
+        for column in PERSON_ONLY:
+            if _cell(raw, column):
+                problem(column, f"a company has no {column}; leave it blank (country is the company's)")
+        country = _cell(raw, "country")
+        if country:
+            fields["country"] = country_code(country)
+            if fields["country"] is None:
+                problem("country", f"{country!r} is not a known country")
+    elif entity_type == PERSON:
+        if _cell(raw, "country"):
+            problem("country", "a person has no country; use nationality")
+        birth_date = _cell(raw, "birth_date")
+        if birth_date:
+            why = birth_date_problem(birth_date, today)
+            if why:
+                problem("birth_date", why)
+            fields["birth_date"] = birth_date
+        nationalities = []
+        for part in re.split(r"[;,]", _cell(raw, "nationality")):
+            if part.strip():
+                code = country_code(part)
+                if code is None:
+                    problem("nationality", f"{part.strip()!r} is not a known country")
+                nationalities.append(code)
+        fields["nationalities"] = tuple(dict.fromkeys(nationalities))
+        gender = _cell(raw, "gender").lower()
+        if gender not in GENDERS:
+            problem("gender", f"unknown gender {_cell(raw, 'gender')!r}; use male, female or unknown")
+        fields["gender"] = GENDERS.get(gender)
+    if found:
+        problems.extend(found)
+        return None
+    return ScreeningRow(line=line, entity_type=entity_type, name=name, id=_cell(raw, "id"), **fields)
+
+
+def _dialect(text: str) -> str:
+    header = text.split("\n", 1)[0]
+    return ";" if header.count(";") > header.count(",") else ","
+
+
+def screening_file_read(content: bytes | str, *, max_rows: int | None = None, today: dt.date | None = None) -> ScreeningFile:
+    """Every row of the file, and every problem with its line and column.
+
+    Raises ScreeningFileError when the file as a whole is unreadable and TooManyRows past
+    `max_rows` (before reading further)."""
+    today = today or dt.date.today()
+    if isinstance(content, bytes):
+        try:
+            content = content.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ScreeningFileError(FileProblem(1, None, f"not UTF-8 text (byte {exc.start})")) from None
+    content = content.removeprefix("\ufeff")
+    if "\x00" in content:
+        line = content.count("\n", 0, content.index("\x00")) + 1
+        raise ScreeningFileError(FileProblem(line, None, "contains a NUL character; is this a CSV file?"))
+    reader = csv.DictReader(io.StringIO(content, newline=""), delimiter=_dialect(content))
+    columns = [c.strip().lower() for c in (reader.fieldnames or [])]
+    if not set(NAME_COLUMNS) & set(columns):
+        raise ScreeningFileError(
+            FileProblem(1, None, "the header needs a 'name' column (and may have type, id, birth_date, nationality, gender, country)")
+        )
+    reader.fieldnames = columns
+    result = ScreeningFile()
+    try:
+        for raw in reader:
+            if not any((v or "").strip() for k, v in raw.items() if k is not None) and None not in raw:
+                continue  # blank line
+            result.lines_read += 1
+            if max_rows is not None and result.lines_read > max_rows:
+                raise TooManyRows(max_rows)
+            row = _row(reader.line_num, raw, today, result.problems)
+            if row is not None:
+                result.rows.append(row)
+    except csv.Error as exc:
+        raise ScreeningFileError(FileProblem(reader.line_num, None, f"not readable as CSV: {exc}")) from None
+    return result

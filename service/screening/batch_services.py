@@ -1,0 +1,193 @@
+"""Batch screening jobs: take an uploaded screening file, screen it in chunks, write the result.
+
+`batch_create` checks the whole file first (batch_file.py): a file with any bad row is a 400
+listing every problem by line and column, and nothing is stored or queued. A good file is
+saved to the storage and the job row created; the Celery task is queued after commit.
+
+`batch_process` (the task's body) screens the rows CHUNK_ROWS at a time against the lists
+the config receives hits from (PEP always, sanctions as selected: rule 5, as for monitoring
+runs). Each chunk's results and the job's progress are written in one transaction; a chunk
+that exists is skipped, so a redelivered or concurrent task resumes without doubling rows.
+At the end the result CSV and JSON are written to the storage and the job is complete.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import uuid
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import OperationalError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from service.errors import ApiError, BadRequest, bad_field
+from service.screening.batch_file import ScreeningFile, ScreeningFileError, TooManyRows, screening_file_read
+from service.screening.engine import screening_index
+from service.screening.models import ScreeningBatch, ScreeningBatchChunk, ScreeningConfig
+from service.screening.person_file import RESULT_COLUMNS, result_csv_row, row_result
+from service.screening.screening_run import config_category_keys
+
+logger = logging.getLogger(__name__)
+
+CHUNK_ROWS = 200
+MAX_LISTED_PROBLEMS = 100  # a 400 lists this many; the detail gives the total
+SOURCE, RESULT_CSV, RESULT_JSON = "source.csv", "result.csv", "result.json"
+
+
+def _file_loc(line: int | None = None) -> list[str]:
+    return ["body", "file"] + ([f"line {line}"] if line else [])
+
+
+def screening_file_check(*, content: bytes) -> ScreeningFile:
+    """The file's rows, or the 4xx that says everything wrong with it."""
+    if len(content) > settings.VAKT_MAX_BODY_BYTES:  # a chunked upload has no Content-Length to refuse early
+        raise ApiError(
+            f"The file is too large: {len(content)} bytes, the limit is {settings.VAKT_MAX_BODY_BYTES}.",
+            code="payload_too_large",
+            status=413,
+        )
+    try:
+        screening_file = screening_file_read(content, max_rows=settings.VAKT_BATCH_MAX_ROWS)
+    except ScreeningFileError as exc:
+        raise BadRequest(f"The file cannot be read: {exc}", code="invalid_file", errors=[
+            {"loc": exc.problem.loc(), "msg": exc.problem.msg}
+        ]) from None
+    except TooManyRows as exc:
+        raise bad_field(_file_loc(), str(exc), code="too_many_rows") from None
+    problems = screening_file.problems
+    if problems:
+        lines = screening_file.rejected_lines
+        raise BadRequest(
+            f"The file has {len(problems)} problem(s) on {len(lines)} line(s), the first on line {problems[0].line}; "
+            "nothing was screened. Correct them and upload the file again.",
+            code="invalid_file",
+            errors=[{"loc": p.loc(), "msg": p.msg} for p in problems[:MAX_LISTED_PROBLEMS]],
+        )
+    if not screening_file.rows:
+        raise bad_field(_file_loc(), "has no rows to screen", code="invalid_file")
+    return screening_file
+
+
+def _storage_write(name: str, content: bytes) -> None:
+    """Write a job's file at its fixed name, replacing what an earlier (interrupted) run left."""
+    if default_storage.exists(name):
+        default_storage.delete(name)
+    saved = default_storage.save(name, ContentFile(content))
+    if saved != name:  # another run wrote it between our delete and save: keep one
+        default_storage.delete(saved)
+
+
+def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, api_user_uuid: uuid.UUID | None) -> ScreeningBatch:
+    screening_file = screening_file_check(content=content)
+    batch = ScreeningBatch(
+        screening_config=config,
+        api_user_id=api_user_uuid,
+        file_name=(file_name or "upload.csv")[:255],
+        rows_total=len(screening_file.rows),
+    )
+    _storage_write(batch.storage_name(SOURCE), content)
+    try:
+        with transaction.atomic():
+            batch.save(force_insert=True)
+            transaction.on_commit(lambda: _enqueue(batch.uuid))
+    except Exception:
+        default_storage.delete(batch.storage_name(SOURCE))
+        raise
+    return batch
+
+
+def _enqueue(batch_uuid: uuid.UUID) -> None:
+    from service.screening.batch_tasks import screening_batch_task
+
+    screening_batch_task.delay(str(batch_uuid))
+
+
+def _progress(batch: ScreeningBatch) -> None:
+    """The job's counts from its chunks: the same figures however often a chunk was tried."""
+    sums = batch.chunks.aggregate(rows=Sum("rows"), with_hits=Sum("rows_with_hits_count"), hits=Sum("hit_count"))
+    ScreeningBatch.objects.filter(pk=batch.pk).update(
+        rows_done=sums["rows"] or 0,
+        rows_with_hits_count=sums["with_hits"] or 0,
+        hit_count=sums["hits"] or 0,
+        update_timestamp=timezone.now(),
+    )
+
+
+def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> None:
+    results = [row_result(row, loaded, category_keys=keys) for row in rows]
+    with transaction.atomic():
+        ScreeningBatchChunk.objects.bulk_create(
+            [
+                ScreeningBatchChunk(
+                    batch=batch,
+                    number=number,
+                    rows=len(results),
+                    rows_with_hits_count=sum(1 for r in results if r["hits"]),
+                    hit_count=sum(len(r["hits"]) for r in results),
+                    results=results,
+                )
+            ],
+            ignore_conflicts=True,  # a concurrent run wrote it first: the same rows
+        )
+        _progress(batch)
+
+
+def _results_write(batch: ScreeningBatch) -> None:
+    results = [r for chunk in batch.chunks.order_by("number") for r in chunk.results]
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=RESULT_COLUMNS)
+    writer.writeheader()
+    writer.writerows(result_csv_row(r) for r in results)
+    _storage_write(batch.storage_name(RESULT_CSV), text.getvalue().encode("utf-8"))
+    _storage_write(batch.storage_name(RESULT_JSON), json.dumps(results, ensure_ascii=False).encode("utf-8"))
+
+
+def _failed(batch: ScreeningBatch, reason: str) -> None:
+    ScreeningBatch.objects.filter(pk=batch.pk).update(
+        status=ScreeningBatch.Status.FAILED, failure_reason=reason[:1000], update_timestamp=timezone.now()
+    )
+
+
+def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
+    """Screen the job's file (or the rest of it); None when the job is gone."""
+    batch = ScreeningBatch.objects.select_related("screening_config").filter(uuid=batch_uuid).first()
+    if batch is None:
+        return None
+    if batch.status in (ScreeningBatch.Status.COMPLETE, ScreeningBatch.Status.FAILED):
+        return batch
+    ScreeningBatch.objects.filter(pk=batch.pk, status=ScreeningBatch.Status.PENDING).update(
+        status=ScreeningBatch.Status.RUNNING, update_timestamp=timezone.now()
+    )
+    try:
+        with default_storage.open(batch.storage_name(SOURCE), "rb") as stream:
+            rows = screening_file_read(stream.read()).rows
+        done = set(batch.chunks.values_list("number", flat=True))
+        keys = config_category_keys(batch.screening_config)
+        loaded = None
+        for number, start in enumerate(range(0, len(rows), CHUNK_ROWS)):
+            if number not in done:
+                loaded = loaded or screening_index()
+                _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys)
+        _results_write(batch)
+        with transaction.atomic():
+            ScreeningBatch.objects.filter(pk=batch.pk).exclude(status=ScreeningBatch.Status.COMPLETE).update(
+                status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(), update_timestamp=timezone.now(),
+                failure_reason="",
+            )
+            batch.chunks.all().delete()  # the result files hold them now
+    except OperationalError:
+        raise  # transient: the task retries and resumes after the last chunk written
+    except (FileNotFoundError, ScreeningFileError, TooManyRows) as exc:
+        logger.error("Screening batch %s: the uploaded file is unreadable: %s", batch.uuid, exc)
+        _failed(batch, "The uploaded file could not be read again; upload it once more.")
+    except Exception:
+        logger.exception("Screening batch %s failed.", batch.uuid)
+        _failed(batch, "The file could not be screened because of an internal error; upload it again.")
+    batch.refresh_from_db()
+    return batch

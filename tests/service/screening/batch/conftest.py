@@ -1,0 +1,45 @@
+"""Batch screening tests: the tiny UN and PEP lists of the case tests, files in a temporary storage,
+and the steps through the HTTP API."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.service.screening.cases.conftest import lists  # noqa: F401  (the fixture)
+from tests.service.screening.helpers import AML, config_url
+
+COLUMNS = ["type", "id", "name", "birth_date", "nationality", "gender", "country"]
+
+
+@pytest.fixture(autouse=True)
+def _storage(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")  # the default storage follows the setting
+
+
+def csv_bytes(rows: list[dict], columns=COLUMNS, delimiter: str = ",") -> bytes:
+    out = io.StringIO(newline="")
+    writer = csv.DictWriter(out, fieldnames=columns, delimiter=delimiter)
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def batches_url(config_uuid, tail: str = "") -> str:
+    return config_url(config_uuid, f"/screening-batch{tail}")
+
+
+def upload(caller, config_uuid, content: bytes, name: str = "customers.csv", roles=AML):
+    return caller.client.post(
+        batches_url(config_uuid), {"file": SimpleUploadedFile(name, content, content_type="text/csv")}, **caller.headers(roles)
+    )
+
+
+def result_rows(caller, batch: dict) -> list[dict]:
+    response = caller.client.get(batch["result_url"], **caller.headers(AML))
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("text/csv")
+    return list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode("utf-8"))))
