@@ -81,8 +81,9 @@ class ScreeningDemoResult:
         if self.skipped:
             return f"load_screening_demo: skipped ({self.skipped})"
         return (
-            f"load_screening_demo: {self.companies} watchlisted companies ({len(self.listed)} with a listed person or "
-            f"name), monitorings {self.active} active and {self.pending} pending approval, open cases {self.open_cases}"
+            f"load_screening_demo: {self.companies} watchlisted companies ({len(self.listed)} listed persons or names "
+            f"among their owners, boards and own names), monitorings {self.active} active and {self.pending} pending "
+            f"approval, open cases {self.open_cases}"
         )
 
 

@@ -24,8 +24,9 @@ class Command(BaseCommand):
         # The work the demo starts in the background (the watchlist sync, screening runs) is done
         # here, in this process, so the cases exist when the server starts; nothing is queued.
         current_app.conf.task_always_eager = True
-        for name in ("celery.app.trace", "service.screening.tasks"):  # a line per task: the summary says it all
-            logging.getLogger(name).setLevel(logging.WARNING)
+        # A line per task (and kombu's note on the eager producer's hostless broker): the summary says it all.
+        for name, level in (("celery.app.trace", logging.WARNING), ("service.screening.tasks", logging.WARNING), ("kombu.connection", logging.ERROR)):
+            logging.getLogger(name).setLevel(level)
         progress = (lambda _: None) if quiet else (lambda step: self.stderr.write(f"  {step} ..."))
         result = screening_demo_load(organisation=organisation, progress=progress)
         self.stdout.write(result.summary_line())
