@@ -128,7 +128,9 @@ def _plan() -> tuple[list[DemoCompany], list[str]]:
         found = listed_persons_pick(loaded=loaded, category_key=category, variant=variant, count=1, taken=taken)
         return found[0] if found else None
 
-    un_owner, ofac_owner, pep_chair = pick("un_security_council", "transliteration"), pick("us_ofac_sdn", "middle_dropped"), pick("pep", "middle_dropped")
+    un_owner = pick("un_security_council", "transliteration")
+    ofac_owner = pick("us_ofac_sdn", "middle_dropped")
+    pep_chair = pick("pep", "middle_dropped")
     un_pending, ofac_pending = pick("un_security_council", "surname_first"), pick("us_ofac_sdn", "transliteration")
     ofac_company = listed_organisation_pick(loaded=loaded, category_key="us_ofac_sdn")
     n = NORWEGIANS

@@ -121,7 +121,9 @@ def listed_persons_pick(
             continue
         birth = _birth(entry)
         nationality = entry.nationalities[0] if entry.nationalities else ""
-        query = PersonQuery(name=spelt, birth_date=birth.isoformat() if birth else None, nationalities=[nationality] if nationality else [])
+        query = PersonQuery(
+            name=spelt, birth_date=birth.isoformat() if birth else None, nationalities=[nationality] if nationality else []
+        )
         if _found_alone(loaded, query, entry):
             taken.add(entry.source_id)
             picked.append(

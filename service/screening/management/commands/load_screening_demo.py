@@ -25,7 +25,8 @@ class Command(BaseCommand):
         # here, in this process, so the cases exist when the server starts; nothing is queued.
         current_app.conf.task_always_eager = True
         # A line per task (and kombu's note on the eager producer's hostless broker): the summary says it all.
-        for name, level in (("celery.app.trace", logging.WARNING), ("service.screening.tasks", logging.WARNING), ("kombu.connection", logging.ERROR)):
+        quieter = {"celery.app.trace": logging.WARNING, "service.screening.tasks": logging.WARNING, "kombu.connection": logging.ERROR}
+        for name, level in quieter.items():
             logging.getLogger(name).setLevel(level)
         progress = (lambda _: None) if quiet else (lambda step: self.stderr.write(f"  {step} ..."))
         result = screening_demo_load(organisation=organisation, progress=progress)
