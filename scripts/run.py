@@ -41,7 +41,11 @@ DEMO_STEPS: list[tuple[str, list[str]]] = [
     ("un", ["import_screening_list", str(SHARED_DATA / "sanctions" / "un" / "UN_consolidated.xml")]),
     ("ofac", ["import_screening_list", str(SHARED_DATA / "sanctions" / "ofac" / "sdn.csv")]),
     ("pep", ["import_screening_list", str(SHARED_DATA / "pep" / "us_congress_senzing.json")]),
+    # The demo organisation's screening: listed owners read from the lists imported above.
+    ("screening-demo", ["load_screening_demo", "--organisation", DEMO_ORGANISATION]),
 ]
+# Steps that need others to have run first: without their markers they wait for a later start.
+DEMO_STEP_NEEDS: dict[str, tuple[str, ...]] = {"screening-demo": ("un", "ofac", "pep")}
 
 
 def manage(*args: str, capture: bool = False) -> str:
@@ -60,6 +64,10 @@ def load_demo_data() -> None:
     commands = available_commands()
     for name, args in DEMO_STEPS:
         if (markers / name).exists():
+            continue
+        waiting_for = [need for need in DEMO_STEP_NEEDS.get(name, ()) if not (markers / need).exists()]
+        if waiting_for:
+            print(f"  demo step {name}: skipped (needs {', '.join(waiting_for)} first)")
             continue
         missing_files = [a for a in args if a.startswith(str(SHARED_DATA)) and not Path(a).exists()]
         if args[0] not in commands or missing_files:

@@ -21,3 +21,8 @@ class ServiceScreeningConfig(AppConfig):
 
         # Companies joining or leaving a watchlist change who is monitored (subscription.py).
         watchlist_companies_changed.connect(on_watchlist_companies_changed, dispatch_uid="screening-watchlist-sync")
+        from service.companies.signals import company_persons_changed
+        from service.screening.subscription import on_company_persons_changed
+
+        # An import changed roles or ownership: watched companies are re-evaluated (subscription.py).
+        company_persons_changed.connect(on_company_persons_changed, dispatch_uid="screening-register-sync")

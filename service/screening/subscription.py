@@ -14,7 +14,10 @@ pending suggestions), removes those no longer wanted with a reason, and keeps th
 comment current. Monitorings that a caller created itself (origin `api`/`user`) are never
 touched. It is idempotent: a second run with nothing changed writes nothing. Runs in the
 Celery task `screening_config_sync_task`, enqueued on commit by the watchlist signal,
-by attaching/detaching a watchlist and by a config change of setting or auto-approve.
+by attaching/detaching a watchlist, by a config change of setting or auto-approve, and by
+the register's `company_persons_changed` (an import changed roles or ownership: the
+companies on an attached watchlist are re-evaluated, and a person who no longer qualifies
+is removed with a reason naming the register update).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from service.companies.models import Company, Person
-from service.companies.ownership import persons_to_screen
+from service.companies.ownership import BENEFICIAL_OWNERS_SETTING, persons_to_screen
 from service.screening import monitoring_services as services
 from service.screening.models import (
     EntityMonitoring,
@@ -78,9 +81,12 @@ def watched_companies(*, config: ScreeningConfig, company_uuids: Iterable[uuid.U
     return found
 
 
-def config_companies_sync(*, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID]) -> SyncResult | None:
+def config_companies_sync(
+    *, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID], register_update: str | None = None
+) -> SyncResult | None:
     """Bring the config's watchlist-derived monitorings of these companies up to date.
-    None when the config is gone."""
+    `register_update` (ISO date) says the run follows a register update of that day, so a
+    person no longer suggested is removed with a reason naming it. None when the config is gone."""
     company_uuids = list(dict.fromkeys(uuid.UUID(str(c)) for c in company_uuids))
     result = SyncResult(companies=len(company_uuids))
     with transaction.atomic():
@@ -102,7 +108,7 @@ def config_companies_sync(*, config_uuid: uuid.UUID, company_uuids: Iterable[uui
         for company_uuid in company_uuids:
             company = companies.get(company_uuid)
             wanted = _wanted(config, company, watched.get(company_uuid, [])) if company else {}
-            _diff(config, company, wanted, current.get(company_uuid, []), types, plan)
+            _diff(config, company, wanted, current.get(company_uuid, []), types, plan, register_update)
         _carry_out(config, plan, types, result)
     return result
 
@@ -144,7 +150,10 @@ def _wanted(config: ScreeningConfig, company: Company, watchlist_names: list[str
     return wanted
 
 
-def _diff(config, company: Company | None, wanted: dict, current: list[EntityMonitoring], types: dict, plan: _Plan) -> None:
+def _diff(
+    config, company: Company | None, wanted: dict, current: list[EntityMonitoring], types: dict, plan: _Plan,
+    register_update: str | None = None,
+) -> None:
     taken = set()
     for monitoring in current:
         key = (monitoring.entity_key, monitoring.entity_uuid)
@@ -153,7 +162,8 @@ def _diff(config, company: Company | None, wanted: dict, current: list[EntityMon
             continue  # a caller's own monitoring: never touched, and no second one beside it
         want = wanted.get(key)
         if want is None:
-            plan.remove.setdefault(_removal_reason(config, bool(wanted)), []).append(monitoring)
+            reason = _removal_reason(config, company, monitoring, wanted, register_update)
+            plan.remove.setdefault(reason, []).append(monitoring)
             continue
         if monitoring.monitoring_comment != want.comment or monitoring.entity_monitoring_type.key != want.type_key:
             plan.update.append((monitoring, want))
@@ -197,26 +207,46 @@ def _auto_decision() -> services.DecisionSpec:
     )
 
 
-def _removal_reason(config: ScreeningConfig, company_still_watched: bool) -> str:
-    if company_still_watched:
+def _removal_reason(
+    config: ScreeningConfig, company: Company | None, monitoring: EntityMonitoring, wanted: dict, register_update: str | None
+) -> str:
+    if not wanted:
+        return "The company is no longer on a watchlist attached to this screening config."
+    if register_update is None:
         return (
             "No longer suggested for the company under the setting "
             f"{config.suggestion_setting.key} (ownership, roles or the setting changed)."
         )
-    return "The company is no longer on a watchlist attached to this screening config."
+    after = f"after the register update of {register_update}"
+    if monitoring.entity_monitoring_type.key == "beneficial_owners":
+        return (
+            f"No longer a beneficial owner of {company.name} {after}: no ownership chain from the person "
+            "has 25% or more at every link."
+        )
+    basic = config.suggestion_setting.key == BENEFICIAL_OWNERS_SETTING
+    if basic and any(w.type_key == "beneficial_owners" for w in wanted.values()):
+        return (
+            f"No longer standing in for the beneficial owners of {company.name} {after}: the company now has "
+            "beneficial owners, so the board and the CEO are no longer screened for it."
+        )
+    roles = "chair of the board, board member or CEO" if basic else "on the board, CEO, signatory or holder of procuration"
+    return f"No longer {roles} of {company.name} {after}."
 
 
 # --- enqueueing -----------------------------------------------------------------------------
 
 
-def companies_sync_on_commit(*, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID]) -> None:
+def companies_sync_on_commit(
+    *, config_uuid: uuid.UUID, company_uuids: Iterable[uuid.UUID], register_update: str | None = None
+) -> None:
     """Enqueue the sync after the current transaction commits, in batches."""
     from service.screening.tasks import screening_config_sync_task
 
     ids = [str(c) for c in dict.fromkeys(company_uuids)]
+    extra = {"register_update": register_update} if register_update else {}
     for start in range(0, len(ids), SYNC_BATCH):
         batch = ids[start : start + SYNC_BATCH]
-        transaction.on_commit(lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch))
+        transaction.on_commit(lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch, **extra))
 
 
 def config_resync_on_commit(*, config: ScreeningConfig) -> None:
@@ -243,3 +273,31 @@ def on_watchlist_companies_changed(
         configs = ScreeningConfig.objects.filter(app_customer_id=app_customer_uuid).values_list("uuid", flat=True)
         for config_uuid in configs:
             companies_sync_on_commit(config_uuid=config_uuid, company_uuids=removed_company_uuids)
+
+
+WATCHED_LOOKUP_BATCH = 5000  # companies per query when an import announces many
+
+
+def on_company_persons_changed(sender, *, company_uuids, register_update, **kwargs) -> None:
+    """Receiver of `company_persons_changed` (sent after commit): every config that has one
+    of these companies on an attached watchlist re-evaluates it. A company on no attached
+    watchlist costs one lookup and nothing more. `company_uuids` None: every watched company."""
+    configs_of: dict[uuid.UUID, list[uuid.UUID]] = {}  # attached watchlist -> its configs
+    for watchlist_uuid, config_uuid in ScreeningConfigWatchlist.objects.values_list("watchlist_id", "screening_config_id"):
+        configs_of.setdefault(watchlist_uuid, []).append(config_uuid)
+    if not configs_of:
+        return
+    on_watchlists = WatchlistCompany.objects.filter(watchlist_id__in=list(configs_of)).values_list("watchlist_id", "company_id")
+    chunks = [None] if company_uuids is None else [
+        company_uuids[start : start + WATCHED_LOOKUP_BATCH] for start in range(0, len(company_uuids), WATCHED_LOOKUP_BATCH)
+    ]
+    by_config: dict[uuid.UUID, set[uuid.UUID]] = {}
+    for chunk in chunks:
+        rows = on_watchlists if chunk is None else on_watchlists.filter(company_id__in=chunk)
+        for watchlist_uuid, company_uuid in rows:
+            for config_uuid in configs_of[watchlist_uuid]:
+                by_config.setdefault(config_uuid, set()).add(company_uuid)
+    when = register_update.isoformat() if hasattr(register_update, "isoformat") else register_update
+    for config_uuid, companies in by_config.items():
+        logger.info("Register update %s: re-evaluating %d watched companies of screening config %s.", when, len(companies), config_uuid)
+        companies_sync_on_commit(config_uuid=config_uuid, company_uuids=sorted(companies, key=str), register_update=when)

@@ -110,12 +110,13 @@ def _download(url: str, target: Path) -> None:
     retry_backoff_max=300,
     max_retries=5,
 )
-def screening_config_sync_task(config_uuid: str, company_uuids: list[str]) -> str | None:
+def screening_config_sync_task(config_uuid: str, company_uuids: list[str], register_update: str | None = None) -> str | None:
     """Bring a config's watchlist-derived monitorings of these companies up to date
-    (service.screening.subscription); idempotent, so a redelivered task changes nothing."""
+    (service.screening.subscription); idempotent, so a redelivered task changes nothing.
+    `register_update`: the ISO date of the register update that asked for it, if one did."""
     from service.screening.subscription import config_companies_sync
 
-    result = config_companies_sync(config_uuid=config_uuid, company_uuids=company_uuids)
+    result = config_companies_sync(config_uuid=config_uuid, company_uuids=company_uuids, register_update=register_update)
     if result is None:
         logger.warning("Screening config %s is gone; nothing synced.", config_uuid)
         return None

@@ -13,6 +13,10 @@ import's kind (a company-held shareholder role without `from_date`: the file car
 dates, while demo data and JSON-lines roles carry their own periods) that a re-import no
 longer lists is closed (`to_date` today), not left current. Only after every row was
 read: a file that turns out unreadable closes nothing.
+
+After the last commit the import announces, once, the companies whose owners it changed
+(`company_persons_changed`, service/companies/signals.py); an unchanged re-import announces
+nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from service.companies.importers.reading import batched, csv_source_rows
 from service.companies.importers.result import ImportResult
 from service.companies.importers.values import RowRejected, decimal_value
 from service.companies.models import Company, CompanyRole, CompanyRoleType
+from service.companies.signals import company_persons_changed_announce
 
 BATCH_SIZE = 5000
 COLUMNS = ("influencing_tax_ident", "influenced_tax_ident", "rel_type_code", "percentage")
@@ -41,7 +46,8 @@ def group_ownership_import(
 ) -> ImportResult:
     path = Path(path)
     result = ImportResult(source=path.name)
-    affected = AffectedCompanies()
+    affected = AffectedCompanies()  # owned and owning companies: their analysis
+    owners_changed = AffectedCompanies()  # owned companies: who stands behind them
     shareholder = CompanyRoleType.objects.get(key="shareholder")
     listed: set[tuple] = set()  # (company uuid, holder uuid) of every ownership the file names
     with csv_source_rows(path, required_columns=COLUMNS, quiet=quiet) as rows:
@@ -56,8 +62,9 @@ def group_ownership_import(
                 except RowRejected as exc:
                     result.reject(line=row.line, reason=str(exc))
             with transaction.atomic():
-                listed.update(_batch_write(links, shareholder, result, affected))
-    result.closed = _unlisted_close(listed=listed, shareholder=shareholder, affected=affected)
+                listed.update(_batch_write(links, shareholder, result, affected, owners_changed))
+    result.closed = _unlisted_close(listed=listed, shareholder=shareholder, affected=affected, owners_changed=owners_changed)
+    company_persons_changed_announce(changed=owners_changed)
     if refresh_analysis:
         affected.refresh()
     return result
@@ -83,7 +90,9 @@ def _org_nr(value: str, column: str) -> str:
         raise RowRejected(f"{column} {value!r} is not a valid organisation number ({exc})") from None
 
 
-def _unlisted_close(*, listed: set[tuple], shareholder: CompanyRoleType, affected: AffectedCompanies) -> int:
+def _unlisted_close(
+    *, listed: set[tuple], shareholder: CompanyRoleType, affected: AffectedCompanies, owners_changed: AffectedCompanies
+) -> int:
     """Close the open ownerships of this import's kind that the file no longer lists."""
     stale = [
         (uuid, key)
@@ -97,11 +106,16 @@ def _unlisted_close(*, listed: set[tuple], shareholder: CompanyRoleType, affecte
             to_date=timezone.localdate(), update_timestamp=timezone.now()
         )
         affected.add(company for _, (company, _holder) in stale)
+        owners_changed.add(company for _, (company, _holder) in stale)
     return len(stale)
 
 
 def _batch_write(
-    links: list, shareholder: CompanyRoleType, result: ImportResult, affected: AffectedCompanies
+    links: list,
+    shareholder: CompanyRoleType,
+    result: ImportResult,
+    affected: AffectedCompanies,
+    owners_changed: AffectedCompanies,
 ) -> set[tuple]:
     """Write a batch; the (company, holder) keys of the ownerships it names."""
     org_nrs = {org_nr for _, parent, child, _ in links for org_nr in (parent, child)}
@@ -140,4 +154,5 @@ def _batch_write(
             result.unchanged += 1
             continue
         affected.add(key)
+        owners_changed.add([key[0]])
     return named

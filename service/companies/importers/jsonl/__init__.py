@@ -3,6 +3,9 @@
 
 Lines are applied in batches; each line in its own savepoint, so a line that fails
 leaves nothing behind and the batch goes on. Blank lines are skipped.
+
+After the last commit the import announces, once, the companies whose roles it created or
+changed (`company_persons_changed`, service/companies/signals.py).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from service.companies.importers.reading import batched, source_rows
 from service.companies.importers.result import ImportResult
 from service.companies.importers.source import ImportFileError, TextSource
 from service.companies.importers.values import RowRejected
+from service.companies.signals import company_persons_changed_announce
 
 BATCH_SIZE = 1000
 
@@ -32,6 +36,7 @@ def jsonl_import(
     path = Path(path)
     result = ImportResult(source=path.name)
     affected = AffectedCompanies()
+    roles_changed = AffectedCompanies()
     with source_rows(path, rows_of=_lines, quiet=quiet) as rows:
         for batch in batched(rows, batch_size):
             with transaction.atomic():
@@ -39,13 +44,16 @@ def jsonl_import(
                     result.rows_read += 1
                     try:
                         with transaction.atomic():
-                            company, outcome = _record_write(row.values["text"])
+                            company, record_type, outcome = _record_write(row.values["text"])
                     except RowRejected as exc:
                         result.reject(line=row.line, reason=str(exc))
                         continue
                     result.tally(**{name: int(name == outcome) for name in ("created", "updated", "unchanged")})
                     if outcome != "unchanged":
                         affected.add([company])
+                        if record_type == "role":
+                            roles_changed.add([company])
+    company_persons_changed_announce(changed=roles_changed)
     if refresh_analysis:
         affected.refresh()
     return result
@@ -74,7 +82,7 @@ def _record_write(text: str):
     except ValidationError as exc:
         raise RowRejected("; ".join(_error(error) for error in exc.errors())) from None
     company = company_uuid(org_nr=record.org_nr, org_nr_schema=record.org_nr_schema)
-    return company, WRITERS[record.type](record, company)
+    return company, record.type, WRITERS[record.type](record, company)
 
 
 def _error(error: dict) -> str:

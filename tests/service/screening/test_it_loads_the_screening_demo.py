@@ -1,0 +1,85 @@
+"""load_screening_demo on the real UN, OFAC and PEP lists: the demo organisation sees pending
+monitorings and open cases at once, through the HTTP API; a second run changes nothing;
+without the lists it skips, saying why."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from service.auth.models import AppCustomer
+from service.auth.services import api_user_create
+from service.screening.models import ScreeningListCategory
+from tests.conftest import ALL_ROLES, ApiCaller, shared_file
+from tests.service.screening.helpers import AML, config_url, configs_url, monitorings
+
+LIST_FILES = ("sanctions/un/UN_consolidated.xml", "sanctions/ofac/sdn.csv", "pep/us_congress_senzing.json")
+
+
+def _load() -> str:
+    out = io.StringIO()
+    call_command("load_screening_demo", "--quiet", stdout=out)
+    return out.getvalue().strip()
+
+
+def _demo_bank() -> ApiCaller:
+    from django.test import Client
+
+    organisation = AppCustomer.objects.get(name="Demo Bank ASA")
+    return ApiCaller(Client(), api_user_create(app_customer=organisation, name="test", role_keys=ALL_ROLES))
+
+
+def _cases(caller, config_uuid) -> list[dict]:
+    response = caller.get(config_url(config_uuid, "/screening-case-composite-collection"), {"limit": 1000}, roles=AML)
+    assert response.status_code == 200, response.json()
+    return response.json()[0]["elements"]
+
+
+@pytest.fixture
+def real_lists(db, tmp_path, settings):
+    settings.DATA_DIR = tmp_path  # the engine's index cache
+    paths = [shared_file(f) for f in LIST_FILES]
+    for path in paths:
+        call_command("import_screening_list", str(path), "--quiet", stdout=io.StringIO())
+
+
+def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_listed_company(real_lists):
+    summary = _load()
+
+    assert summary.startswith("load_screening_demo: ") and "open cases" in summary
+    caller = _demo_bank()
+    [config] = caller.get(configs_url(caller.app_customer_uuid), roles=AML).json()
+    selected = caller.get(config_url(config["uuid"], "/screening-config-screening-list-category"), roles=AML).json()
+    assert {s["screening_list_category_key"] for s in selected} == {"un_security_council", "us_ofac_sdn"}
+
+    pending = monitorings(caller, config["uuid"], approval_status_key="pending")
+    assert any(m["entity_monitoring"]["entity_monitoring_type_key"] == "beneficial_owners" for m in pending)
+    assert monitorings(caller, config["uuid"], approval_status_key="active")
+
+    cases = _cases(caller, config["uuid"])
+    assert cases and all(c["screening_case"]["screening_case_status_key"] == "pending" for c in cases)
+    categories = {c["screening_case_match"]["list_entry"]["screening_list_category_key"] for c in cases}
+    assert categories == {"un_security_council", "us_ofac_sdn", "pep"}
+    [company_case] = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "company"]
+    assert company_case["screening_case_match"]["list_entry"]["screening_list_category_key"] == "us_ofac_sdn"
+    assert company_case["monitoring_company"]["name"] == company_case["screening_case_match"]["list_entry"]["primary_name"].upper()
+    persons = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "person"]
+    # As a register spells them: never the list's own spelling.
+    assert persons and all(
+        c["monitoring_person"]["full_name"] != c["screening_case_match"]["list_entry"]["primary_name"] for c in persons
+    )
+
+    assert _load() == summary
+    assert len(_cases(caller, config["uuid"])) == len(cases)
+
+
+def test_it_skips_without_the_lists(db):
+    assert not ScreeningListCategory.objects.exclude(current_version=None).exists()
+
+    assert _load() == (
+        "load_screening_demo: skipped (lists not imported: un_security_council, us_ofac_sdn, pep; "
+        "run import_screening_list first)"
+    )
+    assert not AppCustomer.objects.filter(name="Demo Bank ASA").exists()
