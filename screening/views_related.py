@@ -146,6 +146,28 @@ def related_companies(request):
     return render(request, "screening/related.html", context)
 
 
+def home_summary(member) -> dict | None:
+    """The screening card of the home page's work list, from the cached state; None when the
+    organisation's API user cannot screen (no `aml`), so the card is not shown at all."""
+    organisation = member.organisation
+    if freshness.SCREENING_ROLE not in organisation.role_keys:
+        return None
+    summary: dict = {"urls": {key: _other_page(key) for key in OTHER_PAGES}, "can_approve": member.can_administer}
+    try:
+        counts = freshness.case_counts(organisation=organisation)
+        related = freshness.related_companies(organisation=organisation)
+    except ServiceError as exc:
+        return {**summary, "service_error": service_error_text(exc)}
+    return {
+        **summary,
+        "configured": counts.config is not None,
+        "cases": case_summary(counts.counts),
+        "pending_company_count": sum(1 for c in related.companies if c.pending_monitorings),
+        "company_count": len(related.companies),
+        "refreshed_words": updated_words(min(counts.refreshed_at, related.refreshed_at)),
+    }
+
+
 @require_POST
 @member_required()
 def related_companies_refresh(request):
