@@ -187,10 +187,11 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     # Embedded default: files under the data directory, shared by the web server and the worker
-    # (a per-process memory cache would keep the worker's refreshed screening state to itself).
+    # (a per-process memory cache would keep the worker's refreshed screening state to itself);
+    # portal/cache.py makes its `incr` keep the expiry and count right across processes.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "portal.cache.SharedFileCache",
             "LOCATION": str(DATA_DIR / "cache"),
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
