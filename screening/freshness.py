@@ -33,7 +33,6 @@ from django.utils import timezone
 from portal.access import client_for_organisation
 from portal.service import DashboardClient
 from portal.service.related import AttachedWatchlist, CaseCounts, RelatedCompanyState
-from portal.service.screening import ScreeningConfig
 
 GENERATION_TIMEOUT_SECONDS = 30 * 24 * 3600
 SCREENING_ROLE = "aml"
@@ -66,9 +65,9 @@ def forget(*, organisation_uuid: UUID | str) -> None:
 
 @dataclass(frozen=True)
 class CaseCountsState:
-    """The organisation's case counts; `config` None before screening is set up."""
+    """The organisation's case counts; `config_uuid` None before screening is set up."""
 
-    config: ScreeningConfig | None
+    config_uuid: UUID | None
     counts: CaseCounts | None
     refreshed_at: datetime
 
@@ -77,7 +76,7 @@ class CaseCountsState:
 class RelatedCompaniesState:
     """The organisation's watchlisted companies with their screening state, by name."""
 
-    config: ScreeningConfig | None
+    config_uuid: UUID | None
     watchlists: tuple[AttachedWatchlist, ...]
     companies: tuple[RelatedCompanyState, ...]
     refreshed_at: datetime
@@ -96,18 +95,18 @@ def _timeout() -> int:
 def _fetch_case_counts(client: DashboardClient) -> CaseCountsState:
     config = client.screening.current_config()
     counts = client.related.case_counts(config.uuid) if config else None
-    return CaseCountsState(config=config, counts=counts, refreshed_at=timezone.now())
+    return CaseCountsState(config_uuid=config.uuid if config else None, counts=counts, refreshed_at=timezone.now())
 
 
 def _fetch_related(client: DashboardClient) -> RelatedCompaniesState:
     config = client.screening.current_config()
     if config is None:
-        return RelatedCompaniesState(config=None, watchlists=(), companies=(), refreshed_at=timezone.now())
+        return RelatedCompaniesState(config_uuid=None, watchlists=(), companies=(), refreshed_at=timezone.now())
     watchlists, companies = client.gather(
         lambda: client.related.attached_watchlists(config.uuid), lambda: client.related.states(config.uuid)
     )
     return RelatedCompaniesState(
-        config=config, watchlists=tuple(watchlists), companies=tuple(companies), refreshed_at=timezone.now()
+        config_uuid=config.uuid, watchlists=tuple(watchlists), companies=tuple(companies), refreshed_at=timezone.now()
     )
 
 

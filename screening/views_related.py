@@ -160,7 +160,7 @@ def home_summary(member) -> dict | None:
         return {**summary, "service_error": service_error_text(exc)}
     return {
         **summary,
-        "configured": counts.config is not None,
+        "configured": counts.config_uuid is not None,
         "cases": case_summary(counts.counts),
         "pending_company_count": sum(1 for c in related.companies if c.pending_monitorings),
         "company_count": len(related.companies),

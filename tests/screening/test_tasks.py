@@ -42,7 +42,7 @@ def test_it_refreshes_the_case_counts_and_related_states_into_the_cache(screened
 
     counts = cached(organisation, freshness.CASE_COUNTS)
     related = cached(organisation, freshness.RELATED_COMPANIES)
-    assert counts.counts.open == 1 and counts.counts.open_sanction == 1 and counts.config.uuid == uuid.UUID(config["uuid"])
+    assert counts.counts.open == 1 and counts.counts.open_sanction == 1 and counts.config_uuid == uuid.UUID(config["uuid"])
     [company] = related.companies
     assert (company.company.name, company.active_monitorings, company.pending_monitorings, company.open_cases) == (
         "Nordlys Shipping AS", 1, 1, 1,
