@@ -93,4 +93,22 @@ def test_an_admin_sees_which_companies_need_attention_and_filters_them(page, adm
     expect(page.get_by_role("alert")).to_contain_text("Screening state refreshed")
     expect(page).to_have_url(re.compile(r"\?show=pending-approvals"))  # the filter stays
     expect(names).to_have_count(2)
+
+    page.get_by_role("link", name="Home").click()
+    card = page.get_by_test_id("work-screening")
+    expect(card.get_by_test_id("home-open-cases")).to_have_text("3")
+    expect(card.get_by_test_id("home-pending-companies")).to_have_text("2")
+    page.screenshot(path=str(shots / "screening-home.png"), full_page=True)
+    assert list(page.js_errors) == []
+
+
+def test_before_setup_a_viewer_reads_what_is_missing(page, transactional_db, shots):
+    viewer = make_member("Nordbank ASA", "vera", role=Member.Role.VIEWER)
+    _log_in(page, viewer)
+
+    page.get_by_test_id("nav-related").click()
+
+    expect(page.get_by_test_id("no-config")).to_contain_text("Screening is not set up yet")
+    expect(page.get_by_test_id("no-config")).to_contain_text("An admin of your organisation sets it up")
+    page.screenshot(path=str(shots / "screening-related-empty.png"), full_page=True)
     assert list(page.js_errors) == []
