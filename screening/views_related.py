@@ -8,6 +8,7 @@ cases, monitorings waiting for a decision) come first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -48,7 +49,7 @@ def _other_page(key: str) -> str:
 class Show:
     key: str
     label: str
-    keeps: object  # RelatedCompanyState -> bool
+    keeps: Callable[[RelatedCompanyState], bool]
 
 
 SHOWS = (
@@ -87,13 +88,11 @@ def updated_words(moment: datetime | None, now: datetime | None = None) -> str:
     if moment is None:
         return "Not updated yet"
     seconds = max(0, int(((now or timezone.now()) - moment).total_seconds()))
-    if seconds < 60:
-        return "Updated just now"
     for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
         if seconds >= size:
             amount = seconds // size
             return f"Updated {amount} {unit}{'s' if amount != 1 else ''} ago"
-    return "Updated just now"  # unreachable
+    return "Updated just now"
 
 
 def case_summary(counts: CaseCounts | None) -> dict[str, int]:

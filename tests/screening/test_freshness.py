@@ -66,3 +66,18 @@ def test_a_fetch_that_overlaps_a_forget_is_never_read_afterwards():
     case_counts(organisation=organisation, client=client)
 
     assert client.fetches == 2  # the overlapping value landed in the forgotten generation
+
+
+def test_pages_say_when_the_state_was_fetched_in_words():
+    from datetime import datetime, timedelta, timezone
+
+    from screening.views_related import updated_words
+
+    now = datetime(2026, 11, 26, 10, 0, tzinfo=timezone.utc)
+    said = [updated_words(now - timedelta(seconds=s), now) for s in (5, 60, 150, 3600, 7300, 86400 * 3)]
+
+    assert said == [
+        "Updated just now", "Updated 1 minute ago", "Updated 2 minutes ago",
+        "Updated 1 hour ago", "Updated 2 hours ago", "Updated 3 days ago",
+    ]
+    assert updated_words(None) == "Not updated yet"
