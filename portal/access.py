@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
@@ -43,10 +44,15 @@ def client_for_member(member: Member) -> DashboardClient:
     )
 
 
-def client_for_organisation(organisation) -> DashboardClient:
-    """A client for background work of the organisation (polling, links): reads only, so no role keys."""
+def client_for_organisation(organisation, *, role_keys: Sequence[str] = ()) -> DashboardClient:
+    """A client for background work of the organisation (polling, links): reads only.
+
+    No role keys unless the work names them (`role_keys`); of those, only the ones the
+    organisation's API user holds are sent (screening.freshness asks for `aml`)."""
+    held = set(organisation.role_keys)
     return service_client_for(
         client_id=organisation.api_client_id,
         client_secret=organisation.api_client_secret,
+        role_keys=[key for key in role_keys if key in held],
         app_customer_uuid=organisation.app_customer_uuid,
     )

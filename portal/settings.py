@@ -186,7 +186,16 @@ REDIS_URL = env_url("REDIS_URL", "", schemes=("redis", "rediss", "unix"))
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "vakt"}}
+    # Embedded default: files under the data directory, shared by the web server and the worker
+    # (a per-process memory cache would keep the worker's refreshed screening state to itself);
+    # portal/cache.py makes its `incr` keep the expiry and count right across processes.
+    CACHES = {
+        "default": {
+            "BACKEND": "portal.cache.SharedFileCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 
 BROKER_DIR = DATA_DIR / "broker"
 if REDIS_URL:
@@ -209,6 +218,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("VAKT_CELERY_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# How often the worker refreshes each organisation's cached screening state for the dashboard.
+VAKT_SCREENING_REFRESH_SECONDS = env_int("VAKT_SCREENING_REFRESH_SECONDS", 300, minimum=30)
 CELERY_BEAT_SCHEDULE: dict = {
     "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
     "company-analysis-daily": {
@@ -223,6 +234,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "screening-digests": {
         "task": "service.screening.notification_tasks.screening_digests_send_all",
         "schedule": float(env_int("VAKT_DIGEST_CHECK_SECONDS", 3600, minimum=60)),
+    },
+    # The dashboard's cached case counts and related-company states (screening/freshness.py).
+    "dashboard-screening-state-refresh": {
+        "task": "screening.tasks.screening_state_refresh_all",
+        "schedule": float(VAKT_SCREENING_REFRESH_SECONDS),
     },
 }
 

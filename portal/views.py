@@ -21,6 +21,7 @@ from portal.models import Member, WorkerHeartbeat
 from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
 from reports.models import ReportDownload
+from screening.views_related import home_summary as screening_home_summary
 
 
 class LoginView(auth_views.LoginView):
@@ -75,6 +76,7 @@ def home(request):
         "reports_waiting_count": by_status.get(ReportDownload.Status.PENDING, 0)
         + by_status.get(ReportDownload.Status.PROCESSING, 0),
         "reports_failed_count": by_status.get(ReportDownload.Status.FAILED, 0),
+        "screening": screening_home_summary(member),  # the cached counts (screening.freshness)
     }
     return render(request, "portal/home.html", context)
 

@@ -14,6 +14,7 @@ from django.conf import settings
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
 from portal.service.organisation import OrganisationArea
+from portal.service.related import RelatedArea
 from portal.service.reports import ReportsArea
 from portal.service.screening import ScreeningArea
 from portal.service.transport import InProcessAdapter
@@ -35,6 +36,7 @@ class DashboardClient(ServiceClient):
         self.watchlists = WatchlistsArea(self)
         self.reports = ReportsArea(self)
         self.screening = ScreeningArea(self)
+        self.related = RelatedArea(self)
 
 
 def service_client_for(

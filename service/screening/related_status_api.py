@@ -20,6 +20,7 @@ router = Router(tags=["Screening cases"])
 class PageQuery(Schema):
     limit: int | None = None
     offset: int | None = None
+    aggregate_only_flag: bool = False  # extension
 
 
 @router.get(
@@ -30,14 +31,19 @@ class PageQuery(Schema):
         "One element per company that a monitoring of the config (not removed) names as its related company, "
         "by company name: its monitorings, the cases of the entities monitored for it, its flag history "
         "(role-protected flag types only with the role) and an aggregate. Customer persons without a related "
-        "company do not appear. `limit` (default 100, at most 1000) and `offset` as in rule 6."
+        "company do not appear. `limit` (default 100, at most 1000) and `offset` as in rule 6. "
+        "Extensions: the aggregate also counts active and pending monitorings and open cases (all, PEP, "
+        "sanction) and names the latest change of any of them (`latest_update_timestamp`); "
+        "`aggregate_only_flag=true` answers each company with its aggregate only (the four composite arrays "
+        "empty), for overviews of many companies."
     ),
 )
 def related_company_status_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
     config = config_of(request, screening_config_uuid)
     page = page_from(query.limit, query.offset)
+    aggregate_only = query.aggregate_only_flag
     count, statuses = related_company_status_page(
-        config=config, page=page, granted_roles=principal_of(request).granted_roles
+        config=config, page=page, granted_roles=principal_of(request).granted_roles, with_flags=not aggregate_only
     )
-    elements = [s.related_company_status_out(status) for status in statuses]
+    elements = [s.related_company_status_out(status, aggregate_only=aggregate_only) for status in statuses]
     return [{"elements": elements, "count": count, "has_more": page.offset + len(elements) < count}]

@@ -47,6 +47,15 @@ class RelatedCompanyStateAggregate(Schema):
     active_entity_monitoring_entities_flag: bool
     pending_entity_monitoring_entities_flag: bool
     screening_case_latest_update_timestamp: datetime | None = Field(description="null without cases")
+    # Extensions: what an overview of many companies needs, without reading every composite.
+    active_entity_monitoring_count: int = Field(description="Extension: monitorings screened now (approved, not removed)")
+    pending_entity_monitoring_count: int = Field(description="Extension: monitorings waiting for a decision")
+    open_screening_case_count: int = Field(description="Extension: cases not complete (pending or ongoing)")
+    open_pep_screening_case_count: int = Field(description="Extension: open cases that are PEP hits")
+    open_sanction_screening_case_count: int = Field(description="Extension: open cases that are sanction hits")
+    latest_update_timestamp: datetime | None = Field(
+        description="Extension: the newest change of the company's monitorings, decisions, cases or reviews"
+    )
 
 
 class RelatedCompanyStatusComposite(Schema):
@@ -95,9 +104,18 @@ def _flag_composite(flag, company: dict) -> dict:
     }
 
 
-def _aggregate(monitorings: list, case_composites: list[dict]) -> dict:
-    statuses = {monitoring_status_key(m) for m in monitorings}
+def _latest_monitoring_change(monitorings: list):
+    moments = [m.update_timestamp for m in monitorings]
+    moments += [m.latest_decision.decision_timestamp for m in monitorings if m.latest_decision is not None]
+    return max(moments, default=None)
+
+
+def _aggregate(monitorings: list, cases: list, case_composites: list[dict]) -> dict:
+    status_keys = [monitoring_status_key(m) for m in monitorings]
+    statuses = set(status_keys)
     states = [c["screening_state_aggregate"] for c in case_composites]
+    open_cases = [c for c in cases if c.case_status_key != "complete"]
+    latest_case = max((s["screening_case_latest_update_timestamp"] for s in states), default=None)
     return {
         "pep_flag": any(s["pep_flag"] for s in states),
         "sanction_flag": any(s["sanction_flag"] for s in states),
@@ -106,16 +124,32 @@ def _aggregate(monitorings: list, case_composites: list[dict]) -> dict:
         "screening_case_review_status_keys": sorted({k for s in states for k in s["screening_case_review_status_keys"]}),
         "active_entity_monitoring_entities_flag": "active" in statuses,
         "pending_entity_monitoring_entities_flag": "pending" in statuses,
-        "screening_case_latest_update_timestamp": max(
-            (s["screening_case_latest_update_timestamp"] for s in states), default=None
+        "screening_case_latest_update_timestamp": latest_case,
+        "active_entity_monitoring_count": status_keys.count("active"),
+        "pending_entity_monitoring_count": status_keys.count("pending"),
+        "open_screening_case_count": len(open_cases),
+        "open_pep_screening_case_count": sum(1 for c in open_cases if c.pep_flag),
+        "open_sanction_screening_case_count": sum(1 for c in open_cases if c.sanction_flag),
+        "latest_update_timestamp": max(
+            (t for t in (latest_case, _latest_monitoring_change(monitorings)) if t is not None), default=None
         ),
     }
 
 
-def related_company_status_out(status: RelatedCompanyStatus) -> dict:
+def related_company_status_out(status: RelatedCompanyStatus, *, aggregate_only: bool = False) -> dict:
+    """`aggregate_only`: the company and its aggregate, the four composite arrays left empty."""
     company = company_ref(status.company)
     # The case composite's own shaping, so the aggregate follows the case collection's rules.
     cases = [case_composite_out(case, monitorings=[], monitored_flag=False) for case in status.cases]
+    aggregate = _aggregate(status.monitorings, status.cases, cases)
+    if aggregate_only:
+        return {
+            "related_company": company,
+            "entity_monitoring_composites": [],
+            "screening_case_composites": [],
+            "company_flag_history_composites": [],
+            "related_company_screening_state_aggregate": aggregate,
+        }
     return {
         "related_company": company,
         "entity_monitoring_composites": [monitoring_composite_out(m) for m in status.monitorings],
@@ -124,5 +158,5 @@ def related_company_status_out(status: RelatedCompanyStatus) -> dict:
             for c in cases
         ],
         "company_flag_history_composites": [_flag_composite(f, company) for f in status.flags],
-        "related_company_screening_state_aggregate": _aggregate(status.monitorings, cases),
+        "related_company_screening_state_aggregate": aggregate,
     }

@@ -59,9 +59,10 @@ def _flags_visible(companies: list[Company], granted_roles: Iterable[str]) -> di
 
 
 def related_company_status_page(
-    *, config: ScreeningConfig, page: Page, granted_roles: Iterable[str]
+    *, config: ScreeningConfig, page: Page, granted_roles: Iterable[str], with_flags: bool = True
 ) -> tuple[int, list[RelatedCompanyStatus]]:
-    """The total count and one page of related companies with what is shown about each."""
+    """The total count and one page of related companies with what is shown about each
+    (`with_flags` false: no flag history, for an overview that shows only the aggregate)."""
     queryset = related_companies(config=config)
     count = queryset.count()
     companies = list(queryset[page.offset : page.offset + page.limit])
@@ -81,6 +82,8 @@ def related_company_status_page(
         for company_uuid in sorted(companies_of_entity[case.entity_inquiry.inquiry_entity_uuid]):
             statuses[company_uuid].cases.append(case)
 
+    if not with_flags:
+        return count, [statuses[c.uuid] for c in companies]
     for company_uuid, flags in _flags_visible(companies, granted_roles).items():
         statuses[company_uuid].flags = flags
     return count, [statuses[c.uuid] for c in companies]

@@ -184,3 +184,38 @@ def test_a_company_drops_out_when_its_monitorings_are_removed(api, lists):
 
     assert response.status_code == 200, response.json()
     assert statuses(api, config["uuid"])["count"] == 0
+
+
+def test_the_aggregate_counts_monitorings_and_open_cases_and_names_the_latest_change(api, lists):
+    config = config_with(api, "un_security_council", "pep")
+    company = company_with_owners(api, config["uuid"], "Nordlys AS", screened=UN_PERSON)
+    Person.objects.create(full_name="Unused")  # another person, monitored for nothing
+    [element] = statuses(api, config["uuid"])["elements"]
+    state = element["related_company_screening_state_aggregate"]
+    assert (state["active_entity_monitoring_count"], state["pending_entity_monitoring_count"]) == (1, 1)
+    assert (state["open_screening_case_count"], state["open_sanction_screening_case_count"], state["open_pep_screening_case_count"]) == (1, 1, 0)
+    before = state["latest_update_timestamp"]
+    assert before >= state["screening_case_latest_update_timestamp"]
+    case_uuid = element["screening_case_composites"][0]["screening_case"]["uuid"]
+
+    review(api, config["uuid"], case_uuid, "false_positive", "no_match")
+
+    [element] = statuses(api, config["uuid"])["elements"]
+    state = element["related_company_screening_state_aggregate"]
+    assert (state["open_screening_case_count"], state["open_sanction_screening_case_count"]) == (0, 0)
+    assert state["latest_update_timestamp"] > before
+    assert element["related_company"]["uuid"] == str(company.uuid)
+
+
+def test_aggregate_only_answers_the_aggregate_without_the_composites(api, lists):
+    config = config_with(api, "un_security_council")
+    company = company_with_owners(api, config["uuid"], "Nordlys AS", screened=UN_PERSON)
+    flag(company, "negative_total_equity")
+    full = statuses(api, config["uuid"])["elements"][0]
+
+    [element] = statuses(api, config["uuid"], aggregate_only_flag="true")["elements"]
+
+    assert set(element) == SPEC_KEYS
+    assert element["entity_monitoring_composites"] == element["screening_case_composites"] == []
+    assert element["company_flag_history_composites"] == []
+    assert element["related_company_screening_state_aggregate"] == full["related_company_screening_state_aggregate"]

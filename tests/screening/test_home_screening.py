@@ -1,0 +1,45 @@
+"""The home page's screening card: open cases by status and companies awaiting approval, from the
+organisation's cached screening state (screening.freshness)."""
+
+from __future__ import annotations
+
+import re
+
+from portal.models import Member
+from screening import freshness
+from tests.portal.conftest import make_member
+from tests.screening.steps import api_of, cases, company_with_owners, config_with, review
+from tests.service.screening.cases.conftest import UN_PERSON, lists  # noqa: F401 (fixture)
+
+HOME = "/"
+
+
+def figure(page: str, name: str) -> str:
+    return re.search(rf'data-testid="{name}">([^<]*)<', page).group(1)
+
+
+def test_the_work_list_shows_open_cases_by_status_and_follows_a_members_action(transactional_db, lists):
+    member = make_member("Nordbank ASA", "ingrid", role=Member.Role.OFFICER)
+    api = api_of(member)
+    config = config_with(api, "un_security_council")
+    company_with_owners(api, config["uuid"], "Nordlys Shipping AS", "912345670", screened=(UN_PERSON,), pending=("Kari Nordmann",))
+    client = member.client()
+
+    page = client.get(HOME).content.decode()
+
+    assert (figure(page, "home-open-cases"), figure(page, "home-cases-new"), figure(page, "home-cases-in-review")) == ("1", "1", "0")
+    assert figure(page, "home-pending-companies") == "1"
+    [case] = cases(api, config["uuid"])["elements"]
+    review(api, config["uuid"], case["screening_case"]["uuid"], "in_review", "possible_match")
+    assert figure(client.get(HOME).content.decode(), "home-cases-new") == "1"  # cached until forgotten
+    freshness.forget(organisation_uuid=member.organisation.app_customer_uuid)  # what a review in the dashboard does
+    page = client.get(HOME).content.decode()
+    assert (figure(page, "home-cases-new"), figure(page, "home-cases-in-review")) == ("0", "1")
+
+
+def test_no_card_for_an_organisation_that_cannot_screen(db):
+    member = make_member("Smaabank AS", "siv", roles=["credit_check"])
+
+    page = member.client().get(HOME).content.decode()
+
+    assert 'data-testid="work-screening"' not in page and 'data-testid="work-reports"' in page
