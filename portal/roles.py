@@ -4,7 +4,8 @@ The dashboard calls the API as the person who is logged in, so each call sends
 in `Nk-Role-Keys` only the roles that person's dashboard role grants, and of
 those only the ones the organisation's API user holds:
 
-- viewer: no protected role (no payment remarks, no national ids, no screening);
+- viewer: aml only, to read screening cases and states (the dashboard lets a viewer change
+  nothing; no payment remarks, no national ids);
 - officer: aml (screening), credit_check (payment remarks, credit reports),
   person_national_identification (national ids);
 - admin: every role the organisation has.
@@ -17,7 +18,7 @@ from portal.models import Member
 EVERY_ROLE = None  # the admin's grant: whatever the organisation holds
 
 GRANTED_API_ROLES: dict[str, frozenset[str] | None] = {
-    Member.Role.VIEWER: frozenset(),
+    Member.Role.VIEWER: frozenset({"aml"}),
     Member.Role.OFFICER: frozenset({"aml", "credit_check", "person_national_identification"}),
     Member.Role.ADMIN: EVERY_ROLE,
 }
@@ -48,7 +49,6 @@ def member_api_role_keys(member: Member) -> list[str]:
     return api_role_keys_for(dashboard_role=member.role, organisation_role_keys=member.organisation.role_keys)
 
 
-
 def abilities_for(member: Member) -> list[str]:
     """What the member can do on the pages that exist today, in words for the navigation and home page.
 
@@ -62,6 +62,12 @@ def abilities_for(member: Member) -> list[str]:
         "Manage watchlists",
         "Order company profiles and ownership reports" + (", and credit reports" if remarks else ""),
     ]
+    if "aml" in keys:
+        abilities.append(
+            "Review PEP and sanction screening cases" if member.can_review else "Read PEP and sanction screening cases"
+        )
     if member.role == Member.Role.ADMIN:
+        if "aml" in keys:
+            abilities.append("Set up screening and approve monitorings")
         abilities.append("See the technical details of the health checks")
     return abilities
