@@ -42,7 +42,7 @@ class CustomerPersonForm(forms.Form):
     street_address = forms.CharField(required=False, max_length=300, label="Street address")
     postal_code = forms.CharField(required=False, max_length=20, label="Postal code")
     postal_place = forms.CharField(required=False, max_length=100, label="Place")
-    country_code = forms.ChoiceField(required=False, label="Country")
+    country_code = forms.CharField(required=False, max_length=2, label="Country (two letters, e.g. NO)")
     approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
     comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
     customer_person_uuid = forms.UUIDField(required=False, widget=forms.HiddenInput)
@@ -50,9 +50,12 @@ class CustomerPersonForm(forms.Form):
     def __init__(self, *args, genders=(), countries=(), national_ids: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["gender"].choices = [("", "—"), *((str(g.uuid), g.description) for g in genders)]
-        self.fields["country_code"].choices = [("", "—"), *((c.key, f"{c.name} ({c.key})") for c in countries)]
+        self.countries = countries  # offered as suggestions; the service checks the code
         if not national_ids:
             del self.fields["national_id_schema"], self.fields["national_id_number"]
+
+    def clean_country_code(self) -> str:
+        return self.cleaned_data["country_code"].strip().upper()
 
     def clean(self):
         data = super().clean()

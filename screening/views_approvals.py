@@ -178,7 +178,8 @@ def customer_person_add(request):
             form.data = form.data.copy()
             form.data["customer_person_uuid"] = str(person_uuid)
             form.add_error(None, f"{data['full_name']} was saved, but not yet {_step_words(step)}. Correct the field and send again.")
-        return render(request, "screening/approvals.html", context, status=400)
+        # a form with errors, as after the form's own checks: the page itself is fine
+        return render(request, "screening/approvals.html", context)
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")
     return redirect(f"{reverse('screening:approvals')}?view=persons")
