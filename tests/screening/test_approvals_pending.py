@@ -126,3 +126,35 @@ def test_the_monitoring_page_shows_why_and_decides(org, admin):
     )
     assert response.redirect_chain[-1][0] == f"/screening/monitorings/{kari}/"
     assert "Approved" in response.content.decode() and "Screened" in response.content.decode()
+
+
+def test_it_pages_by_company_and_approves_only_the_page(org, admin):
+    from tests.service.screening.helpers import config_make
+    from tests.service.screening.watchlists.helpers import attach, watchlist_make
+
+    config = config_make(org.api)
+    companies = [company_make(name=f"Firma {n:02d} AS") for n in range(16)]
+    attach(org.api, config["uuid"], watchlist_make(org.api, "Mange", companies=companies))
+    sync(config, *companies)
+
+    first = admin.get(APPROVALS)
+    assert [g["company"].name for g in first.context["pending_companies"]][0] == "Firma 00 AS"
+    assert len(first.context["pending_companies"]) == 15
+    assert "Companies 1–15 of 16" in first.content.decode()
+    second = admin.get(APPROVALS, {"page": 2})
+    assert [g["company"].name for g in second.context["pending_companies"]] == ["Firma 15 AS"]
+
+    page_uuids = [str(u) for u in first.context["page_uuids"]]
+    admin.post("/screening/approvals/decide/", {"page_all": "approve", "page_monitoring": page_uuids})
+    assert statuses(org, config)["Firma 15 AS"] == "pending"
+    assert sum(1 for status in statuses(org, config).values() if status == "active") == 15
+
+
+def test_a_declined_monitoring_can_be_approved_after_all_on_its_page(org, admin):
+    config, _ = screening_with_nordlys(org)
+    kari = _pending_uuid(org, config, "Kari Nordmann")
+    admin.post("/screening/approvals/decide/", {"action": f"decline:{kari}", "comment": "Not a customer"})
+    page = admin.get(f"/screening/monitorings/{kari}/").content.decode()
+    assert "Declined, so not screened" in page and "Not a customer" in page
+    admin.post("/screening/approvals/decide/", {"action": f"approve:{kari}", "comment": "Customer again"})
+    assert statuses(org, config)["Kari Nordmann"] == "active"
