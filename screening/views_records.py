@@ -13,6 +13,7 @@ import uuid
 from django.shortcuts import render
 
 from portal.access import client_for_member, member_required
+from portal.models import Member
 from portal.feedback import service_error_text
 from portal.service import ServiceError
 from screening.pages import can_read_national_ids, can_read_screening, first_found, no_aml_text
@@ -35,8 +36,25 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
         return render(request, "screening/approvals_monitoring.html", context, status=503)
-    context.update(monitoring=monitoring, type_words=TYPE_WORDS.get(monitoring.type_key, monitoring.type_key))
+    context.update(
+        monitoring=monitoring,
+        type_words=TYPE_WORDS.get(monitoring.type_key, monitoring.type_key),
+        decisions=[{"decision": d, "by": _decided_by(member, d)} for d in monitoring.decisions],
+    )
     return render(request, "screening/approvals_monitoring.html", context)
+
+
+def _decided_by(member, decision) -> str:
+    """Who decided, in words: the dashboard member behind the membership, or how it was decided."""
+    if decision.origin_key == "auto_approve":
+        return "Automatic (auto-approval)"
+    if decision.app_membership_uuid:
+        found = Member.objects.filter(
+            organisation=member.organisation, app_membership_uuid=decision.app_membership_uuid
+        ).select_related("user").first()
+        if found:
+            return found.user.get_full_name() or found.user.get_username()
+    return "An API user" if decision.origin_key != "user" else "A member"
 
 
 @member_required()

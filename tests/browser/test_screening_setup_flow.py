@@ -107,4 +107,22 @@ def test_an_admin_sets_up_screening_and_approves_in_bulk(page, admin, customers,
     expect(page.get_by_test_id("active-row")).to_have_count(4)
     # the approval started the screening run: the listed owner is a case now
     assert ScreeningCase.objects.filter(entity_inquiry__inquiry_entity_key="person").count() == 1
+
+    page.get_by_role("link", name=UN_PERSON).first.click()
+    expect(page.get_by_test_id("monitoring-status")).to_have_text("Screened")
+    expect(page.get_by_test_id("decisions")).to_contain_text("Customers since 2019")
+    page.screenshot(path=str(shots / "screening-monitoring.png"), full_page=True)
+
+    page.goto("/screening/approvals/?view=persons")
+    page.get_by_label("Full name").fill("Sigrid Solberg")
+    page.get_by_label("Birth date").fill("1986-10-15")
+    page.get_by_label("National id country").select_option("NO")
+    page.get_by_label("National id number").fill("15108695087")  # a wrong check digit
+    page.get_by_role("button", name="Add and monitor").click()
+    expect(page.get_by_test_id("field-error-national_id_number")).to_be_visible()
+    page.get_by_label("National id number").fill("15108695088")
+    page.get_by_role("button", name="Add and monitor").click()
+    expect(page.get_by_role("alert")).to_contain_text("Sigrid Solberg added as a customer person and is screened from now on.")
+    expect(page.get_by_test_id("customer-person")).to_have_count(1)
+    page.screenshot(path=str(shots / "screening-customer-persons.png"), full_page=True)
     assert list(page.js_errors) == []
