@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from portal.feedback import service_error_text
 from portal.models import Member
 from portal.roles import member_api_role_keys
 from portal.service import ServiceError, ServiceNotFound
@@ -63,6 +64,4 @@ def first_found(calls):
 
 
 def refused(request, what: str, error: ServiceError) -> None:
-    from portal.feedback import service_error_text
-
     messages.error(request, f"{what} {service_error_text(error)}")
