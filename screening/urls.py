@@ -1,9 +1,24 @@
 from django.urls import path
 
-from screening import views_related
+from screening import views_approvals, views_records, views_related, views_setup
 
 app_name = "screening"
-urlpatterns: list = [
+urlpatterns = [
+    # screening setup (admins change, officers read)
+    path("setup/", views_setup.setup, name="setup"),
+    path("setup/create/", views_setup.config_create, name="config-create"),
+    path("configs/<uuid:config_uuid>/", views_setup.config_page, name="config"),
+    path("configs/<uuid:config_uuid>/update/", views_setup.config_update, name="config-update"),
+    path("configs/<uuid:config_uuid>/lists/", views_setup.category_select, name="category-select"),
+    path("configs/<uuid:config_uuid>/watchlists/attach/", views_setup.watchlist_attach, name="watchlist-attach"),
+    path("configs/<uuid:config_uuid>/watchlists/<uuid:link_uuid>/detach/", views_setup.watchlist_detach, name="watchlist-detach"),
+    # monitoring approvals
+    path("approvals/", views_approvals.approvals, name="approvals"),
+    path("approvals/decide/", views_approvals.decide, name="decide"),
+    path("approvals/remove/", views_approvals.remove, name="remove"),
+    path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
+    path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
+    path("customer-persons/<uuid:customer_person_uuid>/", views_records.customer_person_page, name="customer-person"),
     # related companies (views_related)
     path("related-companies/", views_related.related_companies, name="related"),
     path("related-companies/refresh/", views_related.related_companies_refresh, name="related-refresh"),

@@ -1,17 +1,31 @@
-"""Screening setup (spec §2.8, §4.7): the organisation's screening configs.
+"""Screening setup and monitoring (spec §2.8, §2.9, §4.7 and the extension reads).
 
-The dashboard's screening pages start here: the organisation's config (most have one).
-Monitorings, customer persons and lookups live beside it in this area; cases, reviews
-and related-company states in `portal.service.cases`.
+The dashboard's screening pages start here: the organisation's config (most have one),
+its suggestion setting, list categories and watchlists, what the setting would suggest,
+the monitorings and their decisions, customer persons and the lookups. Cases, reviews
+and related-company states live in `portal.service.cases`. Every call needs `aml`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment
+from portal.service.screening_records import (
+    CustomerPerson,
+    CustomerPersonDetail,
+    Monitoring,
+    MonitoringPage,
+    NationalId,
+    PersonAddress,
+    PersonLocation,
+    SuggestedPerson,
+    suggested_from_json,
+)
+
+PEP_TYPE = "pep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +55,355 @@ class ScreeningConfig:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestionSetting:
+    uuid: UUID
+    key: str
+    description: str
+
+    @property
+    def extended(self) -> bool:
+        return "extended" in self.key
+
+
+@dataclass(frozen=True, slots=True)
+class ListCategory:
+    """A list the service screens against, with its current version."""
+
+    uuid: UUID
+    key: str
+    name: str
+    description: str
+    list_type: str  # pep or sanction
+    source_format: str
+    version_number: int | None
+    version_at: datetime | None
+    entry_count: int
+
+    @property
+    def is_pep(self) -> bool:
+        return self.list_type == PEP_TYPE
+
+    @classmethod
+    def from_json(cls, data: dict) -> ListCategory:
+        return cls(
+            uuid=UUID(str(data["uuid"])),
+            key=data["screening_list_category_key"],
+            name=data.get("screening_list_category_name") or data["screening_list_category_key"],
+            description=data.get("description") or "",
+            list_type=data.get("screening_list_type_key") or "",
+            source_format=data.get("source_format") or "",
+            version_number=data.get("latest_version_number"),
+            version_at=moment(data.get("latest_version_timestamp")),
+            entry_count=int(data.get("entry_count") or 0),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CategorySelection:
+    uuid: UUID  # the selection (what unselecting names)
+    category_uuid: UUID
+    category_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class WatchlistLink:
+    uuid: UUID  # the attachment (what detaching names)
+    watchlist_uuid: UUID
+    watchlist_name: str
+    attached_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """A lookup row (gender, person location type, entity monitoring type): its uuid, key and words."""
+
+    uuid: UUID
+    key: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class Country:
+    uuid: UUID
+    key: str  # ISO alpha-2
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingPreview:
+    setting_uuid: UUID
+    setting_key: str
+    person_count: int
+    beneficial_owner_count: int
+    alternative_beneficial_owner_count: int
+    companies_without_person_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestionPreview:
+    """What each suggestion setting would suggest for the companies on the attached watchlists."""
+
+    company_count: int
+    estimated: bool  # counted on a sample and scaled
+    settings: tuple[SettingPreview, ...]
+
+    def for_setting(self, setting_uuid) -> SettingPreview | None:
+        return next((s for s in self.settings if s.setting_uuid == UUID(str(setting_uuid))), None)
+
+
 class ScreeningArea(Area):
+    # --- configs ---------------------------------------------------------------------------
+
     def configs(self) -> list[ScreeningConfig]:
         """The organisation's configs, oldest first (needs `aml`)."""
-        path = f"v1/app-customer/{path_segment(self.app_customer_uuid)}/screening-config"
-        return [ScreeningConfig.from_json(c) for c in self.client.get("analysis", path)]
+        return [ScreeningConfig.from_json(c) for c in self.client.get("analysis", self._configs_path())]
 
     def current_config(self) -> ScreeningConfig | None:
         """The config the dashboard works with: the organisation's oldest, or None before setup."""
         configs = self.configs()
         return configs[0] if configs else None
+
+    def config(self, config_uuid) -> ScreeningConfig:
+        return ScreeningConfig.from_json(self.client.get("analysis", _config_path(config_uuid)))
+
+    def create_config(
+        self, *, suggestion_setting_uuid=None, auto_approve_monitoring: bool = False, subscribe_to_email_notifications: bool = False
+    ) -> ScreeningConfig:
+        body = {
+            "auto_approve_monitoring_flag": auto_approve_monitoring,
+            "subscribe_to_email_notifications_flag": subscribe_to_email_notifications,
+        }
+        if suggestion_setting_uuid:
+            body["screening_config_system_suggestion_setting_uuid"] = str(suggestion_setting_uuid)
+        return ScreeningConfig.from_json(self.client.post("analysis", self._configs_path(), json=body))
+
+    def update_config(
+        self,
+        config_uuid,
+        *,
+        suggestion_setting_uuid=None,
+        auto_approve_monitoring: bool | None = None,
+        subscribe_to_email_notifications: bool | None = None,
+    ) -> ScreeningConfig:
+        """Only the fields given are sent (the service re-evaluates monitorings when setting or auto-approve change)."""
+        body: dict = {}
+        if suggestion_setting_uuid is not None:
+            body["screening_config_system_suggestion_setting_uuid"] = str(suggestion_setting_uuid)
+        if auto_approve_monitoring is not None:
+            body["auto_approve_monitoring_flag"] = auto_approve_monitoring
+        if subscribe_to_email_notifications is not None:
+            body["subscribe_to_email_notifications_flag"] = subscribe_to_email_notifications
+        return ScreeningConfig.from_json(self.client.patch("analysis", _config_path(config_uuid), json=body))
+
+    def suggestion_settings(self) -> list[SuggestionSetting]:
+        rows = self.client.get("analysis", "v1/screening-config-system-suggestion-setting")
+        return [
+            SuggestionSetting(UUID(str(r["uuid"])), r["screening_config_system_suggestion_setting_key"], r.get("description") or "")
+            for r in rows
+        ]
+
+    def suggestion_preview(self, config_uuid) -> SuggestionPreview:
+        data = self.client.get("analysis", _config_path(config_uuid, "/suggestion-preview"))
+        return SuggestionPreview(
+            company_count=int(data["company_count"]),
+            estimated=bool(data.get("estimated_flag")),
+            settings=tuple(
+                SettingPreview(
+                    setting_uuid=UUID(str(s["screening_config_system_suggestion_setting_uuid"])),
+                    setting_key=s["screening_config_system_suggestion_setting_key"],
+                    person_count=int(s["person_count"]),
+                    beneficial_owner_count=int(s["beneficial_owner_count"]),
+                    alternative_beneficial_owner_count=int(s["alternative_beneficial_owner_count"]),
+                    companies_without_person_count=int(s["companies_without_person_count"]),
+                )
+                for s in data.get("settings") or ()
+            ),
+        )
+
+    # --- list categories -------------------------------------------------------------------------
+
+    def list_categories(self) -> list[ListCategory]:
+        return [ListCategory.from_json(r) for r in self.client.get("analysis", "v1/screening-list-category")]
+
+    def selected_categories(self, config_uuid) -> list[CategorySelection]:
+        rows = self.client.get("analysis", _config_path(config_uuid, "/screening-config-screening-list-category"))
+        return [
+            CategorySelection(UUID(str(r["uuid"])), UUID(str(r["screening_list_category_uuid"])), r.get("screening_list_category_key") or "")
+            for r in rows
+        ]
+
+    def select_category(self, config_uuid, category_uuid) -> None:
+        self.client.post(
+            "analysis",
+            _config_path(config_uuid, "/screening-config-screening-list-category"),
+            json={"screening_list_category_uuid": str(category_uuid)},
+        )
+
+    def unselect_category(self, config_uuid, selection_uuid) -> None:
+        self.client.delete(
+            "analysis", _config_path(config_uuid, f"/screening-config-screening-list-category/{path_segment(selection_uuid)}")
+        )
+
+    # --- watchlists ------------------------------------------------------------------------------
+
+    def attached_watchlists(self, config_uuid) -> list[WatchlistLink]:
+        rows = self.client.get("analysis", _config_path(config_uuid, "/screening-config-watchlist"))
+        return [
+            WatchlistLink(UUID(str(r["uuid"])), UUID(str(r["watchlist_uuid"])), r.get("watchlist_name") or "", moment(r.get("create_timestamp")))
+            for r in rows
+        ]
+
+    def attach_watchlist(self, config_uuid, watchlist_uuid) -> WatchlistLink:
+        r = self.client.post(
+            "analysis", _config_path(config_uuid, "/screening-config-watchlist"), json={"watchlist_uuid": str(watchlist_uuid)}
+        )
+        return WatchlistLink(UUID(str(r["uuid"])), UUID(str(r["watchlist_uuid"])), r.get("watchlist_name") or "", moment(r.get("create_timestamp")))
+
+    def detach_watchlist(self, config_uuid, link_uuid) -> None:
+        self.client.delete("analysis", _config_path(config_uuid, f"/screening-config-watchlist/{path_segment(link_uuid)}"))
+
+    # --- lookups ---------------------------------------------------------------------------------
+
+    def genders(self) -> list[Lookup]:
+        return self._lookup("gender")
+
+    def person_location_types(self) -> list[Lookup]:
+        return self._lookup("person-location-type")
+
+    def monitoring_types(self) -> list[Lookup]:
+        return self._lookup("entity-monitoring-type")
+
+    def countries(self) -> list[Country]:
+        rows = self.client.get("analysis", "v1/geo-country")
+        return [Country(UUID(str(r["uuid"])), r["geo_country_key"], r.get("name") or r["geo_country_key"]) for r in rows]
+
+    def _lookup(self, name: str) -> list[Lookup]:
+        key = f"{name.replace('-', '_')}_key"
+        return [Lookup(UUID(str(r["uuid"])), r[key], r.get("description") or "") for r in self.client.get("analysis", f"v1/{name}")]
+
+    # --- monitorings -----------------------------------------------------------------------------
+
+    def monitorings(
+        self, config_uuid, *, status_key: str | None = None, related_company_uuid=None, limit: int = 100, offset: int = 0
+    ) -> MonitoringPage:
+        """Oldest first; status pending, active, declined or removed (None: every one)."""
+        params = {"approval_status_key": status_key, "related_company_uuid": related_company_uuid, "limit": limit, "offset": offset}
+        rows = self.client.get("analysis", _config_path(config_uuid, "/entity-monitoring-composite"), params=params)
+        return MonitoringPage(tuple(Monitoring.from_json(r) for r in rows), has_more=len(rows) >= limit)
+
+    def monitoring(self, config_uuid, monitoring_uuid) -> Monitoring:
+        path = _config_path(config_uuid, f"/entity-monitoring-composite/{path_segment(monitoring_uuid)}")
+        return Monitoring.from_json(self.client.get("analysis", path))
+
+    def decide(self, config_uuid, monitoring_uuid, *, approved: bool, comment: str = "", app_membership_uuid=None) -> Monitoring:
+        """Approve (screened from now on) or decline a monitoring, as the member who decides."""
+        body = {
+            "entity_monitoring_uuid": str(monitoring_uuid),
+            "approved_flag": approved,
+            "decision_comment": comment,
+            "decision_origin_key": "user",
+        }
+        if app_membership_uuid:
+            body["app_membership_uuid"] = str(app_membership_uuid)
+        data = self.client.post("analysis", _config_path(config_uuid, "/entity-monitoring-decision"), json=body)
+        return Monitoring.from_json(data)
+
+    def remove_monitoring(self, config_uuid, monitoring_uuid, *, reason: str) -> Monitoring:
+        path = _config_path(config_uuid, f"/entity-monitoring/{path_segment(monitoring_uuid)}")
+        return Monitoring.from_json(self.client.patch("analysis", path, json={"removed_flag": True, "removal_reason": reason}))
+
+    def suggested_persons(self, config_uuid, company_uuids) -> dict[UUID, tuple[SuggestedPerson, ...]]:
+        """Company uuid -> the persons the config's setting names for it today, with roles, share and chains."""
+        ids = [str(c) for c in dict.fromkeys(company_uuids)]
+        if not ids:
+            return {}
+        data = self.client.get(
+            "analysis", _config_path(config_uuid, "/suggested-person"), params={"related_company_uuid": ids}
+        )
+        return {UUID(str(row["related_company"]["uuid"])): tuple(suggested_from_json(p) for p in row["suggested_persons"]) for row in data}
+
+    # --- customer persons -------------------------------------------------------------------------
+
+    def customer_persons(self, config_uuid, *, limit: int = 100, offset: int = 0) -> list[CustomerPerson]:
+        rows = self.client.get(
+            "analysis", _config_path(config_uuid, "/customer-person"), params={"limit": limit, "offset": offset}
+        )
+        return [CustomerPerson.from_json(r) for r in rows]
+
+    def customer_person(self, customer_person_uuid) -> CustomerPersonDetail:
+        data = self.client.get("analysis", _person_path(customer_person_uuid))
+        ids = data.get("customer_person_national_identifications")
+        return CustomerPersonDetail(
+            person=CustomerPerson.from_json(data["customer_person"]),
+            national_ids=None
+            if ids is None
+            else tuple(NationalId(i["national_identification_schema"], i["national_identification_number"]) for i in ids),
+            locations=tuple(
+                PersonLocation(l["street_address"], l["postal_code"], l["postal_place"], l["country_code_two"])
+                for l in data.get("customer_person_locations") or ()
+            ),
+        )
+
+    def create_customer_person(self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None) -> CustomerPerson:
+        body: dict = {"full_name": full_name}
+        if birth_date:
+            body["birth_date"] = birth_date.isoformat()
+        if gender_uuid:
+            body["gender_uuid"] = str(gender_uuid)
+        return CustomerPerson.from_json(self.client.post("analysis", _config_path(config_uuid, "/customer-person"), json=body))
+
+    def add_national_id(self, customer_person_uuid, *, schema: str, number: str) -> None:
+        """Needs `person_national_identification` besides `aml`; NO, SE and DK numbers are checked."""
+        self.client.post(
+            "analysis",
+            _person_path(customer_person_uuid, "/customer-person-national-identification"),
+            json={"national_identification_schema": schema, "national_identification_number": number},
+        )
+
+    def add_location(self, customer_person_uuid, address: PersonAddress, *, location_type_uuid=None) -> None:
+        body = {
+            "street_address": address.street_address,
+            "postal_code": address.postal_code,
+            "postal_place": address.postal_place,
+            "country_code_two": address.country_code,
+        }
+        body = {key: value for key, value in body.items() if value}
+        if location_type_uuid:
+            body["person_location_type_uuid"] = str(location_type_uuid)
+        self.client.post("analysis", _person_path(customer_person_uuid, "/customer-person-location"), json=body)
+
+    def monitor_customer_person(
+        self, config_uuid, customer_person_uuid, *, monitoring_type_uuid, approve: bool, comment: str = "", app_membership_uuid=None
+    ) -> Monitoring:
+        """Put a customer person under monitoring (type `other`: no company); approved at once when `approve`."""
+        membership = str(app_membership_uuid) if app_membership_uuid else None
+        body: dict = {
+            "entity_monitoring": {
+                "monitoring_customer_person_uuid": str(customer_person_uuid),
+                "entity_monitoring_type_uuid": str(monitoring_type_uuid),
+                "monitoring_origin_key": "user",
+                "monitoring_comment": comment,
+                "app_membership_uuid": membership,
+            }
+        }
+        if approve:
+            body["entity_monitoring_decision"] = {
+                "approved_flag": True,
+                "decision_comment": comment,
+                "decision_origin_key": "user",
+                "app_membership_uuid": membership,
+            }
+        data = self.client.post("analysis", _config_path(config_uuid, "/entity-monitoring-composite"), json=body)
+        return Monitoring.from_json(data)
+
+    def _configs_path(self) -> str:
+        return f"v1/app-customer/{path_segment(self.app_customer_uuid)}/screening-config"
+
+
+def _config_path(config_uuid, tail: str = "") -> str:
+    return f"v1/screening-config/{path_segment(config_uuid)}{tail}"
+
+
+def _person_path(customer_person_uuid, tail: str = "") -> str:
+    return f"v1/customer-person/{path_segment(customer_person_uuid)}{tail}"

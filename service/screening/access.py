@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from django.http import HttpRequest
 
 from service.auth.principal import Principal, require_roles
+from service.companies.references import app_url
 from service.errors import NotFound, field_error
 
 AML = "aml"
@@ -37,7 +38,7 @@ def found(queryset, what: str, value: object, loc: Sequence[str | int] | None = 
     return row
 
 
-def screening_app_url(path: str) -> str | None:
-    """The dashboard page of a screening record. None until the dashboard's screening pages
-    exist (spec §2.1 allows null); one place to switch them on."""
-    return None
+def screening_app_url(path: str) -> str:
+    """The dashboard page of a screening record (configs, monitorings, customer persons,
+    cases), built like every other app_url (absolute when VAKT_BASE_URL is set)."""
+    return app_url(path)

@@ -1,0 +1,183 @@
+"""The monitoring side of the screening area's answers: who is monitored and why, decisions,
+customer persons (portal.service.screening reads and writes them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from uuid import UUID
+
+from portal.service.common import CompanyRef, day, decimal_or_none, moment, uuid_or_none
+
+
+@dataclass(frozen=True, slots=True)
+class ChainLink:
+    holder_name: str
+    holder_kind: str  # person or company
+    company_name: str
+    share: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestedPerson:
+    """Why the setting names a person for a company: roles, effective share, chains (person first)."""
+
+    person_uuid: UUID
+    full_name: str
+    type_key: str
+    role_keys: tuple[str, ...]
+    effective_share: Decimal | None
+    chains: tuple[tuple[ChainLink, ...], ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    uuid: UUID
+    approved: bool
+    origin_key: str
+    comment: str
+    app_membership_uuid: UUID | None
+    decided_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Monitoring:
+    """An entity monitoring with its status and decisions (newest first)."""
+
+    uuid: UUID
+    config_uuid: UUID
+    entity_key: str  # person, customer_person or company
+    entity_uuid: UUID
+    entity_name: str
+    person_uuid: UUID | None
+    customer_person_uuid: UUID | None
+    type_key: str
+    origin_key: str
+    comment: str  # why it is monitored (for suggestions: the ownership chain)
+    related_company: CompanyRef | None
+    status_key: str  # pending, active, declined, removed
+    removed_at: datetime | None
+    removal_reason: str
+    created_at: datetime | None
+    decisions: tuple[Decision, ...]
+    app_url: str | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> Monitoring:
+        m = data["entity_monitoring"]
+        company = m.get("related_company")
+        return cls(
+            uuid=UUID(str(m["uuid"])),
+            config_uuid=UUID(str(m["screening_config_uuid"])),
+            entity_key=m.get("monitoring_entity_key") or "",
+            entity_uuid=UUID(str(m["monitoring_entity_uuid"])),
+            entity_name=m.get("monitoring_entity_name") or "",
+            person_uuid=uuid_or_none(m.get("monitoring_person_uuid")),
+            customer_person_uuid=uuid_or_none(m.get("monitoring_customer_person_uuid")),
+            type_key=m.get("entity_monitoring_type_key") or "",
+            origin_key=m.get("monitoring_origin_key") or "",
+            comment=m.get("monitoring_comment") or "",
+            related_company=CompanyRef.from_json(company) if company else None,
+            status_key=data["entity_monitoring_status"]["entity_monitoring_status_key"],
+            removed_at=moment(m.get("removed_timestamp")),
+            removal_reason=m.get("removal_reason") or "",
+            created_at=moment(m.get("create_timestamp")),
+            decisions=tuple(
+                Decision(
+                    uuid=UUID(str(d["uuid"])),
+                    approved=bool(d["approved_flag"]),
+                    origin_key=d.get("decision_origin_key") or "",
+                    comment=d.get("decision_comment") or "",
+                    app_membership_uuid=uuid_or_none(d.get("app_membership_uuid")),
+                    decided_at=moment(d.get("decision_timestamp")),
+                )
+                for d in data.get("entity_monitoring_decision") or ()
+            ),
+            app_url=m.get("app_url"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MonitoringPage:
+    rows: tuple[Monitoring, ...]
+    has_more: bool  # rule 6: a full page means there may be more
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerPerson:
+    uuid: UUID
+    config_uuid: UUID
+    full_name: str
+    birth_date: date | None
+    gender_key: str | None
+    created_at: datetime | None
+    app_url: str | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> CustomerPerson:
+        return cls(
+            uuid=UUID(str(data["uuid"])),
+            config_uuid=UUID(str(data["screening_config_uuid"])),
+            full_name=data.get("full_name") or "",
+            birth_date=day(data.get("birth_date")),
+            gender_key=data.get("gender_key"),
+            created_at=moment(data.get("create_timestamp")),
+            app_url=data.get("app_url"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NationalId:
+    schema: str
+    number: str
+
+
+@dataclass(frozen=True, slots=True)
+class PersonLocation:
+    street_address: str
+    postal_code: str
+    postal_place: str
+    country_code: str
+
+    @property
+    def one_line(self) -> str:
+        place = " ".join(p for p in (self.postal_code, self.postal_place) if p)
+        return ", ".join(p for p in (self.street_address, place, self.country_code) if p)
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerPersonDetail:
+    person: CustomerPerson
+    national_ids: tuple[NationalId, ...] | None  # None: the caller's role may not read them
+    locations: tuple[PersonLocation, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonAddress:
+    """What the dashboard's form sends as a location; empty parts are left out."""
+
+    street_address: str = ""
+    postal_code: str = ""
+    postal_place: str = ""
+    country_code: str = ""
+
+    @property
+    def given(self) -> bool:
+        return any((self.street_address, self.postal_code, self.postal_place, self.country_code))
+
+
+def suggested_from_json(p: dict) -> SuggestedPerson:
+    return SuggestedPerson(
+        person_uuid=UUID(str(p["person_uuid"])),
+        full_name=p.get("full_name") or "",
+        type_key=p.get("entity_monitoring_type_key") or "",
+        role_keys=tuple(p.get("company_role_type_keys") or ()),
+        effective_share=decimal_or_none(p.get("effective_share")),
+        chains=tuple(
+            tuple(ChainLink(l["holder_name"], l["holder_kind"], l["company_name"], Decimal(str(l["share"]))) for l in chain)
+            for chain in p.get("chains") or ()
+        ),
+        reason=p.get("reason") or "",
+    )

@@ -1,0 +1,66 @@
+"""What the screening setup and approval pages share: who may read or change, and acting after a change."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from portal.feedback import service_error_text
+from portal.models import Member
+from portal.roles import member_api_role_keys
+from portal.service import ServiceError, ServiceNotFound
+from screening import freshness
+
+AML = "aml"
+NATIONAL_ID = "person_national_identification"
+NO_AML_TEXT = (
+    "Screening needs the API role aml, which your organisation's API user does not hold. "
+    "Ask your organisation's admin to have the role added to its API user."
+)
+
+
+def can_read_screening(member: Member) -> bool:
+    """Every dashboard role grants `aml` (portal.roles); only an organisation without it reads no screening."""
+    return AML in member_api_role_keys(member)
+
+
+def can_read_national_ids(member: Member) -> bool:
+    return NATIONAL_ID in member_api_role_keys(member)
+
+
+def no_aml_text(member: Member) -> str:
+    return NO_AML_TEXT
+
+
+def require_admin(member: Member) -> None:
+    """Configuring screening and approving monitorings is for admins (DOMAIN.md); others read."""
+    if member.role != Member.Role.ADMIN:
+        raise PermissionDenied("Only admins change the screening setup or decide on monitorings.")
+
+
+def acted(request, text: str) -> None:
+    """After the service accepted a change: say so, and drop cached screening state (freshness)."""
+    freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
+    messages.success(request, text)
+
+
+def config_or_404(screening, config_uuid):
+    try:
+        return screening.config(config_uuid)
+    except ServiceNotFound:
+        raise Http404("No such screening config.") from None
+
+
+def first_found(calls):
+    """The first answer of `calls` (one per config) that is not a 404; Http404 when all are."""
+    for call in calls:
+        try:
+            return call()
+        except ServiceNotFound:
+            continue
+    raise Http404("Not found in your organisation's screening.")
+
+
+def refused(request, what: str, error: ServiceError) -> None:
+    messages.error(request, f"{what} {service_error_text(error)}")

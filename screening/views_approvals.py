@@ -1,0 +1,330 @@
+"""Monitoring approvals: pending suggestions by company (decide one by one or in bulk),
+active monitorings (remove with a reason) and customer persons (add and monitor).
+
+Admins decide; officers read. The decision form works as a plain POST (redirect back to
+the same view of the page) and, with htmx, swaps only the pending list.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
+from portal.service import ServiceBadRequest, ServiceError
+from portal.service.screening import PersonAddress
+from screening.customer_person_form import CustomerPersonForm
+from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
+
+VIEWS = ("pending", "active", "persons")
+PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
+COMPANIES_PER_PAGE = 15
+ACTIVE_PER_PAGE = 50
+TYPE_WORDS = {
+    "beneficial_owners": "Beneficial owner",
+    "alternative_beneficial_owners": "Standing in for the owners",
+    "company": "The company itself",
+    "other": "Customer person",
+}
+ROLE_WORDS = {
+    "shareholder": "shareholder",
+    "board_chair": "chair of the board",
+    "board_member": "board member",
+    "deputy_board_member": "deputy board member",
+    "ceo": "CEO",
+    "signature_right": "signature right",
+    "procuration": "procuration",
+}
+
+
+@member_required()
+def approvals(request):
+    member = request.member
+    view = request.GET.get("view") if request.GET.get("view") in VIEWS else "pending"
+    context = {
+        "view": view, "can_decide": member.can_administer, "no_aml": None, "config": None, "next_url": request.get_full_path(),
+    }
+    if not can_read_screening(member):
+        context["no_aml"] = no_aml_text(member)
+        return render(request, "screening/approvals.html", context)
+    client = client_for_member(member)
+    try:
+        config = client.screening.current_config()
+        if config is not None:
+            context["config"] = config
+            context.update(_pending(request, client, config))
+            if view == "active":
+                context.update(_active(request, client, config))
+            elif view == "persons":
+                context.update(_persons(request, client, config, form=None))
+    except ServiceError as exc:
+        context["service_error"] = service_error_text(exc)
+        return render(request, "screening/approvals.html", context, status=503)
+    return render(request, "screening/approvals.html", context)
+
+
+@require_POST
+@member_required()
+def decide(request):
+    require_admin(request.member)
+    back = _back(request)
+    comment = " ".join(request.POST.get("comment", "").split())
+    client = client_for_member(request.member)
+    screening = client.screening
+    try:
+        config = screening.current_config()
+        approved, uuids = _chosen(request, screening, config) if config else (True, [])
+    except ServiceError as exc:
+        refused(request, "Nothing was decided.", exc)
+        return _after_decision(request, back)
+    if not uuids:
+        messages.warning(request, "Choose at least one monitoring to approve or decline.")
+    elif not approved and not comment:
+        messages.error(request, "Nothing was declined: say why in the comment (it is kept with the decision).")
+    else:
+        done, failures = [], []
+        for monitoring_uuid in uuids:
+            try:
+                done.append(
+                    screening.decide(
+                        config.uuid, monitoring_uuid, approved=approved, comment=comment,
+                        app_membership_uuid=request.member.app_membership_uuid,
+                    )
+                )
+            except ServiceError as exc:
+                failures.append(service_error_text(exc))
+        if done:
+            acted(request, _decided_text(done, approved))
+        if failures:
+            messages.error(request, f"{len(failures)} not decided: {failures[0]}")
+    return _after_decision(request, back)
+
+
+@require_POST
+@member_required()
+def remove(request):
+    require_admin(request.member)
+    reason = " ".join(request.POST.get("reason", "").split())
+    name = request.POST.get("name") or "The monitoring"
+    back = _back(request, default=f"{reverse('screening:approvals')}?view=active")
+    if not reason:
+        messages.error(request, f"{name} was not removed: say why (the reason is kept with the monitoring).")
+        return redirect(back)
+    screening = client_for_member(request.member).screening
+    try:
+        config = screening.current_config()
+        screening.remove_monitoring(config.uuid, request.POST.get("monitoring", ""), reason=reason)
+    except ServiceError as exc:
+        refused(request, f"{name} was not removed.", exc)
+        return redirect(back)
+    acted(request, f"{name} is no longer screened. Reason kept: “{reason}”.")
+    return redirect(back)
+
+
+@require_POST
+@member_required()
+def customer_person_add(request):
+    require_admin(request.member)
+    client = client_for_member(request.member)
+    screening = client.screening
+    try:
+        config = screening.current_config()
+        if config is None:
+            messages.error(request, "Set up screening first: customer persons are screened under the organisation's config.")
+            return redirect("screening:setup")
+        context = {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
+        context.update(_pending(request, client, config))
+        context.update(_persons(request, client, config, form=request.POST))
+    except ServiceError as exc:
+        refused(request, "The person was not added.", exc)
+        return redirect(f"{reverse('screening:approvals')}?view=persons")
+    form = context["person_form"]
+    if not form.is_valid():
+        return render(request, "screening/approvals.html", context)
+    step = "person"
+    data = form.cleaned_data
+    person_uuid = data.get("customer_person_uuid")
+    try:
+        if person_uuid is None:
+            person_uuid = screening.create_customer_person(
+                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
+            ).uuid
+        step = "national_id"
+        if data.get("national_id_number"):
+            screening.add_national_id(person_uuid, schema=data["national_id_schema"], number=data["national_id_number"])
+        step = "location"
+        address = PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
+        if address.given:
+            screening.add_location(person_uuid, address, location_type_uuid=_residence(context))
+        step = "monitoring"
+        monitoring = screening.monitor_customer_person(
+            config.uuid, person_uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
+            comment=data["comment"] or "Added as a customer person in the dashboard.",
+            app_membership_uuid=request.member.app_membership_uuid,
+        )
+    except ServiceError as exc:
+        if isinstance(exc, ServiceBadRequest):
+            form.add_service_errors(step, exc)
+        else:
+            form.add_error(None, service_error_text(exc))
+        if step != "person":
+            # Keep the person made by the first call: sending the form again continues with them.
+            form.data = form.data.copy()
+            form.data["customer_person_uuid"] = str(person_uuid)
+            form.add_error(None, f"{data['full_name']} was saved, but not yet {_step_words(step)}. Correct the field and send again.")
+        # a form with errors, as after the form's own checks: the page itself is fine
+        return render(request, "screening/approvals.html", context)
+    state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
+    acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")
+    return redirect(f"{reverse('screening:approvals')}?view=persons")
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def _pending(request, client, config) -> dict:
+    """The pending monitorings grouped by company; the page's companies with who/why details."""
+    company = request.GET.get("company") or None
+    page = client.screening.monitorings(config.uuid, status_key="pending", related_company_uuid=company, limit=PENDING_FETCH)
+    groups: dict = {}
+    for monitoring in page.rows:
+        key = monitoring.related_company.uuid if monitoring.related_company else None
+        groups.setdefault(key, []).append(monitoring)
+    ordered = sorted(groups.items(), key=lambda item: (item[0] is None, item[1][0].related_company.name if item[0] else ""))
+    paginator = Paginator(ordered, COMPANIES_PER_PAGE)
+    company_page = paginator.get_page(request.GET.get("page"))
+    suggested = {}
+    with_persons = [uuid for uuid, rows in company_page if uuid and any(m.person_uuid for m in rows)]
+    if with_persons:
+        suggested = client.screening.suggested_persons(config.uuid, with_persons)
+    companies = []
+    for company_uuid, rows in company_page:
+        why = {p.person_uuid: p for p in suggested.get(company_uuid, ())}
+        companies.append(
+            {
+                "company": rows[0].related_company,
+                "rows": [_pending_row(m, why.get(m.person_uuid)) for m in rows],
+            }
+        )
+    return {
+        "pending_count": len(page.rows),
+        "pending_more": page.has_more,
+        "pending_company_count": len(ordered),
+        "pending_companies": companies,
+        "company_page": company_page,
+        "company_filter": company,
+        "page_uuids": [row["monitoring"].uuid for group in companies for row in group["rows"]],
+    }
+
+
+def _pending_row(monitoring, suggestion) -> dict:
+    roles = []
+    if suggestion:
+        roles = [ROLE_WORDS.get(key, key.replace("_", " ")) for key in suggestion.role_keys if key != "shareholder"]
+    return {
+        "monitoring": monitoring,
+        "type_words": TYPE_WORDS.get(monitoring.type_key, monitoring.type_key),
+        "roles": roles,
+        "share": suggestion.effective_share if suggestion else None,
+        "chains": suggestion.chains if suggestion else (),
+    }
+
+
+def _active(request, client, config) -> dict:
+    try:
+        number = max(1, int(request.GET.get("page") or 1))
+    except ValueError:
+        number = 1
+    page = client.screening.monitorings(
+        config.uuid, status_key="active", limit=ACTIVE_PER_PAGE, offset=(number - 1) * ACTIVE_PER_PAGE
+    )
+    rows = [{"monitoring": m, "type_words": TYPE_WORDS.get(m.type_key, m.type_key)} for m in page.rows]
+    return {"active_rows": rows, "active_page": number, "active_more": page.has_more}
+
+
+def _persons(request, client, config, *, form) -> dict:
+    screening = client.screening
+    genders, countries, types, location_types, persons = client.gather(
+        screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
+        lambda: screening.customer_persons(config.uuid),
+    )
+    national_ids = can_read_national_ids(request.member)
+    person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids)
+    return {
+        "person_form": person_form,
+        "customer_persons": persons,
+        "national_ids_allowed": national_ids,
+        "monitoring_types": types,
+        "location_types": location_types,
+    }
+
+
+# --- deciding ------------------------------------------------------------------------------------
+
+
+def _chosen(request, screening, config) -> tuple[bool, list[str]]:
+    """Approve or decline, and for which monitorings: one row's button (`action=approve:<uuid>`), all of a
+    company (`company_all=approve:<company uuid>`), the whole page (`page_all=approve`), or the ticked rows
+    (`action=approve`)."""
+    if request.POST.get("company_all"):
+        verb, _, company = request.POST["company_all"].partition(":")
+        page = screening.monitorings(config.uuid, status_key="pending", related_company_uuid=company, limit=PENDING_FETCH)
+        return verb == "approve", [str(m.uuid) for m in page.rows]
+    if request.POST.get("page_all"):
+        return request.POST["page_all"] == "approve", request.POST.getlist("page_monitoring")
+    verb, _, one = request.POST.get("action", "").partition(":")
+    return verb == "approve", [one] if one else request.POST.getlist("monitoring")
+
+
+def _decided_text(done, approved: bool) -> str:
+    verb = "Approved" if approved else "Declined"
+    effect = "screened from now on" if approved else "not screened"
+    if len(done) == 1:
+        m = done[0]
+        where = f" ({m.related_company.name})" if m.related_company and m.entity_key != "company" else ""
+        return f"{verb}: {m.entity_name}{where} is {effect}."
+    companies = {m.related_company.uuid for m in done if m.related_company}
+    return f"{verb} {len(done)} monitorings for {len(companies)} compan{'y' if len(companies) == 1 else 'ies'}: {effect}."
+
+
+def _back(request, default: str | None = None) -> str:
+    back = request.POST.get("next") or ""
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) and back.startswith("/"):
+        return back
+    return default or reverse("screening:approvals")
+
+
+def _after_decision(request, back: str):
+    if not request.htmx:
+        return redirect(back)
+    # htmx: the pending list again, as the page it came from shows it (query of `next`)
+    query = back.split("?", 1)[1] if "?" in back else ""
+    request.GET = QueryDict(query)
+    client = client_for_member(request.member)
+    context = {"view": "pending", "can_decide": True, "next_url": back}
+    try:
+        config = client.screening.current_config()
+        context.update(config=config, **_pending(request, client, config))
+    except ServiceError as exc:
+        context["service_error"] = service_error_text(exc)
+    return render(request, "screening/approvals_pending.html", context)
+
+
+def _type_uuid(context, key: str):
+    return next(t.uuid for t in context["monitoring_types"] if t.key == key)
+
+
+def _residence(context):
+    return next((t.uuid for t in context["location_types"] if t.key == "residence"), None)
+
+
+def _step_words(step: str) -> str:
+    return {"national_id": "given its national id", "location": "given its address", "monitoring": "put under monitoring"}.get(
+        step, "complete"
+    )

@@ -1,0 +1,243 @@
+"""Screening setup: the organisation's config, who is suggested, which lists, which watchlists.
+
+Admins change it; officers read it; viewers are told why they see nothing (no `aml`).
+Every change goes through `client.screening` with the member's role keys, says what
+happened, and forgets the cached screening state (screening.freshness).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
+from portal.service import ServiceError, ServiceNotFound
+from screening.pages import acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin
+
+# Where each list format comes from, in words.
+SOURCES = {
+    "un_xml": "UN Security Council, consolidated XML",
+    "ofac_csv": "US Treasury (OFAC), SDN CSV files",
+    "eu_csv": "European Commission, consolidated CSV",
+    "senzing_json": "OpenSanctions, Senzing JSON",
+    "ftm_json": "OpenSanctions, FollowTheMoney JSON",
+}
+SETTING_WORDS = {
+    "enin_calculated_beneficial_owners": (
+        "Beneficial owners only",
+        "Persons who own at least 25% in every link of an ownership chain to the company. "
+        "When nobody does, the board and the CEO stand in (alternative beneficial owners).",
+    ),
+    "enin_calculated_extended_beneficial_owners": (
+        "Extended: owners, board, signature rights and procuration",
+        "The beneficial owners, and always also the board, the CEO, persons with signature rights "
+        "and persons with procuration.",
+    ),
+}
+
+
+def _flag(request, name: str) -> bool:
+    return request.POST.get(name) in ("on", "true", "1")
+
+
+@member_required()
+def setup(request):
+    member = request.member
+    context = {"can_change": member.can_administer, "no_aml": None, "config": None}
+    if not can_read_screening(member):
+        context["no_aml"] = no_aml_text(member)
+        return render(request, "screening/setup.html", context)
+    client = client_for_member(member)
+    screening = client.screening
+    try:
+        config, settings, categories = client.gather(screening.current_config, screening.suggestion_settings, screening.list_categories)
+        preview = None
+        if config is not None:
+            selections, links, watchlists, preview = client.gather(
+                lambda: screening.selected_categories(config.uuid),
+                lambda: screening.attached_watchlists(config.uuid),
+                client.watchlists.list,
+                lambda: screening.suggestion_preview(config.uuid),
+            )
+            context.update(config=config, preview=preview, **_watchlists(links, watchlists))
+        else:
+            selections = []
+        context.update(settings=_settings(settings, config, preview), **_lists(categories, selections))
+    except ServiceError as exc:
+        context["service_error"] = service_error_text(exc)
+        return render(request, "screening/setup.html", context, status=503)
+    return render(request, "screening/setup.html", context)
+
+
+@member_required()
+def config_page(request, config_uuid: uuid.UUID):
+    """The page a config's app_url names: the setup page (after checking the config is this organisation's)."""
+    if not can_read_screening(request.member):
+        return redirect("screening:setup")
+    try:
+        config_or_404(client_for_member(request.member).screening, config_uuid)
+    except ServiceError as exc:
+        if isinstance(exc, ServiceNotFound):
+            raise Http404("No such screening config.") from None
+        refused(request, "The screening config could not be read.", exc)
+    return redirect("screening:setup")
+
+
+@require_POST
+@member_required()
+def config_create(request):
+    require_admin(request.member)
+    screening = client_for_member(request.member).screening
+    try:
+        if screening.current_config() is not None:
+            messages.info(request, "Screening is already set up for your organisation; change it below.")
+            return redirect("screening:setup")
+        screening.create_config(
+            suggestion_setting_uuid=request.POST.get("suggestion_setting") or None,
+            auto_approve_monitoring=_flag(request, "auto_approve"),
+            subscribe_to_email_notifications=_flag(request, "email_notifications"),
+        )
+    except ServiceError as exc:
+        refused(request, "Screening was not set up.", exc)
+        return redirect("screening:setup")
+    acted(request, "Screening is set up. Choose the sanction lists and attach the watchlists to screen.")
+    return redirect("screening:setup")
+
+
+@require_POST
+@member_required()
+def config_update(request, config_uuid: uuid.UUID):
+    require_admin(request.member)
+    screening = client_for_member(request.member).screening
+    try:
+        before = config_or_404(screening, config_uuid)
+        after = screening.update_config(
+            config_uuid,
+            suggestion_setting_uuid=request.POST.get("suggestion_setting") or None,
+            auto_approve_monitoring=_flag(request, "auto_approve"),
+            subscribe_to_email_notifications=_flag(request, "email_notifications"),
+        )
+    except ServiceError as exc:
+        refused(request, "The settings were not saved.", exc)
+        return redirect("screening:setup")
+    acted(request, _update_text(before, after))
+    return redirect("screening:setup")
+
+
+@require_POST
+@member_required()
+def category_select(request, config_uuid: uuid.UUID):
+    require_admin(request.member)
+    screening = client_for_member(request.member).screening
+    name = request.POST.get("category_name") or "The list"
+    try:
+        if request.POST.get("selection"):
+            screening.unselect_category(config_uuid, request.POST["selection"])
+            text = f"{name} is no longer screened: no new sanction hits come from it."
+        else:
+            screening.select_category(config_uuid, request.POST.get("category", ""))
+            text = f"{name} is screened from now on: every monitored person and company is checked against it."
+    except ServiceError as exc:
+        refused(request, f"{name} was not changed.", exc)
+        return redirect("screening:setup")
+    acted(request, text)
+    return redirect("screening:setup")
+
+
+@require_POST
+@member_required()
+def watchlist_attach(request, config_uuid: uuid.UUID):
+    require_admin(request.member)
+    screening = client_for_member(request.member).screening
+    name = request.POST.get("watchlist_name") or "The watchlist"
+    try:
+        config = config_or_404(screening, config_uuid)
+        screening.attach_watchlist(config_uuid, request.POST.get("watchlist", ""))
+    except ServiceError as exc:
+        refused(request, f"{name} was not attached.", exc)
+        return redirect("screening:setup")
+    if config.auto_approve_monitoring:
+        then = "its companies and their persons are screened from now on (auto-approval is on)."
+    else:
+        then = "its companies are screened by name, and their persons wait for your approval on the Approvals page."
+    acted(request, f"Watchlist “{name}” attached: {then}")
+    return redirect("screening:setup")
+
+
+@require_POST
+@member_required()
+def watchlist_detach(request, config_uuid: uuid.UUID, link_uuid: uuid.UUID):
+    require_admin(request.member)
+    name = request.POST.get("watchlist_name") or "The watchlist"
+    try:
+        client_for_member(request.member).screening.detach_watchlist(config_uuid, link_uuid)
+    except ServiceError as exc:
+        refused(request, f"{name} was not detached.", exc)
+        return redirect("screening:setup")
+    acted(
+        request,
+        f"Watchlist “{name}” detached: the monitorings that came from it are removed (with that reason) "
+        "unless another attached watchlist holds the company.",
+    )
+    return redirect("screening:setup")
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _settings(settings, config, preview):
+    rows = []
+    for setting in settings:
+        title, words = SETTING_WORDS.get(setting.key, (setting.key, setting.description))
+        chosen = config.suggestion_setting_uuid == setting.uuid if config else not setting.extended
+        estimate = preview.for_setting(setting.uuid) if preview else None
+        rows.append({"setting": setting, "title": title, "words": words, "chosen": chosen, "estimate": estimate})
+    return rows
+
+
+def _lists(categories, selections):
+    selected = {s.category_uuid: s for s in selections}
+    rows = [
+        {"category": c, "selection": selected.get(c.uuid), "source": SOURCES.get(c.source_format, c.source_format)}
+        for c in categories
+    ]
+    # PEP first (always screened), then the sanction lists by name
+    rows.sort(key=lambda r: (not r["category"].is_pep, r["category"].name))
+    sanction_selected = [r for r in rows if r["selection"] and not r["category"].is_pep]
+    return {"list_rows": rows, "sanction_selected_count": len(sanction_selected)}
+
+
+def _watchlists(links, watchlists):
+    attached = {link.watchlist_uuid: link for link in links}
+    by_uuid = {w.uuid: w for w in watchlists}
+    attached_rows = [{"link": link, "watchlist": by_uuid.get(link.watchlist_uuid)} for link in links]
+    others = [w for w in watchlists if w.uuid not in attached]
+    return {"attached": attached_rows, "unattached": others}
+
+
+def _update_text(before, after) -> str:
+    changes = []
+    if before.suggestion_setting_uuid != after.suggestion_setting_uuid:
+        title = SETTING_WORDS.get(after.suggestion_setting_key, (after.suggestion_setting_key,))[0]
+        changes.append(f"who is suggested is now “{title}”; the monitorings of your watchlisted companies are re-evaluated")
+    if before.auto_approve_monitoring != after.auto_approve_monitoring:
+        changes.append(
+            "auto-approval is on: suggested persons are screened at once, without approval"
+            if after.auto_approve_monitoring
+            else "auto-approval is off: new suggestions wait for approval"
+        )
+    if before.subscribe_to_email_notifications != after.subscribe_to_email_notifications:
+        changes.append(
+            "members get a daily email of new cases and pending approvals"
+            if after.subscribe_to_email_notifications
+            else "no more daily emails"
+        )
+    if not changes:
+        return "Nothing changed."
+    text = "; ".join(changes)
+    return f"Saved. {text[0].upper()}{text[1:]}."

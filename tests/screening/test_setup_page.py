@@ -1,0 +1,133 @@
+"""/screening/setup/: set screening up, choose who is suggested, the lists and the watchlists."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.core.cache import cache
+
+from portal.models import Member
+from screening import freshness
+from tests.screening.setup_helpers import admin, org, other_org, screening_with_nordlys  # noqa: F401 (fixtures)
+from tests.service.screening.helpers import AML, config_make, configs_url
+from tests.service.screening.watchlists.helpers import watchlist_make
+
+SETUP = "/screening/setup/"
+
+
+def _configs(org):
+    return org.api.get(configs_url(org.api.app_customer_uuid), roles=AML).json()
+
+
+def test_it_offers_to_set_up_screening_and_sets_it_up(org, admin):
+    page = admin.get(SETUP)
+    assert page.status_code == 200
+    assert "Screening is not set up" in page.content.decode()
+    organisation_uuid = org.admin.organisation.app_customer_uuid
+    cache.set(freshness.cache_key(organisation_uuid=organisation_uuid, name="counts"), 1)
+
+    response = admin.post("/screening/setup/create/", {"auto_approve": "on"}, follow=True)
+
+    [config] = _configs(org)
+    assert config["auto_approve_monitoring_flag"] is True
+    assert config["screening_config_system_suggestion_setting_key"] == "enin_calculated_beneficial_owners"
+    assert "Screening is set up" in response.content.decode()
+    # the organisation's cached screening state is forgotten
+    assert cache.get(freshness.cache_key(organisation_uuid=organisation_uuid, name="counts")) is None
+
+
+def test_it_shows_the_lists_with_source_version_and_entries_and_pep_always(org, admin):
+    config_make(org.api)
+    body = admin.get(SETUP).content.decode()
+    assert "UN Security Council Consolidated List" in body
+    assert "UN Security Council, consolidated XML" in body
+    assert "Always screened" in body  # PEP
+    assert "none is chosen, so no sanction hit can be raised" in body
+
+
+def test_it_selects_and_unselects_a_sanction_list(org, admin):
+    from tests.service.screening.helpers import category_uuid
+
+    config = config_make(org.api)
+    url = f"/screening/configs/{config['uuid']}/lists/"
+    response = admin.post(url, {"category": category_uuid("us_ofac_sdn"), "category_name": "OFAC"}, follow=True)
+    assert "OFAC is screened from now on" in response.content.decode()
+    [selection] = org.api.get(f"/analysis/v1/screening-config/{config['uuid']}/screening-config-screening-list-category", roles=AML).json()
+    assert selection["screening_list_category_key"] == "us_ofac_sdn"
+
+    again = admin.post(url, {"category": category_uuid("us_ofac_sdn"), "category_name": "OFAC"}, follow=True)
+    assert "OFAC was not changed." in again.content.decode()  # the service's 400, in words
+
+    admin.post(url, {"selection": selection["uuid"], "category_name": "OFAC"})
+    assert org.api.get(f"/analysis/v1/screening-config/{config['uuid']}/screening-config-screening-list-category", roles=AML).json() == []
+
+
+def test_it_saves_the_setting_and_says_what_it_causes(org, admin):
+    config = config_make(org.api)
+    settings = org.api.get("/analysis/v1/screening-config-system-suggestion-setting", roles=AML).json()
+    extended = next(s["uuid"] for s in settings if "extended" in s["screening_config_system_suggestion_setting_key"])
+
+    response = admin.post(
+        f"/screening/configs/{config['uuid']}/update/", {"suggestion_setting": extended, "email_notifications": "on"}, follow=True
+    )
+
+    body = response.content.decode()
+    assert "Extended: owners, board, signature rights and procuration" in body
+    assert "members get a daily email" in body
+    [saved] = _configs(org)
+    assert saved["screening_config_system_suggestion_setting_uuid"] == extended
+    assert saved["subscribe_to_email_notifications_flag"] is True
+    assert saved["auto_approve_monitoring_flag"] is False
+
+
+def test_it_estimates_who_each_setting_suggests(org, admin):
+    screening_with_nordlys(org)
+    body = admin.get(SETUP).content.decode()
+    # Nordlys: Kari is its beneficial owner; the extended setting adds Ola, the chair of the board
+    assert "1 company on 1 watchlist" in body
+    assert "<strong class=\"text-body\">1 person</strong> suggested" in body
+    assert "<strong class=\"text-body\">2 persons</strong> suggested" in body
+
+
+def test_it_attaches_and_detaches_a_watchlist(org, admin):
+    config = config_make(org.api)
+    watchlist = watchlist_make(org.api, "Leverandører")
+    page = admin.get(SETUP).content.decode()
+    assert "Leverandører" in page and "No watchlist is attached" in page
+
+    response = admin.post(
+        f"/screening/configs/{config['uuid']}/watchlists/attach/", {"watchlist": watchlist, "watchlist_name": "Leverandører"}, follow=True
+    )
+    assert "Watchlist “Leverandører” attached" in response.content.decode()
+    [link] = org.api.get(f"/analysis/v1/screening-config/{config['uuid']}/screening-config-watchlist", roles=AML).json()
+
+    response = admin.post(
+        f"/screening/configs/{config['uuid']}/watchlists/{link['uuid']}/detach/", {"watchlist_name": "Leverandører"}, follow=True
+    )
+    assert "Watchlist “Leverandører” detached" in response.content.decode()
+    assert org.api.get(f"/analysis/v1/screening-config/{config['uuid']}/screening-config-watchlist", roles=AML).json() == []
+
+
+def test_officers_and_viewers_read_but_cannot_change(org):
+    config = config_make(org.api)
+    officer = org.member("oline", Member.Role.OFFICER)
+    page = officer.get(SETUP)
+    assert page.status_code == 200
+    assert "only admins change it" in page.content.decode()
+    assert officer.post(f"/screening/configs/{config['uuid']}/update/", {"auto_approve": "on"}).status_code == 403
+    assert officer.post("/screening/setup/create/").status_code == 403
+
+    viewer = org.member("vera", Member.Role.VIEWER)
+    page = viewer.get(SETUP)
+    assert page.status_code == 200 and "only admins change it" in page.content.decode()
+    assert viewer.post(f"/screening/configs/{config['uuid']}/lists/", {"category": str(uuid.uuid4())}).status_code == 403
+    assert _configs(org)[0]["auto_approve_monitoring_flag"] is False
+
+
+def test_the_config_page_leads_to_the_setup_and_another_organisations_is_404(org, other_org, admin):
+    config = config_make(org.api)
+    assert admin.get(f"/screening/configs/{config['uuid']}/").url == SETUP
+    theirs = config_make(other_org.api)
+    assert admin.get(f"/screening/configs/{theirs['uuid']}/").status_code == 404
+    admin.post(f"/screening/configs/{theirs['uuid']}/update/", {"auto_approve": "on"})
+    assert _configs(other_org)[0]["auto_approve_monitoring_flag"] is False
