@@ -4,7 +4,8 @@ The dashboard calls the API as the person who is logged in, so each call sends
 in `Nk-Role-Keys` only the roles that person's dashboard role grants, and of
 those only the ones the organisation's API user holds:
 
-- viewer: no protected role (no payment remarks, no national ids, no screening);
+- viewer: aml only, to read screening cases (the dashboard offers viewers no screening
+  write and refuses one); no payment remarks, no national ids;
 - officer: aml (screening), credit_check (payment remarks, credit reports),
   person_national_identification (national ids);
 - admin: every role the organisation has.
@@ -17,7 +18,7 @@ from portal.models import Member
 EVERY_ROLE = None  # the admin's grant: whatever the organisation holds
 
 GRANTED_API_ROLES: dict[str, frozenset[str] | None] = {
-    Member.Role.VIEWER: frozenset(),
+    Member.Role.VIEWER: frozenset({"aml"}),  # reads the case queue; screening writes are officers' and admins'
     Member.Role.OFFICER: frozenset({"aml", "credit_check", "person_national_identification"}),
     Member.Role.ADMIN: EVERY_ROLE,
 }

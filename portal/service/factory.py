@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import requests
 from django.conf import settings
 
+from portal.service.cases import CasesArea
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
 from portal.service.organisation import OrganisationArea
@@ -35,6 +36,7 @@ class DashboardClient(ServiceClient):
         self.watchlists = WatchlistsArea(self)
         self.reports = ReportsArea(self)
         self.screening = ScreeningArea(self)
+        self.cases = CasesArea(self)
 
 
 def service_client_for(
