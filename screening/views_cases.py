@@ -57,6 +57,10 @@ def _config_or_none(request, client):
 @member_required()
 def case_queue(request):
     filters = QueueFilters.from_query(request.GET)
+    canonical = filters.query()
+    if request.GET and canonical != f"?{request.META.get('QUERY_STRING', '')}":
+        # The filter form sends every field (empty ones, defaults): the queue's URL says only what narrows it.
+        return redirect(f"{reverse('screening:queue')}{canonical if canonical != '?' else ''}")
     client = client_for_member(request.member)
     context = {"filters": filters, "page": None, "service_error": None, "can_review": request.member.role in REVIEWERS,
                "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
