@@ -157,8 +157,9 @@ def data_make(*, cases: int, seed: int):
         monitoring_table, decision_table = EntityMonitoring._meta.db_table, EntityMonitoringDecision._meta.db_table
         cursor.execute(f"UPDATE {monitoring_table} m SET latest_decision_id = d.uuid FROM {decision_table} d "
                        "WHERE d.entity_monitoring_id = m.uuid")
-        if connection.vendor == "postgresql":
-            cursor.execute("ANALYZE")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # as autovacuum leaves a table in use: statistics and the visibility map
+            cursor.execute("VACUUM ANALYZE")
     return member, credentials, config, companies
 
 

@@ -91,9 +91,9 @@ def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, quer
     page = page_from(query.limit, query.offset)
     status_keys = selectors.case_status_keys_parse(query.screening_case_status_identifiers)
     ordering = selectors.case_sort_order_parse(query.sort_order)
-    queryset = selectors.cases_list(config=config, filters=query.filters(status_keys), ordering=ordering)
-    count = queryset.count()
-    cases = list(queryset[page.offset : page.offset + page.limit])
+    count, cases = selectors.cases_page(
+        config=config, filters=query.filters(status_keys), ordering=ordering, offset=page.offset, limit=page.limit
+    )
     return [{"elements": _composites(config, cases), "count": count, "has_more": page.offset + len(cases) < count}]
 
 
