@@ -63,6 +63,8 @@ def abilities_for(member: Member) -> list[str]:
         "Manage watchlists",
         "Order company profiles and ownership reports" + (", and credit reports" if remarks else ""),
     ]
+    if "aml" in keys:
+        abilities.append("Read screening cases and their reports" + (", review and assign them" if member.can_review else ""))
     if member.role == Member.Role.ADMIN:
         abilities.append("See the technical details of the health checks")
     return abilities
