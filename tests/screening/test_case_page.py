@@ -93,4 +93,9 @@ def test_a_viewer_reads_the_case_without_a_review_form(officer, lists):
 def test_it_is_in_the_navigation_for_every_role(officer, lists):
     viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
 
-    assert f'href="{QUEUE}">Cases</a>' in viewer.client().get("/").content.decode()
+    seen_by_viewer = viewer.client().get("/").content.decode()
+    seen_by_officer = officer.client().get("/").content.decode()
+
+    assert f'href="{QUEUE}">Cases</a>' in seen_by_viewer and f'href="{QUEUE}">Cases</a>' in seen_by_officer
+    assert "Read screening cases and their reports<" in seen_by_viewer
+    assert "Read screening cases and their reports, review and assign them" in seen_by_officer
