@@ -27,12 +27,12 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
-from portal.service.cases import Case, CaseFilters
+from portal.service.cases import Case
 from screening import freshness
-from vakt_format import norwegian as no
 from screening.name_parts import name_parts
-from screening.templatetags.screening_cases import list_name
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
+from screening.templatetags.screening_cases import list_name
+from vakt_format import norwegian as no
 
 REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 REVIEW_STATUSES = (
@@ -45,7 +45,7 @@ MATCH_DECISIONS = (("no_match", "No match"), ("possible_match", "Possible match"
 COMMENT_MAX = 4000
 
 
-def _config_or_none(request, client):
+def _config_or_none(client):
     """The organisation's screening config, or None with the page's message (not set up, or an error)."""
     try:
         config = client.screening.current_config()
@@ -67,7 +67,7 @@ def case_queue(request):
     context = {"filters": filters, "page": None, "service_error": None, "can_review": request.member.role in REVIEWERS,
                "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
                "linked": request.member.app_membership_uuid is not None}
-    config, context["service_error"] = _config_or_none(request, client)
+    config, context["service_error"] = _config_or_none(client)
     if config is not None:
         service_filters = filters.service_filters(me=request.member.app_membership_uuid)
         try:
@@ -172,7 +172,7 @@ def case_detail(request, case_uuid: uuid.UUID):
 
 def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 200):
     client = client_for_member(request.member)
-    config, error = _config_or_none(request, client)
+    config, error = _config_or_none(client)
     if config is None:
         return render(request, "screening/case.html", {"service_error": error, "case": None}, status=503)
     try:
@@ -252,7 +252,7 @@ def case_review(request, case_uuid: uuid.UUID):
     if problems:
         return _case_page(request, case_uuid, form={**form, "problems": problems}, status=400)
     client = client_for_member(request.member)
-    config, error = _config_or_none(request, client)
+    config, error = _config_or_none(client)
     if config is None:
         return _case_page(request, case_uuid, form={**form, "problems": [error]}, status=503)
     try:
@@ -291,7 +291,7 @@ def case_assign(request, case_uuid: uuid.UUID):
                 if to == "me" else "Choose to assign the case to yourself or to nobody.")
         return _assign_answer(request, None, case_uuid, target, error=text)
     client = client_for_member(request.member)
-    config, error = _config_or_none(request, client)
+    config, error = _config_or_none(client)
     if config is None:
         return _assign_answer(request, None, case_uuid, target, error=error)
     try:
@@ -322,7 +322,7 @@ def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", 
 def case_report(request, case_uuid: uuid.UUID):
     """The case report PDF as a download: `screening-case-<name>-<date>.pdf`."""
     client = client_for_member(request.member)
-    config, error = _config_or_none(request, client)
+    config, error = _config_or_none(client)
     if config is None:
         messages.error(request, f"The case report could not be made. {error}")
         return redirect("screening:case", case_uuid)
