@@ -63,9 +63,7 @@ def abilities_for(member: Member) -> list[str]:
         "Order company profiles and ownership reports" + (", and credit reports" if remarks else ""),
     ]
     if "aml" in keys:
-        abilities.append(
-            "Review PEP and sanction screening cases" if member.can_review else "Read PEP and sanction screening cases"
-        )
+        abilities.append("Read screening cases and their reports" + (", review and assign them" if member.can_review else ""))
     if member.role == Member.Role.ADMIN:
         if "aml" in keys:
             abilities.append("Set up screening and approve monitorings")

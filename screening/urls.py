@@ -1,9 +1,15 @@
 from django.urls import path
 
-from screening import views_approvals, views_records, views_related, views_setup
+from screening import views_approvals, views_cases, views_records, views_related, views_setup
 
 app_name = "screening"
 urlpatterns = [
+    # The case queue and the case page (views_cases).
+    path("cases/", views_cases.case_queue, name="queue"),
+    path("cases/<uuid:case_uuid>/", views_cases.case_detail, name="case"),
+    path("cases/<uuid:case_uuid>/review/", views_cases.case_review, name="case-review"),
+    path("cases/<uuid:case_uuid>/assign/", views_cases.case_assign, name="case-assign"),
+    path("cases/<uuid:case_uuid>/report.pdf", views_cases.case_report, name="case-report"),
     # screening setup (admins change, officers read)
     path("setup/", views_setup.setup, name="setup"),
     path("setup/create/", views_setup.config_create, name="config-create"),

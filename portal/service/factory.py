@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import requests
 from django.conf import settings
 
+from portal.service.cases import CasesArea
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
 from portal.service.organisation import OrganisationArea
@@ -37,6 +38,7 @@ class DashboardClient(ServiceClient):
         self.reports = ReportsArea(self)
         self.screening = ScreeningArea(self)
         self.related = RelatedArea(self)
+        self.cases = CasesArea(self)
 
 
 def service_client_for(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from ninja import Query, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from service.auth.models import AppMembership
 from service.errors import BadRequest, field_error
@@ -21,11 +21,45 @@ from service.screening.models import EntityMatchDecisionType, ScreeningCaseRevie
 router = Router(tags=["Screening cases"])
 
 
-class CaseQuery(Schema):
+EXT = "Extension: "
+
+
+class CaseFilterQuery(Schema):
+    """The filters shared by the collection and the counts per status."""
+
+    related_company_uuid: uuid.UUID | None = None
+    pep_flag: bool | None = Field(None, description=EXT + "true: PEP hits only; false: no PEP hits")
+    sanction_flag: bool | None = Field(None, description=EXT + "true: sanction hits only; false: no sanction hits")
+    assignee_app_membership_uuid: uuid.UUID | None = Field(None, description=EXT + "cases assigned to this member")
+    assigned_flag: bool | None = Field(None, description=EXT + "false: cases assigned to nobody; true: to somebody")
+    inquiry_entity_uuid: uuid.UUID | None = Field(
+        None, description=EXT + "the cases of one screened person or company (entity_inquiry.inquiry_entity_uuid)"
+    )
+    screening_case_uuid: uuid.UUID | None = Field(None, description=EXT + "one case (an empty page when not this config's)")
+
+    def filters(self, status_keys: list[str] | None = None) -> selectors.CaseFilters:
+        return selectors.CaseFilters(
+            status_keys=status_keys,
+            related_company_uuid=self.related_company_uuid,
+            pep_flag=self.pep_flag,
+            sanction_flag=self.sanction_flag,
+            assignee_app_membership_uuid=self.assignee_app_membership_uuid,
+            assigned_flag=self.assigned_flag,
+            inquiry_entity_uuid=self.inquiry_entity_uuid,
+            screening_case_uuid=self.screening_case_uuid,
+        )
+
+
+class CaseQuery(CaseFilterQuery):
     limit: int | None = None
     offset: int | None = None
     screening_case_status_identifiers: str | None = None
-    related_company_uuid: uuid.UUID | None = None
+    sort_order: str | None = Field(None, description=EXT + "newest_first (default) or oldest_first, by created_timestamp")
+
+
+class StatusCountOut(Schema):
+    screening_case_status_key: str
+    count: int
 
 
 def _composites(config, cases: list) -> list[dict]:
@@ -47,7 +81,8 @@ def _composites(config, cases: list) -> list[dict]:
         "Newest first. `screening_case_status_identifiers`: a comma list of pending (no review), ongoing (latest "
         "review in_review or escalated) and complete (confirmed_hit or false_positive). `related_company_uuid`: "
         "cases of entities monitored for that company. `limit` (default 100, at most 1000) and `offset` as in "
-        "rule 6. Each composite carries, as an extension, `screening_case_match`: the list entry and the score "
+        "rule 6. Extension filters (`pep_flag`, `sanction_flag`, `assignee_app_membership_uuid`, `assigned_flag`, "
+        "`inquiry_entity_uuid`, `screening_case_uuid`) and `sort_order` narrow and order the same collection. Each composite carries, as an extension, `screening_case_match`: the list entry and the score "
         "with the engine's explanation."
     ),
 )
@@ -55,10 +90,27 @@ def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, quer
     config = config_of(request, screening_config_uuid)
     page = page_from(query.limit, query.offset)
     status_keys = selectors.case_status_keys_parse(query.screening_case_status_identifiers)
-    queryset = selectors.cases_list(config=config, status_keys=status_keys, related_company_uuid=query.related_company_uuid)
-    count = queryset.count()
-    cases = list(queryset[page.offset : page.offset + page.limit])
+    ordering = selectors.case_sort_order_parse(query.sort_order)
+    count, cases = selectors.cases_page(
+        config=config, filters=query.filters(status_keys), ordering=ordering, offset=page.offset, limit=page.limit
+    )
     return [{"elements": _composites(config, cases), "count": count, "has_more": page.offset + len(cases) < count}]
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/screening-case-status-count",
+    response=list[StatusCountOut],
+    summary="Extension: how many of the config's cases have each status",
+    description=(
+        "One element per status (pending, ongoing, complete, in that order, zeros included) counting the cases that "
+        "match the other filters of the case collection (related company, PEP or sanction, assignee, entity)."
+    ),
+    openapi_extra=EXTENSION,
+)
+def case_status_count(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CaseFilterQuery]):
+    config = config_of(request, screening_config_uuid)
+    counts = selectors.case_status_counts(config=config, filters=query.filters())
+    return [{"screening_case_status_key": key, "count": count} for key, count in counts.items()]
 
 
 def _lookup(model, value: uuid.UUID, field: str, what: str, errors: list):

@@ -67,6 +67,8 @@ class EntityInquiry(models.Model):
                 fields=["screening_config", "inquiry_entity_key", "inquiry_entity_uuid"], name="inquiry_unique_entity"
             ),
         ]
+        # The cases of one entity, and of the entities monitored for a company, look inquiries up by entity alone.
+        indexes = [models.Index(fields=["inquiry_entity_uuid"], name="inquiry_entity")]
 
 
 class ScreeningCase(models.Model):
@@ -97,7 +99,11 @@ class ScreeningCase(models.Model):
 
     class Meta:
         ordering = ["-created_timestamp", "-uuid"]
-        indexes = [models.Index(fields=["screening_config", "case_status_key"], name="case_config_status")]
+        indexes = [
+            models.Index(fields=["screening_config", "case_status_key"], name="case_config_status"),
+            # The queue's order (oldest or newest first): the first page reads a few rows in order, not every open case.
+            models.Index(fields=["screening_config", "created_timestamp", "uuid"], name="case_config_created"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["entity_inquiry", "list_category", "list_source_id"], name="case_unique_inquiry_listed_entity"

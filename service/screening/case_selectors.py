@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet
 
 from service.errors import bad_field
 from service.screening.access import not_found
@@ -53,19 +54,92 @@ def _with_relations(queryset: QuerySet[ScreeningCase]) -> QuerySet[ScreeningCase
     ).prefetch_related(Prefetch("reviews", queryset=reviews))
 
 
-def cases_list(
-    *, config: ScreeningConfig, status_keys: list[str] | None = None, related_company_uuid: uuid.UUID | None = None
-) -> QuerySet[ScreeningCase]:
-    """The config's cases, newest first."""
+CASE_SORT_ORDERS = {"newest_first": ("-created_timestamp", "-uuid"), "oldest_first": ("created_timestamp", "uuid")}
+
+
+@dataclass(frozen=True)
+class CaseFilters:
+    """The collection's filters. Beside the spec's status and related company, the extensions the
+    dashboard's queue and case page need: PEP or sanction, the assignee, one entity, one case."""
+
+    status_keys: list[str] | None = None
+    related_company_uuid: uuid.UUID | None = None
+    pep_flag: bool | None = None
+    sanction_flag: bool | None = None
+    assignee_app_membership_uuid: uuid.UUID | None = None
+    assigned_flag: bool | None = None
+    inquiry_entity_uuid: uuid.UUID | None = None
+    screening_case_uuid: uuid.UUID | None = None
+
+
+def case_sort_order_parse(raw: str | None) -> tuple[str, ...]:
+    """`newest_first` (the default) or `oldest_first`; anything else is a 400 naming `sort_order`."""
+    key = (raw or "newest_first").strip() or "newest_first"
+    if key not in CASE_SORT_ORDERS:
+        raise bad_field(["query", "sort_order"], f"unknown order {key}; use {', '.join(CASE_SORT_ORDERS)}")
+    return CASE_SORT_ORDERS[key]
+
+
+def cases_filtered(*, config: ScreeningConfig, filters: CaseFilters, with_status: bool = True) -> QuerySet[ScreeningCase]:
+    """The config's cases matching `filters`, unordered and without relations (`with_status`
+    False leaves the status filter out: the counts per status)."""
     queryset = ScreeningCase.objects.filter(screening_config=config)
-    if status_keys:
-        queryset = queryset.filter(case_status_key__in=status_keys)
-    if related_company_uuid is not None:
+    if with_status and filters.status_keys:
+        queryset = queryset.filter(case_status_key__in=filters.status_keys)
+    if filters.related_company_uuid is not None:
         entities = EntityMonitoring.objects.filter(
-            screening_config=config, related_company_id=related_company_uuid, removed_flag=False
+            screening_config=config, related_company_id=filters.related_company_uuid, removed_flag=False
         ).values("entity_uuid")
         queryset = queryset.filter(entity_inquiry__inquiry_entity_uuid__in=entities)
-    return _with_relations(queryset).order_by("-created_timestamp", "-uuid")
+    if filters.pep_flag is not None:
+        queryset = queryset.filter(pep_flag=filters.pep_flag)
+    if filters.sanction_flag is not None:
+        queryset = queryset.filter(sanction_flag=filters.sanction_flag)
+    if filters.assignee_app_membership_uuid is not None:
+        queryset = queryset.filter(assignee_app_membership_id=filters.assignee_app_membership_uuid)
+    if filters.assigned_flag is not None:
+        queryset = queryset.filter(assignee_app_membership__isnull=not filters.assigned_flag)
+    if filters.inquiry_entity_uuid is not None:
+        queryset = queryset.filter(entity_inquiry__inquiry_entity_uuid=filters.inquiry_entity_uuid)
+    if filters.screening_case_uuid is not None:
+        queryset = queryset.filter(uuid=filters.screening_case_uuid)
+    return queryset
+
+
+def cases_list(
+    *, config: ScreeningConfig, filters: CaseFilters | None = None, ordering: tuple[str, ...] = CASE_SORT_ORDERS["newest_first"]
+) -> QuerySet[ScreeningCase]:
+    """The config's cases, newest first unless `ordering` says otherwise."""
+    queryset = cases_filtered(config=config, filters=filters or CaseFilters())
+    return _with_relations(queryset).order_by(*ordering)
+
+
+def cases_page(
+    *, config: ScreeningConfig, filters: CaseFilters, ordering: tuple[str, ...], offset: int, limit: int
+) -> tuple[int, list[ScreeningCase]]:
+    """The number of matching cases and one page of them, with their relations.
+
+    In two steps: the page's uuids from the filtered cases alone (the indexes decide), then
+    those rows with their relations. One query with the ten joins of the relations leaves the
+    planner guessing (past join_collapse_limit) and reads every matching row before the limit."""
+    filtered = cases_filtered(config=config, filters=filters)
+    count = filtered.count()
+    uuids = list(filtered.order_by(*ordering).values_list("uuid", flat=True)[offset : offset + limit])
+    rows = {case.uuid: case for case in _with_relations(ScreeningCase.objects.filter(uuid__in=uuids))}
+    return count, [rows[u] for u in uuids if u in rows]
+
+
+def case_status_counts(*, config: ScreeningConfig, filters: CaseFilters) -> dict[str, int]:
+    """How many cases of each status match the filters other than the status (one grouped query)."""
+    rows = (
+        cases_filtered(config=config, filters=filters, with_status=False)
+        .order_by()
+        .values("case_status_key")
+        .annotate(count=Count("*"))  # not count(uuid): the status index answers it alone
+    )
+    counts = dict.fromkeys(CASE_STATUS_KEYS, 0)
+    counts.update({row["case_status_key"]: row["count"] for row in rows})
+    return counts
 
 
 def case_get(*, config: ScreeningConfig, case_uuid: uuid.UUID, loc: list | None = None) -> ScreeningCase:

@@ -82,7 +82,11 @@ class EntityMonitoring(models.Model):
 
     class Meta:
         ordering = ["create_timestamp", "uuid"]
-        indexes = [models.Index(fields=["screening_config", "removed_flag"], name="monitoring_config_removed")]
+        indexes = [
+            models.Index(fields=["screening_config", "removed_flag"], name="monitoring_config_removed"),
+            # A page of cases reads the monitorings of its entities (related companies, monitored_flag).
+            models.Index(fields=["screening_config", "entity_uuid"], name="monitoring_config_entity"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(entity_key="person", person__isnull=False, customer_person__isnull=True, company__isnull=True)

@@ -173,6 +173,7 @@ def test_it_links_only_to_pages_that_exist(member):
         except Resolver404:  # pragma: no cover - the assertion below names it
             raise AssertionError(f"the home page links to {href}, which does not exist") from None
     assert 'href="/screening/related-companies/"' in page  # the navigation
+    assert 'href="/screening/cases/"' in page  # the case queue, in the navigation
 
 
 def test_the_navigation_says_what_the_role_can_do(db):

@@ -1,0 +1,324 @@
+"""Screening cases (spec §2.10, §4.7): the queue, one case with both sides of the match,
+reviews, assignment and the case report.
+
+Beside the spec's collection filters (status, related company) the queue uses the service's
+extension filters (PEP or sanction, assignee, one entity, one case), its sort order and its
+counts per status (`screening-case-status-count`). Review statuses and match decisions are
+named by key here; their uuids come from the service's lookups, read when a review is sent
+(they are rows of the service's database, so a process-wide copy could outlive them).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import date, datetime
+from uuid import UUID
+
+from portal.service.common import Area, CompanyRef, day, moment, path_segment, uuid_or_none
+from portal.service.errors import ServiceNotFound
+
+STATUS_KEYS = ("pending", "ongoing", "complete")
+SORT_ORDERS = ("newest_first", "oldest_first")
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """The screened person or company as the organisation knows it."""
+
+    kind: str  # person (register), customer_person or company
+    uuid: UUID
+    name: str
+    birth_date: date | None = None
+    nationalities: tuple[str, ...] = ()  # upper-case ISO codes (a register person's nationality)
+    gender: str = ""
+    org_nr: str = ""
+    org_nr_schema: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    category_key: str
+    list_type: str  # pep or sanction
+    version_number: int
+    source_id: str
+    schema: str
+    primary_name: str
+    names: tuple[tuple[str, str], ...]  # (name, quality)
+    birth_dates: tuple[str, ...]  # partial ISO dates as listed: "1970", "1970-05", "1970-05-12"
+    nationalities: tuple[str, ...]
+    gender: str
+    programmes: tuple[str, ...]
+    listed_date: str
+    source_url: str
+    remarks: str
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedPart:
+    query: str  # lower-case comparison form of the screened name's part(s)
+    listed: str
+    similarity: float
+    reason: str  # exact, typo, variant, phonetic, initial, joined, script
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """The engine's explanation as the case stored it."""
+
+    query_name: str
+    matched_name: str
+    matched_name_quality: str
+    name_score: float | None
+    birth_date_adjustment: float | None
+    nationality_adjustment: float | None
+    gender_adjustment: float | None
+    aligned: tuple[AlignedPart, ...]
+    unmatched_query_parts: tuple[str, ...]
+    unmatched_list_parts: tuple[str, ...]
+    notes: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, data: dict) -> Explanation:
+        def number(key):
+            value = data.get(key)
+            return float(value) if value is not None else None
+
+        return cls(
+            query_name=data.get("query_name") or "",
+            matched_name=data.get("matched_name") or "",
+            matched_name_quality=data.get("matched_name_quality") or "",
+            name_score=number("name_score"),
+            birth_date_adjustment=number("birth_date_adjustment"),
+            nationality_adjustment=number("nationality_adjustment"),
+            gender_adjustment=number("gender_adjustment"),
+            aligned=tuple(
+                AlignedPart(p.get("query") or "", p.get("listed") or "", float(p.get("similarity") or 0), p.get("reason") or "")
+                for p in data.get("aligned") or []
+            ),
+            unmatched_query_parts=tuple(data.get("unmatched_query_parts") or ()),
+            unmatched_list_parts=tuple(data.get("unmatched_list_parts") or ()),
+            notes=tuple(data.get("notes") or ()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    uuid: UUID
+    reviewer_uuid: UUID | None
+    reviewer_email: str
+    status_key: str
+    decision_key: str
+    pep_confirmed: bool
+    comment: str
+    created_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    uuid: UUID
+    status_key: str
+    pep: bool
+    sanction: bool
+    score: float
+    created_at: datetime | None
+    updated_at: datetime | None
+    assignee_uuid: UUID | None
+    monitored: bool
+    subject: Subject
+    related_companies: tuple[CompanyRef, ...]
+    list_entry: ListEntry
+    explanation: Explanation
+    explanation_summary: str
+    reviews: tuple[Review, ...]  # newest first
+    app_url: str | None
+
+    @property
+    def latest_review(self) -> Review | None:
+        return self.reviews[0] if self.reviews else None
+
+    @classmethod
+    def from_json(cls, data: dict) -> Case:
+        case, match = data["screening_case"], data.get("screening_case_match") or {}
+        entry = match.get("list_entry") or {}
+        aggregate = data.get("screening_state_aggregate") or {}
+        return cls(
+            uuid=UUID(str(case["uuid"])),
+            status_key=case.get("screening_case_status_key") or "",
+            pep=bool(case.get("pep_flag")),
+            sanction=bool(case.get("sanction_flag")),
+            score=float(match.get("score") or 0),
+            created_at=moment(case.get("created_timestamp")),
+            updated_at=moment(aggregate.get("screening_case_latest_update_timestamp")),
+            assignee_uuid=uuid_or_none(case.get("assignee_app_membership_uuid")),
+            monitored=bool((data.get("entity_inquiry") or {}).get("monitored_flag")),
+            subject=_subject(data),
+            related_companies=tuple(CompanyRef.from_json(c) for c in data.get("related_companies") or []),
+            list_entry=ListEntry(
+                category_key=entry.get("screening_list_category_key") or "",
+                list_type=entry.get("screening_list_type_key") or "",
+                version_number=int(entry.get("list_version_number") or 0),
+                source_id=entry.get("source_id") or "",
+                schema=entry.get("schema_key") or "",
+                primary_name=entry.get("primary_name") or "",
+                names=tuple((n.get("name") or "", n.get("quality") or "") for n in entry.get("names") or []),
+                birth_dates=tuple(entry.get("birth_dates") or ()),
+                nationalities=tuple(n.upper() for n in entry.get("nationalities") or ()),
+                gender=entry.get("gender") or "",
+                programmes=tuple(entry.get("programmes") or ()),
+                listed_date=entry.get("listed_date") or "",
+                source_url=entry.get("source_url") or "",
+                remarks=entry.get("remarks") or "",
+            ),
+            explanation=Explanation.from_json(match.get("explanation") or {}),
+            explanation_summary=match.get("explanation_summary") or "",
+            reviews=tuple(_review(r) for r in data.get("screening_case_review_composites") or []),
+            app_url=case.get("app_url"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CasePage:
+    cases: tuple[Case, ...]
+    count: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFilters:
+    """The queue's filters as the service reads them; None means "any"."""
+
+    status_keys: tuple[str, ...] = ()
+    pep: bool | None = None
+    sanction: bool | None = None
+    related_company_uuid: UUID | None = None
+    assignee_uuid: UUID | None = None
+    assigned: bool | None = None
+
+    def params(self) -> dict:
+        return {
+            "related_company_uuid": self.related_company_uuid,
+            "pep_flag": self.pep,
+            "sanction_flag": self.sanction,
+            "assignee_app_membership_uuid": self.assignee_uuid,
+            "assigned_flag": self.assigned,
+        }
+
+
+def _subject(data: dict) -> Subject:
+    inquiry = data.get("entity_inquiry") or {}
+    entity_uuid = UUID(str(inquiry.get("inquiry_entity_uuid")))
+    if person := data.get("monitoring_person"):
+        nationality = (person.get("nationality") or "").upper()
+        return Subject("person", entity_uuid, person.get("full_name") or "", day(person.get("birth_date")),
+                       (nationality,) if nationality else (), person.get("gender") or "")
+    if person := data.get("monitoring_customer_person"):
+        return Subject("customer_person", entity_uuid, person.get("full_name") or "", day(person.get("birth_date")),
+                       (), person.get("gender_key") or "")
+    company = data.get("monitoring_company") or {}
+    return Subject("company", entity_uuid, company.get("name") or "", org_nr=company.get("org_nr") or "",
+                   org_nr_schema=company.get("org_nr_schema") or "")
+
+
+def _review(data: dict) -> Review:
+    review = data["screening_case_review"]
+    return Review(
+        uuid=UUID(str(review["uuid"])),
+        reviewer_uuid=uuid_or_none(review.get("reviewer_app_membership_uuid")),
+        reviewer_email=data.get("screening_case_reviewer_email") or "",
+        status_key=(data.get("screening_case_review_status") or {}).get("screening_case_review_status_key") or "",
+        decision_key=(data.get("entity_match_decision_type") or {}).get("entity_match_decision_type_key") or "",
+        pep_confirmed=bool(review.get("pep_confirmed_flag")),
+        comment=review.get("screening_case_review_comment") or "",
+        created_at=moment(review.get("created_timestamp")),
+    )
+
+
+class CasesArea(Area):
+    def _config_path(self, config_uuid: UUID | str, tail: str) -> str:
+        return f"v1/screening-config/{path_segment(config_uuid)}/{tail}"
+
+    def page(
+        self, config_uuid: UUID | str, filters: CaseFilters, *, sort_order: str = "newest_first", limit: int = 50, offset: int = 0
+    ) -> CasePage:
+        """One page of the queue (spec rule 6: offset = limit x pages skipped)."""
+        params = {
+            **filters.params(),
+            "screening_case_status_identifiers": list(filters.status_keys) or None,
+            "sort_order": sort_order,
+            "limit": limit,
+            "offset": offset,
+        }
+        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
+        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+
+    def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> dict[str, int]:
+        """Cases per status (pending, ongoing, complete) under the filters other than the status."""
+        rows = self.client.get("analysis", self._config_path(config_uuid, "screening-case-status-count"), params=filters.params())
+        counts = dict.fromkeys(STATUS_KEYS, 0)
+        counts.update({row["screening_case_status_key"]: int(row["count"]) for row in rows})
+        return counts
+
+    def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
+        """One case; `ServiceNotFound` when it is not a case of this config."""
+        params = {"screening_case_uuid": case_uuid, "limit": 1}
+        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
+        if not data["elements"]:
+            raise ServiceNotFound(404, "not_found", f"No screening case {case_uuid}.")
+        return Case.from_json(data["elements"][0])
+
+    def of_entity(self, config_uuid: UUID | str, entity_uuid: UUID | str, *, limit: int = 50) -> CasePage:
+        """The cases of one screened person or company, newest first."""
+        params = {"inquiry_entity_uuid": entity_uuid, "limit": limit}
+        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
+        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+
+    def review(
+        self,
+        config_uuid: UUID | str,
+        case_uuid: UUID | str,
+        *,
+        reviewer_uuid: UUID | str,
+        status_key: str,
+        decision_key: str,
+        pep_confirmed: bool,
+        comment: str = "",
+    ) -> Case:
+        """Records a review as `reviewer_uuid`; answers the case as it stands after it."""
+        body = {
+            "screening_case_uuid": str(case_uuid),
+            "pep_confirmed_flag": pep_confirmed,
+            "screening_case_review_status_uuid": str(self._lookup("screening-case-review-status", status_key)),
+            "reviewer_app_membership_uuid": str(reviewer_uuid),
+            "entity_match_decision_type_uuid": str(self._lookup("entity-match-decision-type", decision_key)),
+            "screening_case_review_comment": comment,
+        }
+        return Case.from_json(self.client.post("analysis", self._config_path(config_uuid, "screening-case-review"), json=body))
+
+    def assign(self, config_uuid: UUID | str, case_uuid: UUID | str, assignee_uuid: UUID | str | None) -> Case:
+        """Assigns the case to a member, or unassigns it (None)."""
+        path = self._config_path(config_uuid, f"screening-case/{path_segment(case_uuid)}")
+        body = {"assignee_app_membership_uuid": str(assignee_uuid) if assignee_uuid else None}
+        return Case.from_json(self.client.patch("analysis", path, json=body))
+
+    def report_pdf(self, config_uuid: UUID | str, case_uuid: UUID | str) -> bytes:
+        """The case report as PDF bytes, rendered by the service from the case as it stands."""
+        path = self._config_path(config_uuid, "screening-case-report")
+        [report] = self.client.get("analysis", path, params={"screening_case_uuid": case_uuid})
+        return base64.b64decode(report["pdf_base64"])
+
+    def review_status_keys(self) -> tuple[str, ...]:
+        return tuple(self._lookups("screening-case-review-status"))
+
+    def match_decision_keys(self) -> tuple[str, ...]:
+        return tuple(self._lookups("entity-match-decision-type"))
+
+    def _lookups(self, name: str) -> dict[str, UUID]:
+        field = "screening_case_review_status_key" if name == "screening-case-review-status" else "entity_match_decision_type_key"
+        return {row[field]: UUID(str(row["uuid"])) for row in self.client.get("analysis", f"v1/{name}")}
+
+    def _lookup(self, name: str, key: str) -> UUID:
+        try:
+            return self._lookups(name)[key]
+        except KeyError:
+            raise ValueError(f"Unknown {name} key: {key}") from None

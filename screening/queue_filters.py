@@ -1,0 +1,115 @@
+"""The queue's filters as they stand in the URL, and as the service reads them.
+
+    ?status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
+    &hit=pep|sanction                           (default any)
+    &company=<related company uuid>
+    &assignee=me|nobody                         (default anyone)
+    &sort=oldest|newest                         (default oldest: the longest waiting first)
+    &page=<n>
+
+A value the queue does not know falls back to its default, so an old or hand-edited link
+still opens a queue.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+from portal.service.cases import CaseFilters
+
+STATUS_CHOICES = {
+    "open": ("pending", "ongoing"),
+    "pending": ("pending",),
+    "ongoing": ("ongoing",),
+    "complete": ("complete",),
+    "all": (),
+}
+STATUS_LABELS = {"open": "Open", "pending": "Pending", "ongoing": "Ongoing", "complete": "Complete", "all": "All"}
+HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
+ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
+SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
+PAGE_SIZE = 50
+NOBODYS_UUID = uuid.UUID(int=0)  # "assigned to me" for a login not linked to a service person: finds nothing
+
+
+@dataclass(frozen=True)
+class QueueFilters:
+    status: str = "open"
+    hit: str = ""
+    company: uuid.UUID | None = None
+    assignee: str = ""
+    sort: str = "oldest"
+    page: int = 1
+    page_size: int = PAGE_SIZE
+
+    @classmethod
+    def from_query(cls, query) -> QueueFilters:
+        def choice(name: str, choices, default: str) -> str:
+            value = (query.get(name) or "").strip()
+            return value if value in choices else default
+
+        try:
+            company = uuid.UUID(query.get("company", "").strip()) if query.get("company") else None
+        except ValueError:
+            company = None
+        try:
+            page = max(1, min(int(query.get("page") or 1), 100_000))
+        except ValueError:
+            page = 1
+        return cls(
+            status=choice("status", STATUS_CHOICES, "open"),
+            hit=choice("hit", HIT_CHOICES, ""),
+            company=company,
+            assignee=choice("assignee", ASSIGNEE_CHOICES, ""),
+            sort=choice("sort", SORT_CHOICES, "oldest"),
+            page=page,
+            page_size=PAGE_SIZE,
+        )
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.page_size  # spec rule 6: limit x pages skipped
+
+    @property
+    def sort_order(self) -> str:
+        return "oldest_first" if self.sort == "oldest" else "newest_first"
+
+    def service_filters(self, *, me: uuid.UUID | None) -> CaseFilters:
+        """`me`: the member's app membership (None when the login is not linked: "me" finds nothing)."""
+        return CaseFilters(
+            status_keys=STATUS_CHOICES[self.status],
+            pep=True if self.hit == "pep" else None,
+            sanction=True if self.hit == "sanction" else None,
+            related_company_uuid=self.company,
+            assignee_uuid=(me or NOBODYS_UUID) if self.assignee == "me" else None,
+            assigned=False if self.assignee == "nobody" else None,
+        )
+
+    def status_tabs(self, counts: dict[str, int]) -> list[dict]:
+        totals = {key: sum(counts.get(k, 0) for k in keys) for key, keys in STATUS_CHOICES.items()}
+        totals["all"] = sum(counts.values())
+        return [
+            {"key": key, "label": label, "count": totals[key], "url": self.query(status=key), "active": key == self.status}
+            for key, label in STATUS_LABELS.items()
+        ]
+
+    def query(self, **changes) -> str:
+        """This queue's URL query with `changes`; a changed filter starts again at page 1."""
+        if any(key != "page" for key in changes):
+            changes.setdefault("page", 1)
+        values = replace(self, **changes)
+        params = {
+            "status": values.status if values.status != "open" else None,
+            "hit": values.hit or None,
+            "company": str(values.company) if values.company else None,
+            "assignee": values.assignee or None,
+            "sort": values.sort if values.sort != "oldest" else None,
+            "page": values.page if values.page != 1 else None,
+        }
+        text = urlencode({k: v for k, v in params.items() if v is not None})
+        return f"?{text}" if text else "?"
+
+    def is_narrowed(self) -> bool:
+        return bool(self.hit or self.company or self.assignee)

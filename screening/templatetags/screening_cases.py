@@ -1,0 +1,47 @@
+"""Words of the case pages: list categories by the names officers use."""
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+from portal import formatting as fmt
+
+register = template.Library()
+
+LIST_NAMES = {
+    "un_security_council": "UN Security Council",
+    "us_ofac_sdn": "OFAC SDN",
+    "eu_financial_sanctions": "EU financial sanctions",
+    "pep": "PEP list",
+}
+
+
+@register.filter
+def list_name(category_key: str) -> str:
+    """A screening list category's short name: "un_security_council" -> "UN Security Council"."""
+    return LIST_NAMES.get(category_key) or fmt.key_words(category_key)
+
+
+STATUS_BADGES = {
+    "pending": ("case-pending", "Pending", "No review yet"),
+    "ongoing": ("case-ongoing", "Ongoing", "In review or escalated"),
+    "complete": ("case-complete", "Complete", "Closed as a confirmed hit or a false positive"),
+}
+
+
+@register.filter
+def status_badge(status_key: str) -> str:
+    """A case status as a badge (a filter, not an include: the queue shows fifty a page)."""
+    css, label, title = STATUS_BADGES.get(status_key, ("text-bg-light border", status_key, ""))
+    return format_html('<span class="badge {}" title="{}">{}</span>', css, title, label)
+
+
+@register.filter
+def hit_badges(case) -> str:
+    """Sanction and PEP badges of a case."""
+    parts = []
+    if case.sanction:
+        parts.append(format_html('<span class="badge hit-sanction me-1" title="{}">Sanction</span>', "Listed on a sanction list"))
+    if case.pep:
+        parts.append(format_html('<span class="badge hit-pep" title="{}">PEP</span>', "Politically exposed person"))
+    return mark_safe("".join(parts))  # each part escaped by format_html

@@ -1,0 +1,344 @@
+"""The case queue and the case page: where compliance officers spend their day.
+
+Everything goes through `client.cases` (portal.service.cases). Every member reads (viewers send
+`aml` only to read); officers and admins review and assign, as themselves: each write carries
+the member's `app_membership_uuid` and only their role's keys, and afterwards the organisation's
+cached screening state is forgotten (screening.freshness), so no page shows a state older than
+the member's own action.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import date
+from urllib.parse import urlencode, urlsplit
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
+from portal.models import Member
+from portal.service import ServiceError, ServiceNotFound
+from portal.service.cases import Case
+from screening import freshness
+from screening.name_parts import name_parts
+from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
+from screening.templatetags.screening_cases import list_name
+from vakt_format import norwegian as no
+
+REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
+REVIEW_STATUSES = (
+    ("in_review", "In review", "I am looking at it; the case stays open"),
+    ("escalated", "Escalated", "Hand it on for a second opinion; the case stays open"),
+    ("false_positive", "False positive", "Not the listed person or company; closes the case"),
+    ("confirmed_hit", "Confirmed hit", "The listed person or company; closes the case"),
+)
+MATCH_DECISIONS = (("no_match", "No match"), ("possible_match", "Possible match"), ("match", "Match"))
+COMMENT_MAX = 4000
+
+
+def _config_or_none(client):
+    """The organisation's screening config, or None with the page's message (not set up, or an error)."""
+    try:
+        config = client.screening.current_config()
+    except ServiceError as exc:
+        return None, service_error_text(exc)
+    if config is None:
+        return None, "Screening is not set up for your organisation yet: an admin chooses the lists first."
+    return config, None
+
+
+@member_required()
+def case_queue(request):
+    filters = QueueFilters.from_query(request.GET)
+    canonical = filters.query()
+    if request.GET and canonical != f"?{request.META.get('QUERY_STRING', '')}":
+        # The filter form sends every field (empty ones, defaults): the queue's URL says only what narrows it.
+        return redirect(f"{reverse('screening:queue')}{canonical if canonical != '?' else ''}")
+    client = client_for_member(request.member)
+    context = {"filters": filters, "page": None, "service_error": None, "can_review": request.member.role in REVIEWERS,
+               "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
+               "linked": request.member.app_membership_uuid is not None}
+    config, context["service_error"] = _config_or_none(client)
+    if config is not None:
+        service_filters = filters.service_filters(me=request.member.app_membership_uuid)
+        try:
+            page, counts = client.gather(
+                lambda: client.cases.page(config.uuid, service_filters, sort_order=filters.sort_order,
+                                          limit=filters.page_size, offset=filters.offset),
+                lambda: client.cases.status_counts(config.uuid, service_filters),
+            )
+        except ServiceError as exc:
+            context["service_error"] = service_error_text(exc)
+        else:
+            context.update(page=page, tabs=filters.status_tabs(counts), **_page_links(request, filters, page))
+            context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"])
+            context["company_name"] = _company_name(filters.company, page.cases)
+    status = 503 if context["service_error"] and config is not None else 200
+    return render(request, "screening/queue.html", context, status=status)
+
+
+def _page_links(request, filters: QueueFilters, page) -> dict:
+    first = filters.offset + 1 if page.cases else 0
+    return {
+        "first_shown": first,
+        "last_shown": filters.offset + len(page.cases),
+        "prev_url": filters.query(page=filters.page - 1) if filters.page > 1 else None,
+        "next_url": filters.query(page=filters.page + 1) if page.has_more else None,
+        "clear_company_url": filters.query(company=None),
+        "clear_all_url": filters.query(hit="", company=None, assignee=""),
+        "back": request.get_full_path(),
+    }
+
+
+def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | None = None, back: str = "") -> list[dict]:
+    names = _assignee_names(member, cases)
+    today = timezone.localdate()
+    filters = filters or QueueFilters()
+    # URLs made here once, not reversed four times a row in the template (a page has 50 rows).
+    case_base = reverse("screening:case", args=[uuid.UUID(int=0)]).replace(str(uuid.UUID(int=0)), "{}")
+    back_query = f"?{urlencode({'back': back})}" if back else ""
+    return [
+        {
+            "case": case,
+            "url": case_base.format(case.uuid) + back_query,
+            "assign_url": case_base.format(case.uuid) + "assign/",
+            "assignee": names.get(case.assignee_uuid) if case.assignee_uuid else None,
+            "mine": case.assignee_uuid is not None and case.assignee_uuid == member.app_membership_uuid,
+            **_raised(case, today),
+            **_lines(case),
+            "companies": [(company, filters.query(company=company.uuid)) for company in case.related_companies],
+        }
+        for case in cases
+    ]
+
+
+KIND_LABELS = {"company": "Company", "customer_person": "Customer", "person": "Person"}
+
+
+def _lines(case: Case) -> dict:
+    """A row's small print, made once here (the template engine is the page's largest cost)."""
+    subject, entry = case.subject, case.list_entry
+    born = f" · born {subject.birth_date:%d.%m.%Y}" if subject.birth_date else ""
+    programmes = f" · {', '.join(entry.programmes)}" if entry.programmes else ""
+    return {
+        "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + born,
+        "list_line": list_name(entry.category_key) + programmes,
+        "score": no.decimal(case.score, 2),
+    }
+
+
+def _raised(case: Case, today: date) -> dict:
+    if case.created_at is None:
+        return {"raised_day": "–", "raised_at": "", "age": ""}
+    local = timezone.localtime(case.created_at)
+    days = (today - local.date()).days
+    age = "today" if days <= 0 else "1 day ago" if days == 1 else f"{no.amount(days)} days ago"
+    return {"raised_day": f"{local:%d.%m.%Y}", "raised_at": f"{local:%d.%m.%Y %H:%M}", "age": age}
+
+
+def _assignee_names(member: Member, cases) -> dict:
+    """The dashboard members behind the assignees' memberships (one query); others read "another member"."""
+    wanted = {c.assignee_uuid for c in cases if c.assignee_uuid}
+    if not wanted:
+        return {}
+    members = Member.objects.filter(organisation=member.organisation, app_membership_uuid__in=wanted).select_related("user")
+    found = {m.app_membership_uuid: m.user.get_username() for m in members}
+    return {key: found.get(key, "another member") for key in wanted}
+
+
+def _company_name(company_uuid, cases) -> str | None:
+    if company_uuid is None:
+        return None
+    for case in cases:
+        for company in case.related_companies:
+            if company.uuid == company_uuid:
+                return company.name
+    return "the chosen company"
+
+
+@member_required()
+def case_detail(request, case_uuid: uuid.UUID):
+    return _case_page(request, case_uuid)
+
+
+def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 200):
+    client = client_for_member(request.member)
+    config, error = _config_or_none(client)
+    if config is None:
+        return render(request, "screening/case.html", {"service_error": error, "case": None}, status=503)
+    try:
+        case = client.cases.get(config.uuid, case_uuid)
+        others = client.cases.of_entity(config.uuid, case.subject.uuid, limit=20)
+    except ServiceNotFound:
+        raise Http404("No such screening case.") from None
+    except ServiceError as exc:
+        return render(request, "screening/case.html", {"service_error": service_error_text(exc), "case": None}, status=503)
+    explanation = case.explanation
+    context = {
+        "case": case,
+        "others": [c for c in others.cases if c.uuid != case.uuid],
+        "others_count": max(others.count - 1, 0),
+        "query_parts": name_parts(explanation.query_name or case.subject.name, explanation, side="query"),
+        "listed_parts": name_parts(explanation.matched_name or case.list_entry.primary_name, explanation, side="listed"),
+        "other_names": [n for n in case.list_entry.names if n[0] != (explanation.matched_name or case.list_entry.primary_name)],
+        "birth_dates": _listed_dates(case.list_entry.birth_dates),
+        "mine": case.assignee_uuid is not None and case.assignee_uuid == request.member.app_membership_uuid,
+        "assignee": _assignee_names(request.member, [case]).get(case.assignee_uuid),
+        "can_review": request.member.role in REVIEWERS,
+        "review_statuses": REVIEW_STATUSES,
+        "match_decisions": MATCH_DECISIONS,
+        "form": form or _form_from(case),
+        "back": _back_url(request),
+    }
+    return render(request, "screening/case.html", context, status=status)
+
+
+def _listed_dates(values) -> list[str]:
+    out = []
+    for value in values:
+        try:
+            out.append(date.fromisoformat(value).strftime("%d.%m.%Y"))
+        except ValueError:
+            out.append(value)  # a year or a month: as listed
+    return out
+
+
+def _form_from(case: Case) -> dict:
+    """The form starts from the latest review, so a reviewer changes what moved."""
+    latest = case.latest_review
+    return {
+        "status_key": "",
+        "decision_key": latest.decision_key if latest else "",
+        "pep_confirmed": bool(latest and latest.pep_confirmed),
+        "comment": "",
+    }
+
+
+def _back_url(request) -> str:
+    """The queue as the reviewer left it (its filters), when they came from it."""
+    back = request.GET.get("back") or request.POST.get("back") or ""
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) and back.startswith(reverse("screening:queue")):
+        return back
+    return reverse("screening:queue")
+
+
+@require_POST
+@member_required(*REVIEWERS)
+def case_review(request, case_uuid: uuid.UUID):
+    form = {
+        "status_key": request.POST.get("status", ""),
+        "decision_key": request.POST.get("decision", ""),
+        "pep_confirmed": request.POST.get("pep_confirmed") == "on",
+        "comment": request.POST.get("comment", "").strip(),
+    }
+    problems = []
+    if form["status_key"] not in {key for key, _, _ in REVIEW_STATUSES}:
+        problems.append("Choose what the review says: in review, escalated, false positive or confirmed hit.")
+    if form["decision_key"] not in {key for key, _ in MATCH_DECISIONS}:
+        problems.append("Choose the match decision: match, possible match or no match.")
+    if len(form["comment"]) > COMMENT_MAX:
+        problems.append(f"The comment is too long: at most {COMMENT_MAX} characters.")
+    if request.member.app_membership_uuid is None:
+        problems.append("Your login is not linked to a person in the service, so a review cannot name you. Ask an admin.")
+    if problems:
+        return _case_page(request, case_uuid, form={**form, "problems": problems}, status=400)
+    client = client_for_member(request.member)
+    config, error = _config_or_none(client)
+    if config is None:
+        return _case_page(request, case_uuid, form={**form, "problems": [error]}, status=503)
+    try:
+        case = client.cases.review(
+            config.uuid, case_uuid, reviewer_uuid=request.member.app_membership_uuid, status_key=form["status_key"],
+            decision_key=form["decision_key"], pep_confirmed=form["pep_confirmed"], comment=form["comment"],
+        )
+    except ServiceNotFound:
+        raise Http404("No such screening case.") from None
+    except ServiceError as exc:
+        # A refusal with a reason (a four-eyes rule, a bad field) is shown at the form, the text kept.
+        text = f"The review was not saved. {service_error_text(exc)}"
+        return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=400 if exc.status < 500 else 503)
+    freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
+    label = dict((key, label) for key, label, _ in REVIEW_STATUSES)[form["status_key"]]
+    closed = "The case is complete." if case.status_key == "complete" else "The case stays open."
+    messages.success(request, f"Review saved: {label.lower()}. {closed}")
+    return redirect(_case_url(case_uuid, _back_url(request)))
+
+
+def _case_url(case_uuid, back: str) -> str:
+    url = reverse("screening:case", args=[case_uuid])
+    return f"{url}?{urlencode({'back': back})}" if back != reverse("screening:queue") else url
+
+
+@require_POST
+@member_required(*REVIEWERS)
+def case_assign(request, case_uuid: uuid.UUID):
+    """`to`: "me" or "nobody". From a queue row with htmx, answers the row; else back where it came from."""
+    to = request.POST.get("to")
+    me = request.member.app_membership_uuid
+    back = _back_url(request)
+    target = back if request.POST.get("from") == "queue" else _case_url(case_uuid, back)
+    if to not in ("me", "nobody") or (to == "me" and me is None):
+        text = ("Your login is not linked to a person in the service, so no case can be assigned to you. Ask an admin."
+                if to == "me" else "Choose to assign the case to yourself or to nobody.")
+        return _assign_answer(request, None, case_uuid, target, error=text)
+    client = client_for_member(request.member)
+    config, error = _config_or_none(client)
+    if config is None:
+        return _assign_answer(request, None, case_uuid, target, error=error)
+    try:
+        case = client.cases.assign(config.uuid, case_uuid, me if to == "me" else None)
+    except ServiceNotFound:
+        raise Http404("No such screening case.") from None
+    except ServiceError as exc:
+        return _assign_answer(request, None, case_uuid, target, error=f"The case was not assigned. {service_error_text(exc)}")
+    freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
+    text = "Assigned to you." if to == "me" else "The case is assigned to nobody now."
+    return _assign_answer(request, case, case_uuid, target, success=text)
+
+
+def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = ""):
+    if request.htmx and case is not None:
+        back = _back_url(request)
+        filters = QueueFilters.from_query(QueryDict(urlsplit(back).query))
+        context = {"row": _rows(request.member, (case,), filters=filters, back=back)[0], "flash": success, "back": back,
+                   "can_review": True}
+        return render(request, "screening/queue.html#queue-row", context)
+    if request.htmx:
+        return HttpResponse(f'<div class="alert alert-danger py-1 small mb-0" role="alert">{escape(error)}</div>', status=200)
+    (messages.success if success else messages.error)(request, success or error)
+    return redirect(target)
+
+
+@member_required()
+def case_report(request, case_uuid: uuid.UUID):
+    """The case report PDF as a download: `screening-case-<name>-<date>.pdf`."""
+    client = client_for_member(request.member)
+    config, error = _config_or_none(client)
+    if config is None:
+        messages.error(request, f"The case report could not be made. {error}")
+        return redirect("screening:case", case_uuid)
+    try:
+        case = client.cases.get(config.uuid, case_uuid)
+        pdf = client.cases.report_pdf(config.uuid, case_uuid)
+    except ServiceNotFound:
+        raise Http404("No such screening case.") from None
+    except ServiceError as exc:
+        messages.error(request, f"The case report could not be made. {service_error_text(exc)}")
+        return redirect("screening:case", case_uuid)
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_report_filename(case)}"'
+    return response
+
+
+def _report_filename(case: Case) -> str:
+    slug = slugify(case.subject.name)[:60].strip("-") or "case"
+    return f"screening-case-{slug}-{timezone.localdate():%Y-%m-%d}.pdf"

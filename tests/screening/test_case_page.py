@@ -1,0 +1,101 @@
+"""/screening/cases/<uuid>/: both sides of the match, the other cases of the entity, the report download."""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+
+import pytest
+from pypdf import PdfReader
+
+from portal.models import Member
+from tests.screening.helpers import QUEUE, api_of, case_url, cases_make, member_make
+from service.screening.models import ScreeningCase
+from tests.service.screening.cases.steps import config_with
+
+
+@pytest.fixture
+def officer():
+    return member_make("Nordbank ASA", "ingrid")
+
+
+def _cell(html: str, testid: str) -> str:
+    return re.search(rf'data-testid="{testid}">(.*?)</td>', html, re.DOTALL).group(1)
+
+
+def test_it_shows_the_person_and_the_list_entry_side_by_side_with_the_matching_parts_marked(officer, lists):
+    screened = cases_make(officer)
+
+    page = officer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
+
+    query_name = _cell(page, "query-name")
+    assert re.search(r'<mark class="np-match"[^>]*>Ivan</mark>', query_name)
+    assert re.search(r'<mark class="np-match"[^>]*>Dragunov</mark>', query_name)
+    assert re.search(r'<mark class="np-match"[^>]*>DRAGUNOV</mark>', _cell(page, "listed-name"))
+    assert "14.03.1966" in _cell(page, "query-birth-date") and "14.03.1966" in _cell(page, "listed-birth-dates")
+    assert "agrees" in _cell(page, "listed-birth-dates")
+    assert "RU" in _cell(page, "listed-nationalities")
+    assert "DPRK" in _cell(page, "listed-programme") and "KPi.901" in _cell(page, "listed-source")
+    assert "Nordlys AS" in page and 'data-testid="no-reviews"' in page
+    assert 'data-testid="review-form"' in page and "press <kbd>r</kbd>" in page
+
+
+def test_it_lists_the_other_cases_of_the_same_entity(officer, lists):
+    screened = cases_make(officer)
+    first = screened.sanction_case
+    # A second hit on the same person (another entry of the list); made directly, as a later list version would.
+    second = ScreeningCase.objects.create(
+        screening_config=first.screening_config, entity_inquiry=first.entity_inquiry, list_category=first.list_category,
+        list_source_id="KPi.902", list_entry=first.list_entry, list_content_hash="other", sanction_flag=True,
+        score=0.8, explanation=first.explanation, case_status_key="complete",
+    )
+
+    page = officer.client().get(case_url(first.uuid)).content.decode()
+    alone = officer.client().get(case_url(screened.pep_case.uuid)).content.decode()
+
+    others = re.search(r'data-testid="other-cases">(.*?)</div></div></div>', page, re.DOTALL).group(1)
+    assert case_url(second.uuid) in others and "Complete" in others and case_url(first.uuid) not in others
+    assert "None: this is the only possible hit on Ingrid Margrethe Solbakken." in alone
+
+
+def test_another_organisations_case_is_404(officer, lists):
+    screened = cases_make(officer)
+    other = member_make("Fjordkreditt AS", "olav2")
+    config_with(api_of(other), "un_security_council")
+
+    assert other.client().get(case_url(screened.pep_case.uuid)).status_code == 404
+    assert officer.client().get(case_url(uuid.uuid4())).status_code == 404
+
+
+def test_the_case_report_downloads_as_a_pdf_with_a_sensible_name(officer, lists):
+    screened = cases_make(officer)
+
+    response = officer.client().get(f"{case_url(screened.sanction_case.uuid)}report.pdf")
+
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert re.fullmatch(r'attachment; filename="screening-case-ivan-sergeyevich-dragunov-\d{4}-\d{2}-\d{2}\.pdf"',
+                        response["Content-Disposition"])
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages)
+    assert "Ivan Sergeyevich Dragunov" in text and "KPi.901" in text
+
+
+def test_a_viewer_reads_the_case_without_a_review_form(officer, lists):
+    screened = cases_make(officer)
+    viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
+
+    page = viewer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
+
+    assert 'data-testid="review-form"' not in page and "compliance officers and admins review them" in page
+    assert "Download case report" in page and "Assign to me" not in page
+
+
+def test_it_is_in_the_navigation_for_every_role(officer, lists):
+    viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
+
+    seen_by_viewer = viewer.client().get("/").content.decode()
+    seen_by_officer = officer.client().get("/").content.decode()
+
+    assert f'href="{QUEUE}">Cases</a>' in seen_by_viewer and f'href="{QUEUE}">Cases</a>' in seen_by_officer
+    assert "Read screening cases and their reports<" in seen_by_viewer
+    assert "Read screening cases and their reports, review and assign them" in seen_by_officer

@@ -1,0 +1,122 @@
+"""/screening/cases/: the queue with its filters in the URL, counts per status, sorting, assignment."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from portal.models import Member
+from tests.screening.helpers import QUEUE, case_url, cases_make, member_make
+
+
+@pytest.fixture
+def officer():
+    return member_make("Nordbank ASA", "ingrid")
+
+
+def _rows(html: str) -> list[str]:
+    return re.findall(r'data-testid="queue-row".*?</tr>', html, re.DOTALL)
+
+
+def _count(html: str, key: str) -> str:
+    return re.search(rf'data-testid="count-{key}">([^<]*)<', html).group(1)
+
+
+def test_it_lists_the_open_cases_oldest_first_with_counts(officer, lists):
+    screened = cases_make(officer)
+
+    page = officer.client().get(QUEUE).content.decode()
+
+    rows = _rows(page)
+    assert len(rows) == 2
+    assert "Ivan Sergeyevich Dragunov" in rows[0] and "Ingrid Margrethe Solbakken" in rows[1]  # oldest first
+    assert "Sanction" in rows[0] and "PEP" in rows[1] and "Nordlys AS" in rows[0]
+    assert (_count(page, "open"), _count(page, "pending"), _count(page, "complete")) == ("2", "2", "0")
+    assert case_url(screened.sanction_case.uuid) in rows[0]
+    newest = _rows(officer.client().get(QUEUE, {"sort": "newest"}).content.decode())
+    assert "Ingrid Margrethe Solbakken" in newest[0]
+
+
+def test_filters_in_the_url_change_the_rows_and_the_counts(officer, lists):
+    screened = cases_make(officer)
+    client = officer.client()
+
+    pep = client.get(QUEUE, {"hit": "pep"}).content.decode()
+    of_company = client.get(QUEUE, {"company": str(screened.company.uuid)}).content.decode()
+    complete = client.get(QUEUE, {"status": "complete"}).content.decode()
+
+    assert [("Solbakken" in r) for r in _rows(pep)] == [True] and _count(pep, "open") == "1"
+    assert len(_rows(of_company)) == 1 and "Dragunov" in _rows(of_company)[0]
+    assert "Related company: Nordlys AS" in of_company
+    assert _rows(complete) == [] and 'data-testid="queue-empty"' in complete
+
+
+def test_assign_to_me_then_filter_by_me_and_by_nobody(officer, lists):
+    screened = cases_make(officer)
+    client = officer.client()
+
+    response = client.post(f"{case_url(screened.pep_case.uuid)}assign/", {"to": "me", "from": "queue", "back": QUEUE}, follow=True)
+    assert response.redirect_chain == [(QUEUE, 302)] and "Assigned to you." in response.content.decode()
+    mine = client.get(QUEUE, {"assignee": "me"}).content.decode()
+    nobodys = client.get(QUEUE, {"assignee": "nobody"}).content.decode()
+
+    assert len(_rows(mine)) == 1 and "Solbakken" in _rows(mine)[0] and ">Me<" in _rows(mine)[0]
+    assert len(_rows(nobodys)) == 1 and "Dragunov" in _rows(nobodys)[0]
+
+
+def test_assign_with_htmx_answers_the_row(officer, lists):
+    screened = cases_make(officer)
+
+    response = officer.client().post(f"{case_url(screened.sanction_case.uuid)}assign/", {"to": "me", "from": "queue", "back": QUEUE},
+                                     HTTP_HX_REQUEST="true")
+
+    row = response.content.decode()
+    assert response.status_code == 200 and row.strip().startswith("<tr")
+    assert ">Me<" in row and "Assigned to you." in row and "Unassign" in row
+
+
+def test_a_viewer_reads_the_queue_but_cannot_assign(officer, lists):
+    screened = cases_make(officer)
+    viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
+
+    page = viewer.client().get(QUEUE).content.decode()
+    refused = viewer.client().post(f"{case_url(screened.pep_case.uuid)}assign/", {"to": "me"})
+
+    assert len(_rows(page)) == 2 and "Assign to me" not in page
+    assert refused.status_code == 403
+
+
+def test_pages_follow_the_spec_rule(officer, lists, monkeypatch):
+    cases_make(officer)
+    monkeypatch.setattr("screening.queue_filters.PAGE_SIZE", 1)
+    client = officer.client()
+
+    first = client.get(QUEUE).content.decode()
+    second = client.get(QUEUE, {"page": "2"}).content.decode()
+
+    assert "Dragunov" in _rows(first)[0] and 'href="?page=2"' in first and "1–1 of 2" in first
+    assert "Solbakken" in _rows(second)[0] and "2–2 of 2" in second and 'data-testid="next-page"' not in second
+
+
+def test_a_service_error_shows_a_message_not_a_trace(officer, lists, monkeypatch):
+    from portal.service import ServiceUnavailable
+    from portal.service.cases import CasesArea
+
+    cases_make(officer)
+
+    def unreachable(*args, **kwargs):
+        raise ServiceUnavailable(0, "unreachable", "connection refused")
+
+    monkeypatch.setattr(CasesArea, "page", unreachable)
+    response = officer.client().get(QUEUE)
+
+    page = response.content.decode()
+    assert response.status_code == 503
+    assert "The service could not be reached" in page and "Traceback" not in page and "connection refused" not in page
+
+
+def test_it_says_when_screening_is_not_set_up(officer):
+    page = officer.client().get(QUEUE).content.decode()
+
+    assert "Screening is not set up for your organisation yet" in page

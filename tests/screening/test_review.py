@@ -1,0 +1,116 @@
+"""POST /screening/cases/<uuid>/review/: a review as the member, its message, and every refusal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from portal.models import Member
+from portal.service import ServiceBadRequest
+from portal.service.cases import CasesArea
+from screening import freshness
+from service.screening.models import ScreeningCaseReview
+from tests.screening.helpers import QUEUE, case_url, cases_make, member_make
+
+FALSE_POSITIVE = {"status": "false_positive", "decision": "no_match", "comment": "Born 1971, Norwegian citizen"}
+
+
+@pytest.fixture
+def officer():
+    return member_make("Nordbank ASA", "ingrid")
+
+
+def _review_url(case) -> str:
+    return f"{case_url(case.uuid)}review/"
+
+
+def test_a_false_positive_closes_the_case_and_it_leaves_the_open_queue(officer, lists):
+    screened = cases_make(officer)
+    client = officer.client()
+    generation_key = freshness.cache_key(organisation_uuid=officer.organisation.app_customer_uuid, name="case-counts")
+
+    response = client.post(_review_url(screened.pep_case), FALSE_POSITIVE, follow=True)
+
+    page = response.content.decode()
+    assert response.redirect_chain == [(case_url(screened.pep_case.uuid), 302)]
+    assert "Review saved: false positive. The case is complete." in page
+    history = re.search(r'data-testid="review-history">(.*)', page, re.DOTALL).group(1)
+    assert "False positive" in history and "ingrid@example.com" in history and "Born 1971, Norwegian citizen" in history
+    review = ScreeningCaseReview.objects.get(screening_case=screened.pep_case)
+    assert review.reviewer_app_membership_id == officer.member.app_membership_uuid
+    queue = client.get(QUEUE).content.decode()
+    assert "Solbakken" not in queue and "Dragunov" in queue
+    assert freshness.cache_key(organisation_uuid=officer.organisation.app_customer_uuid, name="case-counts") != generation_key
+
+
+def test_an_ongoing_review_keeps_the_case_open_and_the_queue_link_back(officer, lists):
+    screened = cases_make(officer)
+    back = f"{QUEUE}?hit=sanction"
+
+    client = officer.client()
+
+    response = client.post(_review_url(screened.sanction_case), {"status": "in_review", "decision": "possible_match", "back": back})
+
+    assert response.status_code == 302 and "back=" in response["Location"]
+    page = client.get(response["Location"]).content.decode()
+    assert "Review saved: in review. The case stays open." in page
+    assert 'href="/screening/cases/?hit=sanction" data-testid="back-to-queue"' in page
+
+
+def test_a_viewer_cannot_review(officer, lists):
+    screened = cases_make(officer)
+    viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
+
+    response = viewer.client().post(_review_url(screened.pep_case), FALSE_POSITIVE)
+
+    assert response.status_code == 403
+    assert not ScreeningCaseReview.objects.exists()
+
+
+def test_a_missing_choice_is_named_and_nothing_is_sent(officer, lists):
+    screened = cases_make(officer)
+
+    response = officer.client().post(_review_url(screened.pep_case), {"comment": "keep this text"})
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Choose what the review says" in page and "Choose the match decision" in page and "keep this text" in page
+    assert not ScreeningCaseReview.objects.exists()
+
+
+def test_a_refusal_of_the_service_is_shown_at_the_form(officer, lists, monkeypatch):
+    screened = cases_make(officer)
+
+    def refuse(*args, **kwargs):
+        raise ServiceBadRequest(400, "four_eyes", "A second officer must close a case you escalated.")
+
+    monkeypatch.setattr(CasesArea, "review", refuse)
+    response = officer.client().post(_review_url(screened.pep_case), FALSE_POSITIVE)
+
+    problem = re.search(r'data-testid="review-problem">(.*?)</div></div>', response.content.decode(), re.DOTALL).group(1)
+    assert response.status_code == 400
+    assert "The review was not saved. A second officer must close a case you escalated." in problem
+    assert "Born 1971, Norwegian citizen" in response.content.decode()
+
+
+def test_a_login_not_linked_to_a_service_person_is_told_so(officer, lists):
+    screened = cases_make(officer)
+    officer.member.app_membership_uuid = None
+    officer.member.save()
+
+    response = officer.client().post(_review_url(screened.pep_case), FALSE_POSITIVE)
+
+    assert response.status_code == 400 and "not linked to a person in the service" in response.content.decode()
+
+
+def test_another_organisations_case_is_404(officer, lists):
+    screened = cases_make(officer)
+    other = member_make("Fjordkreditt AS", "olav")
+    from tests.screening.helpers import api_of
+    from tests.service.screening.cases.steps import config_with
+
+    config_with(api_of(other), "un_security_council")
+
+    assert other.client().post(_review_url(screened.pep_case), FALSE_POSITIVE).status_code == 404
+    assert not ScreeningCaseReview.objects.exists()

@@ -1,0 +1,74 @@
+"""GET .../screening-case-composite-collection: the extension filters and sort order the queue uses."""
+
+from __future__ import annotations
+
+from service.companies.models import Company, Person
+from service.screening.models import ScreeningCase
+from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of
+from tests.service.screening.helpers import AML, config_url, monitoring_make, patch
+
+
+def _names(collection) -> list[str]:
+    return [c["screening_case_match"]["list_entry"]["source_id"] for c in collection["elements"]]
+
+
+def _two_cases(api):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON, "1966-03-14")
+    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
+    return config
+
+
+def test_it_filters_pep_and_sanction_hits(api, lists):
+    config = _two_cases(api)
+
+    assert _names(cases(api, config["uuid"], pep_flag="true")) == ["pep-1"]
+    assert _names(cases(api, config["uuid"], sanction_flag="true")) == ["KPi.901"]
+    assert _names(cases(api, config["uuid"], pep_flag="false")) == ["KPi.901"]
+
+
+def test_it_sorts_oldest_first_on_request(api, lists):
+    config = _two_cases(api)
+
+    assert _names(cases(api, config["uuid"])) == ["pep-1", "KPi.901"]
+    assert _names(cases(api, config["uuid"], sort_order="oldest_first")) == ["KPi.901", "pep-1"]
+
+
+def test_it_filters_by_assignee_and_by_nobody(api, lists):
+    config = _two_cases(api)
+    member = member_of(api, "analyst@nordbank.no")
+    sanction_case = cases(api, config["uuid"], sanction_flag="true")["elements"][0]["screening_case"]["uuid"]
+    patch(api, config_url(config["uuid"], f"/screening-case/{sanction_case}"), {"assignee_app_membership_uuid": member})
+
+    assert _names(cases(api, config["uuid"], assignee_app_membership_uuid=member)) == ["KPi.901"]
+    assert _names(cases(api, config["uuid"], assigned_flag="false")) == ["pep-1"]
+    assert _names(cases(api, config["uuid"], assigned_flag="true")) == ["KPi.901"]
+
+
+def test_it_selects_one_case_and_the_cases_of_one_entity(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    owner = Person.objects.create(full_name=UN_PERSON)
+    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
+                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
+                    decision={"approved_flag": True})
+    customer_person_screened(api, config["uuid"], PEP_PERSON)
+    owner_case = ScreeningCase.objects.get(entity_inquiry__person=owner)
+
+    of_owner = cases(api, config["uuid"], inquiry_entity_uuid=str(owner.uuid))
+    one = cases(api, config["uuid"], screening_case_uuid=str(owner_case.uuid))
+    other_config = config_with(other_api)
+    foreign = cases(other_api, other_config["uuid"], screening_case_uuid=str(owner_case.uuid))
+
+    assert _names(of_owner) == ["KPi.901"]
+    assert [c["screening_case"]["uuid"] for c in one["elements"]] == [str(owner_case.uuid)]
+    assert (foreign["count"], foreign["elements"]) == (0, [])
+
+
+def test_it_refuses_an_unknown_sort_order_naming_it(api, lists):
+    config = config_with(api)
+
+    response = api.get(config_url(config["uuid"], "/screening-case-composite-collection"), {"sort_order": "random"}, roles=AML)
+
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["loc"] == ["query", "sort_order"]
