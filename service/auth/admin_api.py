@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from ninja import Router, Status
+from ninja import Status
 
 from service.audit.services import actor_of
 from service.auth import schemas as s
@@ -22,7 +22,8 @@ from service.auth.selectors import acting_membership_get
 from service.errors import ApiError, NotFound, bad_field
 from service.pagination import composite_collection, page_from
 
-router = Router(tags=["Extensions"])
+from service.auth.api import router  # the membership collection's GET is there: one router per path
+
 ADMIN_ROLE = "app_admin"
 EXTENSION = {"x-vakt-extension": True}
 
@@ -66,6 +67,7 @@ def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
     description="A person who can review, decide and be assigned. An active member's email again is a 400; "
     "a deactivated member's email makes them active again.",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.AppMembershipIn):
     _, customer = _admin(request, app_customer_uuid)
@@ -86,6 +88,7 @@ def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payloa
     description="`active_flag` false: the member can no longer review, decide, be assigned or act (400 "
     "`membership_deactivated`); their past work keeps their name. Deactivating yourself is a 409.",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_membership_uuid: uuid.UUID, payload: s.AppMembershipPatch):
     _, customer = _admin(request, app_customer_uuid)
@@ -100,6 +103,7 @@ def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_me
     summary="Extension: the organisation's API users",
     description="By name, each with its role keys and whether it is active. Secrets are never shown again.",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def api_user_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, limit: int | None = None, offset: int | None = None):
     _, customer = _admin(request, app_customer_uuid)
@@ -114,6 +118,7 @@ def api_user_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, limi
     description="Answers its basic and token auth ids and secrets: the secrets are shown only in this answer. "
     "`role_keys`: only roles the calling API user holds (else 400 naming `role_keys`).",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def api_user_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.ApiUserIn):
     principal, customer = _admin(request, app_customer_uuid)
@@ -133,6 +138,7 @@ def api_user_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload:
     description="`role_keys` replaces its roles (only roles the calling API user holds). `active_flag` false "
     "deactivates it: its secrets and tokens stop working at once. An API user cannot deactivate itself (409).",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ApiUserPatch):
     principal, customer = _admin(request, app_customer_uuid)
@@ -157,6 +163,7 @@ def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user
     description="New basic and token auth secrets, shown only in this answer. The old secrets, and every token "
     "issued with them, stop working at once. A deactivated API user is a 409.",
     openapi_extra=EXTENSION,
+    tags=["Extensions"],
 )
 def api_user_rotate(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ActingIn):
     _, customer = _admin(request, app_customer_uuid)

@@ -61,3 +61,7 @@ def app_membership_collection(
     if active_flag is not None:
         memberships = memberships.filter(active_flag=active_flag)
     return composite_collection(memberships, page_from(limit, offset), app_membership_out, ordering=("email", "uuid"))
+
+
+# The admin endpoints share this router (their paths overlap the collection above).
+from service.auth import admin_api  # noqa: E402,F401
