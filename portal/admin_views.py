@@ -251,9 +251,11 @@ def _object_url(event) -> str | None:
 
 
 def _changes(event) -> list[dict]:
+    """The fields a record names, leaving out those an update kept as they were."""
     before, after = event.before or {}, event.after or {}
     keys = list(dict.fromkeys([*before, *after]))
-    return [{"key": key, "before": before.get(key), "after": after.get(key)} for key in keys]
+    changed = [key for key in keys if not (event.before and event.after and before.get(key) == after.get(key))]
+    return [{"key": key, "before": before.get(key), "after": after.get(key)} for key in changed]
 
 
 @never_cache
