@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import uuid
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.http import HttpRequest
 from ninja import Status
 
@@ -40,7 +42,7 @@ def _actor(request: HttpRequest, customer: AppCustomer, membership_uuid: uuid.UU
     return actor_of(request, acting)
 
 
-def found(queryset, what: str, value: uuid.UUID):
+def _found(queryset, what: str, value: uuid.UUID):
     row = queryset.first()
     if row is None:
         raise NotFound(f"No {what} {value}.")
@@ -48,7 +50,7 @@ def found(queryset, what: str, value: uuid.UUID):
 
 
 def _api_user(customer: AppCustomer, api_user_uuid: uuid.UUID) -> ApiUser:
-    return found(ApiUser.objects.filter(app_customer=customer, uuid=api_user_uuid).prefetch_related("roles"), "API user", api_user_uuid)
+    return _found(ApiUser.objects.filter(app_customer=customer, uuid=api_user_uuid).prefetch_related("roles"), "API user", api_user_uuid)
 
 
 def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
@@ -72,8 +74,10 @@ def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
 def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.AppMembershipIn):
     _, customer = _admin(request, app_customer_uuid)
     email = payload.email.strip()
-    if "@" not in email or email.startswith("@") or email.endswith("@"):
-        raise bad_field(["body", "email"], "must be an email address")
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise bad_field(["body", "email"], "must be an email address") from None
     actor = _actor(request, customer, payload.app_membership_uuid)
     membership = services.app_membership_invite(
         app_customer=customer, email=email, full_name=payload.full_name.strip(), actor=actor
@@ -92,7 +96,7 @@ def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payloa
 )
 def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_membership_uuid: uuid.UUID, payload: s.AppMembershipPatch):
     _, customer = _admin(request, app_customer_uuid)
-    membership = found(AppMembership.objects.filter(app_customer=customer, uuid=app_membership_uuid), "app membership", app_membership_uuid)
+    membership = _found(AppMembership.objects.filter(app_customer=customer, uuid=app_membership_uuid), "app membership", app_membership_uuid)
     actor = _actor(request, customer, payload.app_membership_uuid)
     return s.app_membership_out(services.app_membership_active_set(membership=membership, active_flag=payload.active_flag, actor=actor))
 
