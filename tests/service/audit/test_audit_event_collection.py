@@ -73,3 +73,17 @@ def test_the_model_refuses_updates_and_deletes(api):
     with pytest.raises(AuditAppendOnly):
         AuditEvent.objects.filter(pk=event.pk).delete()
     assert AuditEvent.objects.get(pk=event.pk).object_label == "Kunder"
+
+
+def test_naming_another_organisations_member_as_actor_is_a_400_and_changes_nothing(api, other_api):
+    from service.auth.models import AppCustomer
+    from service.auth.services import app_membership_create
+    from tests.service.screening.helpers import configs_url
+
+    stranger = app_membership_create(app_customer=AppCustomer.objects.get(uuid=other_api.app_customer_uuid), email="x@fjord.no")
+
+    response = api.post(configs_url(api.app_customer_uuid), {"app_membership_uuid": str(stranger.uuid)}, roles=["aml"])
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"loc": ["body", "app_membership_uuid"], "msg": "not a member of the calling organisation"}]
+    assert audit_events(api, action_key="screening_config.create") == []
