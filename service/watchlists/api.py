@@ -2,6 +2,9 @@
 DESIGN.md names (create, list, rename, delete). Another organisation's watchlist is 404
 in every operation.
 
+Every write takes the extension query parameter `app_membership_uuid` (the member who makes
+the change, an active member of the organisation), recorded in the audit log with the API user.
+
 The add body is read here rather than by ninja so that every check, from the JSON's shape
 to the register lookup, reports in one list with the locations ["body", <index>, <field>].
 """
