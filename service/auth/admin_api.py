@@ -22,6 +22,7 @@ from service.auth.models import ApiUser, AppCustomer, AppMembership
 from service.auth.principal import Principal, require_roles
 from service.auth.selectors import acting_membership_get
 from service.errors import ApiError, NotFound, bad_field
+from service.openapi import conflict_answer
 from service.pagination import composite_collection, page_from
 
 from service.auth.api import router  # the membership collection's GET is there: one router per path
@@ -91,7 +92,7 @@ def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payloa
     summary="Extension: deactivate or reactivate a member",
     description="`active_flag` false: the member can no longer review, decide, be assigned or act (400 "
     "`membership_deactivated`); their past work keeps their name. Deactivating yourself is a 409.",
-    openapi_extra=EXTENSION,
+    openapi_extra={**EXTENSION, **conflict_answer("Deactivating yourself (cannot_deactivate_self)")},
     tags=["Extensions"],
 )
 def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_membership_uuid: uuid.UUID, payload: s.AppMembershipPatch):
@@ -141,7 +142,7 @@ def api_user_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload:
     summary="Extension: change an API user's roles, or deactivate it",
     description="`role_keys` replaces its roles (only roles the calling API user holds). `active_flag` false "
     "deactivates it: its secrets and tokens stop working at once. An API user cannot deactivate itself (409).",
-    openapi_extra=EXTENSION,
+    openapi_extra={**EXTENSION, **conflict_answer("An API user deactivating itself (cannot_deactivate_self)")},
     tags=["Extensions"],
 )
 def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ApiUserPatch):
@@ -166,7 +167,7 @@ def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user
     summary="Extension: rotate an API user's secrets",
     description="New basic and token auth secrets, shown only in this answer. The old secrets, and every token "
     "issued with them, stop working at once. A deactivated API user is a 409.",
-    openapi_extra=EXTENSION,
+    openapi_extra={**EXTENSION, **conflict_answer("The API user is deactivated (api_user_deactivated)")},
     tags=["Extensions"],
 )
 def api_user_rotate(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ActingIn):
