@@ -36,12 +36,15 @@ def member_required(*roles: str):
 def client_for_member(member: Member) -> DashboardClient:
     """A client acting for the member: the organisation's credentials, only the roles the member's role grants."""
     organisation = member.organisation
-    return service_client_for(
+    client = service_client_for(
         client_id=organisation.api_client_id,
         client_secret=organisation.api_client_secret,
         role_keys=member_api_role_keys(member),
         app_customer_uuid=organisation.app_customer_uuid,
     )
+    # Writes name the member (reviews, decisions, changes), so the service's audit log says who acted.
+    client.acting_app_membership_uuid = str(member.app_membership_uuid) if member.app_membership_uuid else None
+    return client
 
 
 def client_for_organisation(organisation, *, role_keys: Sequence[str] = ()) -> DashboardClient:

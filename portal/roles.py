@@ -34,6 +34,7 @@ API_ROLE_DESCRIPTIONS = {
     "bank_account_prevalidation": "Bank account register check",
     "adverse_event": "Adverse media",
     "fraud_risk_score": "Fraud risk score",
+    "app_admin": "Organisation admin: members, API users, audit log",
 }
 
 

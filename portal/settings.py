@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "service.watchlists",
     "service.screening",
     "service.reports",
+    "service.audit",
     # the dashboard: reaches the service only through portal.service
     "portal",
     "companies",

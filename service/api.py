@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
+from service.audit.api import router as audit_router
 from service.auth.api import router as auth_router
 from service.auth.authentication import api_auth
 from service.companies.api import router as companies_router
@@ -115,6 +116,7 @@ analysis_api.add_router("/v1/", sector_router)
 analysis_api.add_router("/v1/", watchlists_router)
 analysis_api.add_router("/v1/", screening_router)
 analysis_api.add_router("/v1/", reports_router)
+analysis_api.add_router("/v1/", audit_router)
 
 datasets_api = _build_api("datasets", "Vakt datasets API")
 datasets_api.add_router("/v1/", datasets_router)

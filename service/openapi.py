@@ -50,6 +50,18 @@ ERROR_ANSWERS = {
 }
 
 
+def conflict_answer(description: str) -> dict[str, Any]:
+    """`openapi_extra` for an operation that can refuse with 409 (a conflict with the record's state)."""
+    return {
+        "responses": {
+            "409": {
+                "description": description,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            }
+        }
+    }
+
+
 def with_error_responses(schema: dict[str, Any]) -> dict[str, Any]:
     """`schema` with the error component and every operation's error answers (declared ones kept)."""
     schemas = schema.setdefault("components", {}).setdefault("schemas", {})

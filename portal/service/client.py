@@ -97,6 +97,8 @@ class ServiceClient:
         self.max_concurrent_calls = max(1, max_concurrent_calls)
         # The organisation the client acts for (the paths of its watchlists, reports, overview).
         self.app_customer_uuid = str(app_customer_uuid) if app_customer_uuid else None
+        # The person it acts for (a dashboard member), named in writes; set by portal.access.client_for_member.
+        self.acting_app_membership_uuid: str | None = None
         # Where a browser reaches the service (download links); "" means this site, relative links.
         self.link_base_url = self.base_url if link_base_url is None else link_base_url.rstrip("/")
         self._token_lock = threading.Lock()

@@ -27,6 +27,15 @@ class Area:
             raise ValueError("This client acts for no organisation: build it with app_customer_uuid.")
         return self.client.app_customer_uuid
 
+    @property
+    def acting_app_membership_uuid(self) -> str | None:
+        """The person the client acts for (a dashboard member), named in writes for the audit log."""
+        return self.client.acting_app_membership_uuid
+
+    def acting_params(self) -> dict:
+        """`app_membership_uuid` as a query parameter, for writes whose body cannot carry it."""
+        return {"app_membership_uuid": self.acting_app_membership_uuid} if self.acting_app_membership_uuid else {}
+
 
 @dataclass(frozen=True, slots=True)
 class CompanyRef:

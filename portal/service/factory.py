@@ -14,7 +14,7 @@ from django.conf import settings
 from portal.service.cases import CasesArea
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
-from portal.service.organisation import OrganisationArea
+from portal.service.organisation import OrganisationAdminArea, OrganisationArea
 from portal.service.related import RelatedArea
 from portal.service.reports import ReportsArea
 from portal.service.screening import ScreeningArea
@@ -34,6 +34,7 @@ class DashboardClient(ServiceClient):
         super().__init__(**kwargs)
         self.companies = CompaniesArea(self)
         self.organisation = OrganisationArea(self)
+        self.organisation_admin = OrganisationAdminArea(self)
         self.watchlists = WatchlistsArea(self)
         self.reports = ReportsArea(self)
         self.screening = ScreeningArea(self)

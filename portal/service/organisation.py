@@ -1,11 +1,13 @@
-"""The calling organisation itself: its overview (name and counts)."""
+"""The calling organisation itself: its overview (name and counts), and its administration
+(members, API users, the audit log)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from uuid import UUID
 
-from portal.service.common import Area, path_segment
+from portal.service.common import Area, moment, path_segment, uuid_or_none
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +32,146 @@ class OrganisationArea(Area):
             name=data.get("name") or "",
             counts=tuple(Count(c["key"], c.get("label") or c["key"], int(c.get("value") or 0)) for c in data.get("counts") or []),
         )
+
+
+# --- organisation admin: members, API users and the audit log (extension endpoints) --------------
+
+
+@dataclass(frozen=True, slots=True)
+class AppMember:
+    uuid: UUID
+    email: str
+    full_name: str
+    active: bool
+
+    @classmethod
+    def from_json(cls, data: dict) -> AppMember:
+        return cls(UUID(str(data["uuid"])), data.get("email") or "", data.get("full_name") or "", bool(data.get("active_flag", True)))
+
+
+@dataclass(frozen=True, slots=True)
+class ApiUser:
+    uuid: UUID
+    name: str
+    basic_auth_id: str
+    token_auth_id: str
+    role_keys: tuple[str, ...]
+    active: bool
+    created: datetime | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> ApiUser:
+        return cls(
+            uuid=UUID(str(data["uuid"])),
+            name=data.get("name") or "",
+            basic_auth_id=data.get("basic_auth_id") or "",
+            token_auth_id=data.get("token_auth_id") or "",
+            role_keys=tuple(data.get("role_keys") or ()),
+            active=bool(data.get("active_flag")),
+            created=moment(data.get("create_timestamp")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ApiCredentials:
+    """Secrets as the service shows them once: after a creation or a rotation."""
+
+    api_user: ApiUser
+    basic_auth_id: str
+    basic_auth_secret: str
+    token_auth_id: str
+    token_auth_secret: str
+
+    @classmethod
+    def from_json(cls, data: dict) -> ApiCredentials:
+        return cls(
+            api_user=ApiUser.from_json(data["api_user"]),
+            basic_auth_id=data["basic_auth_id"],
+            basic_auth_secret=data["basic_auth_secret"],
+            token_auth_id=data["token_auth_id"],
+            token_auth_secret=data["token_auth_secret"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    uuid: UUID
+    action_key: str
+    action: str
+    actor_email: str
+    actor_api_user_name: str
+    object_type: str
+    object_uuid: UUID | None
+    object_label: str
+    before: dict | None
+    after: dict | None
+    at: datetime | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> AuditEvent:
+        return cls(
+            uuid=UUID(str(data["uuid"])),
+            action_key=data.get("action_key") or "",
+            action=data.get("action_description") or data.get("action_key") or "",
+            actor_email=data.get("actor_email") or "",
+            actor_api_user_name=data.get("actor_api_user_name") or "",
+            object_type=data.get("object_type") or "",
+            object_uuid=uuid_or_none(data.get("object_uuid")),
+            object_label=data.get("object_label") or "",
+            before=data.get("before"),
+            after=data.get("after"),
+            at=moment(data.get("created_timestamp")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPage:
+    events: tuple[AuditEvent, ...]
+    count: int
+    has_more: bool
+
+
+def _acting(app_membership_uuid) -> dict:
+    return {"app_membership_uuid": str(app_membership_uuid)} if app_membership_uuid else {}
+
+
+class OrganisationAdminArea(Area):
+    """Members, API users and the audit log. Writes carry the acting member (`acting`) for the audit log."""
+
+    def _base(self) -> str:
+        return f"v1/app-customer/{path_segment(self.app_customer_uuid)}"
+
+    def members(self) -> list[AppMember]:
+        return [AppMember.from_json(m) for m in self.client.paginate("analysis", f"{self._base()}/app-membership", limit=1000)]
+
+    def member_invite(self, *, email: str, full_name: str, acting=None) -> AppMember:
+        body = {"email": email, "full_name": full_name, **_acting(acting)}
+        return AppMember.from_json(self.client.post("analysis", f"{self._base()}/app-membership", json=body))
+
+    def member_set_active(self, member_uuid, *, active: bool, acting=None) -> AppMember:
+        path = f"{self._base()}/app-membership/{path_segment(member_uuid)}"
+        return AppMember.from_json(self.client.patch("analysis", path, json={"active_flag": active, **_acting(acting)}))
+
+    def api_users(self) -> list[ApiUser]:
+        return [ApiUser.from_json(u) for u in self.client.paginate("analysis", f"{self._base()}/api-user", limit=1000)]
+
+    def api_user_create(self, *, name: str, role_keys: list[str], acting=None) -> ApiCredentials:
+        body = {"name": name, "role_keys": list(role_keys), **_acting(acting)}
+        return ApiCredentials.from_json(self.client.post("analysis", f"{self._base()}/api-user", json=body))
+
+    def api_user_roles(self, api_user_uuid, *, role_keys: list[str], acting=None) -> ApiUser:
+        path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}"
+        return ApiUser.from_json(self.client.patch("analysis", path, json={"role_keys": list(role_keys), **_acting(acting)}))
+
+    def api_user_rotate(self, api_user_uuid, *, acting=None) -> ApiCredentials:
+        path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}/secret-rotation"
+        return ApiCredentials.from_json(self.client.post("analysis", path, json=_acting(acting)))
+
+    def api_user_deactivate(self, api_user_uuid, *, acting=None) -> ApiUser:
+        path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}"
+        return ApiUser.from_json(self.client.patch("analysis", path, json={"active_flag": False, **_acting(acting)}))
+
+    def audit_events(self, *, limit: int = 50, offset: int = 0, action_key: str = "", object_uuid=None) -> AuditPage:
+        params = {"limit": limit, "offset": offset, "action_key": action_key or None, "object_uuid": object_uuid}
+        [page] = self.client.get("analysis", f"{self._base()}/audit-event", params=params)
+        return AuditPage(tuple(AuditEvent.from_json(e) for e in page["elements"]), int(page["count"]), bool(page["has_more"]))

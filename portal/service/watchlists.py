@@ -102,6 +102,7 @@ class WatchlistsArea(Area):
             "analysis",
             f"v1/app-customer/{path_segment(self.app_customer_uuid)}/watchlist",
             json={"watchlist_name": name},
+            params=self.acting_params(),
         )
         return Watchlist.from_json(data)
 
@@ -109,10 +110,10 @@ class WatchlistsArea(Area):
         return Watchlist.from_json(self.client.get("analysis", _path(watchlist_uuid)))
 
     def rename(self, watchlist_uuid, name: str) -> Watchlist:
-        return Watchlist.from_json(self.client.patch("analysis", _path(watchlist_uuid), json={"watchlist_name": name}))
+        return Watchlist.from_json(self.client.patch("analysis", _path(watchlist_uuid), json={"watchlist_name": name}, params=self.acting_params()))
 
     def delete(self, watchlist_uuid) -> None:
-        self.client.delete("analysis", _path(watchlist_uuid))
+        self.client.delete("analysis", _path(watchlist_uuid), params=self.acting_params())
 
     def companies(self, watchlist_uuid) -> list[WatchlistCompany]:
         rows = self.client.get("analysis", f"{_path(watchlist_uuid)}/company")
@@ -121,16 +122,21 @@ class WatchlistsArea(Area):
     def add(self, watchlist_uuid, numbers: Iterable[CompanyNumber]) -> AddResult:
         """All or nothing: a bad entry raises ServiceBadRequest (see `bad_entries`) and adds none."""
         data = self.client.post(
-            "analysis", f"{_path(watchlist_uuid)}/company", json=[number.as_json() for number in numbers]
+            "analysis",
+            f"{_path(watchlist_uuid)}/company",
+            json=[number.as_json() for number in numbers],
+            params=self.acting_params(),
         )
         return AddResult(int(data["added_count"]), int(data["ignored_count"]), int(data["company_count"]))
 
     def remove(self, watchlist_uuid, company_identifier) -> None:
         """One company, by its uuid or schema-prefixed organisation number."""
-        self.client.delete("analysis", f"{_path(watchlist_uuid)}/company/{path_segment(company_identifier)}")
+        self.client.delete(
+            "analysis", f"{_path(watchlist_uuid)}/company/{path_segment(company_identifier)}", params=self.acting_params()
+        )
 
     def remove_all(self, watchlist_uuid) -> int:
-        data = self.client.delete("analysis", f"{_path(watchlist_uuid)}/company")
+        data = self.client.delete("analysis", f"{_path(watchlist_uuid)}/company", params=self.acting_params())
         return int((data or {}).get("removed_count") or 0)
 
     def replace(self, watchlist_uuid, numbers: Iterable[CompanyNumber]) -> AddResult:

@@ -59,6 +59,16 @@ def day(value) -> str:
 
 
 @register.filter
+def moment(value) -> str:
+    """A moment as date and time on this deployment's clock: "26.11.2026 11:25"."""
+    if not isinstance(value, datetime):
+        return fmt.day(value)
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return f"{fmt.day(value)} {value:%H:%M}"
+
+
+@register.filter
 def measure(value, unit) -> str:
     """A measure's value by its unit (ratio, NOK, count)."""
     return fmt.measure_value(value, unit)

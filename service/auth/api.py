@@ -5,7 +5,7 @@ from ninja import Router
 
 from service.auth.models import AppCustomer, AppMembership
 from service.auth.principal import principal_of
-from service.auth.schemas import AppMembershipCollection, OverviewOut
+from service.auth.schemas import AppMembershipCollection, OverviewOut, app_membership_out
 from service.overview import overview_counts
 from service.pagination import composite_collection, page_from
 
@@ -43,16 +43,25 @@ def app_customer_overview(request: HttpRequest, app_customer_uuid: uuid.UUID):
     "/app-customer/{app_customer_uuid}/app-membership",
     response=list[AppMembershipCollection],
     summary="People in the organisation (extension)",
-    description="Extension to the spec: the organisation's members (reviewers, approvers) as a composite collection.",
+    description=(
+        "Extension to the spec: the organisation's members (reviewers, approvers) as a composite collection, "
+        "by email. `active_flag` true or false lists only active or only deactivated members."
+    ),
     tags=["Extensions"],
 )
 def app_membership_collection(
-    request: HttpRequest, app_customer_uuid: uuid.UUID, limit: int | None = None, offset: int | None = None
+    request: HttpRequest,
+    app_customer_uuid: uuid.UUID,
+    limit: int | None = None,
+    offset: int | None = None,
+    active_flag: bool | None = None,
 ):
     customer_uuid = principal_of(request).own_app_customer(app_customer_uuid)
-    return composite_collection(
-        AppMembership.objects.filter(app_customer_id=customer_uuid),
-        page_from(limit, offset),
-        lambda m: {"uuid": m.uuid, "email": m.email, "full_name": m.full_name, "app_customer_uuid": customer_uuid},
-        ordering=("email", "uuid"),
-    )
+    memberships = AppMembership.objects.filter(app_customer_id=customer_uuid)
+    if active_flag is not None:
+        memberships = memberships.filter(active_flag=active_flag)
+    return composite_collection(memberships, page_from(limit, offset), app_membership_out, ordering=("email", "uuid"))
+
+
+# The admin endpoints share this router (their paths overlap the collection above).
+from service.auth import admin_api  # noqa: E402,F401

@@ -28,6 +28,6 @@ class ServiceAuthConfig(AppConfig):
         counter_register(
             key="members",
             label="People",
-            count=lambda org: AppMembership.objects.filter(app_customer_id=org).count(),
+            count=lambda org: AppMembership.objects.filter(app_customer_id=org, active_flag=True).count(),
             order=910,
         )

@@ -15,6 +15,8 @@ ROLE_KEYS = (
     ("bank_account_prevalidation", "Bank account register check"),
     ("adverse_event", "Adverse media"),
     ("fraud_risk_score", "Fraud risk score"),
+    # Extension: the organisation's own administration (members, API users, audit log).
+    ("app_admin", "Organisation admin: members, API users and the audit log"),
 )
 
 
@@ -39,6 +41,9 @@ class AppMembership(models.Model):
     app_customer = models.ForeignKey(AppCustomer, on_delete=models.CASCADE, related_name="memberships")
     email = models.EmailField()
     full_name = models.CharField(max_length=200, blank=True)
+    # A deactivated member stays (their past reviews and decisions name them) but can no
+    # longer review, decide, be assigned or be named as the actor of a change.
+    active_flag = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -8,6 +8,7 @@ from service.auth.credentials import secret_hash, secret_matches
 from service.auth.models import ApiUser, AppMembership
 from service.auth.principal import Principal
 from service.auth.principal_cache import KnownCaller, caller_remember, caller_remembered
+from service.errors import bad_field
 
 
 def _known(api_user: ApiUser | None) -> KnownCaller | None:
@@ -81,3 +82,22 @@ def principal_for_api_user(
 
 def app_membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID) -> AppMembership | None:
     return AppMembership.objects.filter(app_customer_id=app_customer_uuid, uuid=membership_uuid).first()
+
+
+def membership_active_check(membership: AppMembership, loc: list) -> AppMembership:
+    """A deactivated member can no longer review, decide, be assigned or act: a 400 naming `loc`."""
+    if not membership.active_flag:
+        raise bad_field(loc, f"{membership.email} is deactivated in this organisation", code="membership_deactivated")
+    return membership
+
+
+def acting_membership_get(
+    *, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID | None, loc: list
+) -> AppMembership | None:
+    """The active member named as the one acting (the audit actor), or None when none was named."""
+    if membership_uuid is None:
+        return None
+    membership = app_membership_get(app_customer_uuid=app_customer_uuid, membership_uuid=membership_uuid)
+    if membership is None:
+        raise bad_field(loc, "not a member of the calling organisation")
+    return membership_active_check(membership, loc)

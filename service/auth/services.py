@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from service.audit.services import Actor, audit_record
 from service.auth.credentials import client_id_generate, secret_generate, secret_hash
 from service.auth.models import ROLE_KEYS, ApiUser, AppCustomer, AppMembership, AppRole
-from service.errors import bad_field
+from service.errors import ApiError, bad_field
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,9 @@ def _roles_for(role_keys: Iterable[str]) -> list[AppRole]:
 
 
 @transaction.atomic
-def api_user_create(*, app_customer: AppCustomer, name: str, role_keys: Iterable[str]) -> IssuedCredentials:
+def api_user_create(
+    *, app_customer: AppCustomer, name: str, role_keys: Iterable[str], actor: Actor | None = None
+) -> IssuedCredentials:
     roles = _roles_for(role_keys)
     basic_id, basic_secret = client_id_generate("basic"), secret_generate()
     token_id, token_secret = client_id_generate("token"), secret_generate()
@@ -64,13 +67,21 @@ def api_user_create(*, app_customer: AppCustomer, name: str, role_keys: Iterable
         token_auth_secret_hash=secret_hash(token_secret),
     )
     api_user.roles.set(roles)
+    _audit_api_user(api_user, actor, "api_user.create", None, _api_user_state(api_user))
     return IssuedCredentials(api_user, basic_id, basic_secret, token_id, token_secret)
 
 
 @transaction.atomic
-def api_user_rotate_secrets(*, api_user: ApiUser, role_keys: Iterable[str]) -> IssuedCredentials:
-    """New secrets (the old ones stop working at once) and the given roles."""
+def api_user_rotate_secrets(
+    *, api_user: ApiUser, role_keys: Iterable[str], actor: Actor | None = None
+) -> IssuedCredentials:
+    """New secrets (the old ones stop working at once) and the given roles.
+
+    "At once": the secrets' hashes and `credentials_version` (carried in tokens) change in this
+    transaction, and saving clears this process's memory of callers (principal_cache); other
+    processes forget within VAKT_AUTH_CACHE_SECONDS."""
     roles = _roles_for(role_keys)
+    before = _api_user_state(api_user)
     basic_secret, token_secret = secret_generate(), secret_generate()
     api_user.basic_auth_secret_hash = secret_hash(basic_secret)
     api_user.token_auth_secret_hash = secret_hash(token_secret)
@@ -78,4 +89,102 @@ def api_user_rotate_secrets(*, api_user: ApiUser, role_keys: Iterable[str]) -> I
     api_user.credentials_version += 1  # tokens issued with the old secrets stop working
     api_user.save(update_fields=["basic_auth_secret_hash", "token_auth_secret_hash", "is_active", "credentials_version"])
     api_user.roles.set(roles)
+    after = {**_api_user_state(api_user), "credentials_version": api_user.credentials_version}
+    _audit_api_user(api_user, actor, "api_user.secret_rotate", {**before, "credentials_version": api_user.credentials_version - 1}, after)
     return IssuedCredentials(api_user, api_user.basic_auth_id, basic_secret, api_user.token_auth_id, token_secret)
+
+
+@transaction.atomic
+def api_user_roles_set(*, api_user: ApiUser, role_keys: Iterable[str], actor: Actor | None = None) -> ApiUser:
+    roles = _roles_for(role_keys)
+    before = _api_user_state(api_user)
+    api_user.roles.set(roles)
+    after = _api_user_state(api_user)
+    if after != before:
+        _audit_api_user(api_user, actor, "api_user.roles_change", before, after)
+    return api_user
+
+
+@transaction.atomic
+def api_user_deactivate(*, api_user: ApiUser, actor: Actor | None = None) -> ApiUser:
+    """Its credentials stop working at once (basic auth and tokens); deactivating twice changes nothing."""
+    if not api_user.is_active:
+        return api_user
+    before = _api_user_state(api_user)
+    api_user.is_active = False
+    api_user.save(update_fields=["is_active"])
+    _audit_api_user(api_user, actor, "api_user.deactivate", before, _api_user_state(api_user))
+    return api_user
+
+
+def _api_user_state(api_user: ApiUser) -> dict:
+    return {"role_keys": sorted(role.key for role in api_user.roles.all()), "active_flag": api_user.is_active}
+
+
+def _audit_api_user(api_user: ApiUser, actor: Actor | None, action: str, before: dict | None, after: dict) -> None:
+    audit_record(
+        app_customer_uuid=api_user.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="api_user",
+        object_uuid=api_user.uuid,
+        object_label=api_user.name,
+        before=before,
+        after=after,
+    )
+
+
+@transaction.atomic
+def app_membership_invite(
+    *, app_customer: AppCustomer, email: str, full_name: str, actor: Actor | None = None
+) -> AppMembership:
+    """A new member of the organisation. Inviting the email of a deactivated member makes them
+    active again (same person, same history); an active member's email is a 400."""
+    email = email.strip().lower()
+    existing = AppMembership.objects.select_for_update().filter(app_customer=app_customer, email=email).first()
+    if existing is not None and existing.active_flag:
+        raise bad_field(["body", "email"], f"{email} is already a member of the organisation", code="already_member")
+    before = None
+    if existing is not None:
+        before = _membership_state(existing)
+        existing.active_flag, existing.full_name = True, full_name or existing.full_name
+        existing.save(update_fields=["active_flag", "full_name"])
+        membership = existing
+    else:
+        membership = AppMembership.objects.create(app_customer=app_customer, email=email, full_name=full_name)
+    _audit_membership(membership, actor, "app_membership.invite", before)
+    return membership
+
+
+@transaction.atomic
+def app_membership_active_set(*, membership: AppMembership, active_flag: bool, actor: Actor | None = None) -> AppMembership:
+    """Deactivates (or reactivates) a member; the same value again changes nothing."""
+    if membership.active_flag == active_flag:
+        return membership
+    if actor is not None and actor.app_membership is not None and actor.app_membership.pk == membership.pk and not active_flag:
+        raise ApiError(
+            "You cannot deactivate yourself: ask another admin of the organisation.", code="cannot_deactivate_self", status=409
+        )
+    before = _membership_state(membership)
+    membership.active_flag = active_flag
+    membership.save(update_fields=["active_flag"])
+    action = "app_membership.deactivate" if not active_flag else "app_membership.reactivate"
+    _audit_membership(membership, actor, action, before)
+    return membership
+
+
+def _membership_state(membership: AppMembership) -> dict:
+    return {"email": membership.email, "full_name": membership.full_name, "active_flag": membership.active_flag}
+
+
+def _audit_membership(membership: AppMembership, actor: Actor | None, action: str, before: dict | None) -> None:
+    audit_record(
+        app_customer_uuid=membership.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="app_membership",
+        object_uuid=membership.uuid,
+        object_label=membership.email,
+        before=before,
+        after=_membership_state(membership),
+    )

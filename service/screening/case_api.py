@@ -10,6 +10,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from service.auth.models import AppMembership
 from service.errors import BadRequest, field_error
+from service.openapi import conflict_answer
 from service.pagination import page_from
 from service.screening import case_schemas as s
 from service.screening import case_selectors as selectors
@@ -127,8 +128,10 @@ def _lookup(model, value: uuid.UUID, field: str, what: str, errors: list):
     description=(
         "Appends a review; the case status follows the latest review (in_review, escalated: ongoing; "
         "confirmed_hit, false_positive: complete). `reviewer_app_membership_uuid` must be a member of the calling "
-        "organisation. Answers the case composite with its reviews."
+        "organisation. Answers the case composite with its reviews. With the config's `four_eyes_review_flag`, "
+        "a review only a second member may make is a 409 `four_eyes_required` (docs/screening.md)."
     ),
+    openapi_extra=conflict_answer("Four-eyes review: a second member must close the case (four_eyes_required)"),
 )
 def review_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.ReviewIn):
     config = config_of(request, screening_config_uuid)

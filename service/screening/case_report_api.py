@@ -17,7 +17,7 @@ from service.screening.access import EXTENSION, screening_app_url
 from service.screening.case_api import _composites
 from service.screening.case_report import case_report_render, case_report_uuid
 from service.screening.case_schemas import ScreeningCaseComposite
-from service.screening.config_api import config_of
+from service.screening.config_api import acting, config_of
 
 router = Router(tags=["Screening cases"])
 
@@ -31,6 +31,7 @@ class CaseReportOut(Schema):
 
 class CaseAssignIn(Schema):
     assignee_app_membership_uuid: uuid.UUID | None = None  # required; null unassigns (checked in the endpoint)
+    app_membership_uuid: uuid.UUID | None = None  # who assigns (the audit actor), an active member
 
 
 def _uuid_param(raw: str | None, name: str) -> uuid.UUID:
@@ -75,7 +76,8 @@ def case_report(request: HttpRequest, screening_config_uuid: uuid.UUID, screenin
     summary="Extension: assign a screening case to a member, or unassign it",
     description=(
         "`assignee_app_membership_uuid`: a membership of the calling organisation, or null to unassign "
-        "(400 naming the field otherwise). Answers the case composite."
+        "(400 naming the field otherwise; a deactivated member too). `app_membership_uuid`: who assigns, for the "
+        "audit log. Answers the case composite."
     ),
     openapi_extra=EXTENSION,
 )
@@ -85,6 +87,9 @@ def case_assign(request: HttpRequest, screening_config_uuid: uuid.UUID, screenin
     if "assignee_app_membership_uuid" not in payload.model_fields_set:
         raise bad_field(["body", "assignee_app_membership_uuid"], "is required (null unassigns)")
     services.case_assign(
-        case=case, app_customer_uuid=request.auth.app_customer_uuid, assignee_uuid=payload.assignee_app_membership_uuid
+        case=case,
+        app_customer_uuid=request.auth.app_customer_uuid,
+        assignee_uuid=payload.assignee_app_membership_uuid,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return _composites(config, [selectors.case_get(config=config, case_uuid=case.uuid)])[0]

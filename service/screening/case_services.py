@@ -13,12 +13,60 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from service.audit.services import Actor, audit_record
 from service.auth.models import AppMembership
-from service.errors import bad_field
+from service.auth.selectors import membership_active_check
+from service.errors import ApiError, bad_field
 from service.screening.models import EntityMatchDecisionType, ScreeningCase, ScreeningCaseReview, ScreeningCaseReviewStatus
 
 COMPLETE_REVIEW_KEYS = ("confirmed_hit", "false_positive")
 ONGOING_REVIEW_KEYS = ("in_review", "escalated")
+REVIEWER_LOC = ["body", "reviewer_app_membership_uuid"]
+
+
+class FourEyesRequired(ApiError):
+    status = 409
+    code = "four_eyes_required"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail, errors=[{"loc": REVIEWER_LOC, "msg": detail}])
+
+
+def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMembership) -> bool:
+    """The four-eyes rule of a config with `four_eyes_review_flag` (docs/screening.md), for a review
+    about to be recorded on the locked `case`. Refuses (409) what only a second member may do;
+    answers True when the review is a confirmed_hit *proposal* that leaves the case ongoing."""
+    if not case.screening_config.four_eyes_review_flag or status_key not in COMPLETE_REVIEW_KEYS:
+        return False
+    escalation = (
+        ScreeningCaseReview.objects.filter(screening_case=case, screening_case_review_status__key="escalated")
+        .order_by("-created_timestamp", "-uuid")
+        .first()
+    )
+    if escalation is not None and escalation.reviewer_app_membership_id == reviewer.pk:
+        raise FourEyesRequired(
+            f"Four-eyes review: {reviewer.email} escalated this case, so another officer must close it "
+            f"(confirmed_hit or false_positive). You can still add an in_review or escalated review."
+        )
+    latest = case.latest_review
+    proposal_pending = (
+        latest is not None
+        and latest.screening_case_review_status.key == "confirmed_hit"
+        and latest.complete_timestamp is None
+    )
+    if proposal_pending and latest.reviewer_app_membership_id == reviewer.pk:
+        raise FourEyesRequired(
+            f"Four-eyes review: {reviewer.email} proposed this confirmed hit, so another officer must confirm it "
+            f"(confirmed_hit) or reject it (false_positive)."
+        )
+    return status_key == "confirmed_hit" and not proposal_pending
+
+
+def case_label(case: ScreeningCase) -> str:
+    """Who the case is about, for the audit log."""
+    inquiry = case.entity_inquiry
+    entity = inquiry.person or inquiry.customer_person or inquiry.company
+    return str(getattr(entity, "full_name", None) or getattr(entity, "name", None) or case.uuid)
 
 
 def case_status_for(review_status_key: str) -> str:
@@ -37,9 +85,16 @@ def review_record(
     comment: str = "",
     api_user_uuid: uuid.UUID | None = None,
 ) -> ScreeningCaseReview:
+    membership_active_check(reviewer, REVIEWER_LOC)
     with transaction.atomic():
-        locked = ScreeningCase.objects.select_for_update().get(pk=case.pk)
-        complete = status.key in COMPLETE_REVIEW_KEYS
+        locked = (
+            ScreeningCase.objects.select_for_update(of=("self",))
+            .select_related("screening_config", "latest_review__screening_case_review_status")
+            .get(pk=case.pk)
+        )
+        proposal = four_eyes_check(case=locked, status_key=status.key, reviewer=reviewer)
+        complete = status.key in COMPLETE_REVIEW_KEYS and not proposal
+        new_status = ScreeningCase.Status.COMPLETE if complete else ScreeningCase.Status.ONGOING
         review = ScreeningCaseReview.objects.create(
             screening_case=locked,
             reviewer_app_membership=reviewer,
@@ -51,17 +106,54 @@ def review_record(
             complete_timestamp=timezone.now() if complete else None,
         )
         ScreeningCase.objects.filter(pk=locked.pk).update(
-            latest_review=review, case_status_key=case_status_for(status.key), update_timestamp=timezone.now()
+            latest_review=review, case_status_key=new_status, update_timestamp=timezone.now()
+        )
+        previous = locked.latest_review
+        audit_record(
+            app_customer_uuid=locked.screening_config.app_customer_id,
+            actor=Actor(api_user_uuid=api_user_uuid, app_membership=reviewer),
+            action="screening_case.review",
+            object_type="screening_case",
+            object_uuid=locked.uuid,
+            object_label=case_label(case),
+            before={
+                "case_status_key": locked.case_status_key,
+                "review_status_key": previous.screening_case_review_status.key if previous else None,
+            },
+            after={
+                "case_status_key": new_status,
+                "review_status_key": status.key,
+                "entity_match_decision_type_key": decision_type.key,
+                "pep_confirmed_flag": pep_confirmed_flag,
+                "comment": comment,
+                **({"four_eyes": "proposal awaiting a second review"} if proposal else {}),
+            },
         )
     return review
 
 
-def case_assign(*, case: ScreeningCase, app_customer_uuid: uuid.UUID, assignee_uuid: uuid.UUID | None) -> None:
-    """Assigns the case to a member of the case's organisation, or unassigns it (None).
-    Another organisation's membership, or an unknown one, is a 400 naming the field."""
+def case_assign(
+    *, case: ScreeningCase, app_customer_uuid: uuid.UUID, assignee_uuid: uuid.UUID | None, actor: Actor | None = None
+) -> None:
+    """Assigns the case to an active member of the case's organisation, or unassigns it (None).
+    Another organisation's membership, or an unknown or deactivated one, is a 400 naming the field."""
     assignee = None
+    loc = ["body", "assignee_app_membership_uuid"]
     if assignee_uuid is not None:
         assignee = AppMembership.objects.filter(uuid=assignee_uuid, app_customer_id=app_customer_uuid).first()
         if assignee is None:
-            raise bad_field(["body", "assignee_app_membership_uuid"], "not a member of the calling organisation")
-    ScreeningCase.objects.filter(pk=case.pk).update(assignee_app_membership=assignee, update_timestamp=timezone.now())
+            raise bad_field(loc, "not a member of the calling organisation")
+        membership_active_check(assignee, loc)
+    with transaction.atomic():
+        before = ScreeningCase.objects.filter(pk=case.pk).values_list("assignee_app_membership__email", flat=True).first()
+        ScreeningCase.objects.filter(pk=case.pk).update(assignee_app_membership=assignee, update_timestamp=timezone.now())
+        audit_record(
+            app_customer_uuid=app_customer_uuid,
+            actor=actor,
+            action="screening_case.assign",
+            object_type="screening_case",
+            object_uuid=case.uuid,
+            object_label=case_label(case),
+            before={"assignee_email": before},
+            after={"assignee_email": assignee.email if assignee else None},
+        )

@@ -8,6 +8,8 @@ import uuid
 from django.http import HttpRequest
 from ninja import Router, Status
 
+from service.audit.services import Actor, actor_of
+from service.auth.selectors import acting_membership_get
 from service.errors import bad_field
 from service.screening import config_schemas as s
 from service.screening import config_selectors as selectors
@@ -21,6 +23,16 @@ def config_of(request: HttpRequest, screening_config_uuid: uuid.UUID):
     """The caller's config named in the path (404 otherwise), after the `aml` check."""
     principal = aml_principal(request)
     return selectors.config_get(app_customer_uuid=principal.app_customer_uuid, screening_config_uuid=screening_config_uuid)
+
+
+def acting(request: HttpRequest, membership_uuid: uuid.UUID | None, loc: list | None = None) -> Actor:
+    """The audit actor of a setup change: the calling API user and the active member it names (extension)."""
+    membership = acting_membership_get(
+        app_customer_uuid=request.auth.app_customer_uuid,
+        membership_uuid=membership_uuid,
+        loc=loc or ["body", "app_membership_uuid"],
+    )
+    return actor_of(request, membership)
 
 
 def same_as_path(sent: uuid.UUID | None, path_value: uuid.UUID, field: str) -> None:
@@ -62,6 +74,8 @@ def config_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s
         suggestion_setting=setting,
         auto_approve_monitoring_flag=payload.auto_approve_monitoring_flag,
         subscribe_to_email_notifications_flag=payload.subscribe_to_email_notifications_flag,
+        four_eyes_review_flag=payload.four_eyes_review_flag,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.config_out(config))
 
@@ -90,7 +104,7 @@ def config_update(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
     config = config_of(request, screening_config_uuid)
     sent = payload.dict(exclude_unset=True)
     changes = {}
-    for flag in ("auto_approve_monitoring_flag", "subscribe_to_email_notifications_flag"):
+    for flag in ("auto_approve_monitoring_flag", "subscribe_to_email_notifications_flag", "four_eyes_review_flag"):
         if flag in sent:
             if sent[flag] is None:
                 raise bad_field(["body", flag], "must be true or false")
@@ -100,7 +114,8 @@ def config_update(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
         if sent[loc[1]] is None:
             raise bad_field(loc, "must be a setting uuid")
         changes["suggestion_setting"] = selectors.suggestion_setting_get(setting_uuid=sent[loc[1]], loc=loc)
-    return s.config_out(services.config_update(config=config, changes=changes))
+    actor = acting(request, payload.app_membership_uuid)
+    return s.config_out(services.config_update(config=config, changes=changes, actor=actor))
 
 
 @router.get(
@@ -139,7 +154,8 @@ def config_category_select(request: HttpRequest, screening_config_uuid: uuid.UUI
     category = selectors.list_category_get(
         category_uuid=payload.screening_list_category_uuid, loc=["body", "screening_list_category_uuid"]
     )
-    return Status(201, s.config_category_out(services.config_category_select(config=config, category=category)))
+    actor = acting(request, payload.app_membership_uuid)
+    return Status(201, s.config_category_out(services.config_category_select(config=config, category=category, actor=actor)))
 
 
 @router.get(
@@ -157,12 +173,19 @@ def config_categories(request: HttpRequest, screening_config_uuid: uuid.UUID):
     "/screening-config/{screening_config_uuid}/screening-config-screening-list-category/{link_uuid}",
     response={204: None},
     summary="Extension: unselect a list category",
-    description="`link_uuid` is the selection's uuid (from the POST or the GET).",
+    description=(
+        "`link_uuid` is the selection's uuid (from the POST or the GET). Extension query parameter "
+        "`app_membership_uuid`: the member who makes the change, for the audit log."
+    ),
     openapi_extra=EXTENSION,
 )
-def config_category_unselect(request: HttpRequest, screening_config_uuid: uuid.UUID, link_uuid: uuid.UUID):
+def config_category_unselect(
+    request: HttpRequest, screening_config_uuid: uuid.UUID, link_uuid: uuid.UUID, app_membership_uuid: uuid.UUID | None = None
+):
     config = config_of(request, screening_config_uuid)
-    services.config_category_unselect(link=selectors.config_category_get(config=config, link_uuid=link_uuid))
+    link = selectors.config_category_get(config=config, link_uuid=link_uuid)
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    services.config_category_unselect(link=link, actor=actor)
     return Status(204, None)
 
 

@@ -45,6 +45,9 @@ class ScreeningConfig(models.Model):
     auto_approve_monitoring_flag = models.BooleanField(default=False)
     suggestion_setting = models.ForeignKey(ScreeningConfigSystemSuggestionSetting, on_delete=models.PROTECT)
     subscribe_to_email_notifications_flag = models.BooleanField(default=False)
+    # Extension: a confirmed hit, or an escalated case, is closed only by a second member
+    # (case_services.four_eyes_check; docs/screening.md).
+    four_eyes_review_flag = models.BooleanField(default=False)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 

@@ -10,6 +10,13 @@ from ninja import Field, Schema
 from service.screening.access import screening_app_url
 
 
+FOUR_EYES = (
+    "Extension: four-eyes review. A confirmed hit, or a case marked escalated, is closed only by a second member: "
+    "a closing review by the member who escalated is refused (409 four_eyes_required), and a confirmed_hit is a "
+    "proposal until a different member also records confirmed_hit"
+)
+
+
 class ScreeningConfigIn(Schema):
     app_customer_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's organisation")
     auto_approve_monitoring_flag: bool = False
@@ -17,12 +24,20 @@ class ScreeningConfigIn(Schema):
         None, description="Default: the setting enin_calculated_beneficial_owners"
     )
     subscribe_to_email_notifications_flag: bool = False
+    four_eyes_review_flag: bool = Field(False, description=FOUR_EYES)
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class ScreeningConfigPatch(Schema):
     auto_approve_monitoring_flag: bool | None = None
     screening_config_system_suggestion_setting_uuid: uuid.UUID | None = None
     subscribe_to_email_notifications_flag: bool | None = None
+    four_eyes_review_flag: bool | None = Field(None, description=FOUR_EYES)
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class ScreeningConfigOut(Schema):
@@ -32,6 +47,7 @@ class ScreeningConfigOut(Schema):
     screening_config_system_suggestion_setting_uuid: uuid.UUID
     screening_config_system_suggestion_setting_key: str = Field(description="Extension: the setting's key")
     subscribe_to_email_notifications_flag: bool
+    four_eyes_review_flag: bool = Field(description=FOUR_EYES)
     create_timestamp: datetime
     update_timestamp: datetime
     app_url: str | None
@@ -45,6 +61,7 @@ def config_out(config) -> dict:
         "screening_config_system_suggestion_setting_uuid": config.suggestion_setting_id,
         "screening_config_system_suggestion_setting_key": config.suggestion_setting.key,
         "subscribe_to_email_notifications_flag": config.subscribe_to_email_notifications_flag,
+        "four_eyes_review_flag": config.four_eyes_review_flag,
         "create_timestamp": config.create_timestamp,
         "update_timestamp": config.update_timestamp,
         "app_url": screening_app_url(f"/screening/configs/{config.uuid}/"),
@@ -97,6 +114,9 @@ def list_category_out(category) -> dict:
 class ConfigCategoryIn(Schema):
     screening_list_category_uuid: uuid.UUID
     screening_config_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's config")
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class ConfigCategoryOut(Schema):

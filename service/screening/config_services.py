@@ -12,6 +12,7 @@ import uuid
 
 from django.db import IntegrityError, transaction
 
+from service.audit.services import Actor, audit_record
 from service.errors import bad_field
 from service.screening.models import (
     ScreeningConfig,
@@ -29,32 +30,74 @@ def config_create(
     suggestion_setting: ScreeningConfigSystemSuggestionSetting | None,
     auto_approve_monitoring_flag: bool,
     subscribe_to_email_notifications_flag: bool,
+    four_eyes_review_flag: bool = False,
+    actor: Actor | None = None,
 ) -> ScreeningConfig:
     setting = suggestion_setting or ScreeningConfigSystemSuggestionSetting.objects.get(key=DEFAULT_SUGGESTION_SETTING)
-    return ScreeningConfig.objects.create(
-        app_customer_id=app_customer_uuid,
-        suggestion_setting=setting,
-        auto_approve_monitoring_flag=auto_approve_monitoring_flag,
-        subscribe_to_email_notifications_flag=subscribe_to_email_notifications_flag,
+    with transaction.atomic():
+        config = ScreeningConfig.objects.create(
+            app_customer_id=app_customer_uuid,
+            suggestion_setting=setting,
+            auto_approve_monitoring_flag=auto_approve_monitoring_flag,
+            subscribe_to_email_notifications_flag=subscribe_to_email_notifications_flag,
+            four_eyes_review_flag=four_eyes_review_flag,
+        )
+        _audit(config, actor, "screening_config.create", None, config_audit_state(config))
+    return config
+
+
+def config_audit_state(config: ScreeningConfig) -> dict:
+    """The config's settings as the audit log records them."""
+    return {
+        "auto_approve_monitoring_flag": config.auto_approve_monitoring_flag,
+        "screening_config_system_suggestion_setting_key": config.suggestion_setting.key,
+        "subscribe_to_email_notifications_flag": config.subscribe_to_email_notifications_flag,
+        "four_eyes_review_flag": config.four_eyes_review_flag,
+    }
+
+
+def _audit(config: ScreeningConfig, actor: Actor | None, action: str, before: dict | None, after: dict | None) -> None:
+    audit_record(
+        app_customer_uuid=config.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="screening_config",
+        object_uuid=config.uuid,
+        object_label="Screening setup",
+        before=before,
+        after=after,
     )
 
 
-def config_update(*, config: ScreeningConfig, changes: dict) -> ScreeningConfig:
+def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None = None) -> ScreeningConfig:
     """`changes` holds only the fields sent. A changed suggestion setting or auto-approve flag
     re-evaluates the config's watchlisted companies (after commit)."""
     from service.screening.subscription import config_resync_on_commit
 
     before = (config.suggestion_setting_id, config.auto_approve_monitoring_flag)
+    state_before = config_audit_state(config)
     for field, value in changes.items():
         setattr(config, field, value)
     with transaction.atomic():
         config.save()
         if (config.suggestion_setting_id, config.auto_approve_monitoring_flag) != before:
             config_resync_on_commit(config=config)
+        state_after = config_audit_state(config)
+        changed = [key for key in state_after if state_after[key] != state_before[key]]
+        if changed:
+            _audit(
+                config,
+                actor,
+                "screening_config.update",
+                {key: state_before[key] for key in changed},
+                {key: state_after[key] for key in changed},
+            )
     return config
 
 
-def config_category_select(*, config: ScreeningConfig, category: ScreeningListCategory) -> ScreeningConfigListCategory:
+def config_category_select(
+    *, config: ScreeningConfig, category: ScreeningListCategory, actor: Actor | None = None
+) -> ScreeningConfigListCategory:
     already = bad_field(
         ["body", "screening_list_category_uuid"],
         f"the category {category.key} is already selected for this screening config",
@@ -64,10 +107,20 @@ def config_category_select(*, config: ScreeningConfig, category: ScreeningListCa
         raise already
     try:
         with transaction.atomic():
-            return ScreeningConfigListCategory.objects.create(screening_config=config, category=category)
+            link = ScreeningConfigListCategory.objects.create(screening_config=config, category=category)
+            _audit(config, actor, "screening_config.category_select", None, {"screening_list_category_key": category.key})
+            return link
     except IntegrityError:
         raise already from None
 
 
-def config_category_unselect(*, link: ScreeningConfigListCategory) -> None:
-    link.delete()
+def config_category_unselect(*, link: ScreeningConfigListCategory, actor: Actor | None = None) -> None:
+    with transaction.atomic():
+        _audit(
+            link.screening_config,
+            actor,
+            "screening_config.category_unselect",
+            {"screening_list_category_key": link.category.key},
+            None,
+        )
+        link.delete()

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
 
+from service.audit.services import actor_of
 from service.errors import BadRequest, bad_field, field_error
 from service.pagination import page_from
 from service.screening import monitoring_schemas as s
@@ -211,6 +212,7 @@ def monitoring_remove(
     reason = " ".join(payload.removal_reason.split())
     if not reason:
         raise bad_field(["body", "removal_reason"], "say why the monitoring is removed")
+    actor = actor_of(request, _membership(request, payload.app_membership_uuid, ["body", "app_membership_uuid"]))
     with transaction.atomic():
-        services.monitoring_remove(monitoring=monitoring, reason=reason)
+        services.monitoring_remove(monitoring=monitoring, reason=reason, actor=actor)
     return s.monitoring_composite_out(selectors.monitoring_get(config=config, monitoring_uuid=monitoring.uuid))

@@ -46,6 +46,7 @@ class DecisionPostIn(DecisionIn):
 class MonitoringPatchIn(Schema):
     removed_flag: bool = Field(..., description="true removes the monitoring (final for this row)")
     removal_reason: str = Field(..., max_length=4000, description="Why it is no longer screened")
+    app_membership_uuid: uuid.UUID | None = Field(None, description="The member who removes it (the audit actor)")
 
 
 class CompanyRefOut(Schema):

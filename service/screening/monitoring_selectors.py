@@ -15,6 +15,7 @@ import uuid
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from service.auth.models import AppMembership
+from service.auth.selectors import membership_active_check
 from service.companies.models import Company, Person
 from service.errors import bad_field
 from service.screening.access import found, not_found
@@ -101,8 +102,12 @@ def monitoring_get(
 
 
 def membership_get(*, app_customer_uuid: uuid.UUID, membership_uuid: uuid.UUID, loc: list) -> AppMembership:
-    return found(
-        AppMembership.objects.filter(uuid=membership_uuid, app_customer_id=app_customer_uuid), "app membership", membership_uuid, loc
+    """An active member of the organisation; unknown or another's is 404, deactivated a 400 naming `loc`."""
+    return membership_active_check(
+        found(
+            AppMembership.objects.filter(uuid=membership_uuid, app_customer_id=app_customer_uuid), "app membership", membership_uuid, loc
+        ),
+        loc,
     )
 
 

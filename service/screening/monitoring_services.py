@@ -20,6 +20,7 @@ from datetime import date
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from service.audit.services import Actor, audit_record
 from service.auth.models import AppMembership
 from service.companies.models import Company, Person
 from service.errors import bad_field
@@ -175,9 +176,32 @@ def _decision_row(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMon
     )
 
 
+def _audit(monitoring: EntityMonitoring, actor: Actor, action: str, before: dict | None, after: dict) -> None:
+    entity = monitoring.person or monitoring.customer_person or monitoring.company
+    audit_record(
+        app_customer_uuid=ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=monitoring.screening_config_id),
+        actor=actor,
+        action=action,
+        object_type="entity_monitoring",
+        object_uuid=monitoring.uuid,
+        object_label=str(getattr(entity, "full_name", None) or getattr(entity, "name", None) or monitoring.uuid),
+        before=before,
+        after=after,
+    )
+
+
 def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:
+    previous = monitoring.latest_decision if monitoring.latest_decision_id else None
     decision = _decision_row(monitoring, spec)
     decision.save(force_insert=True)
+    if spec.origin_key != "auto_approve":  # the service's own approvals are not a person's act
+        _audit(
+            monitoring,
+            Actor(api_user_uuid=spec.api_user_uuid, app_membership=spec.app_membership),
+            "entity_monitoring.decide",
+            {"approved_flag": previous.approved_flag} if previous else None,
+            {"approved_flag": spec.approved_flag, "decision_comment": spec.comment, "decision_origin_key": spec.origin_key},
+        )
     EntityMonitoring.objects.filter(pk=monitoring.pk).update(latest_decision=decision, update_timestamp=timezone.now())
     monitoring.latest_decision = decision
     if spec.approved_flag:
@@ -198,13 +222,15 @@ def screening_on_commit(*, monitoring_uuids: list[uuid.UUID]) -> None:
         transaction.on_commit(lambda batch=batch: screening_run_task.delay(batch))
 
 
-def monitoring_remove(*, monitoring: EntityMonitoring, reason: str) -> EntityMonitoring:
+def monitoring_remove(*, monitoring: EntityMonitoring, reason: str, actor: Actor | None = None) -> EntityMonitoring:
     """Stops screening the entity and records why; removing twice changes nothing."""
     with transaction.atomic():
         now = timezone.now()
         changed = EntityMonitoring.objects.filter(pk=monitoring.pk, removed_flag=False).update(
             removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
         )
+        if changed:
+            _audit(monitoring, actor or Actor(), "entity_monitoring.remove", {"removed_flag": False}, {"removed_flag": True, "removal_reason": reason})
     if changed:
         monitoring.removed_flag, monitoring.removed_timestamp, monitoring.removal_reason = True, now, reason
     return monitoring

@@ -9,13 +9,16 @@ from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
 from service.screening import watchlist_link_services as services
-from service.screening.config_api import config_of
+from service.screening.config_api import acting, config_of
 
 router = Router(tags=["Screening setup"])
 
 
 class WatchlistLinkIn(Schema):
     watchlist_uuid: uuid.UUID
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class WatchlistLinkOut(Schema):
@@ -51,7 +54,8 @@ def watchlist_attach(request: HttpRequest, screening_config_uuid: uuid.UUID, pay
     watchlist = services.watchlist_of_customer(
         app_customer_uuid=config.app_customer_id, watchlist_uuid=payload.watchlist_uuid, loc=["body", "watchlist_uuid"]
     )
-    return Status(201, link_out(services.config_watchlist_attach(config=config, watchlist=watchlist)))
+    actor = acting(request, payload.app_membership_uuid)
+    return Status(201, link_out(services.config_watchlist_attach(config=config, watchlist=watchlist, actor=actor)))
 
 
 @router.get(
@@ -70,10 +74,18 @@ def watchlist_links(request: HttpRequest, screening_config_uuid: uuid.UUID):
     summary="Detach a watchlist",
     description=(
         "The monitorings that came from it (for companies no other attached watchlist holds) are removed in the "
-        "background, with the reason."
+        "background, with the reason. Extension query parameter `app_membership_uuid`: the member who makes the "
+        "change, for the audit log."
     ),
 )
-def watchlist_detach(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_config_watchlist_uuid: uuid.UUID):
+def watchlist_detach(
+    request: HttpRequest,
+    screening_config_uuid: uuid.UUID,
+    screening_config_watchlist_uuid: uuid.UUID,
+    app_membership_uuid: uuid.UUID | None = None,
+):
     config = config_of(request, screening_config_uuid)
-    services.config_watchlist_detach(link=services.config_watchlist_get(config=config, link_uuid=screening_config_watchlist_uuid))
+    link = services.config_watchlist_get(config=config, link_uuid=screening_config_watchlist_uuid)
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    services.config_watchlist_detach(link=link, actor=actor)
     return Status(204, None)

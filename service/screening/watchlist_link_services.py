@@ -12,6 +12,7 @@ import uuid
 
 from django.db import IntegrityError, transaction
 
+from service.audit.services import Actor, audit_record
 from service.errors import bad_field
 from service.screening.access import found, not_found
 from service.screening.models import ScreeningConfig, ScreeningConfigWatchlist
@@ -29,21 +30,39 @@ def _company_uuids(watchlist_id) -> list[uuid.UUID]:
     return list(WatchlistCompany.objects.filter(watchlist_id=watchlist_id).values_list("company_id", flat=True))
 
 
-def config_watchlist_attach(*, config: ScreeningConfig, watchlist: Watchlist) -> ScreeningConfigWatchlist:
+def _audit(config: ScreeningConfig, actor: Actor | None, action: str, watchlist: Watchlist, attached: bool) -> None:
+    state = {"watchlist_uuid": watchlist.uuid, "watchlist_name": watchlist.watchlist_name}
+    audit_record(
+        app_customer_uuid=config.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="screening_config",
+        object_uuid=config.uuid,
+        object_label="Screening setup",
+        before=None if attached else state,
+        after=state if attached else None,
+    )
+
+
+def config_watchlist_attach(
+    *, config: ScreeningConfig, watchlist: Watchlist, actor: Actor | None = None
+) -> ScreeningConfigWatchlist:
     twice = bad_field(["body", "watchlist_uuid"], "this watchlist is already attached to the screening config", code="already_attached")
     if ScreeningConfigWatchlist.objects.filter(screening_config=config, watchlist=watchlist).exists():
         raise twice
     try:
         with transaction.atomic():
             link = ScreeningConfigWatchlist.objects.create(screening_config=config, watchlist=watchlist)
+            _audit(config, actor, "screening_config.watchlist_attach", watchlist, attached=True)
             companies_sync_on_commit(config_uuid=config.uuid, company_uuids=_company_uuids(watchlist.uuid))
     except IntegrityError:
         raise twice from None
     return link
 
 
-def config_watchlist_detach(*, link: ScreeningConfigWatchlist) -> None:
+def config_watchlist_detach(*, link: ScreeningConfigWatchlist, actor: Actor | None = None) -> None:
     with transaction.atomic():
+        _audit(link.screening_config, actor, "screening_config.watchlist_detach", link.watchlist, attached=False)
         companies = _company_uuids(link.watchlist_id)
         config_uuid = link.screening_config_id
         link.delete()

@@ -2,6 +2,9 @@
 DESIGN.md names (create, list, rename, delete). Another organisation's watchlist is 404
 in every operation.
 
+Every write takes the extension query parameter `app_membership_uuid` (the member who makes
+the change, an active member of the organisation), recorded in the audit log with the API user.
+
 The add body is read here rather than by ninja so that every check, from the JSON's shape
 to the register lookup, reports in one list with the locations ["body", <index>, <field>].
 """
@@ -14,7 +17,9 @@ import orjson
 from django.http import HttpRequest
 from ninja import Router, Status
 
+from service.audit.services import Actor, actor_of
 from service.auth.principal import principal_of
+from service.auth.selectors import acting_membership_get
 from service.companies.api import _json as json_response  # orjson with ninja's formats, no second pydantic pass
 from service.companies.selectors import company_by_identifier
 from service.errors import BadRequest, field_error
@@ -24,6 +29,23 @@ from service.watchlists import selectors, services
 router = Router(tags=["Watchlists"])
 
 EXTENSION = {"x-vakt-extension": True}
+
+
+def _actor(request: HttpRequest) -> Actor:
+    """The audit actor of a write: the API user, and the active member named by the extension query
+    parameter `app_membership_uuid` (the dashboard names its user; the add body is a bare list)."""
+    raw = request.GET.get("app_membership_uuid")
+    loc = ["query", "app_membership_uuid"]
+    membership_uuid = None
+    if raw:
+        try:
+            membership_uuid = uuid.UUID(raw)
+        except ValueError:
+            raise BadRequest("Invalid value for app_membership_uuid: must be a uuid", code="invalid_parameter", errors=[field_error(loc, "must be a uuid")]) from None
+    membership = acting_membership_get(
+        app_customer_uuid=principal_of(request).app_customer_uuid, membership_uuid=membership_uuid, loc=loc
+    )
+    return actor_of(request, membership)
 
 
 def _watchlist(request: HttpRequest, watchlist_uuid: uuid.UUID, *, with_count: bool = False):
@@ -52,7 +74,7 @@ def watchlist_list(request: HttpRequest, app_customer_uuid: uuid.UUID):
 )
 def watchlist_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s.WatchlistIn):
     customer = principal_of(request).own_app_customer(app_customer_uuid)
-    watchlist = services.watchlist_create(app_customer_uuid=customer, watchlist_name=payload.watchlist_name)
+    watchlist = services.watchlist_create(app_customer_uuid=customer, watchlist_name=payload.watchlist_name, actor=_actor(request))
     return Status(201, s.watchlist_out(watchlist))
 
 
@@ -74,7 +96,7 @@ def watchlist_detail(request: HttpRequest, watchlist_uuid: uuid.UUID):
 )
 def watchlist_rename(request: HttpRequest, watchlist_uuid: uuid.UUID, payload: s.WatchlistIn):
     watchlist = _watchlist(request, watchlist_uuid, with_count=True)
-    return s.watchlist_out(services.watchlist_rename(watchlist=watchlist, watchlist_name=payload.watchlist_name))
+    return s.watchlist_out(services.watchlist_rename(watchlist=watchlist, watchlist_name=payload.watchlist_name, actor=_actor(request)))
 
 
 @router.delete(
@@ -85,7 +107,7 @@ def watchlist_rename(request: HttpRequest, watchlist_uuid: uuid.UUID, payload: s
     openapi_extra=EXTENSION,
 )
 def watchlist_delete(request: HttpRequest, watchlist_uuid: uuid.UUID):
-    services.watchlist_delete(watchlist=_watchlist(request, watchlist_uuid))
+    services.watchlist_delete(watchlist=_watchlist(request, watchlist_uuid), actor=_actor(request))
     return Status(204, None)
 
 
@@ -132,7 +154,7 @@ def watchlist_companies_add(request: HttpRequest, watchlist_uuid: uuid.UUID):
         entries = orjson.loads(request.body)
     except orjson.JSONDecodeError as exc:
         raise BadRequest(f"The body is not valid JSON: {exc}", code="invalid_request", errors=[field_error(["body"], "invalid JSON")]) from None
-    result = services.watchlist_add_companies(watchlist=watchlist, entries=entries)
+    result = services.watchlist_add_companies(watchlist=watchlist, entries=entries, actor=_actor(request))
     return {"added_count": result.added_count, "ignored_count": result.ignored_count, "company_count": result.company_count}
 
 
@@ -143,7 +165,8 @@ def watchlist_companies_add(request: HttpRequest, watchlist_uuid: uuid.UUID):
     description="Irreversible. To replace a watchlist's content: DELETE, then POST the new list.",
 )
 def watchlist_companies_remove(request: HttpRequest, watchlist_uuid: uuid.UUID):
-    return {"removed_count": services.watchlist_remove_companies(watchlist=_watchlist(request, watchlist_uuid))}
+    watchlist = _watchlist(request, watchlist_uuid)
+    return {"removed_count": services.watchlist_remove_companies(watchlist=watchlist, actor=_actor(request))}
 
 
 @router.delete(
@@ -156,5 +179,5 @@ def watchlist_companies_remove(request: HttpRequest, watchlist_uuid: uuid.UUID):
 def watchlist_company_remove(request: HttpRequest, watchlist_uuid: uuid.UUID, company_identifier: str):
     watchlist = _watchlist(request, watchlist_uuid)
     company = company_by_identifier(identifier=company_identifier)
-    services.watchlist_remove_company(watchlist=watchlist, company_uuid=company.uuid)
+    services.watchlist_remove_company(watchlist=watchlist, company_uuid=company.uuid, actor=_actor(request))
     return Status(204, None)

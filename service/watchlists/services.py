@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from service.audit.services import Actor, audit_record
 from service.errors import NotFound
 from service.watchlists import selectors
 from service.watchlists.models import Watchlist, WatchlistCompany
@@ -32,21 +33,41 @@ class AddResult:
     company_count: int
 
 
-def watchlist_create(*, app_customer_uuid: uuid.UUID, watchlist_name: str) -> Watchlist:
-    watchlist = Watchlist.objects.create(app_customer_id=app_customer_uuid, watchlist_name=watchlist_name)
+def _audit(watchlist: Watchlist, actor: Actor | None, action: str, before: dict | None, after: dict | None) -> None:
+    audit_record(
+        app_customer_uuid=watchlist.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="watchlist",
+        object_uuid=watchlist.uuid,
+        object_label=watchlist.watchlist_name,
+        before=before,
+        after=after,
+    )
+
+
+def watchlist_create(*, app_customer_uuid: uuid.UUID, watchlist_name: str, actor: Actor | None = None) -> Watchlist:
+    with transaction.atomic():
+        watchlist = Watchlist.objects.create(app_customer_id=app_customer_uuid, watchlist_name=watchlist_name)
+        _audit(watchlist, actor, "watchlist.create", None, {"watchlist_name": watchlist_name})
     watchlist.company_count = 0
     return watchlist
 
 
-def watchlist_rename(*, watchlist: Watchlist, watchlist_name: str) -> Watchlist:
-    watchlist.watchlist_name = watchlist_name
-    watchlist.save(update_fields=["watchlist_name", "update_timestamp"])
+def watchlist_rename(*, watchlist: Watchlist, watchlist_name: str, actor: Actor | None = None) -> Watchlist:
+    before = watchlist.watchlist_name
+    with transaction.atomic():
+        watchlist.watchlist_name = watchlist_name
+        watchlist.save(update_fields=["watchlist_name", "update_timestamp"])
+        if before != watchlist_name:
+            _audit(watchlist, actor, "watchlist.rename", {"watchlist_name": before}, {"watchlist_name": watchlist_name})
     return watchlist
 
 
-def watchlist_delete(*, watchlist: Watchlist) -> None:
+def watchlist_delete(*, watchlist: Watchlist, actor: Actor | None = None) -> None:
     """Deletes the watchlist; screening hears that all its companies were removed."""
     with transaction.atomic():
+        _audit(watchlist, actor, "watchlist.delete", {"watchlist_name": watchlist.watchlist_name}, None)
         # The row lock makes a concurrent add wait for this delete and then fail (its
         # foreign key is checked at commit), so no company is added unreported.
         Watchlist.objects.select_for_update().filter(pk=watchlist.pk).first()
@@ -55,7 +76,7 @@ def watchlist_delete(*, watchlist: Watchlist) -> None:
         _changed_on_commit(watchlist, removed=removed)
 
 
-def watchlist_add_companies(*, watchlist: Watchlist, entries: object) -> AddResult:
+def watchlist_add_companies(*, watchlist: Watchlist, entries: object, actor: Actor | None = None) -> AddResult:
     """Adds the register companies an add request's body names; all or nothing (a 400 listing
     every bad entry). Companies already on the watchlist, or named twice, are ignored."""
     company_uuids = selectors.company_entries_resolve(entries=entries)
@@ -64,6 +85,7 @@ def watchlist_add_companies(*, watchlist: Watchlist, entries: object) -> AddResu
             added = _insert_ignoring_present(watchlist, company_uuids)
             if added:
                 _touch(watchlist)
+                _audit(watchlist, actor, "watchlist.companies_add", None, _companies_state(added))
             company_count = WatchlistCompany.objects.filter(watchlist=watchlist).count()
             _changed_on_commit(watchlist, added=added)
     except IntegrityError:
@@ -73,23 +95,30 @@ def watchlist_add_companies(*, watchlist: Watchlist, entries: object) -> AddResu
     return AddResult(len(added), len(entries) - len(added), company_count)  # type: ignore[arg-type]
 
 
-def watchlist_remove_companies(*, watchlist: Watchlist) -> int:
+def _companies_state(company_uuids: Sequence[uuid.UUID]) -> dict:
+    # The first 100 uuids and the count: a 10,000-company import stays a readable record.
+    return {"company_count": len(company_uuids), "company_uuids": [str(u) for u in list(company_uuids)[:100]]}
+
+
+def watchlist_remove_companies(*, watchlist: Watchlist, actor: Actor | None = None) -> int:
     """Removes every company from the watchlist (irreversible); the number removed."""
     with transaction.atomic():
         removed = _delete_memberships_returning(watchlist)
         if removed:
             _touch(watchlist)
+            _audit(watchlist, actor, "watchlist.companies_remove", _companies_state(removed), None)
         _changed_on_commit(watchlist, removed=removed)
     return len(removed)
 
 
-def watchlist_remove_company(*, watchlist: Watchlist, company_uuid: uuid.UUID) -> None:
+def watchlist_remove_company(*, watchlist: Watchlist, company_uuid: uuid.UUID, actor: Actor | None = None) -> None:
     """Removes one company; 404 when it is not on the watchlist."""
     with transaction.atomic():
         deleted, _ = WatchlistCompany.objects.filter(watchlist=watchlist, company_id=company_uuid).delete()
         if not deleted:
             raise NotFound(f"Company {company_uuid} is not on watchlist {watchlist.uuid}.")
         _touch(watchlist)
+        _audit(watchlist, actor, "watchlist.companies_remove", _companies_state([company_uuid]), None)
         _changed_on_commit(watchlist, removed=[company_uuid])
 
 

@@ -27,7 +27,7 @@ def test_it_logs_in_shows_home_and_logs_out(page, member):
     page.click("button[type=submit]")
 
     expect(page.locator("h1")).to_have_text("Nordbank ASA")
-    expect(page.get_by_test_id("count-members")).to_have_text("3")
+    expect(page.get_by_test_id("count-members")).to_have_text("4")  # and the member themselves
     expect(page.get_by_test_id("count-api_users")).to_have_text("1")
     expect(page.get_by_test_id("who")).to_contain_text("ingrid")
 

@@ -15,7 +15,7 @@ from django.test import Client
 
 from portal.models import Member, Organisation
 from service.auth.models import AppCustomer
-from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
+from service.auth.services import IssuedCredentials, api_user_create, app_customer_create, app_membership_create
 from tests.conftest import ALL_ROLES
 
 PASSWORD = "correct horse battery staple"
@@ -54,7 +54,9 @@ def make_member(
     organisation.api_client_secret = credentials.token_auth_secret
     organisation.save()
     user = get_user_model().objects.create_user(username, email=f"{username}@example.com", password=PASSWORD)
-    member = Member.objects.create(user=user, organisation=organisation, role=role)
+    # Every member is also a person in the service: the reviewer, decider and actor of the audit log.
+    person = app_membership_create(app_customer=app_customer, email=user.email, full_name=username.title())
+    member = Member.objects.create(user=user, organisation=organisation, role=role, app_membership_uuid=person.uuid)
     return DashboardMember(user, member, organisation, app_customer, credentials)
 
 
@@ -73,3 +75,13 @@ def member(db) -> DashboardMember:
 def other_member(db) -> DashboardMember:
     """A member of another organisation: nothing of it may show up for `member`."""
     return make_member("Fjordkreditt AS", "olav")
+
+
+def add_member(colleague: DashboardMember, username: str, role: str) -> DashboardMember:
+    """Another member of `colleague`'s organisation, with their own person in the service."""
+    user = get_user_model().objects.create_user(username, email=f"{username}@example.com", password=PASSWORD)
+    person = app_membership_create(app_customer=colleague.app_customer, email=user.email, full_name=username.title())
+    member = Member.objects.create(
+        user=user, organisation=colleague.organisation, role=role, app_membership_uuid=person.uuid
+    )
+    return DashboardMember(user, member, colleague.organisation, colleague.app_customer, colleague.credentials)

@@ -49,17 +49,17 @@ def test_it_shows_counts_from_the_service(member):
 
     response = member.client().get(HOME)
 
-    assert _count(response, "members") == 3
+    assert _count(response, "members") == 3 + 1  # and the member themselves
     assert _count(response, "api_users") == 2
 
 
 def test_the_counts_follow_the_data(member):
     client = member.client()
-    assert _count(client.get(HOME), "members") == 0
+    assert _count(client.get(HOME), "members") == 1  # the member themselves
 
     _add_people(member.app_customer, 2)
 
-    assert _count(client.get(HOME), "members") == 2
+    assert _count(client.get(HOME), "members") == 3
 
 
 def test_it_shows_only_the_members_organisation(member, other_member):
@@ -71,8 +71,8 @@ def test_it_shows_only_the_members_organisation(member, other_member):
 
     assert "Nordbank ASA" in mine and "Fjordkreditt AS" not in mine
     assert "Fjordkreditt AS" in theirs and "Nordbank ASA" not in theirs
-    assert re.search(r'data-testid="count-members">\s*2\s*<', mine)
-    assert re.search(r'data-testid="count-members">\s*7\s*<', theirs)
+    assert re.search(r'data-testid="count-members">\s*3\s*<', mine)  # and the member themselves
+    assert re.search(r'data-testid="count-members">\s*8\s*<', theirs)
 
 
 def test_credentials_of_one_organisation_never_read_another(member):

@@ -29,3 +29,21 @@ def test_it_remembers_a_wrong_secret_as_refused(api, django_assert_num_queries):
     assert api.get("/analysis/v1/auth-status").status_code == 401
     with django_assert_num_queries(0):
         assert api.get("/analysis/v1/auth-status").status_code == 401
+
+
+def test_another_process_forgetting_reaches_this_one(api):
+    """Another web process saves the API user: it bumps the shared generation, and this process,
+    whose own memory was not cleared, stops using what it remembered."""
+    from django.core.cache import cache
+
+    from service.auth.models import ApiUser
+    from service.auth.principal_cache import GENERATION_KEY
+
+    assert api.get("/analysis/v1/auth-status").status_code == 200  # remembered here
+    ApiUser.objects.filter(uuid=api.credentials.api_user.uuid).update(is_active=False)  # no signal in this process
+    assert api.get("/analysis/v1/auth-status").status_code == 200  # still remembered: nothing said otherwise
+
+    cache.add(GENERATION_KEY, 0, timeout=None)
+    cache.incr(GENERATION_KEY)  # what callers_forget does in the other process
+
+    assert api.get("/analysis/v1/auth-status").status_code == 401

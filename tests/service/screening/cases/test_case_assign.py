@@ -55,3 +55,23 @@ def test_it_is_404_for_a_case_of_another_organisation(api, other_api, lists):
 
     assert response.status_code == 404
     assert _assignee(api, config["uuid"]) is None
+
+
+def test_it_refuses_a_deactivated_assignee_or_assigner_and_records_nothing(api, lists):
+    from service.audit.models import AuditEvent
+    from service.auth.models import AppMembership
+
+    config = config_with(api, "un_security_council")
+    case_uuid = _case(api, config["uuid"])
+    path = config_url(config["uuid"], f"/screening-case/{case_uuid}")
+    active, gone = member_of(api, "analyst@nordbank.no"), member_of(api, "left@nordbank.no")
+    AppMembership.objects.filter(uuid=gone).update(active_flag=False)
+
+    as_assignee = patch(api, path, {"assignee_app_membership_uuid": gone})
+    as_assigner = patch(api, path, {"assignee_app_membership_uuid": active, "app_membership_uuid": gone})
+
+    assert as_assignee.status_code == 400 and as_assignee.json()["errors"][0]["loc"] == ["body", "assignee_app_membership_uuid"]
+    assert as_assigner.status_code == 400 and as_assigner.json()["errors"][0]["loc"] == ["body", "app_membership_uuid"]
+    assert {e["code"] for e in (as_assignee.json(), as_assigner.json())} == {"membership_deactivated"}
+    assert _assignee(api, config["uuid"]) is None
+    assert not AuditEvent.objects.filter(action_key="screening_case.assign").exists()

@@ -89,3 +89,17 @@ def test_it_needs_the_aml_role(api, config, pending):
     body = {"entity_monitoring_uuid": pending, "approved_flag": True}
     assert api.post(f"/analysis/v1/screening-config/{config['uuid']}/entity-monitoring-decision", body).status_code == 403
     assert not EntityMonitoringDecision.objects.exists()
+
+
+def test_it_refuses_a_deactivated_member_naming_the_field_and_writes_nothing(api, config, pending):
+    organisation = AppCustomer.objects.get(uuid=api.app_customer_uuid)
+    member = app_membership_create(app_customer=organisation, email="left@nordbank.no")
+    member.active_flag = False
+    member.save()
+
+    response = decide(api, config["uuid"], pending, app_membership_uuid=str(member.uuid))
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "membership_deactivated"
+    assert field_locs(response) == [["body", "app_membership_uuid"]]
+    assert not EntityMonitoringDecision.objects.exists()

@@ -1,0 +1,49 @@
+"""Forms of the organisation admin pages: inviting a member, a member's role, an API user."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from portal.models import Member
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(label="Email", max_length=254, help_text="They sign in with this address.")
+    full_name = forms.CharField(label="Full name", max_length=150)
+    role = forms.ChoiceField(label="Dashboard role", choices=Member.Role.choices, initial=Member.Role.VIEWER)
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if get_user_model().objects.filter(Q(username__iexact=email) | Q(email__iexact=email)).exists():
+            raise forms.ValidationError("Someone with this email already has a login.")
+        return email
+
+    def clean_full_name(self) -> str:
+        name = " ".join(self.cleaned_data["full_name"].split())
+        if not name:
+            raise forms.ValidationError("Give the person's name.")
+        return name
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Member.Role.choices)
+
+
+class ApiUserForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=200, help_text="What it is for, e.g. “ERP integration”.")
+    role_keys = forms.MultipleChoiceField(
+        label="Roles", required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="Only roles your organisation has are offered.",
+    )
+
+    def __init__(self, *args, organisation_keys: list[str], descriptions: dict[str, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["role_keys"].choices = [(key, f"{key} · {descriptions.get(key, '')}".rstrip(" ·")) for key in organisation_keys]
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Give the API user a name.")
+        return name

@@ -1,0 +1,26 @@
+"""Every audited action: its key and what it means in words (the audit log shows the words)."""
+
+ACTIONS: dict[str, str] = {
+    "screening_case.review": "Reviewed a screening case",
+    "screening_case.assign": "Assigned a screening case",
+    "entity_monitoring.decide": "Decided on a monitoring",
+    "entity_monitoring.remove": "Removed a monitoring",
+    "screening_config.create": "Created the screening setup",
+    "screening_config.update": "Changed the screening setup",
+    "screening_config.category_select": "Selected a screening list",
+    "screening_config.category_unselect": "Unselected a screening list",
+    "screening_config.watchlist_attach": "Attached a watchlist to screening",
+    "screening_config.watchlist_detach": "Detached a watchlist from screening",
+    "watchlist.create": "Created a watchlist",
+    "watchlist.rename": "Renamed a watchlist",
+    "watchlist.delete": "Deleted a watchlist",
+    "watchlist.companies_add": "Added companies to a watchlist",
+    "watchlist.companies_remove": "Removed companies from a watchlist",
+    "api_user.create": "Created an API user",
+    "api_user.roles_change": "Changed an API user's roles",
+    "api_user.secret_rotate": "Rotated an API user's secrets",
+    "api_user.deactivate": "Deactivated an API user",
+    "app_membership.invite": "Invited a member",
+    "app_membership.deactivate": "Deactivated a member",
+    "app_membership.reactivate": "Reactivated a member",
+}

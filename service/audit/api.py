@@ -1,0 +1,99 @@
+"""The audit log endpoint (extension): an organisation's audit events, newest first.
+Needs the `app_admin` role; only the calling organisation's events are ever read."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Field, Query, Router, Schema
+
+from service.audit.actions import ACTIONS
+from service.audit.selectors import audit_action_keys_parse, audit_events_list
+from service.auth.principal import require_roles
+from service.pagination import composite_collection, page_from
+
+router = Router(tags=["Extensions"])
+ADMIN_ROLE = "app_admin"
+
+
+class AuditEventOut(Schema):
+    uuid: uuid.UUID
+    app_customer_uuid: uuid.UUID
+    action_key: str
+    action_description: str = Field(description="The action in words")
+    actor_app_membership_uuid: uuid.UUID | None
+    actor_email: str = Field(description="The member who acted, as their email was then ('' when none was named)")
+    actor_api_user_uuid: uuid.UUID | None
+    actor_api_user_name: str
+    object_type: str
+    object_uuid: uuid.UUID | None
+    object_label: str
+    before: Any = Field(None, description="The changed fields before the change (null for a creation)")
+    after: Any = Field(None, description="The changed fields after the change (null for a deletion)")
+    created_timestamp: datetime
+
+
+class AuditEventCollection(Schema):
+    elements: list[AuditEventOut]
+    count: int
+    has_more: bool
+
+
+class AuditQuery(Schema):
+    limit: int | None = None
+    offset: int | None = None
+    action_key: str | None = Field(None, description="A comma list of action keys")
+    actor_app_membership_uuid: uuid.UUID | None = None
+    actor_api_user_uuid: uuid.UUID | None = None
+    object_type: str | None = None
+    object_uuid: uuid.UUID | None = None
+
+
+def audit_event_out(event) -> dict:
+    return {
+        "uuid": event.uuid,
+        "app_customer_uuid": event.app_customer_id,
+        "action_key": event.action_key,
+        "action_description": ACTIONS.get(event.action_key, event.action_key),
+        "actor_app_membership_uuid": event.actor_app_membership_id,
+        "actor_email": event.actor_email,
+        "actor_api_user_uuid": event.actor_api_user_id,
+        "actor_api_user_name": event.actor_api_user_name,
+        "object_type": event.object_type,
+        "object_uuid": event.object_uuid,
+        "object_label": event.object_label,
+        "before": event.before,
+        "after": event.after,
+        "created_timestamp": event.created_timestamp,
+    }
+
+
+@router.get(
+    "/app-customer/{app_customer_uuid}/audit-event",
+    response=list[AuditEventCollection],
+    summary="Extension: the organisation's audit log",
+    description=(
+        "Who changed what: case reviews and assignments, monitoring decisions and removals, screening setup, "
+        "watchlists, API users and members, each with its actor and the changed fields before and after. "
+        "Newest first; `limit` (default 100, at most 1000) and `offset`. Filters: `action_key` (comma list), "
+        "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`. Records are "
+        "append-only: no endpoint changes or deletes them. Needs the `app_admin` role."
+    ),
+    openapi_extra={"x-vakt-extension": True},
+)
+def audit_event_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, query: Query[AuditQuery]):
+    principal = require_roles(request, ADMIN_ROLE)
+    customer = principal.own_app_customer(app_customer_uuid)
+    page = page_from(query.limit, query.offset)
+    events = audit_events_list(
+        app_customer_uuid=customer,
+        action_keys=audit_action_keys_parse(query.action_key),
+        actor_app_membership_uuid=query.actor_app_membership_uuid,
+        actor_api_user_uuid=query.actor_api_user_uuid,
+        object_type=query.object_type,
+        object_uuid=query.object_uuid,
+    )
+    return composite_collection(events, page, audit_event_out, ordering=("-created_timestamp", "-uuid"))

@@ -1,0 +1,45 @@
+"""Reading the audit log, always of the calling organisation only, newest first."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db.models import QuerySet
+
+from service.audit.actions import ACTIONS
+from service.audit.models import AuditEvent
+from service.errors import bad_field
+
+
+def audit_action_keys_parse(raw: str | None) -> list[str] | None:
+    """`watchlist.rename,api_user.create` -> the keys; an unknown key is a 400 naming the parameter."""
+    if raw is None or not raw.strip():
+        return None
+    keys = [k.strip() for k in raw.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in ACTIONS]
+    if unknown:
+        raise bad_field(["query", "action_key"], f"unknown action {', '.join(unknown)}")
+    return keys
+
+
+def audit_events_list(
+    *,
+    app_customer_uuid: uuid.UUID,
+    action_keys: list[str] | None = None,
+    actor_app_membership_uuid: uuid.UUID | None = None,
+    actor_api_user_uuid: uuid.UUID | None = None,
+    object_type: str | None = None,
+    object_uuid: uuid.UUID | None = None,
+) -> QuerySet[AuditEvent]:
+    queryset = AuditEvent.objects.filter(app_customer_id=app_customer_uuid)
+    if action_keys:
+        queryset = queryset.filter(action_key__in=action_keys)
+    if actor_app_membership_uuid is not None:
+        queryset = queryset.filter(actor_app_membership_id=actor_app_membership_uuid)
+    if actor_api_user_uuid is not None:
+        queryset = queryset.filter(actor_api_user_id=actor_api_user_uuid)
+    if object_type:
+        queryset = queryset.filter(object_type=object_type)
+    if object_uuid is not None:
+        queryset = queryset.filter(object_uuid=object_uuid)
+    return queryset

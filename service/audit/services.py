@@ -1,0 +1,66 @@
+"""Writing the audit log: one helper, called by each service function inside its transaction.
+
+    audit_record(app_customer_uuid=..., actor=actor, action="watchlist.rename",
+                 object_type="watchlist", object_uuid=w.uuid, object_label=w.watchlist_name,
+                 before={"watchlist_name": old}, after={"watchlist_name": new})
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+
+from service.audit.actions import ACTIONS
+from service.audit.models import AuditEvent
+from service.auth.models import ApiUser, AppMembership
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: the API user that called, and the person it named (the dashboard names its user)."""
+
+    api_user_uuid: uuid.UUID | None = None
+    app_membership: AppMembership | None = None
+
+
+def actor_of(request: HttpRequest, app_membership: AppMembership | None = None) -> Actor:
+    """The actor of an API request: its principal's API user and the member named in the request."""
+    principal = getattr(request, "auth", None)
+    return Actor(api_user_uuid=getattr(principal, "api_user_uuid", None), app_membership=app_membership)
+
+
+def audit_record(
+    *,
+    app_customer_uuid: uuid.UUID,
+    actor: Actor | None,
+    action: str,
+    object_type: str,
+    object_uuid: uuid.UUID | None,
+    object_label: str = "",
+    before: dict | None = None,
+    after: dict | None = None,
+) -> AuditEvent:
+    if action not in ACTIONS:
+        raise ValueError(f"unknown audit action {action!r}: add it to service.audit.actions.ACTIONS")
+    actor = actor or Actor()
+    membership = actor.app_membership
+    api_user_name = ""
+    if actor.api_user_uuid is not None:
+        api_user_name = ApiUser.objects.filter(uuid=actor.api_user_uuid).values_list("name", flat=True).first() or ""
+    event = AuditEvent(
+        app_customer_id=app_customer_uuid,
+        actor_app_membership=membership,
+        actor_email=membership.email if membership else "",
+        actor_api_user_id=actor.api_user_uuid,
+        actor_api_user_name=api_user_name,
+        action_key=action,
+        object_type=object_type,
+        object_uuid=object_uuid,
+        object_label=object_label[:300],
+        before=before,
+        after=after,
+    )
+    event.save()
+    return event

@@ -1,0 +1,89 @@
+"""GET /v1/app-customer/{uuid}/audit-event (extension): the organisation's own records only,
+behind `app_admin`, and no way to change or remove a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.audit.models import AuditAppendOnly, AuditEvent
+from tests.service.audit.helpers import ADMIN, audit_events, audit_url
+from tests.service.watchlists.helpers import watchlist_make, watchlist_url
+from tests.service.watchlists.helpers import patch as watchlist_patch
+
+
+def test_it_never_shows_another_organisations_records(api, other_api):
+    mine = watchlist_make(api, "Mine")
+    theirs = watchlist_make(other_api, "Theirs")
+    watchlist_patch(other_api, watchlist_url(theirs), {"watchlist_name": "Theirs renamed"})
+
+    objects = {e["object_uuid"] for e in audit_events(api)}
+
+    assert mine in objects and theirs not in objects
+    assert all(e["app_customer_uuid"] == str(api.app_customer_uuid) for e in audit_events(api))
+    response = api.get(audit_url(other_api.app_customer_uuid), roles=ADMIN)
+    assert response.status_code == 404
+    assert "Theirs" not in response.content.decode()
+    assert api.get(audit_url(api.app_customer_uuid), {"object_uuid": theirs}, roles=ADMIN).json()[0]["count"] == 0
+
+
+def test_it_needs_the_app_admin_role(api):
+    response = api.get(audit_url(api.app_customer_uuid), roles=["aml"])
+
+    assert response.status_code == 403
+    assert response.json()["detail"].startswith("Missing role(s): app_admin.")
+
+
+def test_it_pages_newest_first_and_refuses_an_unknown_action_naming_it(api):
+    for name in ("A", "B", "C"):
+        watchlist_make(api, name)
+
+    [page] = api.get(audit_url(api.app_customer_uuid), {"limit": 2, "action_key": "watchlist.create"}, roles=ADMIN).json()
+
+    assert [e["object_label"] for e in page["elements"]] == ["C", "B"]
+    assert page["count"] == 3 and page["has_more"] is True
+    bad = api.get(audit_url(api.app_customer_uuid), {"action_key": "watchlist.burn"}, roles=ADMIN)
+    assert bad.status_code == 400
+    assert bad.json()["errors"] == [{"loc": ["query", "action_key"], "msg": "unknown action watchlist.burn"}]
+
+
+def test_no_endpoint_changes_or_deletes_a_record(api):
+    watchlist_make(api, "Kunder")
+    [event] = audit_events(api, action_key="watchlist.create")
+    url = audit_url(api.app_customer_uuid)
+    headers = api.headers(ADMIN)
+
+    for method in ("post", "put", "patch", "delete"):
+        for path in (url, f"{url}/{event['uuid']}"):
+            response = getattr(api.client, method)(path, "{}", content_type="application/json", **headers)
+            assert response.status_code in (404, 405), (method, path, response.status_code)
+    assert audit_events(api, action_key="watchlist.create") == [event]
+
+
+def test_the_model_refuses_updates_and_deletes(api):
+    watchlist_make(api, "Kunder")
+    event = AuditEvent.objects.get(action_key="watchlist.create")
+
+    event.object_label = "Something else"
+    with pytest.raises(AuditAppendOnly):
+        event.save()
+    with pytest.raises(AuditAppendOnly):
+        event.delete()
+    with pytest.raises(AuditAppendOnly):
+        AuditEvent.objects.filter(pk=event.pk).update(object_label="x")
+    with pytest.raises(AuditAppendOnly):
+        AuditEvent.objects.filter(pk=event.pk).delete()
+    assert AuditEvent.objects.get(pk=event.pk).object_label == "Kunder"
+
+
+def test_naming_another_organisations_member_as_actor_is_a_400_and_changes_nothing(api, other_api):
+    from service.auth.models import AppCustomer
+    from service.auth.services import app_membership_create
+    from tests.service.screening.helpers import configs_url
+
+    stranger = app_membership_create(app_customer=AppCustomer.objects.get(uuid=other_api.app_customer_uuid), email="x@fjord.no")
+
+    response = api.post(configs_url(api.app_customer_uuid), {"app_membership_uuid": str(stranger.uuid)}, roles=["aml"])
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"loc": ["body", "app_membership_uuid"], "msg": "not a member of the calling organisation"}]
+    assert audit_events(api, action_key="screening_config.create") == []

@@ -1,0 +1,95 @@
+"""Each audited change, made through the API, leaves one record with its actor and before/after,
+read back from GET /v1/app-customer/{uuid}/audit-event (extension)."""
+
+from __future__ import annotations
+
+from service.audit.actions import ACTIONS
+from tests.service.audit.helpers import ADMIN, V1, audit_events
+from tests.service.companies.factories import company_make
+from tests.service.screening.cases.conftest import UN_PERSON, _committing, lists  # noqa: F401 (fixtures)
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
+from tests.service.screening.helpers import AML, category_uuid, config_url, delete, patch
+from tests.service.watchlists.helpers import companies_url, entry, watchlist_url, watchlists_url
+
+
+def _ok(response, status=200):
+    assert response.status_code == status, response.json() if response.content else response
+    return response.json() if response.content else None
+
+
+def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(api, lists):
+    anna = member_of(api, "anna@nordbank.no")
+    acting = {"app_membership_uuid": anna}
+    company = company_make()
+    # Watchlists: the acting member rides in the query (the add body is a bare list).
+    wl = _ok(api.post(watchlists_url(api.app_customer_uuid) + f"?app_membership_uuid={anna}", {"watchlist_name": "Kunder"}), 201)["uuid"]
+    _ok(patch(api, watchlist_url(wl) + f"?app_membership_uuid={anna}", {"watchlist_name": "Kunder 2026"}))
+    _ok(api.post(companies_url(wl) + f"?app_membership_uuid={anna}", [entry(company)]))
+    _ok(delete(api, f"{companies_url(wl)}/{company.uuid}?app_membership_uuid={anna}"), 204)
+    # Screening setup.
+    config = config_with(api, "un_security_council")
+    _ok(patch(api, config_url(config["uuid"]), {"four_eyes_review_flag": True, **acting}))
+    link = _ok(api.post(config_url(config["uuid"], "/screening-config-screening-list-category"),
+                        {"screening_list_category_uuid": category_uuid("pep"), **acting}, roles=AML), 201)
+    _ok(delete(api, config_url(config["uuid"], f"/screening-config-screening-list-category/{link['uuid']}?app_membership_uuid={anna}")), 204)
+    attached = _ok(api.post(config_url(config["uuid"], "/screening-config-watchlist"), {"watchlist_uuid": wl, **acting}, roles=AML), 201)
+    _ok(delete(api, config_url(config["uuid"], f"/screening-config-watchlist/{attached['uuid']}?app_membership_uuid={anna}")), 204)
+    _ok(api.delete(f"{companies_url(wl)}?app_membership_uuid={anna}"))
+    _ok(delete(api, watchlist_url(wl) + f"?app_membership_uuid={anna}", roles=None), 204)
+    # Monitoring, cases.
+    monitoring = customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
+    _ok(review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=anna), 201)
+    _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
+    _ok(patch(api, config_url(config["uuid"], f"/entity-monitoring/{monitoring['entity_monitoring']['uuid']}"),
+              {"removed_flag": True, "removal_reason": "No longer a customer.", **acting}))
+    # Members and API users.
+    members = f"{V1}/app-customer/{api.app_customer_uuid}/app-membership"
+    ola = _ok(api.client.post(members, {"email": "ola@nordbank.no", "full_name": "Ola", **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
+    _ok(patch(api, f"{members}/{ola['uuid']}", {"active_flag": False, **acting}, roles=ADMIN))
+    users = f"{V1}/app-customer/{api.app_customer_uuid}/api-user"
+    created = _ok(api.client.post(users, {"name": "ERP", "role_keys": ["aml"], **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
+    erp = created["api_user"]["uuid"]
+    _ok(patch(api, f"{users}/{erp}", {"role_keys": ["aml", "credit_check"], **acting}, roles=ADMIN))
+    _ok(api.client.post(f"{users}/{erp}/secret-rotation", acting, content_type="application/json", **api.headers(ADMIN)), 201)
+    _ok(patch(api, f"{users}/{erp}", {"active_flag": False, **acting}, roles=ADMIN))
+
+    events = audit_events(api, limit=1000)
+
+    by_action = {}
+    for event in events:
+        by_action.setdefault(event["action_key"], []).append(event)
+    assert set(ACTIONS) - set(by_action) == {"app_membership.reactivate"}
+    assert events == sorted(events, key=lambda e: e["created_timestamp"], reverse=True)  # newest first
+    api_user = str(api.credentials.api_user.uuid)
+    unnamed = {"screening_config.create", "entity_monitoring.decide"}  # the steps name no member
+    for action, recorded in by_action.items():
+        latest = recorded[0]
+        if action == "api_user.create":
+            assert recorded[-1]["actor_api_user_uuid"] is None  # the test's own API user, made by the fixture
+        assert latest["actor_api_user_uuid"] == api_user, action
+        assert latest["actor_email"] == ("" if action in unnamed else "anna@nordbank.no"), action
+        assert latest["action_description"] == ACTIONS[action]
+        assert latest["before"] is not None or latest["after"] is not None, action
+    [rename] = by_action["watchlist.rename"]
+    assert (rename["before"], rename["after"]) == ({"watchlist_name": "Kunder"}, {"watchlist_name": "Kunder 2026"})
+    assert rename["object_type"] == "watchlist" and rename["object_uuid"] == wl
+    [update] = by_action["screening_config.update"]
+    assert (update["before"], update["after"]) == ({"four_eyes_review_flag": False}, {"four_eyes_review_flag": True})
+    [reviewed] = by_action["screening_case.review"]
+    assert reviewed["object_label"] == UN_PERSON
+    assert reviewed["before"]["case_status_key"] == "pending" and reviewed["after"]["review_status_key"] == "escalated"
+    [roles] = by_action["api_user.roles_change"]
+    assert (roles["before"]["role_keys"], roles["after"]["role_keys"]) == (["aml"], ["aml", "credit_check"])
+    [rotated] = by_action["api_user.secret_rotate"]
+    assert rotated["after"]["credentials_version"] == rotated["before"]["credentials_version"] + 1
+    assert "secret" not in str(rotated["after"]).replace("secret_rotate", "")  # never a secret in the log
+    [assigned] = by_action["screening_case.assign"]
+    assert assigned["after"] == {"assignee_email": "anna@nordbank.no"}
+    [removed] = by_action["entity_monitoring.remove"]
+    assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
+
+    only_reviews = audit_events(api, action_key="screening_case.review,screening_case.assign")
+    assert {e["action_key"] for e in only_reviews} == {"screening_case.review", "screening_case.assign"}
+    assert [e["uuid"] for e in audit_events(api, object_uuid=erp)] == [e["uuid"] for e in events if e["object_uuid"] == erp]
+    assert len(audit_events(api, actor_app_membership_uuid=anna)) == len([e for e in events if e["actor_email"]])
