@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json as jsonlib
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -31,6 +32,9 @@ if settings.REDIS_URL:
     _db = 10 + int(_worker[2:]) if _worker.startswith("gw") else 9
     _url = urlsplit(settings.REDIS_URL)
     settings.CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{_db}"))
+else:
+    # The embedded default's file cache is shared by processes: each worker gets a folder of its own.
+    settings.CACHES["default"]["LOCATION"] = tempfile.mkdtemp(prefix=f"vakt-test-cache-{_worker or 'main'}-")
 
 # Tasks run in-process in tests; the worker's wiring is tested separately.
 celery_app.conf.task_always_eager = True
