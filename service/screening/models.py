@@ -133,3 +133,7 @@ from service.screening.case_models import (  # noqa: E402,F401
     ScreeningCaseReview,
     ScreeningCaseReviewStatus,
 )
+from service.screening.run_models import (  # noqa: E402,F401
+    ScreeningRun,
+    ScreeningRunChunk,
+)
