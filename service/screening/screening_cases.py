@@ -54,7 +54,8 @@ class HitsRecorded:
     updated: int = 0
 
 
-def _inquiry(config_uuid: uuid.UUID, entity: ScreenedEntity) -> EntityInquiry:
+def _inquiries(config_uuid: uuid.UUID, entities: list[ScreenedEntity]) -> dict[ScreenedEntity, EntityInquiry]:
+    """The config's inquiry of each entity, made where missing (insert-ignore: one per config + entity)."""
     EntityInquiry.objects.bulk_create(
         [
             EntityInquiry(
@@ -63,23 +64,30 @@ def _inquiry(config_uuid: uuid.UUID, entity: ScreenedEntity) -> EntityInquiry:
                 inquiry_entity_uuid=entity.entity_uuid,
                 **entity.inquiry_fields(),
             )
+            for entity in entities
         ],
         ignore_conflicts=True,
     )
-    return EntityInquiry.objects.get(
-        screening_config_id=config_uuid, inquiry_entity_key=entity.entity_key, inquiry_entity_uuid=entity.entity_uuid
+    wanted = set(entities)
+    found = EntityInquiry.objects.filter(
+        screening_config_id=config_uuid, inquiry_entity_uuid__in=[e.entity_uuid for e in entities]
     )
+    return {
+        entity: inquiry
+        for inquiry in found
+        if (entity := ScreenedEntity(inquiry.inquiry_entity_key, inquiry.inquiry_entity_uuid)) in wanted
+    }
 
 
-def _newest_cases(inquiry: EntityInquiry, source_ids: list[str]) -> dict[tuple[uuid.UUID, str], ScreeningCase]:
-    """(category, source_id) -> the newest case of its chain (the one nobody names as previous)."""
+def _newest_cases(inquiries: list[EntityInquiry]) -> dict[tuple[uuid.UUID, uuid.UUID, str], ScreeningCase]:
+    """(inquiry, category, source_id) -> the newest case of its chain (the one nobody names as previous)."""
     cases = list(
-        ScreeningCase.objects.filter(entity_inquiry=inquiry, list_source_id__in=source_ids).select_related(
+        ScreeningCase.objects.filter(entity_inquiry__in=inquiries).select_related(
             "latest_review__screening_case_review_status", "list_entry__version"
         )
     )
     superseded = {c.previous_case_id for c in cases if c.previous_case_id}
-    return {(c.list_category_id, c.list_source_id): c for c in cases if c.uuid not in superseded}
+    return {(c.entity_inquiry_id, c.list_category_id, c.list_source_id): c for c in cases if c.uuid not in superseded}
 
 
 def _case_values(entry: ScreeningListEntry, match: Match) -> dict:
@@ -101,29 +109,35 @@ def _false_positive(case: ScreeningCase) -> bool:
     )
 
 
-def hits_record(*, config_uuid: uuid.UUID, entity: ScreenedEntity, matches: list[Match]) -> HitsRecorded:
-    """Record a run's hits (matches whose entity ids are list entry uuids) for one screened entity."""
+def hits_record(*, config_uuid: uuid.UUID, hits: list[tuple[ScreenedEntity, list[Match]]]) -> HitsRecorded:
+    """Record a run's hits for the screened entities of one config (a chunk's worth at once:
+    a few statements, whatever the number of hits). Match entity ids are list entry uuids."""
     recorded = HitsRecorded()
-    if not matches:
+    hits = [(entity, matches) for entity, matches in hits if matches]
+    if not hits:
         return recorded
-    entries = ScreeningListEntry.objects.select_related("version__category").in_bulk([m.entity_id for m in matches])
+    entries = ScreeningListEntry.objects.select_related("version__category").in_bulk(
+        [m.entity_id for _, matches in hits for m in matches]
+    )
     with transaction.atomic():
-        inquiry = _inquiry(config_uuid, entity)
-        newest = _newest_cases(inquiry, [e.source_id for e in entries.values()])
+        inquiries = _inquiries(config_uuid, [entity for entity, _ in hits])
+        newest = _newest_cases(list(inquiries.values()))
         rows = []
-        for match in matches:
-            entry = entries[uuid.UUID(match.entity_id)]
-            case = newest.get((entry.version.category_id, entry.source_id))
-            if case is None:
-                rows.append(_new_case(config_uuid, inquiry, entry, match, previous=None))
-            elif case.list_content_hash == entry.content_hash or entry.version.number < case.list_entry.version.number:
-                continue
-            elif case.case_status_key in OPEN_STATUSES:
-                recorded.updated += ScreeningCase.objects.filter(pk=case.pk, case_status_key__in=OPEN_STATUSES).update(
-                    update_timestamp=timezone.now(), **_case_values(entry, match)
-                )
-            elif _false_positive(case):
-                rows.append(_new_case(config_uuid, inquiry, entry, match, previous=case))
+        for entity, matches in hits:
+            inquiry = inquiries[entity]
+            for match in matches:
+                entry = entries[uuid.UUID(match.entity_id)]
+                case = newest.get((inquiry.uuid, entry.version.category_id, entry.source_id))
+                if case is None:
+                    rows.append(_new_case(config_uuid, inquiry, entry, match, previous=None))
+                elif case.list_content_hash == entry.content_hash or entry.version.number < case.list_entry.version.number:
+                    continue
+                elif case.case_status_key in OPEN_STATUSES:
+                    recorded.updated += ScreeningCase.objects.filter(pk=case.pk, case_status_key__in=OPEN_STATUSES).update(
+                        update_timestamp=timezone.now(), **_case_values(entry, match)
+                    )
+                elif _false_positive(case):
+                    rows.append(_new_case(config_uuid, inquiry, entry, match, previous=case))
         if rows:
             ScreeningCase.objects.bulk_create(rows, ignore_conflicts=True)
             recorded.created = ScreeningCase.objects.filter(uuid__in=[r.uuid for r in rows]).count()

@@ -98,6 +98,7 @@ def entities_screen(
     keys = config_category_keys(config)
     if not keys & loaded_category_keys(loaded):
         return  # nothing in this index the config receives
+    hits = []
     for row in list(monitorings.values(*QUERY_FIELDS)):
         result.screened += 1
         matches = [
@@ -105,14 +106,12 @@ def entities_screen(
             for m in loaded.index.search(entity_query(row), limit=SEARCH_LIMIT)
             if loaded.entries[m.entity_id].category_key in keys
         ]
-        if not matches:
-            continue
-        result.hits += len(matches)
-        recorded = hits_record(
-            config_uuid=config.uuid, entity=ScreenedEntity(row["entity_key"], row["entity_uuid"]), matches=matches
-        )
-        result.cases_created += recorded.created
-        result.cases_updated += recorded.updated
+        if matches:
+            result.hits += len(matches)
+            hits.append((ScreenedEntity(row["entity_key"], row["entity_uuid"]), matches))
+    recorded = hits_record(config_uuid=config.uuid, hits=hits)
+    result.cases_created += recorded.created
+    result.cases_updated += recorded.updated
 
 
 def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunResult | None:
