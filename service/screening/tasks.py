@@ -1,5 +1,5 @@
 """Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings,
-screen monitored entities.
+screen monitored entities, re-screen a list version's delta or everything in chunks.
 
 Tasks take keys and paths, are idempotent (an unchanged file makes no new
 version), retry with backoff on network errors, and log and return when the

@@ -113,3 +113,21 @@ def test_it_raises_one_successor_of_a_false_positive_when_runs_race(api, lists, 
 
     successors = ScreeningCase.objects.filter(previous_case_id=old)
     assert successors.count() == 1 and ScreeningCase.objects.count() == 2
+
+
+def test_it_rescreens_everything_with_the_command(api, lists):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    customer_person_screened(api, config["uuid"], "Kari Nordmann")
+    ScreeningCase.objects.all().delete()
+    out = StringIO()
+
+    call_command("rescreen_all", "--chunk-size", "1", "--wait", stdout=out)
+
+    assert "2 chunk(s) queued" in out.getvalue()
+    assert "Done: screened 2, hits 1, new cases 1" in out.getvalue()
+    assert [c["monitoring_customer_person"]["full_name"] for c in cases(api, config["uuid"])["elements"]] == [UN_PERSON]
