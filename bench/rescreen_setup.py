@@ -134,7 +134,8 @@ def config_make(name: str, *category_keys: str):
 
 
 class Workers:
-    """Two `celery worker` processes (solo pool: one process each) on the Redis broker."""
+    """Two `celery worker` processes (solo pool: one process each) on the Redis broker, each in
+    a session of its own."""
 
     def __init__(self, env: dict, count: int = 2) -> None:
         self.env, self.count, self.processes = env, count, []
@@ -148,7 +149,9 @@ class Workers:
                 sys.executable, "-m", "celery", "--quiet", "-A", "portal", "worker", "--pool", "solo", "-n", f"bench{i}@%h",
                 "--without-gossip", "--without-mingle", "--loglevel", os.environ.get("BENCH_WORKER_LOGLEVEL", "WARNING"),
             ]
-            self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.env))
+            # A session of its own, as a worker service has: with the kernel's autogroups, CPU
+            # is shared between sessions, so children of this one would split one share.
+            self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.env, start_new_session=True))
         deadline = time.monotonic() + 120
         while len(app.control.ping(timeout=1.0)) < self.count:
             if time.monotonic() > deadline:
@@ -221,6 +224,3 @@ def warm_workers(config) -> None:
         _plan(run, [config], chunk_size=1)
     run_wait(run.uuid)
 
-
-def path_str(path: Path) -> str:
-    return str(path.relative_to(ROOT.parent)) if path.is_relative_to(ROOT.parent) else str(path)

@@ -18,7 +18,6 @@ chunks of CHUNK_SIZE (run_models.py); each chunk is a task. Hits go through the 
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
 
@@ -37,8 +36,6 @@ from service.screening.models import (
 )
 from service.screening.monitoring_selectors import monitorings_screened
 from service.screening.screening_run import RunResult, config_category_keys, entities_screen
-
-logger = logging.getLogger(__name__)
 
 CHUNK_SIZE = 2000
 DELTA_CHANGES = (ScreeningListEntryChange.Change.ADDED, ScreeningListEntryChange.Change.CHANGED)
