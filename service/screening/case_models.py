@@ -6,9 +6,14 @@ person or a company): exactly one of `person`, `customer_person`, `company` is s
 
 A case is one possible hit: an inquiry against one listed entity, identified across list
 versions by its category and `list_source_id` (an unchanged entry gets a new row in every
-version). `list_entry` points at the entry the case was raised on and `list_content_hash`
-keeps that entry's hash. No second case for the same inquiry and listed entity: a UNIQUE
-constraint that the run's insert-ignore leans on, so repeated or concurrent runs are safe.
+version). `list_entry` points at the entry the case was raised on (an open case is moved to
+the newest one when the entry changes) and `list_content_hash` keeps that entry's hash.
+
+The cases of one inquiry and listed entity form a chain: the first has no `previous_case`;
+a later one exists only because the one before was closed as a false positive and the
+entry's content changed since (screening_cases.py has the rule). Two constraints make the
+chain race-safe under the runs' insert-ignore: one first case per inquiry and listed entity
+(a partial UNIQUE), and at most one successor per case (`previous_case` is one-to-one).
 
 Reviews are append-only; `latest_review` and `case_status_key` follow the newest one, written
 in the same transaction (DESIGN.md, case status):
@@ -94,6 +99,10 @@ class ScreeningCase(models.Model):
     )
     case_status_key = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     latest_review = models.ForeignKey("ScreeningCaseReview", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    previous_case = models.OneToOneField(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="next_case",
+        help_text="the false positive this case re-raises because its list entry changed",
+    )
     created_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 
@@ -106,7 +115,9 @@ class ScreeningCase(models.Model):
         ]
         constraints = [
             models.UniqueConstraint(
-                fields=["entity_inquiry", "list_category", "list_source_id"], name="case_unique_inquiry_listed_entity"
+                fields=["entity_inquiry", "list_category", "list_source_id"],
+                condition=Q(previous_case__isnull=True),
+                name="case_unique_first_per_listed_entity",
             )
         ]
 

@@ -30,6 +30,9 @@ class ScreeningCaseOut(Schema):
     sanction_flag: bool
     app_url: str | None
     screening_case_status_key: str = Field(description="Extension: pending, ongoing or complete")
+    previous_screening_case_uuid: uuid.UUID | None = Field(
+        description="Extension: the false positive this case raises again because its list entry changed since"
+    )
 
 
 class EntityInquiryOut(Schema):
@@ -236,6 +239,7 @@ def case_composite_out(case, *, monitorings: list, monitored_flag: bool) -> dict
             "sanction_flag": case.sanction_flag,
             "app_url": screening_app_url(f"/screening/cases/{case.uuid}/"),
             "screening_case_status_key": case.case_status_key,
+            "previous_screening_case_uuid": case.previous_case_id,
         },
         "entity_inquiry": {
             "uuid": inquiry.uuid,

@@ -3,7 +3,8 @@
 All or nothing: the new version's entries, its change records and the switch
 of `current_version` happen in one transaction, after the whole file has been
 read. A file that cannot be trusted (ParseError) leaves the current version
-in place; single bad records are rejected, counted and reported.
+in place; single bad records are rejected, counted and reported. A version with added or
+changed entries is re-screened once committed (only that delta: service/screening/rescreen.py).
 """
 
 from __future__ import annotations
@@ -132,6 +133,8 @@ def screening_list_import(
             version.save()
             locked.current_version = version
             locked.save(update_fields=["current_version"])
+            if counts[0] or counts[1]:
+                _rescreen_on_commit(version)
     except ParseError as exc:
         raise ListImportError(f"{Path(path).name} was not imported: {exc}") from exc
     category.current_version = version  # the caller's instance sees the new version too
@@ -149,6 +152,13 @@ def screening_list_import(
         changed=counts[1],
         removed=counts[2],
     )
+
+
+def _rescreen_on_commit(version: ScreeningListVersion) -> None:
+    """Once the version is committed: screen its added and changed entries (rescreen.py)."""
+    from service.screening.tasks import screening_list_version_rescreen_task
+
+    transaction.on_commit(lambda: screening_list_version_rescreen_task.delay(str(version.uuid)))
 
 
 def _problem(problem) -> dict:

@@ -1,13 +1,15 @@
-"""Screening runs: a config's screened entities against the current lists, hits as cases.
+"""Screening runs: monitored entities searched against an index, hits recorded as cases.
 
 Which lists (rule 5): PEP lists always; sanction lists only for the categories the config
-selected. The engine's index covers every current list (one index per process, shared by all
-configs, see engine.py); hits of lists the config does not screen against are dropped here.
+selected (`config_category_keys`). The index searched is the engine's index of every current
+list (one per process, shared by all configs, see engine.py) for an ordinary run, or the
+small index of a list version's delta for a re-screen (rescreen.py); hits of lists the
+config does not screen against are dropped here.
 
 Who: only monitorings that `monitorings_screened` returns (the §3 rule, spelled once in
-monitoring_selectors). A hit becomes an entity inquiry (one per config + entity) and a case
-per listed entity; both are inserted with ON CONFLICT DO NOTHING against their UNIQUE
-constraints, so a repeated or concurrent run makes no second case.
+monitoring_selectors). Entities are read as plain values (one query, no model instances),
+so a chunk of thousands costs little beside the searches. Hits go to
+`screening_cases.hits_record`, the one place that decides what becomes a case.
 """
 
 from __future__ import annotations
@@ -16,23 +18,31 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db.models import QuerySet
 
 from service.screening.engine import LoadedIndex, screening_index
 from service.screening.matching.types import PersonQuery
-from service.screening.models import (
-    EntityInquiry,
-    EntityMonitoring,
-    ScreeningCase,
-    ScreeningConfig,
-    ScreeningListCategory,
-    ScreeningListEntry,
-)
+from service.screening.models import EntityMonitoring, ScreeningConfig, ScreeningListCategory
 from service.screening.monitoring_selectors import monitorings_screened
+from service.screening.screening_cases import ScreenedEntity, hits_record
 
 # More than the few a reviewer needs: hits of lists the config does not screen against are
 # dropped after the search, and must not push out the ones it does.
 SEARCH_LIMIT = 25
+
+# What the engine is asked about a monitored entity, read without model instances.
+QUERY_FIELDS = (
+    "entity_key",
+    "entity_uuid",
+    "company__name",
+    "person__full_name",
+    "person__birth_date",
+    "person__nationality",
+    "person__gender",
+    "customer_person__full_name",
+    "customer_person__birth_date",
+    "customer_person__gender__key",
+)
 
 
 @dataclass
@@ -40,9 +50,13 @@ class RunResult:
     screened: int = 0
     hits: int = 0
     cases_created: int = 0
+    cases_updated: int = 0
 
     def summary_line(self) -> str:
-        return f"screened {self.screened}, hits {self.hits}, new cases {self.cases_created}."
+        return (
+            f"screened {self.screened}, hits {self.hits}, new cases {self.cases_created}, "
+            f"cases moved to a changed entry {self.cases_updated}."
+        )
 
 
 def config_category_keys(config: ScreeningConfig) -> set[str]:
@@ -52,99 +66,66 @@ def config_category_keys(config: ScreeningConfig) -> set[str]:
     return set(pep) | set(selected)
 
 
-def entity_query(monitoring: EntityMonitoring) -> PersonQuery:
-    """What the engine is asked about the monitored entity."""
-    if monitoring.company_id is not None:
-        return PersonQuery(name=monitoring.company.name, schema="Organization")
-    person = monitoring.person or monitoring.customer_person
-    birth_date = person.birth_date.isoformat() if person.birth_date else None
-    if monitoring.person_id is not None:
-        nationalities = [person.nationality] if person.nationality else []
-        gender = person.gender or None
-    else:
-        nationalities = []
-        gender = person.gender.key if person.gender and person.gender.key in ("male", "female") else None
-    return PersonQuery(name=person.full_name, birth_date=birth_date, nationalities=nationalities, gender=gender)
+def loaded_category_keys(loaded: LoadedIndex) -> set[str]:
+    return {listed.category_key for listed in loaded.entries.values()}
 
 
-def _inquiry(config: ScreeningConfig, monitoring: EntityMonitoring) -> EntityInquiry:
-    fields = {"person_id": monitoring.person_id, "customer_person_id": monitoring.customer_person_id, "company_id": monitoring.company_id}
-    EntityInquiry.objects.bulk_create(
-        [
-            EntityInquiry(
-                screening_config=config,
-                inquiry_entity_key=monitoring.entity_key,
-                inquiry_entity_uuid=monitoring.entity_uuid,
-                **fields,
-            )
-        ],
-        ignore_conflicts=True,
-    )
-    return EntityInquiry.objects.get(
-        screening_config=config, inquiry_entity_key=monitoring.entity_key, inquiry_entity_uuid=monitoring.entity_uuid
+def entity_query(row: dict) -> PersonQuery:
+    """The engine's query for one row of `QUERY_FIELDS`."""
+    key = row["entity_key"]
+    if key == EntityMonitoring.EntityKey.COMPANY:
+        return PersonQuery(name=row["company__name"], schema="Organization")
+    birth_date = row[f"{key}__birth_date"]
+    birth_date = birth_date.isoformat() if birth_date else None
+    if key == EntityMonitoring.EntityKey.PERSON:
+        nationality = row["person__nationality"]
+        return PersonQuery(
+            name=row["person__full_name"], birth_date=birth_date,
+            nationalities=[nationality] if nationality else [], gender=row["person__gender"] or None,
+        )
+    gender = row["customer_person__gender__key"]
+    return PersonQuery(
+        name=row["customer_person__full_name"], birth_date=birth_date,
+        gender=gender if gender in ("male", "female") else None,
     )
 
 
-def _screen_one(config: ScreeningConfig, monitoring: EntityMonitoring, loaded: LoadedIndex, keys: set[str], result: RunResult) -> None:
-    result.screened += 1
-    matches = [
-        m
-        for m in loaded.index.search(entity_query(monitoring), limit=SEARCH_LIMIT)
-        if loaded.entries[m.entity_id].category_key in keys
-    ]
-    if not matches:
-        return
-    result.hits += len(matches)
-    entries = ScreeningListEntry.objects.select_related("version__category").in_bulk([m.entity_id for m in matches])
-    with transaction.atomic():
-        inquiry = _inquiry(config, monitoring)
-        rows = []
-        for match in matches:
-            entry = entries[uuid.UUID(match.entity_id)]
-            list_type = entry.version.category.list_type
-            rows.append(
-                ScreeningCase(
-                    screening_config=config,
-                    entity_inquiry=inquiry,
-                    list_category=entry.version.category,
-                    list_source_id=entry.source_id,
-                    list_entry=entry,
-                    list_content_hash=entry.content_hash,
-                    pep_flag=list_type == ScreeningListCategory.ListType.PEP,
-                    sanction_flag=list_type == ScreeningListCategory.ListType.SANCTION,
-                    score=round(match.score, 4),
-                    explanation=match.explanation.as_dict(),
-                    explanation_summary=match.explanation.summary(),
-                )
-            )
-        ScreeningCase.objects.bulk_create(rows, ignore_conflicts=True)
-        result.cases_created += ScreeningCase.objects.filter(uuid__in=[r.uuid for r in rows]).count()
+def entities_screen(
+    *, config: ScreeningConfig, monitorings: QuerySet[EntityMonitoring], loaded: LoadedIndex, result: RunResult
+) -> None:
+    """Search each of `monitorings` (already limited to screened ones) in `loaded` and record
+    the hits of the config's categories. Every kind of run ends here."""
+    keys = config_category_keys(config)
+    if not keys & loaded_category_keys(loaded):
+        return  # nothing in this index the config receives
+    hits = []
+    for row in list(monitorings.values(*QUERY_FIELDS)):
+        result.screened += 1
+        matches = [
+            m
+            for m in loaded.index.search(entity_query(row), limit=SEARCH_LIMIT)
+            if loaded.entries[m.entity_id].category_key in keys
+        ]
+        if matches:
+            result.hits += len(matches)
+            hits.append((ScreenedEntity(row["entity_key"], row["entity_uuid"]), matches))
+    recorded = hits_record(config_uuid=config.uuid, hits=hits)
+    result.cases_created += recorded.created
+    result.cases_updated += recorded.updated
 
 
 def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunResult | None:
-    """Screen these monitorings' entities (those still screened; the others are skipped).
-    None when none of them exists any more."""
-    monitorings = list(
-        EntityMonitoring.objects.filter(uuid__in=list(monitoring_uuids)).select_related("screening_config")
-    )
-    if not monitorings:
+    """Screen these monitorings' entities against every current list (those still screened;
+    the others are skipped). None when none of them exists any more."""
+    uuids = list(monitoring_uuids)
+    config_uuids = set(EntityMonitoring.objects.filter(uuid__in=uuids).values_list("screening_config_id", flat=True))
+    if not config_uuids:
         return None
     result = RunResult()
-    by_config: dict[uuid.UUID, list[uuid.UUID]] = {}
-    configs = {}
-    for monitoring in monitorings:
-        by_config.setdefault(monitoring.screening_config_id, []).append(monitoring.uuid)
-        configs[monitoring.screening_config_id] = monitoring.screening_config
     loaded = None
-    for config_uuid, uuids in by_config.items():
-        config = configs[config_uuid]
-        screened = (
-            monitorings_screened(screening_config=config)
-            .filter(uuid__in=uuids)
-            .select_related("person", "customer_person__gender", "company")
-        )
-        keys = config_category_keys(config)
-        for monitoring in screened:
+    for config in ScreeningConfig.objects.filter(uuid__in=config_uuids):
+        screened = monitorings_screened(screening_config=config).filter(uuid__in=uuids)
+        if screened.exists():
             loaded = loaded or screening_index()
-            _screen_one(config, monitoring, loaded, keys, result)
+            entities_screen(config=config, monitorings=screened, loaded=loaded, result=result)
     return result

@@ -1,5 +1,5 @@
 """Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings,
-screen monitored entities.
+screen monitored entities, re-screen a list version's delta or everything in chunks.
 
 Tasks take keys and paths, are idempotent (an unchanged file makes no new
 version), retry with backoff on network errors, and log and return when the
@@ -143,6 +143,62 @@ def screening_run_task(monitoring_uuids: list[str]) -> str | None:
         return None
     logger.info("Screening run: %s", result.summary_line())
     return result.summary_line()
+
+
+# --- re-screening (service.screening.rescreen): a list version's delta, or everything, in chunks ---
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def screening_list_version_rescreen_task(version_uuid: str) -> str | None:
+    """Plan the re-screen of a new list version's added and changed entries and enqueue its
+    chunks; a redelivered task enqueues only the chunks not done yet."""
+    from service.screening.rescreen import list_version_rescreen_plan
+
+    run = list_version_rescreen_plan(version_uuid=version_uuid)
+    if run is None:
+        logger.warning("Screening list version %s is gone; nothing re-screened.", version_uuid)
+        return None
+    summary = f"run {run.uuid}: {run.delta_entry_count} changed entries, {run.chunk_count} chunks"
+    logger.info("List version %s re-screen: %s", version_uuid, summary)
+    return summary
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=5,
+    retry_backoff_max=300,
+    max_retries=5,
+)
+def screening_run_chunk_task(chunk_uuid: str) -> str | None:
+    """Screen one chunk of a re-screening run; a redelivered chunk makes no second case."""
+    from service.screening.rescreen import chunk_screen
+
+    result = chunk_screen(chunk_uuid=chunk_uuid)
+    if result is None:
+        logger.warning("Screening run chunk %s is gone; nothing screened.", chunk_uuid)
+        return None
+    logger.info("Screening run chunk %s: %s", chunk_uuid, result.summary_line())
+    return result.summary_line()
+
+
+@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
+def screening_full_rescreen_task() -> str:
+    """Re-screen every screened entity of every config against every current list, in chunks.
+    Acknowledged early: a redelivery would plan a second run (harmless, but twice the work)."""
+    from service.screening.rescreen import full_rescreen_plan
+
+    run = full_rescreen_plan()
+    logger.info("Full re-screen run %s: %d chunks", run.uuid, run.chunk_count)
+    return str(run.uuid)
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.

@@ -106,9 +106,11 @@ class Blocker(ScratchState):
 
     def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str, floor: float = 0.0) -> tuple | None:
         """What `kernels.candidates` takes for this query (its probes, the blocking's arrays),
-        for callers that run it inside a kernel of their own; None when no part can be looked up."""
+        for callers that run it inside a kernel of their own; None when no part can be looked up,
+        or none brings names (only full parts and glued ones do, `kernels.candidates`: without
+        one the kernel finds nothing, so most queries against a small index stop here)."""
         probes = self.probes(query_name.tokens, kind_code)
-        if not probes:
+        if not any(probe.role in (NAME, GLUED) and len(probe.parts) for probe in probes):
             return None
         offsets, weights, roles, letters = [0], [], [], []
         for probe in probes:  # one walk, not one per array

@@ -157,6 +157,8 @@ class MatchIndex:
             threshold, max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS, LONG_SHOTS, ESTIMATE_MARGIN,
             LONG_SHOT_FLOOR, *arguments,
         )
+        if not len(shortlist):
+            return []  # no candidate at all (most queries against a small index, a list update's delta)
         text_bytes = text_bytes.tobytes()
         shortlisted = []
         first_with_text: dict[str, int] = {}  # lists repeat names across entities: each text is scored once
