@@ -3,7 +3,8 @@ reviews, assignment and the case report.
 
 Beside the spec's collection filters (status, related company) the queue uses the service's
 extension filters (PEP or sanction, assignee, one entity, one case), its sort order and its
-counts per status (`screening-case-status-count`). Review statuses and match decisions are
+counts per status with their PEP and sanction hits (`screening-case-status-count`, also the
+overviews' counts: screening.freshness). Review statuses and match decisions are
 named by key here; their uuids come from the service's lookups, read when a review is sent
 (they are rows of the service's database, so a process-wide copy could outlive them).
 """
@@ -205,6 +206,55 @@ class CaseFilters:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class StatusCount:
+    status_key: str  # pending, ongoing, complete
+    count: int
+    pep_count: int
+    sanction_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CaseCounts:
+    """Cases per status under some filters, with how many are PEP and sanction hits."""
+
+    by_status: tuple[StatusCount, ...]  # pending, ongoing, complete
+
+    def of(self, status_key: str) -> StatusCount:
+        return next((c for c in self.by_status if c.status_key == status_key), StatusCount(status_key, 0, 0, 0))
+
+    def per_status(self) -> dict[str, int]:
+        """status -> count"""
+        return {c.status_key: c.count for c in self.by_status}
+
+    @property
+    def open(self) -> int:
+        return self.of("pending").count + self.of("ongoing").count
+
+    @property
+    def open_pep(self) -> int:
+        return self.of("pending").pep_count + self.of("ongoing").pep_count
+
+    @property
+    def open_sanction(self) -> int:
+        return self.of("pending").sanction_count + self.of("ongoing").sanction_count
+
+    @classmethod
+    def from_json(cls, rows: list[dict]) -> CaseCounts:
+        by_key = {row["screening_case_status_key"]: row for row in rows}
+        return cls(
+            tuple(
+                StatusCount(
+                    status_key=key,
+                    count=int(by_key.get(key, {}).get("count") or 0),
+                    pep_count=int(by_key.get(key, {}).get("pep_count") or 0),
+                    sanction_count=int(by_key.get(key, {}).get("sanction_count") or 0),
+                )
+                for key in STATUS_KEYS
+            )
+        )
+
+
 def _subject(data: dict) -> Subject:
     inquiry = data.get("entity_inquiry") or {}
     entity_uuid = UUID(str(inquiry.get("inquiry_entity_uuid")))
@@ -252,12 +302,11 @@ class CasesArea(Area):
         [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
         return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
 
-    def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> dict[str, int]:
-        """Cases per status (pending, ongoing, complete) under the filters other than the status."""
+    def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> CaseCounts:
+        """Cases per status (pending, ongoing, complete) under the filters other than the status,
+        with their PEP and sanction hits: the queue's tabs, and the overviews' counts (CaseFilters())."""
         rows = self.client.get("analysis", self._config_path(config_uuid, "screening-case-status-count"), params=filters.params())
-        counts = dict.fromkeys(STATUS_KEYS, 0)
-        counts.update({row["screening_case_status_key"]: int(row["count"]) for row in rows})
-        return counts
+        return CaseCounts.from_json(rows)
 
     def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
         """One case; `ServiceNotFound` when it is not a case of this config."""
