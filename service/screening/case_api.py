@@ -10,7 +10,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from service.auth.models import AppMembership
 from service.errors import BadRequest, field_error
-from service.pagination import page_from
+from service.pagination import PageQuery, collection
 from service.screening import case_schemas as s
 from service.screening import case_selectors as selectors
 from service.screening import case_services as services
@@ -50,9 +50,7 @@ class CaseFilterQuery(Schema):
         )
 
 
-class CaseQuery(CaseFilterQuery):
-    limit: int | None = None
-    offset: int | None = None
+class CaseQuery(CaseFilterQuery, PageQuery):
     screening_case_status_identifiers: str | None = None
     sort_order: str | None = Field(None, description=EXT + "newest_first (default) or oldest_first, by created_timestamp")
 
@@ -90,13 +88,13 @@ def _composites(config, cases: list) -> list[dict]:
 )
 def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CaseQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
+    page = query.page()
     status_keys = selectors.case_status_keys_parse(query.screening_case_status_identifiers)
     ordering = selectors.case_sort_order_parse(query.sort_order)
     count, cases = selectors.cases_page(
         config=config, filters=query.filters(status_keys), ordering=ordering, offset=page.offset, limit=page.limit
     )
-    return [{"elements": _composites(config, cases), "count": count, "has_more": page.offset + len(cases) < count}]
+    return collection(_composites(config, cases), count=count, page=page)
 
 
 @router.get(
