@@ -288,6 +288,11 @@ class CasesArea(Area):
     def _config_path(self, config_uuid: UUID | str, tail: str) -> str:
         return f"v1/screening-config/{path_segment(config_uuid)}/{tail}"
 
+    def _collection(self, config_uuid: UUID | str, params: dict) -> CasePage:
+        """One page of the case collection: the queue, one case, the cases of one entity."""
+        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
+        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+
     def page(
         self, config_uuid: UUID | str, filters: CaseFilters, *, sort_order: str = "newest_first", limit: int = 50, offset: int = 0
     ) -> CasePage:
@@ -299,8 +304,7 @@ class CasesArea(Area):
             "limit": limit,
             "offset": offset,
         }
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+        return self._collection(config_uuid, params)
 
     def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> CaseCounts:
         """Cases per status (pending, ongoing, complete) under the filters other than the status,
@@ -310,17 +314,15 @@ class CasesArea(Area):
 
     def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
         """One case; `ServiceNotFound` when it is not a case of this config."""
-        params = {"screening_case_uuid": case_uuid, "limit": 1}
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        if not data["elements"]:
+        page = self._collection(config_uuid, {"screening_case_uuid": case_uuid, "limit": 1})
+        if not page.cases:
             raise ServiceNotFound(404, "not_found", f"No screening case {case_uuid}.")
-        return Case.from_json(data["elements"][0])
+        return page.cases[0]
 
     def of_entity(self, config_uuid: UUID | str, entity_uuid: UUID | str, *, limit: int = 50) -> CasePage:
         """The cases of one screened person or company, newest first."""
         params = {"inquiry_entity_uuid": entity_uuid, "limit": limit}
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+        return self._collection(config_uuid, params)
 
     def review(
         self,
