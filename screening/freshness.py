@@ -32,13 +32,15 @@ from django.utils import timezone
 
 from portal.access import client_for_organisation
 from portal.service import DashboardClient
-from portal.service.related import AttachedWatchlist, CaseCounts, RelatedCompanyState
+from portal.service.cases import CaseCounts, CaseFilters
+from portal.service.related import RelatedCompanyState
+from portal.service.screening import WatchlistLink
 
 GENERATION_TIMEOUT_SECONDS = 30 * 24 * 3600
 SCREENING_ROLE = "aml"
 # Names of the cached values; the suffix changes when their shape does, so an old value is a miss.
-CASE_COUNTS = "case-counts:v1"
-RELATED_COMPANIES = "related-companies:v1"
+CASE_COUNTS = "case-counts:v2"
+RELATED_COMPANIES = "related-companies:v2"
 
 
 def _generation_key(organisation_uuid: UUID | str) -> str:
@@ -77,7 +79,7 @@ class RelatedCompaniesState:
     """The organisation's watchlisted companies with their screening state, by name."""
 
     config_uuid: UUID | None
-    watchlists: tuple[AttachedWatchlist, ...]
+    watchlists: tuple[WatchlistLink, ...]
     companies: tuple[RelatedCompanyState, ...]
     refreshed_at: datetime
 
@@ -94,7 +96,7 @@ def _timeout() -> int:
 
 def _fetch_case_counts(client: DashboardClient) -> CaseCountsState:
     config = client.screening.current_config()
-    counts = client.related.case_counts(config.uuid) if config else None
+    counts = client.cases.status_counts(config.uuid, CaseFilters()) if config else None
     return CaseCountsState(config_uuid=config.uuid if config else None, counts=counts, refreshed_at=timezone.now())
 
 
@@ -103,7 +105,7 @@ def _fetch_related(client: DashboardClient) -> RelatedCompaniesState:
     if config is None:
         return RelatedCompaniesState(config_uuid=None, watchlists=(), companies=(), refreshed_at=timezone.now())
     watchlists, companies = client.gather(
-        lambda: client.related.attached_watchlists(config.uuid), lambda: client.related.states(config.uuid)
+        lambda: client.screening.attached_watchlists(config.uuid), lambda: client.related.states(config.uuid)
     )
     return RelatedCompaniesState(
         config_uuid=config.uuid, watchlists=tuple(watchlists), companies=tuple(companies), refreshed_at=timezone.now()

@@ -79,7 +79,7 @@ def case_queue(request):
         except ServiceError as exc:
             context["service_error"] = service_error_text(exc)
         else:
-            context.update(page=page, tabs=filters.status_tabs(counts), **_page_links(request, filters, page))
+            context.update(page=page, tabs=filters.status_tabs(counts.per_status()), **_page_links(request, filters, page))
             context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"])
             context["company_name"] = _company_name(filters.company, page.cases)
     status = 503 if context["service_error"] and config is not None else 200

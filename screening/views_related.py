@@ -23,7 +23,8 @@ from django.views.decorators.http import require_POST
 from portal.access import member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
-from portal.service.related import CaseCounts, RelatedCompanyState
+from portal.service.cases import CaseCounts
+from portal.service.related import RelatedCompanyState
 from screening import freshness
 
 PAGE_SIZE = 100

@@ -88,103 +88,98 @@ def config_page(request, config_uuid: uuid.UUID):
     return redirect("screening:setup")
 
 
+def _change(request, change, *, failed: str):
+    """An admin's change of the setup: `change(screening)` makes it and answers what to say (None:
+    nothing changed and it said why itself); a refusal says `failed` and the service's reason.
+    Back to the setup page either way."""
+    require_admin(request.member)
+    try:
+        text = change(client_for_member(request.member).screening)
+    except ServiceError as exc:
+        refused(request, failed, exc)
+    else:
+        if text is not None:
+            acted(request, text)
+    return redirect("screening:setup")
+
+
+def _config_fields(request) -> dict:
+    """The settings form of a config, for creating it or changing it."""
+    return {
+        "suggestion_setting_uuid": request.POST.get("suggestion_setting") or None,
+        "auto_approve_monitoring": _flag(request, "auto_approve"),
+        "subscribe_to_email_notifications": _flag(request, "email_notifications"),
+    }
+
+
 @require_POST
 @member_required()
 def config_create(request):
-    require_admin(request.member)
-    screening = client_for_member(request.member).screening
-    try:
+    def create(screening):
         if screening.current_config() is not None:
             messages.info(request, "Screening is already set up for your organisation; change it below.")
-            return redirect("screening:setup")
-        screening.create_config(
-            suggestion_setting_uuid=request.POST.get("suggestion_setting") or None,
-            auto_approve_monitoring=_flag(request, "auto_approve"),
-            subscribe_to_email_notifications=_flag(request, "email_notifications"),
-        )
-    except ServiceError as exc:
-        refused(request, "Screening was not set up.", exc)
-        return redirect("screening:setup")
-    acted(request, "Screening is set up. Choose the sanction lists and attach the watchlists to screen.")
-    return redirect("screening:setup")
+            return None
+        screening.create_config(**_config_fields(request))
+        return "Screening is set up. Choose the sanction lists and attach the watchlists to screen."
+
+    return _change(request, create, failed="Screening was not set up.")
 
 
 @require_POST
 @member_required()
 def config_update(request, config_uuid: uuid.UUID):
-    require_admin(request.member)
-    screening = client_for_member(request.member).screening
-    try:
+    def update(screening):
         before = config_or_404(screening, config_uuid)
-        after = screening.update_config(
-            config_uuid,
-            suggestion_setting_uuid=request.POST.get("suggestion_setting") or None,
-            auto_approve_monitoring=_flag(request, "auto_approve"),
-            subscribe_to_email_notifications=_flag(request, "email_notifications"),
-        )
-    except ServiceError as exc:
-        refused(request, "The settings were not saved.", exc)
-        return redirect("screening:setup")
-    acted(request, _update_text(before, after))
-    return redirect("screening:setup")
+        return _update_text(before, screening.update_config(config_uuid, **_config_fields(request)))
+
+    return _change(request, update, failed="The settings were not saved.")
 
 
 @require_POST
 @member_required()
 def category_select(request, config_uuid: uuid.UUID):
-    require_admin(request.member)
-    screening = client_for_member(request.member).screening
     name = request.POST.get("category_name") or "The list"
-    try:
+
+    def select(screening):
         if request.POST.get("selection"):
             screening.unselect_category(config_uuid, request.POST["selection"])
-            text = f"{name} is no longer screened: no new sanction hits come from it."
-        else:
-            screening.select_category(config_uuid, request.POST.get("category", ""))
-            text = f"{name} is screened from now on: every monitored person and company is checked against it."
-    except ServiceError as exc:
-        refused(request, f"{name} was not changed.", exc)
-        return redirect("screening:setup")
-    acted(request, text)
-    return redirect("screening:setup")
+            return f"{name} is no longer screened: no new sanction hits come from it."
+        screening.select_category(config_uuid, request.POST.get("category", ""))
+        return f"{name} is screened from now on: every monitored person and company is checked against it."
+
+    return _change(request, select, failed=f"{name} was not changed.")
 
 
 @require_POST
 @member_required()
 def watchlist_attach(request, config_uuid: uuid.UUID):
-    require_admin(request.member)
-    screening = client_for_member(request.member).screening
     name = request.POST.get("watchlist_name") or "The watchlist"
-    try:
+
+    def attach(screening):
         config = config_or_404(screening, config_uuid)
         screening.attach_watchlist(config_uuid, request.POST.get("watchlist", ""))
-    except ServiceError as exc:
-        refused(request, f"{name} was not attached.", exc)
-        return redirect("screening:setup")
-    if config.auto_approve_monitoring:
-        then = "its companies and their persons are screened from now on (auto-approval is on)."
-    else:
-        then = "its companies are screened by name, and their persons wait for your approval on the Approvals page."
-    acted(request, f"Watchlist “{name}” attached: {then}")
-    return redirect("screening:setup")
+        if config.auto_approve_monitoring:
+            then = "its companies and their persons are screened from now on (auto-approval is on)."
+        else:
+            then = "its companies are screened by name, and their persons wait for your approval on the Approvals page."
+        return f"Watchlist “{name}” attached: {then}"
+
+    return _change(request, attach, failed=f"{name} was not attached.")
 
 
 @require_POST
 @member_required()
 def watchlist_detach(request, config_uuid: uuid.UUID, link_uuid: uuid.UUID):
-    require_admin(request.member)
     name = request.POST.get("watchlist_name") or "The watchlist"
-    try:
-        client_for_member(request.member).screening.detach_watchlist(config_uuid, link_uuid)
-    except ServiceError as exc:
-        refused(request, f"{name} was not detached.", exc)
-        return redirect("screening:setup")
-    acted(
-        request,
-        f"Watchlist “{name}” detached: the monitorings that came from it are removed (with that reason) "
-        "unless another attached watchlist holds the company.",
-    )
-    return redirect("screening:setup")
+
+    def detach(screening):
+        screening.detach_watchlist(config_uuid, link_uuid)
+        return (
+            f"Watchlist “{name}” detached: the monitorings that came from it are removed (with that reason) "
+            "unless another attached watchlist holds the company."
+        )
+
+    return _change(request, detach, failed=f"{name} was not detached.")
 
 
 # --- helpers -------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from ninja import Schema
 
 from service.errors import BadRequest, bad_field, field_error
 
@@ -43,17 +44,26 @@ def page_from(
     return Page(limit, offset)
 
 
+class PageQuery(Schema):
+    """The query parameters of a paged collection; endpoints with filters extend it."""
+
+    limit: int | None = None
+    offset: int | None = None
+
+    def page(self) -> Page:
+        return page_from(self.limit, self.offset)
+
+
+def collection(elements: list, *, count: int, page: Page) -> list[dict]:
+    """One page's elements, already rendered, in the spec's collection shape."""
+    return [{"elements": elements, "count": count, "has_more": page.offset + len(elements) < count}]
+
+
 def composite_collection(
     queryset: QuerySet, page: Page, render: Callable[[Any], dict], *, ordering: Iterable[str] = ("pk",)
 ) -> list[dict]:
     """One page of a queryset in the spec's collection shape, ordered stably by `ordering`."""
     ordered = queryset.order_by(*ordering)
     count = ordered.count()
-    rows = list(ordered[page.offset : page.offset + page.limit])
-    return [
-        {
-            "elements": [render(row) for row in rows],
-            "count": count,
-            "has_more": page.offset + len(rows) < count,
-        }
-    ]
+    rows = ordered[page.offset : page.offset + page.limit]
+    return collection([render(row) for row in rows], count=count, page=page)

@@ -3,7 +3,8 @@ reviews, assignment and the case report.
 
 Beside the spec's collection filters (status, related company) the queue uses the service's
 extension filters (PEP or sanction, assignee, one entity, one case), its sort order and its
-counts per status (`screening-case-status-count`). Review statuses and match decisions are
+counts per status with their PEP and sanction hits (`screening-case-status-count`, also the
+overviews' counts: screening.freshness). Review statuses and match decisions are
 named by key here; their uuids come from the service's lookups, read when a review is sent
 (they are rows of the service's database, so a process-wide copy could outlive them).
 """
@@ -205,6 +206,55 @@ class CaseFilters:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class StatusCount:
+    status_key: str  # pending, ongoing, complete
+    count: int
+    pep_count: int
+    sanction_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CaseCounts:
+    """Cases per status under some filters, with how many are PEP and sanction hits."""
+
+    by_status: tuple[StatusCount, ...]  # pending, ongoing, complete
+
+    def of(self, status_key: str) -> StatusCount:
+        return next((c for c in self.by_status if c.status_key == status_key), StatusCount(status_key, 0, 0, 0))
+
+    def per_status(self) -> dict[str, int]:
+        """status -> count"""
+        return {c.status_key: c.count for c in self.by_status}
+
+    @property
+    def open(self) -> int:
+        return self.of("pending").count + self.of("ongoing").count
+
+    @property
+    def open_pep(self) -> int:
+        return self.of("pending").pep_count + self.of("ongoing").pep_count
+
+    @property
+    def open_sanction(self) -> int:
+        return self.of("pending").sanction_count + self.of("ongoing").sanction_count
+
+    @classmethod
+    def from_json(cls, rows: list[dict]) -> CaseCounts:
+        by_key = {row["screening_case_status_key"]: row for row in rows}
+        return cls(
+            tuple(
+                StatusCount(
+                    status_key=key,
+                    count=int(by_key.get(key, {}).get("count") or 0),
+                    pep_count=int(by_key.get(key, {}).get("pep_count") or 0),
+                    sanction_count=int(by_key.get(key, {}).get("sanction_count") or 0),
+                )
+                for key in STATUS_KEYS
+            )
+        )
+
+
 def _subject(data: dict) -> Subject:
     inquiry = data.get("entity_inquiry") or {}
     entity_uuid = UUID(str(inquiry.get("inquiry_entity_uuid")))
@@ -238,6 +288,11 @@ class CasesArea(Area):
     def _config_path(self, config_uuid: UUID | str, tail: str) -> str:
         return f"v1/screening-config/{path_segment(config_uuid)}/{tail}"
 
+    def _collection(self, config_uuid: UUID | str, params: dict) -> CasePage:
+        """One page of the case collection: the queue, one case, the cases of one entity."""
+        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
+        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+
     def page(
         self, config_uuid: UUID | str, filters: CaseFilters, *, sort_order: str = "newest_first", limit: int = 50, offset: int = 0
     ) -> CasePage:
@@ -249,29 +304,25 @@ class CasesArea(Area):
             "limit": limit,
             "offset": offset,
         }
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+        return self._collection(config_uuid, params)
 
-    def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> dict[str, int]:
-        """Cases per status (pending, ongoing, complete) under the filters other than the status."""
+    def status_counts(self, config_uuid: UUID | str, filters: CaseFilters) -> CaseCounts:
+        """Cases per status (pending, ongoing, complete) under the filters other than the status,
+        with their PEP and sanction hits: the queue's tabs, and the overviews' counts (CaseFilters())."""
         rows = self.client.get("analysis", self._config_path(config_uuid, "screening-case-status-count"), params=filters.params())
-        counts = dict.fromkeys(STATUS_KEYS, 0)
-        counts.update({row["screening_case_status_key"]: int(row["count"]) for row in rows})
-        return counts
+        return CaseCounts.from_json(rows)
 
     def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
         """One case; `ServiceNotFound` when it is not a case of this config."""
-        params = {"screening_case_uuid": case_uuid, "limit": 1}
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        if not data["elements"]:
+        page = self._collection(config_uuid, {"screening_case_uuid": case_uuid, "limit": 1})
+        if not page.cases:
             raise ServiceNotFound(404, "not_found", f"No screening case {case_uuid}.")
-        return Case.from_json(data["elements"][0])
+        return page.cases[0]
 
     def of_entity(self, config_uuid: UUID | str, entity_uuid: UUID | str, *, limit: int = 50) -> CasePage:
         """The cases of one screened person or company, newest first."""
         params = {"inquiry_entity_uuid": entity_uuid, "limit": limit}
-        [data] = self.client.get("analysis", self._config_path(config_uuid, "screening-case-composite-collection"), params=params)
-        return CasePage(tuple(Case.from_json(c) for c in data["elements"]), int(data["count"]), bool(data["has_more"]))
+        return self._collection(config_uuid, params)
 
     def review(
         self,

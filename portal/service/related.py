@@ -1,5 +1,7 @@
-"""Related companies and case counts (spec §2.10, §4.7 and extensions): a config's screening
-state at a glance, for overviews (the related companies page, the home page's work list).
+"""Related companies (spec §2.10, §4.7 and extensions): a config's screening state per
+watchlisted company at a glance, for overviews (the related companies page, the home page's
+work list). The case counts come from `client.cases.status_counts`, the watchlists attached
+from `client.screening.attached_watchlists`.
 
 The related-company collection is read with the `aggregate_only_flag` extension: one
 element per company with its counts, not every monitoring and case behind them (those are
@@ -14,7 +16,6 @@ from uuid import UUID
 
 from portal.service.common import Area, CompanyRef, moment, path_segment
 
-CASE_STATUS_KEYS = ("pending", "ongoing", "complete")
 # The largest page the API allows: the fewest calls for an organisation's whole list.
 PAGE_LIMIT = 1000
 
@@ -53,68 +54,6 @@ class RelatedCompanyState:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class StatusCount:
-    status_key: str  # pending, ongoing, complete
-    count: int
-    pep_count: int
-    sanction_count: int
-
-
-@dataclass(frozen=True, slots=True)
-class CaseCounts:
-    """A config's cases per status, with how many are PEP and sanction hits."""
-
-    total: int
-    by_status: tuple[StatusCount, ...]
-
-    def of(self, status_key: str) -> StatusCount:
-        return next((c for c in self.by_status if c.status_key == status_key), StatusCount(status_key, 0, 0, 0))
-
-    @property
-    def open(self) -> int:
-        return self.of("pending").count + self.of("ongoing").count
-
-    @property
-    def open_pep(self) -> int:
-        return self.of("pending").pep_count + self.of("ongoing").pep_count
-
-    @property
-    def open_sanction(self) -> int:
-        return self.of("pending").sanction_count + self.of("ongoing").sanction_count
-
-    @classmethod
-    def from_json(cls, data: dict) -> CaseCounts:
-        rows = {r["screening_case_status_key"]: r for r in data.get("screening_case_status_counts") or ()}
-        return cls(
-            total=int(data.get("count") or 0),
-            by_status=tuple(
-                StatusCount(
-                    status_key=key,
-                    count=int(rows.get(key, {}).get("count") or 0),
-                    pep_count=int(rows.get(key, {}).get("pep_count") or 0),
-                    sanction_count=int(rows.get(key, {}).get("sanction_count") or 0),
-                )
-                for key in CASE_STATUS_KEYS
-            ),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class AttachedWatchlist:
-    link_uuid: UUID
-    watchlist_uuid: UUID
-    name: str
-
-    @classmethod
-    def from_json(cls, data: dict) -> AttachedWatchlist:
-        return cls(
-            link_uuid=UUID(str(data["uuid"])),
-            watchlist_uuid=UUID(str(data["watchlist_uuid"])),
-            name=data.get("watchlist_name") or "",
-        )
-
-
 class RelatedArea(Area):
     def states(self, config_uuid: UUID) -> list[RelatedCompanyState]:
         """Every related company of the config, by name (needs `aml`)."""
@@ -126,13 +65,3 @@ class RelatedArea(Area):
             "analysis", path, params={"aggregate_only_flag": True}, limit=PAGE_LIMIT
         )
         return [RelatedCompanyState.from_json(e) for e in elements]
-
-    def case_counts(self, config_uuid: UUID) -> CaseCounts:
-        """The config's cases per status and hit kind, in one call (needs `aml`)."""
-        path = f"v1/screening-config/{path_segment(config_uuid)}/screening-case-count"
-        return CaseCounts.from_json(self.client.get("analysis", path))
-
-    def attached_watchlists(self, config_uuid: UUID) -> list[AttachedWatchlist]:
-        """The watchlists whose companies the config screens (needs `aml`)."""
-        path = f"v1/screening-config/{path_segment(config_uuid)}/screening-config-watchlist"
-        return [AttachedWatchlist.from_json(link) for link in self.client.get("analysis", path)]

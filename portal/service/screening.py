@@ -113,6 +113,12 @@ class WatchlistLink:
     watchlist_name: str
     attached_at: datetime | None
 
+    @classmethod
+    def from_json(cls, data: dict) -> WatchlistLink:
+        return cls(
+            UUID(str(data["uuid"])), UUID(str(data["watchlist_uuid"])), data.get("watchlist_name") or "", moment(data.get("create_timestamp"))
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
@@ -248,17 +254,15 @@ class ScreeningArea(Area):
     # --- watchlists ------------------------------------------------------------------------------
 
     def attached_watchlists(self, config_uuid) -> list[WatchlistLink]:
+        """The watchlists whose companies the config screens (needs `aml`)."""
         rows = self.client.get("analysis", _config_path(config_uuid, "/screening-config-watchlist"))
-        return [
-            WatchlistLink(UUID(str(r["uuid"])), UUID(str(r["watchlist_uuid"])), r.get("watchlist_name") or "", moment(r.get("create_timestamp")))
-            for r in rows
-        ]
+        return [WatchlistLink.from_json(r) for r in rows]
 
     def attach_watchlist(self, config_uuid, watchlist_uuid) -> WatchlistLink:
         r = self.client.post(
             "analysis", _config_path(config_uuid, "/screening-config-watchlist"), json={"watchlist_uuid": str(watchlist_uuid)}
         )
-        return WatchlistLink(UUID(str(r["uuid"])), UUID(str(r["watchlist_uuid"])), r.get("watchlist_name") or "", moment(r.get("create_timestamp")))
+        return WatchlistLink.from_json(r)
 
     def detach_watchlist(self, config_uuid, link_uuid) -> None:
         self.client.delete("analysis", _config_path(config_uuid, f"/screening-config-watchlist/{path_segment(link_uuid)}"))

@@ -14,7 +14,7 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 
 from service.errors import ApiError, NotFound, bad_field
-from service.pagination import composite_collection, page_from
+from service.pagination import PageQuery, composite_collection
 from service.screening import batch_schemas as s
 from service.screening import batch_selectors as selectors
 from service.screening import batch_services as services
@@ -36,11 +36,6 @@ NOT_READY = {
     "description": "The job is not complete yet (`code`: not_ready)",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
-
-
-class PageQuery(Schema):
-    limit: int | None = None
-    offset: int | None = None
 
 
 class ResultQuery(Schema):
@@ -81,9 +76,8 @@ def batch_create(request: HttpRequest, screening_config_uuid: uuid.UUID, file: U
 )
 def batch_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
     return composite_collection(
-        selectors.batches_list(config=config), page, lambda b: s.batch_out(request, b), ordering=("-create_timestamp", "-uuid")
+        selectors.batches_list(config=config), query.page(), lambda b: s.batch_out(request, b), ordering=("-create_timestamp", "-uuid")
     )
 
 

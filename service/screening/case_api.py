@@ -11,7 +11,7 @@ from ninja import Field, Query, Router, Schema, Status
 from service.auth.models import AppMembership
 from service.errors import BadRequest, field_error
 from service.openapi import conflict_answer
-from service.pagination import page_from
+from service.pagination import PageQuery, collection
 from service.screening import case_schemas as s
 from service.screening import case_selectors as selectors
 from service.screening import case_services as services
@@ -51,16 +51,16 @@ class CaseFilterQuery(Schema):
         )
 
 
-class CaseQuery(CaseFilterQuery):
-    limit: int | None = None
-    offset: int | None = None
+class CaseQuery(CaseFilterQuery, PageQuery):
     screening_case_status_identifiers: str | None = None
     sort_order: str | None = Field(None, description=EXT + "newest_first (default) or oldest_first, by created_timestamp")
 
 
 class StatusCountOut(Schema):
-    screening_case_status_key: str
+    screening_case_status_key: str = Field(description="pending, ongoing or complete")
     count: int
+    pep_count: int = Field(description="Of these, PEP hits")
+    sanction_count: int = Field(description="Of these, sanction hits (a case may be both)")
 
 
 def _composites(config, cases: list) -> list[dict]:
@@ -89,13 +89,13 @@ def _composites(config, cases: list) -> list[dict]:
 )
 def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CaseQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
+    page = query.page()
     status_keys = selectors.case_status_keys_parse(query.screening_case_status_identifiers)
     ordering = selectors.case_sort_order_parse(query.sort_order)
     count, cases = selectors.cases_page(
         config=config, filters=query.filters(status_keys), ordering=ordering, offset=page.offset, limit=page.limit
     )
-    return [{"elements": _composites(config, cases), "count": count, "has_more": page.offset + len(cases) < count}]
+    return collection(_composites(config, cases), count=count, page=page)
 
 
 @router.get(
@@ -104,14 +104,22 @@ def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, quer
     summary="Extension: how many of the config's cases have each status",
     description=(
         "One element per status (pending, ongoing, complete, in that order, zeros included) counting the cases that "
-        "match the other filters of the case collection (related company, PEP or sanction, assignee, entity)."
+        "match the other filters of the case collection (related company, PEP or sanction, assignee, entity), with "
+        "how many of them are PEP and sanction hits. One grouped query, for the queue's tabs and for overviews."
     ),
     openapi_extra=EXTENSION,
 )
 def case_status_count(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CaseFilterQuery]):
     config = config_of(request, screening_config_uuid)
-    counts = selectors.case_status_counts(config=config, filters=query.filters())
-    return [{"screening_case_status_key": key, "count": count} for key, count in counts.items()]
+    return [
+        {
+            "screening_case_status_key": c.status_key,
+            "count": c.count,
+            "pep_count": c.pep_count,
+            "sanction_count": c.sanction_count,
+        }
+        for c in selectors.case_status_counts(config=config, filters=query.filters())
+    ]
 
 
 def _lookup(model, value: uuid.UUID, field: str, what: str, errors: list):

@@ -109,7 +109,10 @@ class ScreeningCase(models.Model):
     class Meta:
         ordering = ["-created_timestamp", "-uuid"]
         indexes = [
-            models.Index(fields=["screening_config", "case_status_key"], name="case_config_status"),
+            # The counts per status and hit kind: answered from the index alone (an index-only scan).
+            models.Index(
+                fields=["screening_config", "case_status_key", "pep_flag", "sanction_flag"], name="case_config_status_flags"
+            ),
             # The queue's order (oldest or newest first): the first page reads a few rows in order, not every open case.
             models.Index(fields=["screening_config", "created_timestamp", "uuid"], name="case_config_created"),
         ]

@@ -129,17 +129,33 @@ def cases_page(
     return count, [rows[u] for u in uuids if u in rows]
 
 
-def case_status_counts(*, config: ScreeningConfig, filters: CaseFilters) -> dict[str, int]:
-    """How many cases of each status match the filters other than the status (one grouped query)."""
+@dataclass(frozen=True)
+class StatusCount:
+    status_key: str
+    count: int
+    pep_count: int
+    sanction_count: int
+
+
+def case_status_counts(*, config: ScreeningConfig, filters: CaseFilters) -> list[StatusCount]:
+    """How many cases of each status (pending, ongoing, complete, zeros included, in that order)
+    match the filters other than the status, and how many of them are PEP and sanction hits.
+
+    One grouped query; count(*), not count(uuid): the index on config, status and both flags
+    answers it alone."""
     rows = (
         cases_filtered(config=config, filters=filters, with_status=False)
         .order_by()
-        .values("case_status_key")
-        .annotate(count=Count("*"))  # not count(uuid): the status index answers it alone
+        .values("case_status_key", "pep_flag", "sanction_flag")
+        .annotate(count=Count("*"))
     )
-    counts = dict.fromkeys(CASE_STATUS_KEYS, 0)
-    counts.update({row["case_status_key"]: row["count"] for row in rows})
-    return counts
+    totals = {key: [0, 0, 0] for key in CASE_STATUS_KEYS}
+    for row in rows:
+        total, n = totals[row["case_status_key"]], row["count"]
+        total[0] += n
+        total[1] += n if row["pep_flag"] else 0
+        total[2] += n if row["sanction_flag"] else 0
+    return [StatusCount(key, *numbers) for key, numbers in totals.items()]
 
 
 def case_get(*, config: ScreeningConfig, case_uuid: uuid.UUID, loc: list | None = None) -> ScreeningCase:

@@ -11,11 +11,11 @@ import uuid
 
 from django.db import transaction
 from django.http import HttpRequest
-from ninja import Query, Router, Schema, Status
+from ninja import Query, Router, Status
 
 from service.audit.services import actor_of
 from service.errors import BadRequest, bad_field, field_error
-from service.pagination import page_from
+from service.pagination import PageQuery
 from service.screening import monitoring_schemas as s
 from service.screening import monitoring_selectors as selectors
 from service.screening import monitoring_services as services
@@ -128,12 +128,10 @@ def monitoring_create(request: HttpRequest, screening_config_uuid: uuid.UUID, pa
     return Status(201, s.monitoring_composite_out(fresh))
 
 
-class MonitoringQuery(Schema):
+class MonitoringQuery(PageQuery):
     no_related_company_flag: bool | None = None
     related_company_uuid: uuid.UUID | None = None
     approval_status_key: str | None = None
-    limit: int | None = None
-    offset: int | None = None
 
 
 @router.get(
@@ -149,7 +147,7 @@ class MonitoringQuery(Schema):
 )
 def monitoring_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[MonitoringQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
+    page = query.page()
     rows = selectors.monitorings_list(
         config=config,
         no_related_company_flag=query.no_related_company_flag,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from ninja import Query, Router, Schema, Status
+from ninja import Query, Router, Status
 
 from service.errors import bad_field
-from service.pagination import page_from
+from service.pagination import PageQuery
 from service.screening import person_schemas as s
 from service.screening import person_selectors as selectors
 from service.screening import person_services as services
@@ -47,11 +47,6 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
     return Status(201, s.customer_person_out(person))
 
 
-class PageQuery(Schema):
-    limit: int | None = None
-    offset: int | None = None
-
-
 @router.get(
     "/screening-config/{screening_config_uuid}/customer-person",
     response=list[s.CustomerPersonOut],
@@ -61,7 +56,7 @@ class PageQuery(Schema):
 )
 def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
+    page = query.page()
     rows = selectors.customer_persons_list(config=config)[page.offset : page.offset + page.limit]
     return [s.customer_person_out(p) for p in rows]
 

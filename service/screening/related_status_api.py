@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from ninja import Query, Router, Schema
+from ninja import Query, Router
 
 from service.auth.principal import principal_of
-from service.pagination import page_from
+from service.pagination import PageQuery, collection
 from service.screening import related_status_schemas as s
 from service.screening.config_api import config_of
 from service.screening.related_status_selectors import related_company_status_page
@@ -17,9 +17,7 @@ from service.screening.related_status_selectors import related_company_status_pa
 router = Router(tags=["Screening cases"])
 
 
-class PageQuery(Schema):
-    limit: int | None = None
-    offset: int | None = None
+class RelatedStatusQuery(PageQuery):
     aggregate_only_flag: bool = False  # extension
 
 
@@ -38,12 +36,12 @@ class PageQuery(Schema):
         "empty), for overviews of many companies."
     ),
 )
-def related_company_status_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+def related_company_status_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[RelatedStatusQuery]):
     config = config_of(request, screening_config_uuid)
-    page = page_from(query.limit, query.offset)
+    page = query.page()
     aggregate_only = query.aggregate_only_flag
     count, statuses = related_company_status_page(
         config=config, page=page, granted_roles=principal_of(request).granted_roles, with_flags=not aggregate_only
     )
     elements = [s.related_company_status_out(status, aggregate_only=aggregate_only) for status in statuses]
-    return [{"elements": elements, "count": count, "has_more": page.offset + len(elements) < count}]
+    return collection(elements, count=count, page=page)

@@ -46,6 +46,14 @@ class JsErrors(list):
 
 
 @pytest.fixture
+def shots(tmp_path) -> Path:
+    """Where a test saves its screenshots: $VAKT_SCREENSHOT_DIR when set (to look at them), else tmp_path."""
+    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
 def page(browser, live_server) -> Iterator:
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(15_000)

@@ -5,8 +5,6 @@ Screenshots `screening-queue.png` and `screening-case.png` go to $VAKT_SCREENSHO
 """
 
 import io
-import os
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -15,13 +13,6 @@ from pypdf import PdfReader
 from portal.models import Member
 from tests.screening.helpers import cases_make, member_make
 from tests.service.screening.cases.conftest import lists  # noqa: F401
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

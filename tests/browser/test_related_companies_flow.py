@@ -4,9 +4,7 @@ screening state, attention first; filters kept in the URL; refresh on demand. Sc
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -18,13 +16,6 @@ from tests.service.companies.factories import company_make, person_make, role_ma
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON, lists  # noqa: F401 (fixture)
 from tests.service.screening.helpers import decide, monitorings
 from tests.service.screening.watchlists.helpers import attach, owns, watchlist_make
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

@@ -7,8 +7,6 @@ Screenshots of the setup and approvals pages go to $VAKT_SCREENSHOT_DIR when it 
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -22,13 +20,6 @@ from tests.portal.conftest import make_member
 from tests.service.companies.factories import company_make, person_make, role_make
 from tests.service.screening.cases.conftest import PEP_RECORDS, UN_PERSON, UN_XML
 from tests.service.screening.watchlists.helpers import nordlys_owned_by_kari, owns, watchlist_make
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

@@ -4,12 +4,10 @@ page and in the charts, the home work list, the health page and the 404 page, wi
 Screenshots go to $VAKT_SCREENSHOT_DIR when it is set (for looking at them), else to tmp_path.
 """
 
-import os
 import re
 import uuid
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -21,13 +19,6 @@ from service.companies.analysis import analysis_refresh
 from service.watchlists.services import watchlist_create
 from tests.portal.conftest import make_member
 from tests.service.companies.factories import accounts_make, company_make, employment_make, payment_remark_make
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _log_in(page, member) -> None:

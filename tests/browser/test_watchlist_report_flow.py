@@ -4,7 +4,6 @@ Screenshots of each state go to $VAKT_SCREENSHOT_DIR when it is set (for looking
 """
 
 import io
-import os
 from decimal import Decimal
 from pathlib import Path
 
@@ -17,13 +16,6 @@ from reports.tasks import report_download_poll
 from service.companies.analysis import analysis_refresh
 from tests.reports.helpers import report_types_seed
 from tests.service.companies.factories import accounts_make, company_make
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

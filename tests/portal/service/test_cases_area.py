@@ -9,7 +9,7 @@ import pytest
 
 from portal.access import client_for_member
 from portal.service import ServiceNotFound
-from portal.service.cases import CaseFilters
+from portal.service.cases import CaseFilters, StatusCount
 from tests.screening.helpers import cases_make, member_make
 from tests.service.screening.cases.conftest import lists  # noqa: F401
 
@@ -41,8 +41,11 @@ def test_it_counts_and_filters_and_finds_one_case(officer, other_member, lists):
     screened = cases_make(officer)
     cases = client_for_member(officer.member).cases
 
-    assert cases.status_counts(screened.config_uuid, CaseFilters()) == {"pending": 2, "ongoing": 0, "complete": 0}
-    assert cases.status_counts(screened.config_uuid, CaseFilters(pep=True))["pending"] == 1
+    counts = cases.status_counts(screened.config_uuid, CaseFilters())
+    assert counts.per_status() == {"pending": 2, "ongoing": 0, "complete": 0}
+    assert (counts.open, counts.open_pep, counts.open_sanction) == (2, 1, 1)
+    pep_only = cases.status_counts(screened.config_uuid, CaseFilters(pep=True))
+    assert pep_only.of("pending") == StatusCount("pending", 1, 1, 0)
     only_company = cases.page(screened.config_uuid, CaseFilters(related_company_uuid=screened.company.uuid))
     assert [c.uuid for c in only_company.cases] == [screened.sanction_case.uuid]
     assert cases.get(screened.config_uuid, screened.pep_case.uuid).subject.name == "Ingrid Margrethe Solbakken"
