@@ -68,6 +68,7 @@ def _log_in(page, member) -> None:
 
 def test_an_admin_sets_up_screening_and_approves_in_bulk(page, admin, customers, shots):
     _log_in(page, admin)
+    page.get_by_test_id("nav-menu-toggle").click()  # the Admin menu
     page.locator("#nav").get_by_role("link", name="Screening setup").click()
     expect(page.get_by_test_id("setup-state")).to_have_text("Not set up")
     page.get_by_role("button", name="Set up screening").click()
@@ -88,6 +89,7 @@ def test_an_admin_sets_up_screening_and_approves_in_bulk(page, admin, customers,
     expect(page.get_by_test_id("setting-enin_calculated_extended_beneficial_owners")).to_contain_text("4 persons suggested")
     page.screenshot(path=str(shots / "screening-setup.png"), full_page=True)
 
+    page.get_by_test_id("nav-menu-toggle").click()  # the Admin menu
     page.locator("#nav").get_by_role("link", name="Approvals").click()
     expect(page.get_by_test_id("approvals-summary")).to_contain_text("4 waiting for a decision, for 2 companies")
     tundra = page.get_by_test_id("pending-company").filter(has_text="Tundra Shipping AS")
