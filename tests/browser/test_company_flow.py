@@ -30,7 +30,7 @@ def test_it_finds_a_company_and_shows_its_page_and_benchmark(page, member):
     analysis_refresh(company_uuids=[company.uuid, *[p.uuid for p in peers]])
 
     _log_in(page, member)
-    page.get_by_role("link", name="Companies").click()
+    page.locator("#nav").get_by_role("link", name="Companies", exact=True).click()
     page.get_by_role("searchbox", name="Search companies").fill("havbris")
     page.get_by_role("link", name="Havbris Teknologi AS").click()
 
