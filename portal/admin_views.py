@@ -1,8 +1,8 @@
 """Organisation admin (admins only): invite and deactivate dashboard members, set their dashboard
 role, manage the organisation's API users, and read the audit log.
 
-Every change goes through `client.organisation_admin` and carries the acting admin's
-`app_membership_uuid`, so the service's audit log names them. Secrets are shown once, on the
+Every change goes through `client.organisation_admin`, whose client acts for the admin
+(`client_for_member`): each write carries their `app_membership_uuid`, so the service's audit log names them. Secrets are shown once, on the
 answer to the POST that made them (never stored, never in a redirect), with `no-store`.
 """
 
@@ -35,6 +35,7 @@ AUDIT_GROUPS = {
     "monitoring": ("Monitoring decisions and removals", "entity_monitoring.decide,entity_monitoring.remove"),
     "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
+    "persons": ("Customer persons", "customer_person.create,customer_person.national_id_add,customer_person.location_add"),
     "watchlists": ("Watchlists", "watchlist.create,watchlist.rename,watchlist.delete,watchlist.companies_add,watchlist.companies_remove"),
     "api_users": ("API users", "api_user.create,api_user.roles_change,api_user.secret_rotate,api_user.deactivate"),
     "members": ("Members", "app_membership.invite,app_membership.deactivate,app_membership.reactivate"),
@@ -65,9 +66,7 @@ def member_invite(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            person = _admin_client(request).member_invite(
-                email=data["email"], full_name=data["full_name"], acting=request.member.app_membership_uuid
-            )
+            person = _admin_client(request).member_invite(email=data["email"], full_name=data["full_name"])
         except ServiceBadRequest as exc:
             _form_errors_from(form, exc, {"email": "email", "full_name": "full_name"})
         except ServiceError as exc:
@@ -119,7 +118,7 @@ def member_deactivate(request, member_uuid: uuid.UUID):
     if target.app_membership_uuid:
         try:
             _admin_client(request).member_set_active(
-                target.app_membership_uuid, active=False, acting=request.member.app_membership_uuid
+                target.app_membership_uuid, active=False
             )
         except ServiceError as exc:
             messages.error(request, f"{target.user.get_username()} was not deactivated. {service_error_text(exc)}")
@@ -156,7 +155,6 @@ def api_users(request):
             created = client.api_user_create(
                 name=form.cleaned_data["name"],
                 role_keys=form.cleaned_data["role_keys"],
-                acting=request.member.app_membership_uuid,
             )
         except ServiceBadRequest as exc:
             _form_errors_from(form, exc, {"name": "name", "role_keys": "role_keys"})
@@ -204,7 +202,7 @@ def api_user_rotate(request, api_user_uuid: uuid.UUID):
     if request.method != "POST":
         return render(request, "portal/admin_confirm.html", {"action": "api_user_rotate", "api_user": api_user})
     try:
-        rotated = _admin_client(request).api_user_rotate(api_user.uuid, acting=request.member.app_membership_uuid)
+        rotated = _admin_client(request).api_user_rotate(api_user.uuid)
     except ServiceError as exc:
         messages.error(request, f"The secrets were not rotated. {service_error_text(exc)}")
         return redirect("api-users")
@@ -219,7 +217,7 @@ def api_user_deactivate(request, api_user_uuid: uuid.UUID):
     if request.method != "POST":
         return render(request, "portal/admin_confirm.html", {"action": "api_user_deactivate", "api_user": api_user})
     try:
-        _admin_client(request).api_user_deactivate(api_user.uuid, acting=request.member.app_membership_uuid)
+        _admin_client(request).api_user_deactivate(api_user.uuid)
     except ServiceError as exc:
         messages.error(request, f"“{api_user.name}” was not deactivated. {service_error_text(exc)}")
         return redirect("api-users")

@@ -68,5 +68,6 @@ def abilities_for(member: Member) -> list[str]:
     if member.role == Member.Role.ADMIN:
         if "aml" in keys:
             abilities.append("Set up screening and approve monitorings")
+        abilities.append("Invite and deactivate members, manage API users and read the audit log")
         abilities.append("See the technical details of the health checks")
     return abilities

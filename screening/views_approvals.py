@@ -92,10 +92,7 @@ def decide(request):
         for monitoring_uuid in uuids:
             try:
                 done.append(
-                    screening.decide(
-                        config.uuid, monitoring_uuid, approved=approved, comment=comment,
-                        app_membership_uuid=request.member.app_membership_uuid,
-                    )
+                    screening.decide(config.uuid, monitoring_uuid, approved=approved, comment=comment)
                 )
             except ServiceError as exc:
                 failures.append(service_error_text(exc))
@@ -166,7 +163,6 @@ def customer_person_add(request):
         monitoring = screening.monitor_customer_person(
             config.uuid, person_uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
             comment=data["comment"] or "Added as a customer person in the dashboard.",
-            app_membership_uuid=request.member.app_membership_uuid,
         )
     except ServiceError as exc:
         if isinstance(exc, ServiceBadRequest):

@@ -29,6 +29,7 @@ from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
 from portal.service.cases import Case
 from screening import freshness
+from screening.four_eyes import RULE_TEXT, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
@@ -113,6 +114,7 @@ def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | No
             "assign_url": case_base.format(case.uuid) + "assign/",
             "assignee": names.get(case.assignee_uuid) if case.assignee_uuid else None,
             "mine": case.assignee_uuid is not None and case.assignee_uuid == member.app_membership_uuid,
+            "proposal": proposal_badge_title(case, member),
             **_raised(case, today),
             **_lines(case),
             "companies": [(company, filters.query(company=company.uuid)) for company in case.related_companies],
@@ -197,6 +199,8 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "review_statuses": REVIEW_STATUSES,
         "match_decisions": MATCH_DECISIONS,
         "form": form or _form_from(case),
+        "four_eyes": four_eyes_for(case, on=config.four_eyes_review, member=request.member),
+        "four_eyes_rule": RULE_TEXT,
         "back": _back_url(request),
     }
     return render(request, "screening/case.html", context, status=status)
@@ -257,7 +261,7 @@ def case_review(request, case_uuid: uuid.UUID):
         return _case_page(request, case_uuid, form={**form, "problems": [error]}, status=503)
     try:
         case = client.cases.review(
-            config.uuid, case_uuid, reviewer_uuid=request.member.app_membership_uuid, status_key=form["status_key"],
+            config.uuid, case_uuid, status_key=form["status_key"],
             decision_key=form["decision_key"], pep_confirmed=form["pep_confirmed"], comment=form["comment"],
         )
     except ServiceNotFound:
@@ -265,10 +269,13 @@ def case_review(request, case_uuid: uuid.UUID):
     except ServiceError as exc:
         # A refusal with a reason (a four-eyes rule, a bad field) is shown at the form, the text kept.
         text = f"The review was not saved. {service_error_text(exc)}"
-        return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=400 if exc.status < 500 else 503)
+        status = 503 if exc.status >= 500 or exc.status == 0 else 409 if exc.status == 409 else 400
+        return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=status)
     freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
     label = dict((key, label) for key, label, _ in REVIEW_STATUSES)[form["status_key"]]
     closed = "The case is complete." if case.status_key == "complete" else "The case stays open."
+    if form["status_key"] == "confirmed_hit" and case.hit_proposal is not None:
+        closed = "Four-eyes review: the hit is proposed, and the case stays open until a second officer confirms it."
     messages.success(request, f"Review saved: {label.lower()}. {closed}")
     return redirect(_case_url(case_uuid, _back_url(request)))
 

@@ -109,6 +109,7 @@ def _config_fields(request) -> dict:
         "suggestion_setting_uuid": request.POST.get("suggestion_setting") or None,
         "auto_approve_monitoring": _flag(request, "auto_approve"),
         "subscribe_to_email_notifications": _flag(request, "email_notifications"),
+        "four_eyes_review": _flag(request, "four_eyes"),
     }
 
 
@@ -231,6 +232,13 @@ def _update_text(before, after) -> str:
             "members get a daily email of new cases and pending approvals"
             if after.subscribe_to_email_notifications
             else "no more daily emails"
+        )
+    if before.four_eyes_review != after.four_eyes_review:
+        changes.append(
+            "four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer, "
+            "never by the one who escalated or proposed it"
+            if after.four_eyes_review
+            else "four-eyes review is off: one officer may escalate and close a case alone"
         )
     if not changes:
         return "Nothing changed."

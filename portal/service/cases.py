@@ -113,6 +113,7 @@ class Review:
     pep_confirmed: bool
     comment: str
     created_at: datetime | None
+    completed_at: datetime | None = None  # None on a confirmed_hit: a four-eyes proposal awaiting a second member
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,18 @@ class Case:
     @property
     def latest_review(self) -> Review | None:
         return self.reviews[0] if self.reviews else None
+
+    @property
+    def hit_proposal(self) -> Review | None:
+        """The latest review when it is a confirmed hit awaiting a second member (four-eyes review)."""
+        latest = self.latest_review
+        if latest and latest.status_key == "confirmed_hit" and latest.completed_at is None:
+            return latest
+        return None
+
+    @property
+    def latest_escalation(self) -> Review | None:
+        return next((r for r in self.reviews if r.status_key == "escalated"), None)
 
     @classmethod
     def from_json(cls, data: dict) -> Case:
@@ -281,6 +294,7 @@ def _review(data: dict) -> Review:
         pep_confirmed=bool(review.get("pep_confirmed_flag")),
         comment=review.get("screening_case_review_comment") or "",
         created_at=moment(review.get("created_timestamp")),
+        completed_at=moment(review.get("complete_timestamp")),
     )
 
 
@@ -329,13 +343,16 @@ class CasesArea(Area):
         config_uuid: UUID | str,
         case_uuid: UUID | str,
         *,
-        reviewer_uuid: UUID | str,
         status_key: str,
         decision_key: str,
         pep_confirmed: bool,
         comment: str = "",
+        reviewer_uuid: UUID | str | None = None,
     ) -> Case:
-        """Records a review as `reviewer_uuid`; answers the case as it stands after it."""
+        """Records a review as `reviewer_uuid` (default: the member the client acts for); answers the case after it."""
+        reviewer_uuid = reviewer_uuid or self.acting_app_membership_uuid
+        if not reviewer_uuid:
+            raise ValueError("A review names its reviewer: give reviewer_uuid or act for a member.")
         body = {
             "screening_case_uuid": str(case_uuid),
             "pep_confirmed_flag": pep_confirmed,
@@ -349,7 +366,7 @@ class CasesArea(Area):
     def assign(self, config_uuid: UUID | str, case_uuid: UUID | str, assignee_uuid: UUID | str | None) -> Case:
         """Assigns the case to a member, or unassigns it (None)."""
         path = self._config_path(config_uuid, f"screening-case/{path_segment(case_uuid)}")
-        body = {"assignee_app_membership_uuid": str(assignee_uuid) if assignee_uuid else None}
+        body = {"assignee_app_membership_uuid": str(assignee_uuid) if assignee_uuid else None, **self.acting_body()}
         return Case.from_json(self.client.patch("analysis", path, json=body))
 
     def report_pdf(self, config_uuid: UUID | str, case_uuid: UUID | str) -> bytes:

@@ -36,6 +36,12 @@ class Area:
         """`app_membership_uuid` as a query parameter, for writes whose body cannot carry it."""
         return {"app_membership_uuid": self.acting_app_membership_uuid} if self.acting_app_membership_uuid else {}
 
+    def acting_body(self) -> dict:
+        """`app_membership_uuid` for a JSON body: the same person as `acting_params`, for the writes that take a body.
+
+        Empty when the client acts for no person (background work), so the service records the API user alone."""
+        return self.acting_params()
+
 
 @dataclass(frozen=True, slots=True)
 class CompanyRef:

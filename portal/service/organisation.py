@@ -131,12 +131,8 @@ class AuditPage:
     has_more: bool
 
 
-def _acting(app_membership_uuid) -> dict:
-    return {"app_membership_uuid": str(app_membership_uuid)} if app_membership_uuid else {}
-
-
 class OrganisationAdminArea(Area):
-    """Members, API users and the audit log. Writes carry the acting member (`acting`) for the audit log."""
+    """Members, API users and the audit log. Writes carry the member the client acts for, for the audit log."""
 
     def _base(self) -> str:
         return f"v1/app-customer/{path_segment(self.app_customer_uuid)}"
@@ -144,32 +140,32 @@ class OrganisationAdminArea(Area):
     def members(self) -> list[AppMember]:
         return [AppMember.from_json(m) for m in self.client.paginate("analysis", f"{self._base()}/app-membership", limit=1000)]
 
-    def member_invite(self, *, email: str, full_name: str, acting=None) -> AppMember:
-        body = {"email": email, "full_name": full_name, **_acting(acting)}
+    def member_invite(self, *, email: str, full_name: str) -> AppMember:
+        body = {"email": email, "full_name": full_name, **self.acting_body()}
         return AppMember.from_json(self.client.post("analysis", f"{self._base()}/app-membership", json=body))
 
-    def member_set_active(self, member_uuid, *, active: bool, acting=None) -> AppMember:
+    def member_set_active(self, member_uuid, *, active: bool) -> AppMember:
         path = f"{self._base()}/app-membership/{path_segment(member_uuid)}"
-        return AppMember.from_json(self.client.patch("analysis", path, json={"active_flag": active, **_acting(acting)}))
+        return AppMember.from_json(self.client.patch("analysis", path, json={"active_flag": active, **self.acting_body()}))
 
     def api_users(self) -> list[ApiUser]:
         return [ApiUser.from_json(u) for u in self.client.paginate("analysis", f"{self._base()}/api-user", limit=1000)]
 
-    def api_user_create(self, *, name: str, role_keys: list[str], acting=None) -> ApiCredentials:
-        body = {"name": name, "role_keys": list(role_keys), **_acting(acting)}
+    def api_user_create(self, *, name: str, role_keys: list[str]) -> ApiCredentials:
+        body = {"name": name, "role_keys": list(role_keys), **self.acting_body()}
         return ApiCredentials.from_json(self.client.post("analysis", f"{self._base()}/api-user", json=body))
 
-    def api_user_roles(self, api_user_uuid, *, role_keys: list[str], acting=None) -> ApiUser:
+    def api_user_roles(self, api_user_uuid, *, role_keys: list[str]) -> ApiUser:
         path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}"
-        return ApiUser.from_json(self.client.patch("analysis", path, json={"role_keys": list(role_keys), **_acting(acting)}))
+        return ApiUser.from_json(self.client.patch("analysis", path, json={"role_keys": list(role_keys), **self.acting_body()}))
 
-    def api_user_rotate(self, api_user_uuid, *, acting=None) -> ApiCredentials:
+    def api_user_rotate(self, api_user_uuid) -> ApiCredentials:
         path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}/secret-rotation"
-        return ApiCredentials.from_json(self.client.post("analysis", path, json=_acting(acting)))
+        return ApiCredentials.from_json(self.client.post("analysis", path, json=self.acting_body()))
 
-    def api_user_deactivate(self, api_user_uuid, *, acting=None) -> ApiUser:
+    def api_user_deactivate(self, api_user_uuid) -> ApiUser:
         path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}"
-        return ApiUser.from_json(self.client.patch("analysis", path, json={"active_flag": False, **_acting(acting)}))
+        return ApiUser.from_json(self.client.patch("analysis", path, json={"active_flag": False, **self.acting_body()}))
 
     def audit_events(self, *, limit: int = 50, offset: int = 0, action_key: str = "", object_uuid=None) -> AuditPage:
         params = {"limit": limit, "offset": offset, "action_key": action_key or None, "object_uuid": object_uuid}

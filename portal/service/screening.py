@@ -36,6 +36,7 @@ class ScreeningConfig:
     suggestion_setting_uuid: UUID
     suggestion_setting_key: str
     subscribe_to_email_notifications: bool
+    four_eyes_review: bool  # escalations and confirmed hits are closed only by a second member
     created_at: datetime | None
     updated_at: datetime | None
     app_url: str | None
@@ -49,6 +50,7 @@ class ScreeningConfig:
             suggestion_setting_uuid=UUID(str(data["screening_config_system_suggestion_setting_uuid"])),
             suggestion_setting_key=data.get("screening_config_system_suggestion_setting_key") or "",
             subscribe_to_email_notifications=bool(data.get("subscribe_to_email_notifications_flag")),
+            four_eyes_review=bool(data.get("four_eyes_review_flag")),
             created_at=moment(data.get("create_timestamp")),
             updated_at=moment(data.get("update_timestamp")),
             app_url=data.get("app_url"),
@@ -174,11 +176,18 @@ class ScreeningArea(Area):
         return ScreeningConfig.from_json(self.client.get("analysis", _config_path(config_uuid)))
 
     def create_config(
-        self, *, suggestion_setting_uuid=None, auto_approve_monitoring: bool = False, subscribe_to_email_notifications: bool = False
+        self,
+        *,
+        suggestion_setting_uuid=None,
+        auto_approve_monitoring: bool = False,
+        subscribe_to_email_notifications: bool = False,
+        four_eyes_review: bool = False,
     ) -> ScreeningConfig:
         body = {
             "auto_approve_monitoring_flag": auto_approve_monitoring,
             "subscribe_to_email_notifications_flag": subscribe_to_email_notifications,
+            "four_eyes_review_flag": four_eyes_review,
+            **self.acting_body(),
         }
         if suggestion_setting_uuid:
             body["screening_config_system_suggestion_setting_uuid"] = str(suggestion_setting_uuid)
@@ -191,15 +200,18 @@ class ScreeningArea(Area):
         suggestion_setting_uuid=None,
         auto_approve_monitoring: bool | None = None,
         subscribe_to_email_notifications: bool | None = None,
+        four_eyes_review: bool | None = None,
     ) -> ScreeningConfig:
         """Only the fields given are sent (the service re-evaluates monitorings when setting or auto-approve change)."""
-        body: dict = {}
+        body: dict = self.acting_body()
         if suggestion_setting_uuid is not None:
             body["screening_config_system_suggestion_setting_uuid"] = str(suggestion_setting_uuid)
         if auto_approve_monitoring is not None:
             body["auto_approve_monitoring_flag"] = auto_approve_monitoring
         if subscribe_to_email_notifications is not None:
             body["subscribe_to_email_notifications_flag"] = subscribe_to_email_notifications
+        if four_eyes_review is not None:
+            body["four_eyes_review_flag"] = four_eyes_review
         return ScreeningConfig.from_json(self.client.patch("analysis", _config_path(config_uuid), json=body))
 
     def suggestion_settings(self) -> list[SuggestionSetting]:
@@ -243,12 +255,14 @@ class ScreeningArea(Area):
         self.client.post(
             "analysis",
             _config_path(config_uuid, "/screening-config-screening-list-category"),
-            json={"screening_list_category_uuid": str(category_uuid)},
+            json={"screening_list_category_uuid": str(category_uuid), **self.acting_body()},
         )
 
     def unselect_category(self, config_uuid, selection_uuid) -> None:
         self.client.delete(
-            "analysis", _config_path(config_uuid, f"/screening-config-screening-list-category/{path_segment(selection_uuid)}")
+            "analysis",
+            _config_path(config_uuid, f"/screening-config-screening-list-category/{path_segment(selection_uuid)}"),
+            params=self.acting_params(),
         )
 
     # --- watchlists ------------------------------------------------------------------------------
@@ -260,12 +274,14 @@ class ScreeningArea(Area):
 
     def attach_watchlist(self, config_uuid, watchlist_uuid) -> WatchlistLink:
         r = self.client.post(
-            "analysis", _config_path(config_uuid, "/screening-config-watchlist"), json={"watchlist_uuid": str(watchlist_uuid)}
+            "analysis", _config_path(config_uuid, "/screening-config-watchlist"), json={"watchlist_uuid": str(watchlist_uuid), **self.acting_body()}
         )
         return WatchlistLink.from_json(r)
 
     def detach_watchlist(self, config_uuid, link_uuid) -> None:
-        self.client.delete("analysis", _config_path(config_uuid, f"/screening-config-watchlist/{path_segment(link_uuid)}"))
+        self.client.delete(
+            "analysis", _config_path(config_uuid, f"/screening-config-watchlist/{path_segment(link_uuid)}"), params=self.acting_params()
+        )
 
     # --- lookups ---------------------------------------------------------------------------------
 
@@ -300,22 +316,21 @@ class ScreeningArea(Area):
         path = _config_path(config_uuid, f"/entity-monitoring-composite/{path_segment(monitoring_uuid)}")
         return Monitoring.from_json(self.client.get("analysis", path))
 
-    def decide(self, config_uuid, monitoring_uuid, *, approved: bool, comment: str = "", app_membership_uuid=None) -> Monitoring:
-        """Approve (screened from now on) or decline a monitoring, as the member who decides."""
+    def decide(self, config_uuid, monitoring_uuid, *, approved: bool, comment: str = "") -> Monitoring:
+        """Approve (screened from now on) or decline a monitoring, as the member the client acts for."""
         body = {
             "entity_monitoring_uuid": str(monitoring_uuid),
             "approved_flag": approved,
             "decision_comment": comment,
             "decision_origin_key": "user",
+            **self.acting_body(),
         }
-        if app_membership_uuid:
-            body["app_membership_uuid"] = str(app_membership_uuid)
         data = self.client.post("analysis", _config_path(config_uuid, "/entity-monitoring-decision"), json=body)
         return Monitoring.from_json(data)
 
     def remove_monitoring(self, config_uuid, monitoring_uuid, *, reason: str) -> Monitoring:
         path = _config_path(config_uuid, f"/entity-monitoring/{path_segment(monitoring_uuid)}")
-        return Monitoring.from_json(self.client.patch("analysis", path, json={"removed_flag": True, "removal_reason": reason}))
+        return Monitoring.from_json(self.client.patch("analysis", path, json={"removed_flag": True, "removal_reason": reason, **self.acting_body()}))
 
     def suggested_persons(self, config_uuid, company_uuids) -> dict[UUID, tuple[SuggestedPerson, ...]]:
         """Company uuid -> the persons the config's setting names for it today, with roles, share and chains."""
@@ -350,7 +365,7 @@ class ScreeningArea(Area):
         )
 
     def create_customer_person(self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None) -> CustomerPerson:
-        body: dict = {"full_name": full_name}
+        body: dict = {"full_name": full_name, **self.acting_body()}
         if birth_date:
             body["birth_date"] = birth_date.isoformat()
         if gender_uuid:
@@ -362,7 +377,7 @@ class ScreeningArea(Area):
         self.client.post(
             "analysis",
             _person_path(customer_person_uuid, "/customer-person-national-identification"),
-            json={"national_identification_schema": schema, "national_identification_number": number},
+            json={"national_identification_schema": schema, "national_identification_number": number, **self.acting_body()},
         )
 
     def add_location(self, customer_person_uuid, address: PersonAddress, *, location_type_uuid=None) -> None:
@@ -372,16 +387,17 @@ class ScreeningArea(Area):
             "postal_place": address.postal_place,
             "country_code_two": address.country_code,
         }
-        body = {key: value for key, value in body.items() if value}
+        body = {key: value for key, value in body.items() if value} | self.acting_body()
         if location_type_uuid:
             body["person_location_type_uuid"] = str(location_type_uuid)
         self.client.post("analysis", _person_path(customer_person_uuid, "/customer-person-location"), json=body)
 
     def monitor_customer_person(
-        self, config_uuid, customer_person_uuid, *, monitoring_type_uuid, approve: bool, comment: str = "", app_membership_uuid=None
+        self, config_uuid, customer_person_uuid, *, monitoring_type_uuid, approve: bool, comment: str = ""
     ) -> Monitoring:
-        """Put a customer person under monitoring (type `other`: no company); approved at once when `approve`."""
-        membership = str(app_membership_uuid) if app_membership_uuid else None
+        """Put a customer person under monitoring (type `other`: no company); approved at once when `approve`,
+        both as the member the client acts for."""
+        membership = self.acting_app_membership_uuid
         body: dict = {
             "entity_monitoring": {
                 "monitoring_customer_person_uuid": str(customer_person_uuid),

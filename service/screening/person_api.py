@@ -14,7 +14,7 @@ from service.screening import person_schemas as s
 from service.screening import person_selectors as selectors
 from service.screening import person_services as services
 from service.screening.access import EXTENSION, NATIONAL_ID, aml_principal
-from service.screening.config_api import config_of, same_as_path
+from service.screening.config_api import acting, config_of, same_as_path
 
 router = Router(tags=["Screening customer persons"])
 
@@ -42,7 +42,8 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
     if payload.gender_uuid is not None:
         gender = selectors.gender_get(gender_uuid=payload.gender_uuid, loc=["body", "gender_uuid"])
     person = services.customer_person_create(
-        config=config, full_name=payload.full_name, birth_date=payload.birth_date, gender=gender
+        config=config, full_name=payload.full_name, birth_date=payload.birth_date, gender=gender,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.customer_person_out(person))
 
@@ -96,6 +97,7 @@ def national_id_add(request: HttpRequest, customer_person_uuid: uuid.UUID, paylo
         schema=payload.national_identification_schema,
         number=payload.national_identification_number,
         geo_country=country,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.national_id_out(row))
 
@@ -130,7 +132,8 @@ def location_add(request: HttpRequest, customer_person_uuid: uuid.UUID, payload:
     if not any((value or "").strip() for value in texts.values()) and payload.geo_location_uuid is None:
         raise bad_field(["body"], "a location needs an address, a place or a country")
     row = services.customer_person_location_add(
-        person=person, location_type=location_type, geo_location_uuid=payload.geo_location_uuid, texts=texts
+        person=person, location_type=location_type, geo_location_uuid=payload.geo_location_uuid, texts=texts,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.location_out(row))
 

@@ -15,6 +15,9 @@ class CustomerPersonIn(Schema):
     birth_date: date | None = Field(None, description="YYYY-MM-DD; not in the future")
     screening_config_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's config")
     gender_uuid: uuid.UUID | None = None
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class CustomerPersonOut(Schema):
@@ -46,6 +49,9 @@ class NationalIdIn(Schema):
     national_identification_schema: str = Field(..., description="NO, SE or DK")
     national_identification_number: str = Field(..., max_length=40)
     geo_country_uuid: uuid.UUID | None = Field(None, description="Default: the schema's country")
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class NationalIdOut(Schema):
@@ -82,6 +88,9 @@ class LocationIn(Schema):
     street_name: str | None = Field(None, max_length=200)
     street_number: str | None = Field(None, max_length=20)
     street_letter: str | None = Field(None, max_length=10)
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
 
 
 class LocationOut(Schema):

@@ -16,6 +16,7 @@ from stdnum.exceptions import ValidationError as StdnumError
 from stdnum.no import fodselsnummer
 from stdnum.se import personnummer
 
+from service.audit.services import Actor, audit_record
 from service.companies.models import GeoCountry
 from service.errors import BadRequest, bad_field, field_error
 from service.screening.models import (
@@ -39,7 +40,7 @@ def birth_date_check(birth_date: date | None, loc: list) -> None:
 
 
 def customer_person_create(
-    *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None
+    *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None, actor: Actor | None = None
 ) -> CustomerPerson:
     errors = []
     if not full_name.strip():
@@ -49,8 +50,24 @@ def customer_person_create(
     if errors:
         names = ", ".join(e["loc"][-1] for e in errors)
         raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
-    return CustomerPerson.objects.create(
-        screening_config=config, full_name=" ".join(full_name.split()), birth_date=birth_date, gender=gender
+    with transaction.atomic():
+        person = CustomerPerson.objects.create(
+            screening_config=config, full_name=" ".join(full_name.split()), birth_date=birth_date, gender=gender
+        )
+        _audit(person, actor, "customer_person.create", {"full_name": person.full_name, "birth_date": str(birth_date or "")})
+    return person
+
+
+def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict) -> None:
+    """A customer person write in the audit log (a national id's number is never copied there)."""
+    audit_record(
+        app_customer_uuid=person.screening_config.app_customer_id,
+        actor=actor,
+        action=action,
+        object_type="customer_person",
+        object_uuid=person.uuid,
+        object_label=person.full_name,
+        after=after,
     )
 
 
@@ -69,7 +86,7 @@ def national_id_compact(*, schema: str, number: str) -> str:
 
 
 def customer_person_national_id_add(
-    *, person: CustomerPerson, schema: str, number: str, geo_country: GeoCountry | None
+    *, person: CustomerPerson, schema: str, number: str, geo_country: GeoCountry | None, actor: Actor | None = None
 ) -> CustomerPersonNationalIdentification:
     schema = schema.strip().upper()
     compact = national_id_compact(schema=schema, number=number)
@@ -81,12 +98,14 @@ def customer_person_national_id_add(
         raise duplicate
     try:
         with transaction.atomic():
-            return CustomerPersonNationalIdentification.objects.create(
+            row = CustomerPersonNationalIdentification.objects.create(
                 customer_person=person,
                 national_identification_schema=schema,
                 national_identification_number=compact,
                 geo_country=country,
             )
+            _audit(person, actor, "customer_person.national_id_add", {"national_identification_schema": schema})
+            return row
     except IntegrityError:
         raise duplicate from None
 
@@ -115,13 +134,21 @@ LOCATION_TEXT_FIELDS = (
 
 
 def customer_person_location_add(
-    *, person: CustomerPerson, location_type: PersonLocationType | None, geo_location_uuid, texts: dict[str, str]
+    *,
+    person: CustomerPerson,
+    location_type: PersonLocationType | None,
+    geo_location_uuid,
+    texts: dict[str, str],
+    actor: Actor | None = None,
 ) -> CustomerPersonLocation:
     values = {field: (texts.get(field) or "").strip() for field in LOCATION_TEXT_FIELDS}
     country_code = values["country_code_two"]
     if country_code and not (len(country_code) == 2 and country_code.isalpha()):
         raise bad_field(["body", "country_code_two"], "must be two letters (ISO 3166-1 alpha-2)")
     values["country_code_two"] = country_code.upper()
-    return CustomerPersonLocation.objects.create(
-        customer_person=person, person_location_type=location_type, geo_location_uuid=geo_location_uuid, **values
-    )
+    with transaction.atomic():
+        row = CustomerPersonLocation.objects.create(
+            customer_person=person, person_location_type=location_type, geo_location_uuid=geo_location_uuid, **values
+        )
+        _audit(person, actor, "customer_person.location_add", {"postal_place": values["postal_place"], "country_code_two": values["country_code_two"]})
+    return row

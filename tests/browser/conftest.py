@@ -74,3 +74,15 @@ def _fast_password_hashing(settings):
 @pytest.fixture
 def member(transactional_db) -> DashboardMember:
     return make_member("Nordbank ASA", "ingrid")
+
+
+def log_in(page, member) -> None:
+    """Log `member` in through the login form (a fresh session: cookies of an earlier login are dropped)."""
+    from playwright.sync_api import expect
+
+    page.context.clear_cookies()
+    page.goto("/login/")
+    page.fill("#id_username", member.username)
+    page.fill("#id_password", member.password)
+    page.click("button[type=submit]")
+    expect(page.locator("h1")).to_contain_text(member.organisation.name)

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from portal.models import Member
 from tests.screening.helpers import cases_make, member_make
 from tests.service.screening.cases.conftest import lists  # noqa: F401
+from tests.browser.conftest import log_in
 
 
 @pytest.fixture
@@ -20,17 +21,9 @@ def officer(transactional_db):
     return member_make("Nordbank ASA", "ingrid")
 
 
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_contain_text(member.organisation.name)
-
-
 def test_an_officer_filters_opens_reviews_and_downloads(page, officer, lists, shots, tmp_path):
     cases_make(officer)
-    _log_in(page, officer)
+    log_in(page, officer)
 
     page.locator("#nav").get_by_role("link", name="Cases").click()
     rows = page.get_by_test_id("queue-row")
@@ -85,7 +78,7 @@ def test_an_officer_filters_opens_reviews_and_downloads(page, officer, lists, sh
 def test_a_viewer_reads_a_case_but_cannot_review(page, officer, lists):
     screened = cases_make(officer)
     viewer = member_make("", "vera", Member.Role.VIEWER, like=officer)
-    _log_in(page, viewer)
+    log_in(page, viewer)
 
     page.goto("/screening/cases/")
     expect(page.get_by_test_id("queue-row")).to_have_count(2)

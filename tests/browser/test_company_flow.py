@@ -8,14 +8,7 @@ from playwright.sync_api import expect
 
 from service.companies.analysis import analysis_refresh
 from tests.service.companies.factories import accounts_make, company_make, employment_make
-
-
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_have_text(member.organisation.name)
+from tests.browser.conftest import log_in
 
 
 def test_it_finds_a_company_and_shows_its_page_and_benchmark(page, member):
@@ -29,8 +22,8 @@ def test_it_finds_a_company_and_shows_its_page_and_benchmark(page, member):
         accounts_make(company=peer, year=2024, income={"result_before_tax": Decimal(200000 * (i + 1))})
     analysis_refresh(company_uuids=[company.uuid, *[p.uuid for p in peers]])
 
-    _log_in(page, member)
-    page.get_by_role("link", name="Companies").click()
+    log_in(page, member)
+    page.locator("#nav").get_by_role("link", name="Companies", exact=True).click()
     page.get_by_role("searchbox", name="Search companies").fill("havbris")
     page.get_by_role("link", name="Havbris Teknologi AS").click()
 

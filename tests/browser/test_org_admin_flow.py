@@ -4,40 +4,24 @@ org-api-user-secrets.png, org-api-users.png, org-audit.png (to $VAKT_SCREENSHOT_
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from portal.models import Member
 from service.auth.models import ApiUser
 from service.auth.selectors import api_user_by_basic_credentials
 from tests.portal.conftest import add_member, make_member
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("VAKT_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_contain_text(member.organisation.name)
+from tests.browser.conftest import log_in
 
 
 def test_an_admin_invites_a_member_manages_an_api_user_and_reads_the_audit_log(page, transactional_db, shots):
     admin = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
     add_member(admin, "otto", Member.Role.OFFICER)
-    _log_in(page, admin)
+    log_in(page, admin)
 
-    page.get_by_role("link", name="Members", exact=True).first.click()
+    page.get_by_test_id("nav-menu-toggle").click()  # the Admin menu
+    page.locator("#nav").get_by_role("link", name="Members", exact=True).click()
     page.get_by_test_id("invite").click()
     page.fill("#id_email", "kari.nordmann@nordbank.no")
     page.fill("#id_full_name", "Kari Nordmann")
@@ -85,7 +69,7 @@ def test_an_admin_invites_a_member_manages_an_api_user_and_reads_the_audit_log(p
 def test_an_officer_gets_the_403_page_for_admin_pages(page, transactional_db):
     admin = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
     officer = add_member(admin, "otto", Member.Role.OFFICER)
-    _log_in(page, officer)
+    log_in(page, officer)
 
     response = page.goto("/members/audit/")
 

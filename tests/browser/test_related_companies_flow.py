@@ -16,6 +16,7 @@ from tests.service.companies.factories import company_make, person_make, role_ma
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON, lists  # noqa: F401 (fixture)
 from tests.service.screening.helpers import decide, monitorings
 from tests.service.screening.watchlists.helpers import attach, owns, watchlist_make
+from tests.browser.conftest import log_in
 
 
 @pytest.fixture
@@ -49,16 +50,8 @@ def admin(transactional_db, lists):
     return admin
 
 
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_contain_text(member.organisation.name)
-
-
 def test_an_admin_sees_which_companies_need_attention_and_filters_them(page, admin, shots):
-    _log_in(page, admin)
+    log_in(page, admin)
     page.get_by_test_id("nav-related").click()
 
     expect(page).to_have_url(re.compile(r"/screening/related-companies/$"))
@@ -95,7 +88,7 @@ def test_an_admin_sees_which_companies_need_attention_and_filters_them(page, adm
 
 def test_before_setup_a_viewer_reads_what_is_missing(page, transactional_db, shots):
     viewer = make_member("Nordbank ASA", "vera", role=Member.Role.VIEWER)
-    _log_in(page, viewer)
+    log_in(page, viewer)
 
     page.get_by_test_id("nav-related").click()
 

@@ -20,6 +20,7 @@ from tests.portal.conftest import make_member
 from tests.service.companies.factories import company_make, person_make, role_make
 from tests.service.screening.cases.conftest import PEP_RECORDS, UN_PERSON, UN_XML
 from tests.service.screening.watchlists.helpers import nordlys_owned_by_kari, owns, watchlist_make
+from tests.browser.conftest import log_in
 
 
 @pytest.fixture
@@ -49,16 +50,9 @@ def customers(admin, lists):
     return watchlist_make(ApiCaller(Client(), admin.credentials), "Kunder", companies=[nordlys, tundra])
 
 
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_have_text(member.organisation.name)
-
-
 def test_an_admin_sets_up_screening_and_approves_in_bulk(page, admin, customers, shots):
-    _log_in(page, admin)
+    log_in(page, admin)
+    page.get_by_test_id("nav-menu-toggle").click()  # the Admin menu
     page.locator("#nav").get_by_role("link", name="Screening setup").click()
     expect(page.get_by_test_id("setup-state")).to_have_text("Not set up")
     page.get_by_role("button", name="Set up screening").click()
@@ -79,6 +73,7 @@ def test_an_admin_sets_up_screening_and_approves_in_bulk(page, admin, customers,
     expect(page.get_by_test_id("setting-enin_calculated_extended_beneficial_owners")).to_contain_text("4 persons suggested")
     page.screenshot(path=str(shots / "screening-setup.png"), full_page=True)
 
+    page.get_by_test_id("nav-menu-toggle").click()  # the Admin menu
     page.locator("#nav").get_by_role("link", name="Approvals").click()
     expect(page.get_by_test_id("approvals-summary")).to_contain_text("4 waiting for a decision, for 2 companies")
     tundra = page.get_by_test_id("pending-company").filter(has_text="Tundra Shipping AS")

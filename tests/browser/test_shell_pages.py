@@ -19,14 +19,7 @@ from service.companies.analysis import analysis_refresh
 from service.watchlists.services import watchlist_create
 from tests.portal.conftest import make_member
 from tests.service.companies.factories import accounts_make, company_make, employment_make, payment_remark_make
-
-
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_contain_text(member.organisation.name)
+from tests.browser.conftest import log_in
 
 
 @pytest.fixture
@@ -46,7 +39,7 @@ def company(transactional_db):
 
 
 def test_the_company_page_reads_in_norwegian(page, member, company, shots):
-    _log_in(page, member)
+    log_in(page, member)
     page.goto(f"/companies/{company.uuid}/")
 
     expect(page.get_by_test_id("benchmark-stats")).to_be_visible()
@@ -77,7 +70,7 @@ def test_the_home_page_is_a_work_list(page, member, transactional_db, shots):
             report_type="company_profile", status=status,
         )
 
-    _log_in(page, member)
+    log_in(page, member)
 
     expect(page.get_by_test_id("work-watchlists")).to_contain_text("Kunder")
     expect(page.get_by_test_id("reports-ready-count")).to_have_text("1")
@@ -93,7 +86,7 @@ def test_the_home_page_is_a_work_list(page, member, transactional_db, shots):
 def test_the_health_page_shows_details_to_admins(page, transactional_db, shots):
     worker_heartbeat()
     admin = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
-    _log_in(page, admin)
+    log_in(page, admin)
 
     page.goto("/health/")
     expect(page.get_by_test_id("health-summary")).to_have_text("all good")
@@ -104,7 +97,7 @@ def test_the_health_page_shows_details_to_admins(page, transactional_db, shots):
 
 def test_the_404_page_keeps_the_frame(page, member, settings, shots):
     settings.DEBUG = False
-    _log_in(page, member)
+    log_in(page, member)
 
     response = page.goto("/no-such-page/")
 

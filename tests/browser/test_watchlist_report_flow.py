@@ -16,6 +16,7 @@ from reports.tasks import report_download_poll
 from service.companies.analysis import analysis_refresh
 from tests.reports.helpers import report_types_seed
 from tests.service.companies.factories import accounts_make, company_make
+from tests.browser.conftest import log_in
 
 
 @pytest.fixture
@@ -30,21 +31,13 @@ def register(transactional_db):
     return healthy, troubled
 
 
-def _log_in(page, member) -> None:
-    page.goto("/login/")
-    page.fill("#id_username", member.username)
-    page.fill("#id_password", member.password)
-    page.click("button[type=submit]")
-    expect(page.locator("h1")).to_have_text(member.organisation.name)
-
-
 def test_it_fills_a_watchlist_orders_a_report_and_downloads_the_pdf(page, member, register, shots, monkeypatch):
     healthy, troubled = register
     # The poll task is run by the test below, so the page's htmx polling has something to wait for.
     queued: list[str] = []
     monkeypatch.setattr(report_download_poll, "delay", lambda download_uuid: queued.append(download_uuid))
 
-    _log_in(page, member)
+    log_in(page, member)
     page.get_by_role("link", name="Watchlists").click()
     expect(page.get_by_test_id("watchlists-empty")).to_be_visible()
     page.get_by_label("New watchlist name").fill("Key customers")
@@ -97,7 +90,7 @@ def test_it_fills_a_watchlist_orders_a_report_and_downloads_the_pdf(page, member
 
 def test_it_adds_a_company_found_by_search_and_orders_from_the_company_page(page, member, register, shots):
     healthy, troubled = register
-    _log_in(page, member)
+    log_in(page, member)
     page.goto("/watchlists/")
     page.get_by_label("New watchlist name").fill("Suppliers")
     page.get_by_role("button", name="Create watchlist").click()

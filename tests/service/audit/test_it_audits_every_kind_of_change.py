@@ -8,7 +8,7 @@ from tests.service.audit.helpers import ADMIN, V1, audit_events
 from tests.service.companies.factories import company_make
 from tests.service.screening.cases.conftest import UN_PERSON, _committing, lists  # noqa: F401 (fixtures)
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
-from tests.service.screening.helpers import AML, category_uuid, config_url, delete, patch
+from tests.service.screening.helpers import AML, category_uuid, config_url, customer_person_url, delete, patch
 from tests.service.watchlists.helpers import companies_url, entry, watchlist_url, watchlists_url
 
 
@@ -38,6 +38,11 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     _ok(delete(api, watchlist_url(wl) + f"?app_membership_uuid={anna}", roles=None), 204)
     # Monitoring, cases.
     monitoring = customer_person_screened(api, config["uuid"], UN_PERSON)
+    person = monitoring["entity_monitoring"]["monitoring_customer_person_uuid"]
+    _ok(api.post(customer_person_url(person, "/customer-person-national-identification"),
+                 {"national_identification_schema": "NO", "national_identification_number": "15108695088", **acting},
+                 roles=["aml", "person_national_identification"]), 201)
+    _ok(api.post(customer_person_url(person, "/customer-person-location"), {"postal_place": "Oslo", "country_code_two": "NO", **acting}, roles=AML), 201)
     case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
     _ok(review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=anna), 201)
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
@@ -62,7 +67,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     assert set(ACTIONS) - set(by_action) == {"app_membership.reactivate"}
     assert events == sorted(events, key=lambda e: e["created_timestamp"], reverse=True)  # newest first
     api_user = str(api.credentials.api_user.uuid)
-    unnamed = {"screening_config.create", "entity_monitoring.decide"}  # the steps name no member
+    unnamed = {"screening_config.create", "entity_monitoring.decide", "customer_person.create"}  # the steps name no member
     for action, recorded in by_action.items():
         latest = recorded[0]
         if action == "api_user.create":
@@ -86,6 +91,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     assert "secret" not in str(rotated["after"]).replace("secret_rotate", "")  # never a secret in the log
     [assigned] = by_action["screening_case.assign"]
     assert assigned["after"] == {"assignee_email": "anna@nordbank.no"}
+    [national_id] = by_action["customer_person.national_id_add"]
+    assert national_id["after"] == {"national_identification_schema": "NO"}  # never the number
+    assert national_id["object_type"] == "customer_person" and national_id["object_uuid"] == person
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
 

@@ -76,3 +76,22 @@ def test_it_needs_the_aml_role(api):
     response = api.post(config_url(config["uuid"], "/customer-person"), {"full_name": "Ola"})
     assert response.status_code == 403
     assert not CustomerPerson.objects.exists()
+
+
+def test_it_names_the_acting_member_in_the_audit_log_and_refuses_a_stranger(api):
+    import uuid
+
+    from service.audit.models import AuditEvent
+    from tests.service.screening.cases.steps import member_of
+
+    config = config_make(api)
+    anna = member_of(api, "anna@nordbank.no")
+    url = config_url(config["uuid"], "/customer-person")
+
+    stranger = api.post(url, {"full_name": "Kari Nordmann", "app_membership_uuid": str(uuid.uuid4())}, roles=AML)
+    created = api.post(url, {"full_name": "Kari Nordmann", "app_membership_uuid": anna}, roles=AML)
+
+    assert stranger.status_code == 400 and field_locs(stranger) == [["body", "app_membership_uuid"]]
+    assert created.status_code == 201 and CustomerPerson.objects.count() == 1
+    event = AuditEvent.objects.get(action_key="customer_person.create")
+    assert (str(event.actor_app_membership_id), event.object_label) == (anna, "Kari Nordmann")

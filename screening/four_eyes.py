@@ -1,0 +1,60 @@
+"""Four-eyes review as the dashboard explains it (the service enforces it: docs/screening.md).
+
+With the config's four-eyes flag on, an escalated case or a confirmed hit is closed only by a
+second officer. Here: what the case page and a queue row say about it, and whether the member
+looking at the case is the one who may not close it (the form says so before they try; the
+service's 409 is still the rule, and its sentence is shown at the form when it refuses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from portal.models import Member
+from portal.service.cases import Case, Review
+
+RULE_TEXT = (
+    "Four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer, "
+    "never by the one who escalated or proposed it."
+)
+
+
+@dataclass(frozen=True)
+class FourEyes:
+    on: bool  # the config's flag
+    proposal: Review | None  # a confirmed hit awaiting a second officer
+    proposer: str  # who proposed it, in words ("you" for the member)
+    blocked_reason: str  # why this member cannot close the case now; "" when they can
+
+    @property
+    def proposal_text(self) -> str:
+        return f"Confirmed hit proposed by {self.proposer} — awaiting a second officer" if self.proposal else ""
+
+
+def _who(review: Review, member: Member) -> str:
+    if member.app_membership_uuid is not None and review.reviewer_uuid == member.app_membership_uuid:
+        return "you"
+    return review.reviewer_email or "an API integration"
+
+
+def _is_member(review: Review | None, member: Member) -> bool:
+    return review is not None and member.app_membership_uuid is not None and review.reviewer_uuid == member.app_membership_uuid
+
+
+def four_eyes_for(case: Case, *, on: bool, member: Member) -> FourEyes:
+    proposal = case.hit_proposal
+    reason = ""
+    if on and case.status_key != "complete":
+        if _is_member(proposal, member):
+            reason = ("You proposed this confirmed hit, so another officer must confirm it (confirmed hit) or reject it "
+                      "(false positive). You can still add an in-review or escalated review.")
+        elif _is_member(case.latest_escalation, member):
+            reason = ("You escalated this case, so another officer must close it (confirmed hit or false positive). "
+                      "You can still add an in-review or escalated review.")
+    return FourEyes(on=on, proposal=proposal, proposer=_who(proposal, member) if proposal else "", blocked_reason=reason)
+
+
+def proposal_badge_title(case: Case, member: Member) -> str:
+    """A queue row's words for a proposal awaiting a second officer ("" when there is none)."""
+    proposal = case.hit_proposal
+    return f"Confirmed hit proposed by {_who(proposal, member)} — awaiting a second officer" if proposal else ""

@@ -1,0 +1,51 @@
+"""The top navigation for each role, at 1280 and 1024 px: daily work first, one Admin (or More) menu for the
+rest, on one line; the menu opens with the keyboard. Screenshots `nav-<role>-<width>.png` go to
+$VAKT_SCREENSHOT_DIR when it is set, else tmp_path."""
+
+
+import pytest
+from playwright.sync_api import expect
+
+from portal.models import Member
+from tests.portal.conftest import make_member
+from tests.browser.conftest import log_in
+
+DAILY = ["Home", "Cases", "Related companies", "Companies", "Watchlists", "Reports"]
+
+
+@pytest.mark.parametrize(
+    "role, menu, entries",
+    [
+        (Member.Role.ADMIN, "Admin", ["Screening setup", "Approvals", "Members", "API users", "Audit log", "Health", "API reference"]),
+        (Member.Role.OFFICER, "More", ["Members", "Health", "API reference"]),
+        (Member.Role.VIEWER, "More", ["Members", "Health", "API reference"]),
+    ],
+)
+def test_the_navigation_fits_on_one_line_and_groups_the_rest(page, transactional_db, shots, role, menu, entries):
+    member = make_member("Nordbank ASA", f"x{role}", role=role)
+    log_in(page, member)
+    nav = page.locator("#nav")
+
+    for width in (1280, 1024):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.goto("/")
+        links = nav.locator(".navbar-nav > .nav-item > .nav-link")
+        assert links.all_inner_texts() == [*DAILY, menu]
+        bar = page.locator("nav.navbar").bounding_box()
+        assert bar["height"] < 60, f"the navigation wraps at {width} px ({bar['height']} px high)"
+        page.screenshot(path=str(shots / f"nav-{role}-{width}.png"), clip={"x": 0, "y": 0, "width": width, "height": 60})
+
+    page.set_viewport_size({"width": 1280, "height": 700})
+    page.goto("/")
+    toggle = page.get_by_test_id("nav-menu-toggle")
+    toggle.focus()
+    page.keyboard.press("Enter")
+    items = page.get_by_test_id("nav-menu").locator(".dropdown-item")
+    expect(items.first).to_be_visible()
+    assert items.all_inner_texts() == entries
+    page.keyboard.press("ArrowDown")
+    expect(items.first).to_be_focused()
+    page.screenshot(path=str(shots / f"nav-{role}-menu.png"), clip={"x": 0, "y": 0, "width": 1280, "height": 380})
+    page.keyboard.press("Enter")
+    expect(page).not_to_have_url("/")
+    assert list(page.js_errors) == []

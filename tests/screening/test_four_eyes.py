@@ -1,0 +1,108 @@
+"""Four-eyes review in the dashboard: the setup switch, and the case page and queue explaining who may close."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from service.audit.models import AuditEvent
+from service.screening.models import ScreeningCase, ScreeningConfig
+from tests.screening.helpers import QUEUE, case_url, cases_make, member_make
+from tests.screening.setup_helpers import admin, org  # noqa: F401 (fixtures)
+from tests.service.screening.helpers import config_make
+
+ESCALATE = {"status": "escalated", "decision": "possible_match", "comment": "Same birth year, ask Anna"}
+CLOSE = {"status": "false_positive", "decision": "no_match", "comment": "Different person: born in Bergen"}
+CONFIRM = {"status": "confirmed_hit", "decision": "match", "comment": "Same person, same birth date"}
+
+
+def test_the_admin_turns_four_eyes_on_and_is_told_what_it_causes(org, admin):
+    config = config_make(org.api)
+    page = admin.get("/screening/setup/").content.decode()
+    assert 'name="four_eyes"' in page
+    assert "closed only by a second officer, never by the one who escalated or proposed it" in page
+
+    response = admin.post(f"/screening/configs/{config['uuid']}/update/", {"four_eyes": "on"}, follow=True)
+
+    assert ScreeningConfig.objects.get(uuid=config["uuid"]).four_eyes_review_flag is True
+    assert "Four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer" in response.content.decode()
+    assert re.search(r'id="four_eyes" name="four_eyes" checked', response.content.decode())
+    event = AuditEvent.objects.filter(action_key="screening_config.update").latest("created_timestamp")
+    assert event.actor_app_membership_id == org.admin.member.app_membership_uuid
+
+
+def test_setting_up_screening_with_four_eyes_sends_the_flag(org, admin):
+    admin.post("/screening/setup/create/", {"four_eyes": "on"})
+
+    assert ScreeningConfig.objects.get(app_customer_id=org.admin.app_customer.uuid).four_eyes_review_flag is True
+
+
+@pytest.fixture
+def officers(lists):
+    anna = member_make("Nordbank ASA", "anna")
+    bjorn = member_make("", "bjorn", like=anna)
+    screened = cases_make(anna)
+    ScreeningConfig.objects.filter(uuid=screened.config_uuid).update(four_eyes_review_flag=True)
+    return anna, bjorn, screened
+
+
+def _review(member, case, data):
+    return member.client().post(f"{case_url(case.uuid)}review/", data)
+
+
+def test_the_escalator_is_told_before_and_refused_when_closing_and_a_second_officer_closes(officers):
+    anna, bjorn, screened = officers
+    case = screened.pep_case
+    _review(anna, case, ESCALATE)
+
+    page = anna.client().get(case_url(case.uuid)).content.decode()
+    assert "Four-eyes review is on" in page
+    assert "You escalated this case, so another officer must close it" in page
+
+    refused = _review(anna, case, CLOSE)
+
+    body = refused.content.decode()
+    problem = re.search(r'data-testid="review-problem">(.*?)</div></div>', body, re.DOTALL).group(1)
+    assert refused.status_code == 409
+    assert "The review was not saved. Four-eyes review: anna@example.com escalated this case, so another officer must close it" in problem
+    assert "Different person: born in Bergen" in body  # the comment is kept
+    assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "ongoing"
+
+    assert "You escalated" not in bjorn.client().get(case_url(case.uuid)).content.decode()
+    closed = bjorn.client().post(f"{case_url(case.uuid)}review/", CLOSE, follow=True)
+
+    assert "Review saved: false positive. The case is complete." in closed.content.decode()
+    assert "Solbakken" not in bjorn.client().get(QUEUE).content.decode()
+
+
+def test_a_confirmed_hit_is_a_proposal_until_a_second_officer_confirms_it(officers):
+    anna, bjorn, screened = officers
+    case = screened.sanction_case
+
+    proposed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
+
+    assert "the hit is proposed, and the case stays open until a second officer confirms it" in proposed
+    assert "Confirmed hit proposed by you — awaiting a second officer" in proposed
+    assert "You proposed this confirmed hit, so another officer must confirm it" in proposed
+    queue = bjorn.client().get(QUEUE).content.decode()
+    row = re.search(r'<tr data-testid="queue-row"[^>]*>(?:(?!</tr>).)*Dragunov(?:(?!</tr>).)*</tr>', queue, re.DOTALL).group(0)
+    assert "Confirmed hit proposed by anna@example.com — awaiting a second officer" in row
+    assert "Confirmed hit proposed by anna@example.com — awaiting a second officer" in bjorn.client().get(case_url(case.uuid)).content.decode()
+
+    assert _review(anna, case, CONFIRM).status_code == 409
+    confirmed = bjorn.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
+
+    assert "Review saved: confirmed hit. The case is complete." in confirmed
+    assert "awaiting a second officer" not in confirmed
+    assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "complete"
+
+
+def test_without_four_eyes_the_form_says_nothing_of_it(lists):
+    anna = member_make("Nordbank ASA", "anna")
+    screened = cases_make(anna)
+    _review(anna, screened.pep_case, ESCALATE)
+
+    page = anna.client().get(case_url(screened.pep_case.uuid)).content.decode()
+
+    assert "Four-eyes review is on" not in page and "You escalated" not in page
