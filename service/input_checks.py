@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.http import HttpRequest
+from django.http.multipartparser import MultiPartParserError
 from pydantic import BaseModel
 
 from service.errors import BadRequest, field_error
@@ -71,7 +72,12 @@ def _json_body(request: HttpRequest) -> Any:
     if request.content_type == "multipart/form-data":
         # The stream is read already (its body is gone); the form fields are what can be checked.
         # Uploaded files are checked by the endpoint that reads them.
-        return {name: values for name, values in request.POST.lists()}
+        try:
+            return {name: values for name, values in request.POST.lists()}
+        except MultiPartParserError as exc:  # e.g. no boundary: the body cannot be split into fields
+            raise BadRequest(
+                "The multipart body cannot be read.", code="invalid_request", errors=[field_error(["body"], str(exc))]
+            ) from None
     # Only a body that can hold a NUL is parsed a second time: raw, or escaped as \u0000.
     if not request.body:
         return None

@@ -122,3 +122,17 @@ def test_a_body_nested_far_too_deep_is_left_to_the_body_parser_without_a_recursi
     request.resolver_match = None
 
     assert input_errors(request, {}) == []  # not JSON Python can read: ninja's own parsing refuses it
+
+
+def test_a_multipart_body_without_a_boundary_is_a_400_not_a_500(api, db):
+    # A JSON body the endpoint would accept, sent as multipart without its boundary.
+    response = api.client.post(
+        f"/analysis/v1/app-customer/{api.app_customer_uuid}/watchlist",
+        b'{"watchlist_name": "Kunder"}',
+        content_type="multipart/form-data",
+        **api.headers(),
+    )
+
+    body = _refused(response, "body")
+    assert body["detail"] == "The multipart body cannot be read."
+    assert api.get(f"/analysis/v1/app-customer/{api.app_customer_uuid}/watchlist").json() == []
