@@ -135,7 +135,6 @@ from service.screening.case_models import (  # noqa: E402,F401
 )
 from service.screening.batch_models import ScreeningBatch, ScreeningBatchChunk  # noqa: E402,F401
 from service.screening.notification_models import ScreeningDigest  # noqa: E402,F401
-from service.screening.name_part_models import ScreeningName, ScreeningNamePart  # noqa: E402,F401
 from service.screening.run_models import (  # noqa: E402,F401
     ScreeningRun,
     ScreeningRunChunk,

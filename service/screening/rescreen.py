@@ -35,8 +35,7 @@ from service.screening.models import (
     ScreeningRunChunk,
 )
 from service.screening.monitoring_selectors import monitorings_screened
-from service.screening.name_parts import monitorings_finding, monitorings_missing_names, names_record
-from service.screening.screening_run import QUERY_FIELDS, RunResult, config_category_keys, entities_screen, entity_query
+from service.screening.screening_run import RunResult, config_category_keys, entities_screen
 
 CHUNK_SIZE = 2000
 DELTA_CHANGES = (ScreeningListEntryChange.Change.ADDED, ScreeningListEntryChange.Change.CHANGED)
@@ -75,28 +74,16 @@ def _configs_receiving(category_key: str) -> list[ScreeningConfig]:
 def _chunks(run: ScreeningRun, configs: list[ScreeningConfig], chunk_size: int) -> list[ScreeningRunChunk]:
     chunks = []
     for config in configs:
-        monitorings = monitorings_screened(screening_config=config)
-        listed = run.kind == ScreeningRun.Kind.LIST_VERSION
-        if listed:
-            monitorings = _monitorings_finding_delta(monitorings, run.list_version_id)
-        uuids = list(monitorings.order_by("uuid").values_list("uuid", flat=True))
+        uuids = list(monitorings_screened(screening_config=config).order_by("uuid").values_list("uuid", flat=True))
         for start in range(0, len(uuids), chunk_size):
             part = uuids[start : start + chunk_size]
             chunks.append(
                 ScreeningRunChunk(
                     run=run, screening_config=config, first_monitoring_uuid=part[0], last_monitoring_uuid=part[-1],
-                    monitoring_count=len(part), monitoring_uuids=[str(u) for u in part] if listed else None,
+                    monitoring_count=len(part),
                 )
             )
     return chunks
-
-
-def _monitorings_finding_delta(monitorings, version_uuid: uuid.UUID):
-    """Those of `monitorings` whose name may find a delta entry (name_parts.py): names not
-    stored yet are stored first (normalised once), then selected by their stored parts."""
-    missing = list(monitorings_missing_names(monitorings).values(*QUERY_FIELDS))
-    names_record([entity_query(row) for row in missing], remembered=False)
-    return monitorings_finding(monitorings, delta_index(version_uuid).index)
 
 
 def _plan(run: ScreeningRun, configs: list[ScreeningConfig], chunk_size: int) -> None:
@@ -159,8 +146,6 @@ def chunk_screen(*, chunk_uuid: uuid.UUID | str) -> RunResult | None:
     monitorings = monitorings_screened(screening_config=chunk.screening_config).filter(
         uuid__gte=chunk.first_monitoring_uuid, uuid__lte=chunk.last_monitoring_uuid
     )
-    if chunk.monitoring_uuids is not None:
-        monitorings = monitorings.filter(uuid__in=chunk.monitoring_uuids)
     entities_screen(config=chunk.screening_config, monitorings=monitorings, loaded=loaded, result=result)
     now = timezone.now()
     marked = ScreeningRunChunk.objects.filter(pk=chunk.pk, done_timestamp=None).update(

@@ -3,8 +3,7 @@
 A run is planned once (its chunks written in one transaction) and each chunk is a Celery
 task of its own, so several workers share the work. A chunk names a config and a range of
 its monitoring uuids (inclusive bounds, in uuid order); it screens the monitorings in that
-range that are screened when it runs (the §3 rule); a list version's chunk only those of its
-`monitoring_uuids` (rescreen.py). The state lives here: a chunk's
+range that are screened when it runs (the §3 rule). The state lives here: a chunk's
 `done_timestamp` and counts, a run's `finished_timestamp` once its last chunk is done. A
 redelivered chunk screens again and makes no second case (the case constraints), and counts
 are written only by the first delivery to finish.
@@ -52,10 +51,6 @@ class ScreeningRunChunk(models.Model):
     first_monitoring_uuid = models.UUIDField()
     last_monitoring_uuid = models.UUIDField()
     monitoring_count = models.PositiveIntegerField(help_text="screened monitorings in the range when planned")
-    monitoring_uuids = models.JSONField(
-        null=True, blank=True,
-        help_text="a delta run's chunk: only these monitorings of the range (those whose name may find a delta entry)",
-    )
     done_timestamp = models.DateTimeField(null=True, blank=True)
     screened = models.PositiveIntegerField(default=0)
     hits = models.PositiveIntegerField(default=0)

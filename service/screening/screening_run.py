@@ -24,7 +24,6 @@ from service.screening.engine import LoadedIndex, screening_index
 from service.screening.matching.types import PersonQuery
 from service.screening.models import EntityMonitoring, ScreeningConfig, ScreeningListCategory
 from service.screening.monitoring_selectors import monitorings_screened
-from service.screening.name_parts import names_record
 from service.screening.screening_cases import ScreenedEntity, hits_record
 
 # More than the few a reviewer needs: hits of lists the config does not screen against are
@@ -99,20 +98,17 @@ def entities_screen(
     keys = config_category_keys(config)
     if not keys & loaded_category_keys(loaded):
         return  # nothing in this index the config receives
-    hits, queries = [], []
+    hits = []
     for row in list(monitorings.values(*QUERY_FIELDS)):
         result.screened += 1
-        query = entity_query(row)
-        queries.append(query)
         matches = [
             m
-            for m in loaded.index.search(query, limit=SEARCH_LIMIT)
+            for m in loaded.index.search(entity_query(row), limit=SEARCH_LIMIT)
             if loaded.entries[m.entity_id].category_key in keys
         ]
         if matches:
             result.hits += len(matches)
             hits.append((ScreenedEntity(row["entity_key"], row["entity_uuid"]), matches))
-    names_record(queries)  # for a list version's delta run to select by (name_parts.py)
     recorded = hits_record(config_uuid=config.uuid, hits=hits)
     result.cases_created += recorded.created
     result.cases_updated += recorded.updated

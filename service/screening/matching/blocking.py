@@ -23,7 +23,7 @@ import numpy as np
 
 from . import kernels
 from .align import INITIAL_SIMILARITY
-from .keys import form_key, part_key
+from .keys import part_key
 from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName
 from .postings import Postings
 from .scratch import ScratchState
@@ -131,21 +131,6 @@ class Blocker(ScratchState):
             self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
             self._part_value,
         )
-
-    def parts_bringing_names(self, parts: list[tuple[str, NameToken]]) -> list[bool]:
-        """Per (kind code, query part): whether a query with that part may get a candidate here.
-        `kernel_arguments` finds candidates only through a full part's probe with spellings or
-        a glued run; so a query none of whose parts is True here gets none. True for a full
-        part whose probe has spellings, or whose text begins a listed full part (it may be the
-        first of a glued run)."""
-        glued_starts = {key[:end] for key in self._vocabulary.part_keys(NAME) for end in range(3, len(key) + 1)}
-        found = []
-        for kind_code, token in parts:
-            found.append(token.role == NAME and (
-                len(self._probe(kind_code, token).parts) > 0
-                or form_key(kind_code, NAME, token.text) in glued_starts
-            ))
-        return found
 
     def probes(self, tokens: tuple[NameToken, ...], kind_code: str) -> list[Probe]:
         """One probe per distinct query part, plus adjacent full parts glued together ("Patr ushev")."""

@@ -70,11 +70,6 @@ from .vocabulary import SCORER_ROLES, Vocabulary, VocabularyBuilder, code_points
 
 KIND_CODES = {PERSON: "p", ORGANIZATION: "o"}
 OTHER_KIND_CODE = "x"
-
-
-def query_kind_code(schema: str) -> str:
-    """The kind code a query of this schema's parts are looked up under (`keys.part_key`)."""
-    return KIND_CODES.get(name_kind(schema), OTHER_KIND_CODE)
 GENDER_CODES = {"male": 1, "female": 2}
 GENDER_NAMES = {code: name for name, code in GENDER_CODES.items()}
 SHORTLIST_ENTITIES = 30  # entities whose best-estimated name is scored in full (20: recall -0.9 points)
@@ -197,11 +192,6 @@ class MatchIndex:
                                 facts[entity] if with_facts else NO_FACTS, scored.described(text))
             matches.append(Match(ids[entity], found.final, found))
         return matches
-
-    def parts_bringing_names(self, parts: list[tuple[str, NameToken]]) -> list[bool]:
-        """Per (kind code, normalised query part): whether a query with it may get a candidate
-        (`Blocker.parts_bringing_names`); a query with no such part finds nothing here."""
-        return self._blocker.parts_bringing_names(parts)
 
     def score_listed_name(self, query: PersonQuery, name: int) -> Match | None:
         """The query scored against one indexed name (by number), without blocking; None when

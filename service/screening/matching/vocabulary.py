@@ -266,10 +266,6 @@ class Vocabulary(ScratchState):
     def exact(self, kind_code: str, token: NameToken) -> int | None:
         return self._part_numbers.get(part_key(kind_code, token))
 
-    def part_keys(self, role: str) -> list[str]:
-        """The exact keys (`keys.part_key`) of every part of this role."""
-        return [key for key, number in self._part_numbers.items() if self.parts[number].role == role]
-
     def exact_form(self, kind_code: str, role: str, form: str) -> int | None:
         """`exact` without a token: for candidates such as glued parts, seldom found."""
         return self._part_numbers.get(form_key(kind_code, role, form))
