@@ -11,7 +11,8 @@ two `celery worker` processes (bench/rescreen_setup.py):
 3. the update: the OFAC files copied and 1,000 entries changed (950 remarks amended, 50
    individuals renamed to the planted names), imported as a new version; its delta re-screen
    is enqueued on commit and done by the workers. Timed: the import, and from its commit
-   until the run's last chunk is done (the new cases written).
+   until the run's last chunk is done (the new cases written);
+4. where a delta run's time goes: its steps replayed in this process, one by one.
 
 Target: the delta re-screen at most 5% of the full re-screen.
 
@@ -93,6 +94,52 @@ def _run_of(version, timeout: float = 600):
     return run
 
 
+def _timed(label: str, step):
+    started = time.perf_counter()
+    value = step()
+    print(f"  {label:<58}: {time.perf_counter() - started:7.3f} s")
+    return value
+
+
+def delta_profile(version_uuid, config) -> None:
+    """The delta run's steps for one config, replayed in this process and timed one by one;
+    caches cold as in a worker that meets a name for the first time."""
+    from service.screening import rescreen
+    from service.screening.matching import MatchIndex
+    from service.screening.matching.index import KIND_CODES, LONG_SHOT_FLOOR
+    from service.screening.matching.normalize import _normalize_cached, normalize_name
+    from service.screening.monitoring_selectors import monitorings_screened
+    from service.screening.screening_run import QUERY_FIELDS, SEARCH_LIMIT, entity_query
+
+    print("where a delta run's time goes (its steps replayed in one process after the timed run):")
+    rescreen._delta_cache.clear()
+    loaded = _timed("delta index built", lambda: rescreen.delta_index(version_uuid))
+    index = loaded.index
+    rows = _timed("screened entities read (SQL, plain values)", lambda: list(
+        monitorings_screened(screening_config=config).values(*QUERY_FIELDS)))
+    queries = [entity_query(row) for row in rows]
+    _normalize_cached.cache_clear()
+    names = _timed("names normalised", lambda: [normalize_name(q.name, q.schema) for q in queries])
+    blocker = index._blocker
+
+    def blocking():
+        return [blocker.kernel_arguments(name, name.kind, KIND_CODES.get(name.kind, "x"), LONG_SHOT_FLOOR)
+                for name in names]
+
+    with_candidates = sum(a is not None for a in _timed("blocking: probes, their spellings (cold)", blocking))
+    _timed("blocking again (probes cached)", blocking)
+    scored = []
+    score_names = MatchIndex._score_names
+    MatchIndex._score_names = lambda self, *a: scored.append(1) or score_names(self, *a)
+    try:
+        found = _timed("searched (names and probes cached)", lambda: sum(
+            bool(index.search(q, limit=SEARCH_LIMIT)) for q in queries))
+    finally:
+        MatchIndex._score_names = score_names
+    print(f"  -> {len(rows)} entities: {with_candidates} with a part spelled like a delta part, "
+          f"{len(scored)} with a candidate scored in full, {found} with a hit")
+
+
 def main() -> None:
     args = _parse_args()
     env = bench.environment(SCRATCH_DB)
@@ -141,6 +188,7 @@ def main() -> None:
     print(f"cases: {cases_before} before the update, {ScreeningCase.objects.count()} after")
     print(f"delta / full re-screen     : {100 * ratio:.1f}%  (target <= {100 * TARGET:.0f}%: {'PASS' if ratio <= TARGET else 'MISS'});"
           f" with the import {100 * with_import:.1f}%  (load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    delta_profile(result.version.uuid, config)
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -28,7 +28,7 @@ LISTS = (
     ("us_ofac_sdn", SHARED / "sanctions" / "ofac" / "sdn.csv"),
     ("pep", SHARED / "pep" / "us_congress_senzing.json"),
 )
-REDIS_URL = "redis://127.0.0.1:6379/8"
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8")
 SEED = 20261126
 
 
@@ -152,10 +152,11 @@ class Workers:
             # A session of its own, as a worker service has: with the kernel's autogroups, CPU
             # is shared between sessions, so children of this one would split one share.
             self.processes.append(subprocess.Popen(command, cwd=ROOT, env=self.env, start_new_session=True))
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 300  # a loaded machine compiles the kernels slowly
         while len(app.control.ping(timeout=1.0)) < self.count:
             if time.monotonic() > deadline:
-                raise RuntimeError("the Celery workers did not answer within two minutes")
+                self.__exit__()  # no worker left behind to take a later run's tasks
+                raise RuntimeError("the Celery workers did not answer within five minutes")
         return self
 
     def cpu_seconds(self) -> float:
