@@ -13,6 +13,8 @@
 (d) index build time and peak memory.
 
 Reads ../shared/data (or --data); prints a table of targets with PASS/MISS.
+With --write-docs, that table (with the run's date, commit and machine load)
+replaces the one between the bench_matching markers in docs/matching.md.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, as the target says
 
 import argparse
 import csv
+import datetime
 import gc
 import json
 import random
@@ -55,6 +58,10 @@ from service.screening.matching import warm_up as warm_up_engine  # noqa: E402  
 from service.screening.matching.normalize import _normalize_cached  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DEFAULT_DOC = Path(__file__).resolve().parents[1] / "docs" / "matching.md"
+# The results table of docs/matching.md sits between these two lines; --write-docs replaces it.
+DOC_BEGIN = "<!-- bench_matching:begin -->"
+DOC_END = "<!-- bench_matching:end -->"
 SEED = 20240601
 EXHAUSTIVE_PREFILTER = 50  # token_set_ratio below this never scores near the threshold
 
@@ -122,8 +129,9 @@ def bench_quality(data: Path) -> Result:
         print(f"{label[:40]:40} {len(positions):4}  {mine[0]:6.3f} {mine[1]:5.3f} {mine[2]:5.3f}   "
               f"{len(known):4} {ref[0]:10.3f} {ref[1]:5.3f} {ref[2]:5.3f}")
     print("(slices with fewer than 5 pairs are left out of the breakdown, not out of 'all pairs')")
-    f1 = prf(*confusion(rows, ours)[:3])[2]
-    return Result("name_bench F1 at the default threshold", f"{f1:.3f}", ">= 0.90", f1 >= 0.90)
+    precision, recall, f1 = prf(*confusion(rows, ours)[:3])
+    return Result("name_bench F1 at the default threshold", f"{f1:.3f} (P {precision:.3f}, R {recall:.3f})",
+                  ">= 0.90", f1 >= 0.90)
 
 
 # -- (b) pairs per second ---------------------------------------------------------------------
@@ -499,7 +507,8 @@ def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) 
         print(f"      missed for {name!r}: {missed}")
     return [
         Result(f"persons/s against {size:,} names (one core, CPU)", f"{per_second:,.0f}", ">= 3,000", per_second >= 3000),
-        Result("recall of blocked vs exhaustive search", f"{recall:.1%}", ">= 99%", recall >= 0.99),
+        Result("recall of blocked vs exhaustive search", f"{recall:.1%} ({found:,} of {expected:,})", ">= 99%",
+               recall >= 0.99),
         Result(f"index build time, {size:,} names", f"{build_seconds:.1f} s", "< 60 s", build_seconds < 60),
         Result("peak memory (process RSS)", f"{rss_peak:,.0f} MB", "< 2,048 MB", rss_peak < 2048),
     ]
@@ -512,6 +521,61 @@ def print_results(results: list[Result]) -> None:
     for r in results:
         verdict = "-" if r.passed is None else ("PASS" if r.passed else "MISS")
         print(f"{r.measure:{width}}  {r.value:>28}  {r.target:>10}  {verdict}")
+
+
+@dataclass
+class Run:
+    """What a reader needs to weigh the figures: when, on which code, how busy the machine was."""
+
+    date: str  # UTC, minutes
+    commit: str
+    names: int
+    queries: int
+    exhaustive: int
+    cores: int
+    load_start: float  # one-minute load average as the run started and as it ended
+    load_end: float
+
+
+def current_run(names: int, queries: int, exhaustive: int, load_start: float) -> Run:
+    repo = Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=repo).stdout.strip() or "unknown"
+    # Changes to the engine or the benchmark, not to the doc being written.
+    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "service", "bench"],
+                             capture_output=True, text=True, cwd=repo).stdout.strip()
+    if changed:
+        commit += " with uncommitted changes to the code"
+    return Run(datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"), commit, names, queries,
+               exhaustive, os.cpu_count() or 0, load_start, os.getloadavg()[0])
+
+
+def results_table(results: list[Result], run: Run) -> str:
+    """The summary as the Markdown docs/matching.md shows it, with its caption."""
+    lines = [
+        f"`bench/bench_matching.py` on {run.date}, commit {run.commit}: {run.names:,} list names, "
+        f"{run.queries:,} measured queries, {run.exhaustive:,} of them also scanned exhaustively. "
+        f"Machine: {run.cores} cores, one-minute load average {run.load_start:.1f} at the start and "
+        f"{run.load_end:.1f} at the end; timings are CPU time of the benchmark process.",
+        "",
+        "| measure | value | target | result |",
+        "|---|---|---|---|",
+    ]
+    for r in results:
+        verdict = "reported" if r.passed is None else ("PASS" if r.passed else "MISS")
+        target = "" if r.target == "reported" else r.target.replace(">=", "≥")
+        lines.append(f"| {r.measure} | {r.value} | {target} | {verdict} |")
+    return "\n".join(lines)
+
+
+def write_results_table(doc: Path, table: str) -> None:
+    """Replace what lies between the markers of `doc` with `table`; the rest stays as it was."""
+    text = doc.read_text(encoding="utf-8")
+    if text.count(DOC_BEGIN) != 1 or text.count(DOC_END) != 1 or text.index(DOC_BEGIN) > text.index(DOC_END):
+        raise ValueError(f"{doc} needs one {DOC_BEGIN} line followed by one {DOC_END} line")
+    head, rest = text.split(DOC_BEGIN)
+    _, tail = rest.split(DOC_END)
+    doc.write_text(f"{head}{DOC_BEGIN}\n{table}\n{DOC_END}{tail}", encoding="utf-8")
 
 
 def compile_kernels() -> None:
@@ -530,14 +594,24 @@ def main() -> None:
     parser.add_argument("--exhaustive", type=int, default=300, help="queries also run as an exhaustive scan (100 proved too few to tell 99%% from 100%%)")
     parser.add_argument("--rounds", type=int, default=3, help="timed passes over name_bench for (b)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
+    parser.add_argument("--write-docs", type=Path, nargs="?", const=DEFAULT_DOC, default=None, metavar="DOC",
+                        help="write the results table into DOC between its bench_matching markers "
+                             "(default docs/matching.md)")
     args = parser.parse_args()
     if not args.data.exists():
         sys.exit(f"shared data folder {args.data} is absent")
+    if args.write_docs and DOC_BEGIN not in args.write_docs.read_text(encoding="utf-8"):
+        sys.exit(f"{args.write_docs} has no {DOC_BEGIN} marker")  # said before the run, not after
+    load_start = os.getloadavg()[0]
     compile_kernels()
     results = [bench_quality(args.data)]
     results += bench_pair_speed(args.data, args.rounds)
     results += bench_index(args.data, args.names, args.queries, args.exhaustive)
     print_results(results)
+    if args.write_docs:
+        write_results_table(args.write_docs, results_table(results, current_run(
+            args.names, args.queries, args.exhaustive, load_start)))
+        print(f"\nresults table written to {args.write_docs}")
 
 
 if __name__ == "__main__":
