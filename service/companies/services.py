@@ -1,13 +1,12 @@
 """Writes to the company register that change what the analysis computes.
 
-Each write schedules `analysis_refresh` for the company on commit, so highlights,
-measures, flags and the credit risk follow the data; bulk importers write directly
-and call `analysis_refresh(company_uuids=...)` once at the end instead.
+Each write enqueues the analysis refresh of the company on commit (the Celery task in
+tasks.py), so highlights, measures, flags and the credit risk follow the data; bulk
+importers write directly and enqueue it once at the end for every company they touched.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
@@ -18,6 +17,7 @@ from django.utils import timezone
 from service.companies import models as m
 from service.companies.catalog import AUDITOR_NOTE_TYPES, RISK_STATUS_TYPES
 from service.companies.analysis.facts import BOOLEAN_STATUSES
+from service.companies.tasks import analysis_refresh_on_commit
 from service.errors import bad_field
 
 INCOME_FIELDS = frozenset(
@@ -26,14 +26,6 @@ INCOME_FIELDS = frozenset(
 BALANCE_FIELDS = frozenset(
     f.name for f in m.AccountsBalanceSheet._meta.concrete_fields if f.name not in ("uuid", "accounts")
 )
-
-def analysis_refresh_on_commit(*, company_uuids: Iterable[uuid.UUID]) -> None:
-    """Refresh the analysis of these companies once the current transaction commits
-    (at once outside a transaction; never when it rolls back)."""
-    from service.companies.analysis import analysis_refresh
-
-    uuids = list(company_uuids)
-    transaction.on_commit(lambda: analysis_refresh(company_uuids=uuids))
 
 
 def _check_fields(values: Mapping[str, object] | None, allowed: frozenset[str], loc: str) -> dict:

@@ -1,9 +1,10 @@
-"""Celery tasks: import a list file, refresh a list from its URL, sync a config's watchlist monitorings,
-screen monitored entities, re-screen a list version's delta or everything in chunks.
+"""Celery tasks: refresh a list from its URL, sync a config's watchlist monitorings, screen
+monitored entities, re-screen a list version's delta or a full re-screen's chunks.
 
-Tasks take keys and paths, are idempotent (an unchanged file makes no new
-version), retry with backoff on network errors, and log and return when the
-category they name is gone.
+A list file on disk is imported by `manage.py import_screening_list`, and a full re-screen is
+planned by `manage.py rescreen_all`; both enqueue the tasks below for the work that follows.
+Tasks take keys and uuids, are idempotent (an unchanged file makes no new version), retry
+with backoff on network or database errors, and log and return when what they name is gone.
 """
 
 from __future__ import annotations
@@ -38,21 +39,6 @@ def matching_warm_up(**_) -> None:
     # Before the fork, also so that the children's collections do not touch (and copy) its pages.
     keep_out_of_garbage_collection()
     logger.info("Matching engine warmed up.")
-
-
-@shared_task(acks_late=True, ignore_result=True)
-def screening_list_import_task(category_key: str, path: str, format: str | None = None) -> str | None:
-    category = ScreeningListCategory.objects.filter(key=category_key).first()
-    if category is None:
-        logger.warning("Screening list category %s is gone; nothing imported.", category_key)
-        return None
-    try:
-        result = screening_list_import(category=category, path=path, format=format)
-    except ListImportError as exc:
-        logger.error("Screening list %s not imported: %s", category_key, exc)
-        return None
-    logger.info(result.summary_line())
-    return result.summary_line()
 
 
 @shared_task(
@@ -188,17 +174,6 @@ def screening_run_chunk_task(chunk_uuid: str) -> str | None:
         return None
     logger.info("Screening run chunk %s: %s", chunk_uuid, result.summary_line())
     return result.summary_line()
-
-
-@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=5, max_retries=5)
-def screening_full_rescreen_task() -> str:
-    """Re-screen every screened entity of every config against every current list, in chunks.
-    Acknowledged early: a redelivery would plan a second run (harmless, but twice the work)."""
-    from service.screening.rescreen import full_rescreen_plan
-
-    run = full_rescreen_plan()
-    logger.info("Full re-screen run %s: %d chunks", run.uuid, run.chunk_count)
-    return str(run.uuid)
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.

@@ -10,9 +10,9 @@ recomputed and written with bulk upserts, skipping rows whose values did not cha
 A batch costs a fixed number of queries (about 15) whatever its size, so a million
 companies take a thousand batches, not millions of queries.
 
-Call it after writing register data: services.py does so on commit for single
-writes; importers and the demo generator call it once with the uuids they touched
-(or with None after a full load).
+Writes do not call it themselves: services.py, the importers and the demo generator
+enqueue the Celery task (service.companies.tasks.analysis_refresh_on_commit) once the
+write commits, with the uuids they touched (or None past 100,000).
 """
 
 from __future__ import annotations

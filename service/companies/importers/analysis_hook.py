@@ -1,27 +1,17 @@
-"""Recomputing the analysis (highlights, measures, flags, credit risk) of the companies an import touched.
-
-The analysis package may be absent in a deployment that only holds register data;
-then there is nothing to recompute and the call is skipped. Past `ALL_THRESHOLD`
-companies the set is not kept (constant memory on a million-row import) and the
-whole register is recomputed instead.
+"""The companies an import touched, collected so that their analysis (highlights, measures,
+flags, credit risk) is refreshed once at the end: `refresh()` enqueues the Celery task on
+commit (service.companies.tasks). Past `ALL_THRESHOLD` companies the set is not kept
+(constant memory on a million-row import) and every company is refreshed instead.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import logging
 import uuid
 from collections.abc import Iterable
 
-logger = logging.getLogger(__name__)
+from service.companies.tasks import analysis_refresh_on_commit
 
-ANALYSIS_MODULE = "service.companies.analysis"
 ALL_THRESHOLD = 100_000
-
-
-def analysis_available() -> bool:
-    return importlib.util.find_spec(ANALYSIS_MODULE) is not None
 
 
 class AffectedCompanies:
@@ -38,11 +28,7 @@ class AffectedCompanies:
             self.uuids.clear()
 
     def refresh(self) -> None:
-        """Run analysis_refresh for these companies (or all); skipped when the analysis is not installed."""
+        """Enqueue the analysis refresh of these companies (or of all) once the transaction commits."""
         if not self.everything and not self.uuids:
             return
-        if not analysis_available():
-            logger.info("service.companies.analysis is not installed: analysis refresh skipped")
-            return
-        analysis_refresh = importlib.import_module(ANALYSIS_MODULE).analysis_refresh
-        analysis_refresh(company_uuids=None if self.everything else sorted(self.uuids))
+        analysis_refresh_on_commit(company_uuids=None if self.everything else self.uuids)

@@ -18,7 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--enheter-csv", metavar="PATH", help="write an Enhetsregisteret CSV here (.gz: gzipped) instead")
         parser.add_argument("--batch-size", type=int, default=BATCH_SIZE, help="companies per transaction")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
-        parser.add_argument("--no-analysis", action="store_true", help="skip recomputing the analysis")
+        parser.add_argument("--no-analysis", action="store_true", help="do not queue the analysis refresh for the workers")
         parser.add_argument(
             "--no-register", action="store_true",
             help="leave the real register's companies alone (by default those that have filed get accounts)",

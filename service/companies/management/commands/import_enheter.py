@@ -12,7 +12,7 @@ class Command(ImportCommand):
         super().add_arguments(parser)
         parser.add_argument("--format", dest="file_format", choices=FORMATS, default="auto", help="default: by content")
         parser.add_argument(
-            "--no-analysis", action="store_true", help="skip recomputing the analysis of the imported companies"
+            "--no-analysis", action="store_true", help="do not queue the analysis refresh of the imported companies"
         )
 
     def run_import(self, *, path, quiet, batch_size, file_format, no_analysis, **options):

@@ -11,7 +11,7 @@ class Command(ImportCommand):
 
     def add_arguments(self, parser):
         super().add_arguments(parser)
-        parser.add_argument("--no-analysis", action="store_true", help="skip recomputing the analysis")
+        parser.add_argument("--no-analysis", action="store_true", help="do not queue the analysis refresh for the workers")
 
     def run_import(self, *, path, quiet, batch_size, no_analysis, **options):
         return jsonl_import(path=path, quiet=quiet, batch_size=batch_size, refresh_analysis=not no_analysis)

@@ -289,18 +289,21 @@ def test_json_rows_report_the_line_they_start_on(tmp_path):
     assert [row.line for row in result.rejected] == [3]
 
 
-def test_the_import_asks_the_analysis_to_recompute_the_companies_it_touched(tmp_path, monkeypatch):
-    import service.companies.analysis as analysis
+def test_the_import_asks_the_analysis_to_recompute_the_companies_it_touched(
+    tmp_path, monkeypatch, django_capture_on_commit_callbacks
+):
+    from service.companies import tasks
 
-    calls = []
-    monkeypatch.setattr(analysis, "analysis_refresh", lambda *, company_uuids: calls.append(set(company_uuids)))
+    queued = []
+    monkeypatch.setattr(tasks.analysis_refresh_task, "delay", lambda company_uuids: queued.append(set(company_uuids)))
     header, rows = enheter_rows(enheter_sample())
     path = csv_write(tmp_path / "enheter.csv", header, rows[:3])
 
-    enheter_import(path=path)
-    enheter_import(path=path)
+    with django_capture_on_commit_callbacks(execute=True):
+        enheter_import(path=path)
+        enheter_import(path=path)  # nothing changed: nothing to recompute
 
-    assert calls == [set(Company.objects.values_list("uuid", flat=True))]
+    assert queued == [{str(uuid) for uuid in Company.objects.values_list("uuid", flat=True)}]
 
 
 def test_a_file_broken_halfway_writes_nothing(tmp_path):
