@@ -1,7 +1,7 @@
 """Benchmark: the dashboard's case queue page against the API calls it makes, in the same run.
 
 Prints figures; it is not a test. Against PostgreSQL (DATABASE_URL when it names PostgreSQL,
-else the database `vakt_caseui` on 127.0.0.1, made anew unless --reuse keeps the cases of the
+else the database `vakt_bench_case_queue` on 127.0.0.1, made anew unless --reuse keeps the cases of the
 last run and only issues the dashboard new API credentials):
 
 1. data, bulk-inserted with the ORM for setup speed (not through screening runs): one
@@ -39,7 +39,7 @@ from datetime import timedelta
 
 from scratch_db import django_setup, scratch_database_url
 
-SCRATCH_DB = "vakt_caseui"
+SCRATCH_DB = "vakt_bench_case_queue"
 COMPANIES = 300
 ENTRIES_PER_LIST = 2000
 BATCH = 5000
