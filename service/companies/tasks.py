@@ -18,20 +18,14 @@ from celery import shared_task
 from django.db import OperationalError, transaction
 
 from service.companies.analysis import analysis_refresh
+from service.task_policy import DATABASE_WORK
 
 logger = logging.getLogger(__name__)
 
 CHUNK_SIZE = 5000  # companies per task: five analysis batches
 
 
-@shared_task(
-    acks_late=True,
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**DATABASE_WORK)
 def analysis_refresh_task(company_uuids: list[str]) -> str | None:
     """Recompute the analysis (highlights, measures, flags, credit risk) of these companies."""
     summary = analysis_refresh(company_uuids=company_uuids)

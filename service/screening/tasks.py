@@ -17,12 +17,12 @@ from urllib.parse import urljoin
 import requests
 from celery import shared_task
 from celery.signals import worker_init
-from django.db import OperationalError
 
 from service.screening.engine import keep_out_of_garbage_collection
 from service.screening.list_import import ListImportError, screening_list_import
 from service.screening.matching import warm_up
 from service.screening.models import ScreeningListCategory
+from service.task_policy import DATABASE_WORK
 
 logger = logging.getLogger(__name__)
 
@@ -88,14 +88,7 @@ def _download(url: str, target: Path) -> None:
                 out.write(chunk)
 
 
-@shared_task(
-    acks_late=True,
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**DATABASE_WORK)
 def screening_config_sync_task(config_uuid: str, company_uuids: list[str], register_update: str | None = None) -> str | None:
     """Bring a config's watchlist-derived monitorings of these companies up to date
     (service.screening.subscription); idempotent, so a redelivered task changes nothing.
@@ -110,14 +103,7 @@ def screening_config_sync_task(config_uuid: str, company_uuids: list[str], regis
     return result.summary_line()
 
 
-@shared_task(
-    acks_late=True,
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**DATABASE_WORK)
 def screening_run_task(monitoring_uuids: list[str]) -> str | None:
     """Screen these monitorings' entities and raise cases for new hits
     (service.screening.screening_run); a redelivered task makes no second case."""
@@ -134,14 +120,7 @@ def screening_run_task(monitoring_uuids: list[str]) -> str | None:
 # --- re-screening (service.screening.rescreen): a list version's delta, or everything, in chunks ---
 
 
-@shared_task(
-    acks_late=True,
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**DATABASE_WORK)
 def screening_list_version_rescreen_task(version_uuid: str) -> str | None:
     """Plan the re-screen of a new list version's added and changed entries and enqueue its
     chunks; a redelivered task enqueues only the chunks not done yet."""
@@ -156,14 +135,7 @@ def screening_list_version_rescreen_task(version_uuid: str) -> str | None:
     return summary
 
 
-@shared_task(
-    acks_late=True,
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=5,
-    retry_backoff_max=300,
-    max_retries=5,
-)
+@shared_task(**DATABASE_WORK)
 def screening_run_chunk_task(chunk_uuid: str) -> str | None:
     """Screen one chunk of a re-screening run; a redelivered chunk makes no second case."""
     from service.screening.rescreen import chunk_screen
