@@ -46,7 +46,7 @@ def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMember
     if escalation is not None and escalation.reviewer_app_membership_id == reviewer.pk:
         raise FourEyesRequired(
             f"Four-eyes review: {reviewer.email} escalated this case, so another officer must close it "
-            f"(confirmed_hit or false_positive). You can still add an in_review or escalated review."
+            f"as a confirmed hit or a false positive. You can still mark it in review or escalate it."
         )
     latest = case.latest_review
     proposal_pending = (
@@ -57,7 +57,7 @@ def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMember
     if proposal_pending and latest.reviewer_app_membership_id == reviewer.pk:
         raise FourEyesRequired(
             f"Four-eyes review: {reviewer.email} proposed this confirmed hit, so another officer must confirm it "
-            f"(confirmed_hit) or reject it (false_positive)."
+            f"(a second confirmed hit) or reject it (a false positive)."
         )
     return status_key == "confirmed_hit" and not proposal_pending
 
