@@ -131,3 +131,18 @@ def error_response_for(path: str, error: ApiError) -> JsonResponse:
         return error_response(error)
     oauth_error = _OAUTH_ERROR_BY_STATUS.get(error.status, "invalid_request")
     return oauth_error_response(oauth_error, error.detail, status=error.status, headers=error.headers)
+
+
+def not_found(what: str, value: object, loc: Sequence[str | int] | None = None) -> NotFound:
+    """`raise not_found("watchlist", uuid, ["body", "watchlist_uuid"])`."""
+    errors = [field_error(loc, f"no {what} {value}")] if loc else []
+    return NotFound(f"No {what} {value}.", errors=errors)
+
+
+def found(queryset, what: str, value: object, loc: Sequence[str | int] | None = None):
+    """The one row of `queryset`, or the 404 of `not_found` naming `loc`. The caller's queryset is
+    scoped to its organisation, so another organisation's row is a 404 too."""
+    row = queryset.first()
+    if row is None:
+        raise not_found(what, value, loc)
+    return row

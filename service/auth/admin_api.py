@@ -21,7 +21,7 @@ from service.auth import services
 from service.auth.models import ApiUser, AppCustomer, AppMembership
 from service.auth.principal import Principal, require_roles
 from service.auth.selectors import acting_membership_get
-from service.errors import ApiError, NotFound, bad_field
+from service.errors import ApiError, bad_field, found
 from service.openapi import conflict_answer
 from service.pagination import composite_collection, page_from
 
@@ -43,15 +43,8 @@ def _actor(request: HttpRequest, customer: AppCustomer, membership_uuid: uuid.UU
     return actor_of(request, acting)
 
 
-def _found(queryset, what: str, value: uuid.UUID):
-    row = queryset.first()
-    if row is None:
-        raise NotFound(f"No {what} {value}.")
-    return row
-
-
 def _api_user(customer: AppCustomer, api_user_uuid: uuid.UUID) -> ApiUser:
-    return _found(ApiUser.objects.filter(app_customer=customer, uuid=api_user_uuid).prefetch_related("roles"), "API user", api_user_uuid)
+    return found(ApiUser.objects.filter(app_customer=customer, uuid=api_user_uuid).prefetch_related("roles"), "API user", api_user_uuid)
 
 
 def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
@@ -97,7 +90,7 @@ def membership_invite(request: HttpRequest, app_customer_uuid: uuid.UUID, payloa
 )
 def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_membership_uuid: uuid.UUID, payload: s.AppMembershipPatch):
     _, customer = _admin(request, app_customer_uuid)
-    membership = _found(AppMembership.objects.filter(app_customer=customer, uuid=app_membership_uuid), "app membership", app_membership_uuid)
+    membership = found(AppMembership.objects.filter(app_customer=customer, uuid=app_membership_uuid), "app membership", app_membership_uuid)
     actor = _actor(request, customer, payload.app_membership_uuid)
     return s.app_membership_out(services.app_membership_active_set(membership=membership, active_flag=payload.active_flag, actor=actor))
 

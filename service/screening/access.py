@@ -13,7 +13,7 @@ from django.http import HttpRequest
 
 from service.auth.principal import Principal, require_roles
 from service.companies.references import app_url
-from service.errors import NotFound, field_error
+from service.errors import found, not_found  # noqa: F401 (the screening endpoints' 404s)
 
 AML = "aml"
 NATIONAL_ID = "person_national_identification"
@@ -22,20 +22,6 @@ EXTENSION = {"x-vakt-extension": True}
 
 def aml_principal(request: HttpRequest) -> Principal:
     return require_roles(request, AML)
-
-
-def not_found(what: str, value: object, loc: Sequence[str | int] | None = None) -> NotFound:
-    """`raise not_found("watchlist", uuid, ["body", "watchlist_uuid"])`."""
-    errors = [field_error(loc, f"no {what} {value}")] if loc else []
-    return NotFound(f"No {what} {value}.", errors=errors)
-
-
-def found(queryset, what: str, value: object, loc: Sequence[str | int] | None = None):
-    """The one row of `queryset`, or the 404 of `not_found` naming `loc`."""
-    row = queryset.first()
-    if row is None:
-        raise not_found(what, value, loc)
-    return row
 
 
 def screening_app_url(path: str) -> str:
