@@ -109,7 +109,7 @@ def _screened(case, monitorings: list) -> list:
         for m in monitorings:
             company = m.related_company
             body.append([
-                para(f"{company.name} ({company.org_nr})" if company else "No company"),
+                para(f"{company.name} ({company.org_nr})" if company else "None: screened as a customer"),
                 para(MONITORING_TYPE_LABELS.get(m.entity_monitoring_type.key, m.entity_monitoring_type.key)),
                 para(m.monitoring_comment or no.DASH),
             ])
@@ -164,8 +164,6 @@ def _score(case) -> list:
         body += [[para(p["query"]), para(p["listed"]), num(no.decimal(p["similarity"], 2)), para(p["reason"])] for p in aligned]
         story += [Spacer(1, 2 * mm), para("Aligned name parts", "body"), Spacer(1, 1 * mm),
                   table(body, [55 * mm, 55 * mm, 25 * mm, WIDTH - 135 * mm])]
-    if case.explanation_summary:
-        story += [Spacer(1, 2 * mm), para(case.explanation_summary, "small")]
     return story
 
 
@@ -187,13 +185,17 @@ def _reviews(case) -> list:
         body.append([
             para(f"{no.day(when)} {when:%H:%M}"),
             para(r.reviewer_app_membership.email if r.reviewer_app_membership else no.DASH),
-            para(r.screening_case_review_status.key.replace("_", " ")),
-            para(r.entity_match_decision_type.key.replace("_", " ")),
+            para(_words(r.screening_case_review_status.key)),
+            para(_words(r.entity_match_decision_type.key)),
             para("Yes" if r.pep_confirmed_flag else "No"),
             para(r.screening_case_review_comment or no.DASH),
         ])
     widths = [22 * mm, 38 * mm, 20 * mm, 22 * mm, 24 * mm]
     return [section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)])]
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ").capitalize()
 
 
 def _note(case) -> str:
