@@ -60,6 +60,8 @@ from service.screening.monitoring_selectors import monitorings_screened
 from service.screening.screening_run import Narrowing, RunResult, config_category_keys, entities_screen
 
 CHUNK_SIZE = 2000
+# What `list_entity_from` reads of an entry, and its source id.
+ENGINE_FIELDS = ("uuid", "source_id", "schema", "primary_name", "names", "birth_dates", "nationalities", "gender")
 DELTA_CHANGES = (ScreeningListEntryChange.Change.ADDED, ScreeningListEntryChange.Change.CHANGED)
 
 _lock = threading.Lock()
@@ -97,7 +99,7 @@ def _predecessor_keys(version: ScreeningListVersion) -> dict[str, str]:
     previous = ScreeningListEntryChange.objects.filter(
         version=version, change=ScreeningListEntryChange.Change.CHANGED
     ).values("previous_entry_id")
-    entries = ScreeningListEntry.objects.filter(uuid__in=previous, schema__in=SCREENED_SCHEMAS)
+    entries = ScreeningListEntry.objects.filter(uuid__in=previous, schema__in=SCREENED_SCHEMAS).only(*ENGINE_FIELDS)
     return {entry.source_id: entity_match_key(list_entity_from(entry)) for entry in entries.iterator(chunk_size=2000)}
 
 
@@ -117,7 +119,7 @@ def _delta_index_build(version_uuid: uuid.UUID) -> DeltaIndex:
     category = version.category
     predecessor_keys = _predecessor_keys(version)
     entities, new_facts, carried, listed = [], [], set(), {}
-    for entry in delta_entries(version).order_by("source_id").iterator(chunk_size=2000):
+    for entry in delta_entries(version).only(*ENGINE_FIELDS).order_by("source_id").iterator(chunk_size=2000):
         entity = list_entity_from(entry)
         entities.append(entity)
         listed[str(entry.uuid)] = ListedEntry(category.key, category.list_type, entry.source_id)
