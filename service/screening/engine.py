@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 import logging
 import pickle
 import threading
@@ -57,6 +58,16 @@ def list_entity_from(entry: ScreeningListEntry) -> ListEntity:
         nationalities=list(entry.nationalities),
         gender=entry.gender or None,
     )
+
+
+def entity_match_key(entity: ListEntity) -> str:
+    """A digest of everything the engine reads of a listed entity but its id (its schema, its
+    names in order with their quality, birth dates, nationalities, gender): two entities with
+    the same key score the same against every query, so a list entry whose key is its
+    predecessor's has the predecessor's hits (rescreen.py)."""
+    facts = [entity.schema, [[name.name, name.quality] for name in entity.names], entity.birth_dates,
+             entity.nationalities, entity.gender]
+    return hashlib.sha256(json.dumps(facts, ensure_ascii=False).encode()).hexdigest()
 
 
 def _current_categories(category_keys: Iterable[str] | None) -> list[ScreeningListCategory]:

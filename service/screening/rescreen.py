@@ -1,12 +1,25 @@
 """Re-screening: a new list version's delta, or everything, in chunks that workers share.
 
 **A new list version** (list_import.py enqueues `screening_list_version_rescreen_task` when an
-import commits a version with added or changed entries): only those entries are searched, in
-a small index built over them alone (`delta_index`, cached per worker process), against every
-screened entity of every config that receives the category (PEP always, a sanction list when
-selected: `config_category_keys`). Unchanged entries make no work; removed entries make none
-either — their open cases stay as they are (nothing is deleted; the case keeps the entry it
-was raised on, and the reviewer closes it).
+import commits a version with added or changed entries): its hits are those of every screened
+entity of every config that receives the category (PEP always, a sanction list when selected:
+`config_category_keys`) searched in a small index of its added and changed entries (`DeltaIndex.whole`).
+Unchanged entries make no work; removed entries make none either — their open cases stay as
+they are (nothing is deleted; the case keeps the entry it was raised on, and the reviewer
+closes it).
+
+Most changed entries change what the engine does not read (remarks, programmes, addresses):
+their **match key** (`engine.entity_match_key`) is their predecessor's, so they score exactly
+as it did against every entity, and the entities they hit are those the predecessor hit —
+which all have a case of that listed entity, as every hit makes or keeps one. So the run
+searches each entity in the whole delta only when a narrower index of the entries with new
+match facts (added, or changed names, birth dates, nationalities, gender, schema) finds it, or
+when it has a case on one of the other entries (`Narrowing`). Whoever is searched is searched
+in the whole delta, and its hits go through `hits_record` as ever (an open case moved to the
+changed entry, a false positive raised again as its content hash changed, a confirmed hit left
+alone). That rests on every screened entity having been searched, with its current details,
+against the current entries of the lists its config receives; docs/screening.md says where
+that does not hold.
 
 **Everything** (`full_rescreen_plan`, the `rescreen_all` command): every screened entity of
 every config against the engine's full index, e.g. after an engine change.
@@ -20,13 +33,22 @@ from __future__ import annotations
 
 import threading
 import uuid
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from service.screening.engine import SCREENED_SCHEMAS, ListedEntry, LoadedIndex, list_entity_from, screening_index
+from service.screening.engine import (
+    SCREENED_SCHEMAS,
+    ListedEntry,
+    LoadedIndex,
+    entity_match_key,
+    list_entity_from,
+    screening_index,
+)
 from service.screening.matching import MatchIndex
 from service.screening.models import (
+    ScreeningCase,
     ScreeningConfig,
     ScreeningListEntry,
     ScreeningListEntryChange,
@@ -35,13 +57,34 @@ from service.screening.models import (
     ScreeningRunChunk,
 )
 from service.screening.monitoring_selectors import monitorings_screened
-from service.screening.screening_run import RunResult, config_category_keys, entities_screen
+from service.screening.screening_run import Narrowing, RunResult, config_category_keys, entities_screen
 
 CHUNK_SIZE = 2000
+# What `list_entity_from` reads of an entry, and its source id.
+ENGINE_FIELDS = ("uuid", "source_id", "schema", "primary_name", "names", "birth_dates", "nationalities", "gender")
 DELTA_CHANGES = (ScreeningListEntryChange.Change.ADDED, ScreeningListEntryChange.Change.CHANGED)
 
 _lock = threading.Lock()
-_delta_cache: dict[uuid.UUID, LoadedIndex] = {}
+_delta_cache: dict[uuid.UUID, DeltaIndex] = {}
+
+
+@dataclass(frozen=True)
+class DeltaIndex:
+    """A version's delta as its run searches it."""
+
+    whole: LoadedIndex  # every added and changed entry: where hits come from
+    new_facts: MatchIndex | None  # the entries whose match key is new (None: no entry)
+    carried_source_ids: frozenset[str]  # the changed entries with their predecessor's match key
+    category_uuid: uuid.UUID
+
+    def narrowing(self, config: ScreeningConfig) -> Narrowing | None:
+        """Who of the config's entities to search in `whole`; None (everyone) when no entry is carried."""
+        if not self.carried_source_ids:
+            return None
+        with_cases = ScreeningCase.objects.filter(
+            screening_config=config, list_category_id=self.category_uuid, list_source_id__in=self.carried_source_ids
+        ).values_list("entity_inquiry__inquiry_entity_uuid", flat=True)
+        return Narrowing(self.new_facts, frozenset(with_cases))
 
 
 def delta_entries(version: ScreeningListVersion):
@@ -50,21 +93,46 @@ def delta_entries(version: ScreeningListVersion):
     return ScreeningListEntry.objects.filter(uuid__in=changed, schema__in=SCREENED_SCHEMAS)
 
 
-def delta_index(version_uuid: uuid.UUID) -> LoadedIndex:
-    """A MatchIndex over the version's delta alone; one per worker process (the newest asked)."""
+def _predecessor_keys(version: ScreeningListVersion) -> dict[str, str]:
+    """source_id -> the match key of its entry in the previous version, for the changed entries
+    whose predecessor the engine screened."""
+    previous = ScreeningListEntryChange.objects.filter(
+        version=version, change=ScreeningListEntryChange.Change.CHANGED
+    ).values("previous_entry_id")
+    entries = ScreeningListEntry.objects.filter(uuid__in=previous, schema__in=SCREENED_SCHEMAS).only(*ENGINE_FIELDS)
+    return {entry.source_id: entity_match_key(list_entity_from(entry)) for entry in entries.iterator(chunk_size=2000)}
+
+
+def delta_index(version_uuid: uuid.UUID) -> DeltaIndex:
+    """The version's delta indexes; one per worker process (the newest asked)."""
     with _lock:
         loaded = _delta_cache.get(version_uuid)
         if loaded is None:
-            version = ScreeningListVersion.objects.select_related("category").get(uuid=version_uuid)
-            category = version.category
-            entities, listed = [], {}
-            for entry in delta_entries(version).order_by("source_id"):
-                entities.append(list_entity_from(entry))
-                listed[str(entry.uuid)] = ListedEntry(category.key, category.list_type, entry.source_id)
-            loaded = LoadedIndex(MatchIndex.build(entities), (str(version_uuid),), listed)
+            loaded = _delta_index_build(version_uuid)
             _delta_cache.clear()
             _delta_cache[version_uuid] = loaded
     return loaded
+
+
+def _delta_index_build(version_uuid: uuid.UUID) -> DeltaIndex:
+    version = ScreeningListVersion.objects.select_related("category").get(uuid=version_uuid)
+    category = version.category
+    predecessor_keys = _predecessor_keys(version)
+    entities, new_facts, carried, listed = [], [], set(), {}
+    for entry in delta_entries(version).only(*ENGINE_FIELDS).order_by("source_id").iterator(chunk_size=2000):
+        entity = list_entity_from(entry)
+        entities.append(entity)
+        listed[str(entry.uuid)] = ListedEntry(category.key, category.list_type, entry.source_id)
+        if predecessor_keys.get(entry.source_id) == entity_match_key(entity):
+            carried.add(entry.source_id)
+        else:
+            new_facts.append(entity)
+    return DeltaIndex(
+        whole=LoadedIndex(MatchIndex.build(entities), (str(version_uuid),), listed),
+        new_facts=MatchIndex.build(new_facts) if new_facts else None,
+        carried_source_ids=frozenset(carried),
+        category_uuid=category.uuid,
+    )
 
 
 def _configs_receiving(category_key: str) -> list[ScreeningConfig]:
@@ -141,12 +209,16 @@ def chunk_screen(*, chunk_uuid: uuid.UUID | str) -> RunResult | None:
     result = RunResult()
     if chunk.done_timestamp is not None:
         return result
-    run = chunk.run
-    loaded = delta_index(run.list_version_id) if run.kind == ScreeningRun.Kind.LIST_VERSION else screening_index()
-    monitorings = monitorings_screened(screening_config=chunk.screening_config).filter(
+    run, config = chunk.run, chunk.screening_config
+    if run.kind == ScreeningRun.Kind.LIST_VERSION:
+        delta = delta_index(run.list_version_id)
+        loaded, narrowing = delta.whole, delta.narrowing(config)
+    else:
+        loaded, narrowing = screening_index(), None
+    monitorings = monitorings_screened(screening_config=config).filter(
         uuid__gte=chunk.first_monitoring_uuid, uuid__lte=chunk.last_monitoring_uuid
     )
-    entities_screen(config=chunk.screening_config, monitorings=monitorings, loaded=loaded, result=result)
+    entities_screen(config=config, monitorings=monitorings, loaded=loaded, result=result, narrowing=narrowing)
     now = timezone.now()
     marked = ScreeningRunChunk.objects.filter(pk=chunk.pk, done_timestamp=None).update(
         done_timestamp=now, screened=result.screened, hits=result.hits,

@@ -10,6 +10,11 @@ Who: only monitorings that `monitorings_screened` returns (the §3 rule, spelled
 monitoring_selectors). Entities are read as plain values (one query, no model instances),
 so a chunk of thousands costs little beside the searches. Hits go to
 `screening_cases.hits_record`, the one place that decides what becomes a case.
+
+A delta run may pass a `Narrowing` (rescreen.py says when it gives the same hits): an entity
+is then searched in the delta's whole index only when the narrower index of its entries with
+new match facts finds it, or when it is one of those with a case on an entry whose match
+facts are its predecessor's. Every hit still comes from the whole index.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from service.screening.engine import LoadedIndex, screening_index
+from service.screening.matching import MatchIndex
 from service.screening.matching.types import PersonQuery
 from service.screening.models import EntityMonitoring, ScreeningConfig, ScreeningListCategory
 from service.screening.monitoring_selectors import monitorings_screened
@@ -59,6 +65,18 @@ class RunResult:
         )
 
 
+@dataclass(frozen=True)
+class Narrowing:
+    """Who of a delta run's entities need a search in its whole index: those `index` finds
+    (None: an index of nothing, which finds nobody) and those in `also`."""
+
+    index: MatchIndex | None
+    also: frozenset[uuid.UUID]
+
+    def passes(self, entity_uuid: uuid.UUID, query: PersonQuery) -> bool:
+        return entity_uuid in self.also or bool(self.index and self.index.search(query, limit=SEARCH_LIMIT))
+
+
 def config_category_keys(config: ScreeningConfig) -> set[str]:
     """The categories whose hits a config receives (rule 5)."""
     pep = ScreeningListCategory.objects.filter(list_type=ScreeningListCategory.ListType.PEP).values_list("key", flat=True)
@@ -91,19 +109,24 @@ def entity_query(row: dict) -> PersonQuery:
 
 
 def entities_screen(
-    *, config: ScreeningConfig, monitorings: QuerySet[EntityMonitoring], loaded: LoadedIndex, result: RunResult
+    *, config: ScreeningConfig, monitorings: QuerySet[EntityMonitoring], loaded: LoadedIndex, result: RunResult,
+    narrowing: Narrowing | None = None,
 ) -> None:
     """Search each of `monitorings` (already limited to screened ones) in `loaded` and record
-    the hits of the config's categories. Every kind of run ends here."""
+    the hits of the config's categories; with a `narrowing`, only the entities it passes.
+    Every kind of run ends here."""
     keys = config_category_keys(config)
     if not keys & loaded_category_keys(loaded):
         return  # nothing in this index the config receives
     hits = []
     for row in list(monitorings.values(*QUERY_FIELDS)):
         result.screened += 1
+        query = entity_query(row)
+        if narrowing is not None and not narrowing.passes(row["entity_uuid"], query):
+            continue
         matches = [
             m
-            for m in loaded.index.search(entity_query(row), limit=SEARCH_LIMIT)
+            for m in loaded.index.search(query, limit=SEARCH_LIMIT)
             if loaded.entries[m.entity_id].category_key in keys
         ]
         if matches:
