@@ -109,9 +109,18 @@ def config_category_select(
         with transaction.atomic():
             link = ScreeningConfigListCategory.objects.create(screening_config=config, category=category)
             _audit(config, actor, "screening_config.category_select", None, {"screening_list_category_key": category.key})
+            # The config's entities were never searched in this list: screen them (no hits, no cases
+            # when nobody is screened yet). Without it a list update's delta would be their first look.
+            transaction.on_commit(lambda: _rescreen_enqueue(config.uuid))
             return link
     except IntegrityError:
         raise already from None
+
+
+def _rescreen_enqueue(config_uuid) -> None:
+    from service.screening.tasks import screening_config_rescreen_task
+
+    screening_config_rescreen_task.delay(str(config_uuid))
 
 
 def config_category_unselect(*, link: ScreeningConfigListCategory, actor: Actor | None = None) -> None:

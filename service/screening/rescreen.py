@@ -193,11 +193,17 @@ def list_version_rescreen_plan(*, version_uuid: uuid.UUID | str, chunk_size: int
     return run
 
 
-def full_rescreen_plan(*, chunk_size: int = CHUNK_SIZE) -> ScreeningRun:
-    """A run of every screened entity of every config against every current list."""
+def full_rescreen_plan(*, config_uuid: uuid.UUID | str | None = None, chunk_size: int = CHUNK_SIZE) -> ScreeningRun | None:
+    """A run of every screened entity of every config (or of one config) against every current
+    list. None when the config asked for is gone."""
+    configs = ScreeningConfig.objects.order_by("uuid")
+    if config_uuid is not None:
+        configs = configs.filter(uuid=config_uuid)
+        if not configs.exists():
+            return None
     with transaction.atomic():
         run = ScreeningRun.objects.create(kind=ScreeningRun.Kind.FULL)
-        _plan(run, list(ScreeningConfig.objects.order_by("uuid")), chunk_size)
+        _plan(run, list(configs), chunk_size)
     return run
 
 

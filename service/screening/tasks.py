@@ -136,6 +136,21 @@ def screening_list_version_rescreen_task(version_uuid: str) -> str | None:
 
 
 @shared_task(**DATABASE_WORK)
+def screening_config_rescreen_task(config_uuid: str) -> str | None:
+    """Re-screen one config's screened entities against every current list, in chunks (after a
+    list category is selected: its entries were never searched for this config). A redelivered
+    task plans a second run, which finds the same hits and makes no second case."""
+    from service.screening.rescreen import full_rescreen_plan
+
+    run = full_rescreen_plan(config_uuid=config_uuid)
+    if run is None:
+        logger.warning("Screening config %s is gone; nothing re-screened.", config_uuid)
+        return None
+    logger.info("Screening config %s re-screen: run %s, %s chunks", config_uuid, run.uuid, run.chunk_count)
+    return f"run {run.uuid}: {run.chunk_count} chunks"
+
+
+@shared_task(**DATABASE_WORK)
 def screening_run_chunk_task(chunk_uuid: str) -> str | None:
     """Screen one chunk of a re-screening run; a redelivered chunk makes no second case."""
     from service.screening.rescreen import chunk_screen
