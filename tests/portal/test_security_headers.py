@@ -131,3 +131,17 @@ def test_without_https_nothing_is_redirected_and_no_hsts_is_sent():
     assert served["hsts"] == "-"
     assert served["csrf-cookie-secure"] == "False"
     assert served["session-cookie-secure"] == "False"
+
+
+def test_over_https_the_dashboard_still_reaches_its_service_in_process(member, settings):
+    """The in-process calls to the API are not redirected to https (a redirected POST would lose its body)."""
+    settings.VAKT_HTTPS = True
+    settings.SECURE_SSL_REDIRECT = True
+    client = member.client()
+
+    created = client.post("/watchlists/", {"watchlist_name": "Kunder"}, secure=True)
+    home = client.get("/", secure=True)
+
+    assert created.status_code == 302
+    assert home.status_code == 200
+    assert b"Kunder" in home.content
