@@ -94,10 +94,14 @@ def test_the_session_and_csrf_cookies_are_httponly_and_lax(member, client):
         assert not cookie["secure"], f"{name} is Secure without VAKT_HTTPS (the dashboard would not work over http)"
 
 
-def _served(*, https: bool) -> dict[str, str]:
-    """One http and one https request in a process started with VAKT_HTTPS; what came back."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("VAKT_HTTPS")}
-    env.update(DJANGO_SETTINGS_MODULE="portal.settings_test", VAKT_HTTPS="true" if https else "false")
+def _served(*, https: bool, trust_proxy: bool = False) -> dict[str, str]:
+    """Requests in a process started with VAKT_HTTPS (and VAKT_TRUST_X_FORWARDED_PROTO); what came back."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("VAKT_HTTPS", "VAKT_TRUST"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="portal.settings_test",
+        VAKT_HTTPS="true" if https else "false",
+        VAKT_TRUST_X_FORWARDED_PROTO="true" if trust_proxy else "false",
+    )
     script = (
         "import django; django.setup()\n"
         "from django.conf import settings\n"
@@ -105,6 +109,8 @@ def _served(*, https: bool) -> dict[str, str]:
         "plain = Client().get('/login/')\n"
         "secure = Client().get('/login/', secure=True)\n"
         "cookie = secure.cookies['csrftoken']\n"
+        "proxied = Client().get('/login/', HTTP_X_FORWARDED_PROTO='https')\n"
+        "print('proxied', proxied.status_code)\n"
         "print('plain', plain.status_code, plain.get('Location', '-'))\n"
         "print('hsts', secure.get('Strict-Transport-Security', '-'))\n"
         "print('csrf-cookie-secure', bool(cookie['secure']))\n"
@@ -122,6 +128,11 @@ def test_over_https_cookies_are_secure_and_hsts_is_sent():
     assert served["hsts"] == "max-age=31536000"
     assert served["csrf-cookie-secure"] == "True"
     assert served["session-cookie-secure"] == "True"
+
+
+def test_behind_a_trusted_tls_proxy_forwarded_https_is_not_redirected():
+    assert _served(https=True, trust_proxy=True)["proxied"] == "200"
+    assert _served(https=True, trust_proxy=False)["proxied"] == "301"  # a header anyone could send
 
 
 def test_without_https_nothing_is_redirected_and_no_hsts_is_sent():
