@@ -108,6 +108,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "template_partials",
     "ninja",
     # the service: one app per domain, labels prefixed service_
@@ -128,6 +129,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "service.request_id.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "service.middleware.ApiBoundaryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -326,10 +329,47 @@ TIME_ZONE = "Europe/Oslo"
 USE_I18N = True
 USE_TZ = True
 
+# Served over https (directly or behind a TLS proxy): cookies only over https, HSTS, http redirected to https.
+VAKT_HTTPS = env_bool("VAKT_HTTPS", False)
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = env_bool("VAKT_SECURE_COOKIES", False)
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = VAKT_HTTPS
+# The dashboard's forms and htmx requests take the token from the page (hx-headers), never from the cookie.
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SECURE = VAKT_HTTPS
+SECURE_SSL_REDIRECT = VAKT_HTTPS
+SECURE_HSTS_SECONDS = env_int("VAKT_HSTS_SECONDS", 31_536_000, minimum=0) if VAKT_HTTPS else 0
+# Behind a proxy that terminates TLS and sets X-Forwarded-Proto (and strips the client's own).
+if env_bool("VAKT_TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+
+# Content security policy (django-csp): scripts and styles only from static files, no inline
+# script, style element, style attribute or event handler; images also as data: URLs (Bootstrap's icons).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+# Powerful browser features the dashboard never uses, off for it and anything it could embed.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "bluetooth", "browsing-topics", "camera", "display-capture",
+        "geolocation", "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi",
+        "payment", "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
+    )
+}
 
 LOGGING = {
     "version": 1,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import time
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import connection
@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 
 from portal.access import client_for_member, member_required
 from portal.celery import app as celery_app
-from portal.login_throttle import login_failure_record, login_failures_clear, login_is_locked
+from portal.login_throttle import login_failure_record, login_failures_clear, login_retry_after
 from portal.models import Member, WorkerHeartbeat
 from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
@@ -31,12 +31,15 @@ class LoginView(auth_views.LoginView):
     def post(self, request, *args, **kwargs):
         username = request.POST.get("username", "")
         address = request.META.get("REMOTE_ADDR", "")
-        if login_is_locked(username=username, address=address):
-            minutes = max(1, settings.VAKT_LOGIN_LOCKOUT_SECONDS // 60)
+        retry_after = login_retry_after(username=username, address=address)
+        if retry_after is not None:
+            minutes = math.ceil(retry_after / 60)
             form = self.get_form()
             form.errors.clear()
             form.add_error(None, f"Too many failed attempts. Try again in {minutes} minute(s).")
-            return self.render_to_response(self.get_context_data(form=form), status=429)
+            response = self.render_to_response(self.get_context_data(form=form), status=429)
+            response["Retry-After"] = str(retry_after)
+            return response
         response = super().post(request, *args, **kwargs)
         if request.user.is_authenticated:
             login_failures_clear(username=username, address=address)

@@ -1,4 +1,5 @@
-"""API-wide HTTP rules around routing: body size, JSON for unknown paths and failures, content negotiation.
+"""API-wide HTTP rules around routing: body size, JSON for unknown paths and failures, content negotiation,
+the rate limit headers.
 
 Errors leave in the shape of the endpoint: the token endpoint's OAuth shape under /oauth/, the API's elsewhere.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from service.auth.ratelimit import rate_limit_headers_add
 from service.errors import ApiError, NotFound, error_response_for
 
 API_PREFIXES = ("/analysis/", "/datasets/", "/oauth/")
@@ -21,6 +23,9 @@ class ApiBoundaryMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith(API_PREFIXES):
             return self.get_response(request)
+        return rate_limit_headers_add(request, self._answer(request))
+
+    def _answer(self, request: HttpRequest) -> HttpResponse:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

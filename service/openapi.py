@@ -2,7 +2,8 @@
 
 Each operation of `service.api`'s NinjaAPIs gets 400, 401, 403, 404, 413 and 429 with
 the one error shape of `service.errors` (unless it declares one itself), so clients and
-the fuzzing test (tests/service/test_fuzzing.py) can check every error body against it.
+the fuzzing test (tests/service/test_fuzzing.py) can check every error body against it;
+its success answers and the errors of an authenticated caller list the X-RateLimit-* headers.
 """
 
 from __future__ import annotations
@@ -40,14 +41,24 @@ ERROR_ITEM_SCHEMA = {
     },
     "required": ["loc", "msg"],
 }
-ERROR_ANSWERS = {
-    "400": ("Bad request: every invalid parameter or body field is listed in `errors`", None),
-    "401": ("No or bad credentials", ("WWW-Authenticate", "The schemes to authenticate with")),
-    "403": ("A role is missing (assigned to the API user and listed in Nk-Role-Keys)", None),
-    "404": ("Unknown, or a record of another organisation", None),
-    "413": ("Request body too large", None),
-    "429": ("Rate limited", ("Retry-After", "Seconds to wait before trying again")),
+RATE_LIMIT_HEADERS = {
+    "X-RateLimit-Limit": "Requests allowed per API user per minute (when the rate limit is on)",
+    "X-RateLimit-Remaining": "Requests left in the current minute",
+    "X-RateLimit-Reset": "Seconds until the current minute ends and the count starts again",
 }
+# Status: (description, headers). The rate limit headers come with every answer to an authenticated caller.
+ERROR_ANSWERS = {
+    "400": ("Bad request: every invalid parameter or body field is listed in `errors`", RATE_LIMIT_HEADERS),
+    "401": ("No or bad credentials", {"WWW-Authenticate": "The schemes to authenticate with"}),
+    "403": ("A role is missing (assigned to the API user and listed in Nk-Role-Keys)", RATE_LIMIT_HEADERS),
+    "404": ("Unknown, or a record of another organisation", RATE_LIMIT_HEADERS),
+    "413": ("Request body too large", {}),
+    "429": ("Rate limited", {"Retry-After": "Seconds to wait before trying again", **RATE_LIMIT_HEADERS}),
+}
+
+
+def _headers(described: dict[str, str]) -> dict[str, Any]:
+    return {name: {"description": text, "schema": {"type": "string"}} for name, text in described.items()}
 
 
 def conflict_answer(description: str) -> dict[str, Any]:
@@ -70,15 +81,18 @@ def with_error_responses(schema: dict[str, Any]) -> dict[str, Any]:
     for methods in schema.get("paths", {}).values():
         for operation in methods.values():
             responses = operation.setdefault("responses", {})
-            for status, (description, header) in ERROR_ANSWERS.items():
+            for status, answer in responses.items():
+                if 200 <= int(status) < 300:
+                    answer.setdefault("headers", {}).update(_headers(RATE_LIMIT_HEADERS))
+            for status, (description, headers) in ERROR_ANSWERS.items():
                 if status in responses or int(status) in responses:
                     continue
                 answer: dict[str, Any] = {
                     "description": description,
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
                 }
-                if header:
-                    answer["headers"] = {header[0]: {"description": header[1], "schema": {"type": "string"}}}
+                if headers:
+                    answer["headers"] = _headers(headers)
                 responses[status] = answer
     return schema
 

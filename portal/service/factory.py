@@ -22,6 +22,8 @@ from portal.service.transport import InProcessAdapter
 from portal.service.watchlists import WatchlistsArea
 
 IN_PROCESS_BASE_URL = "http://localhost"
+# With VAKT_HTTPS the site redirects http to https; in-process calls never leave the process, so they say https.
+IN_PROCESS_HTTPS_BASE_URL = "https://localhost"
 # Calls gathered at once against a remote service (one page's reads); requests' pool keeps 10 connections.
 REMOTE_CONCURRENT_CALLS = 6
 _in_process_adapter = InProcessAdapter()
@@ -50,7 +52,7 @@ def service_client_for(
     concurrent_calls = REMOTE_CONCURRENT_CALLS
     link_base_url = base_url
     if not base_url:
-        base_url = settings.VAKT_BASE_URL or IN_PROCESS_BASE_URL
+        base_url = settings.VAKT_BASE_URL or (IN_PROCESS_HTTPS_BASE_URL if settings.VAKT_HTTPS else IN_PROCESS_BASE_URL)
         link_base_url = settings.VAKT_BASE_URL  # empty: links relative to this site
         session.mount("http://", _in_process_adapter)
         session.mount("https://", _in_process_adapter)

@@ -13,9 +13,9 @@ from service.auth.tokens import audience_for, token_subject
 from service.errors import RateLimited
 
 
-def _admit(principal: Principal | None) -> Principal | None:
+def _admit(request: HttpRequest, principal: Principal | None) -> Principal | None:
     if principal is not None:
-        rate_limit_check(api_user_key=str(principal.api_user_uuid))
+        rate_limit_check(request=request, api_user_key=str(principal.api_user_uuid))
     return principal
 
 
@@ -35,7 +35,7 @@ class BasicAuth(HttpBasicAuth):
         )
         if principal is None:
             auth_failure_record(client_id=username, address=address)
-        return _admit(principal)
+        return _admit(request, principal)
 
 
 class TokenAuth(HttpBearer):
@@ -50,6 +50,7 @@ class TokenAuth(HttpBearer):
         if subject is None:
             return None
         return _admit(
+            request,
             principal_for_api_user(
                 api_user_uuid=subject.api_user_uuid,
                 credentials_version=subject.credentials_version,

@@ -71,6 +71,21 @@ def test_it_locks_out_after_repeated_failures(member, client):
 
     assert response.status_code == 429
     assert b"Too many failed attempts. Try again in 5 minute(s)." in response.content
+    assert 295 <= int(response["Retry-After"]) <= 300
+
+
+def test_retry_after_counts_down_from_the_first_failure(member, client, settings):
+    settings.VAKT_LOGIN_LOCKOUT_SECONDS = 4
+    _login(client, member.username, "wrong")
+    time.sleep(2.1)
+    for _ in range(2):
+        _login(client, member.username, "wrong")
+
+    response = _login(client, member.username, "wrong")
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) in (1, 2)
+    assert b"Try again in 1 minute(s)." in response.content
 
 
 def test_the_right_password_is_refused_while_locked(member, client):

@@ -9,6 +9,7 @@ import pytest
 from service.api import analysis_api, datasets_api
 
 ERROR_STATUSES = ["400", "401", "403", "404", "413", "429"]
+RATE_LIMIT = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]
 
 
 @pytest.mark.parametrize("path", ["/analysis/openapi.json", "/datasets/openapi.json"])
@@ -25,6 +26,10 @@ def test_every_operation_documents_its_error_answers(api, client, path):
             assert answer["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
         assert "WWW-Authenticate" in operation["responses"]["401"]["headers"]
         assert "Retry-After" in operation["responses"]["429"]["headers"]
+        successes = [answer for status, answer in operation["responses"].items() if status.startswith("2")]
+        assert successes
+        for answer in [*successes, operation["responses"]["429"]]:
+            assert set(RATE_LIMIT) <= set(answer["headers"])
 
 
 @pytest.mark.parametrize(("path", "ninja_api"), [("/analysis/openapi.json", analysis_api), ("/datasets/openapi.json", datasets_api)])
