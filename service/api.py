@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -105,6 +106,14 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            # The database is away (restarting, failing over, unreachable): a temporary state the
+            # caller should retry; Django opens a new connection on the next request.
+            logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exc)
+            return error_response(ApiError(
+                "The service is temporarily unavailable (its database cannot be reached); try again shortly.",
+                code="service_unavailable", status=503, headers={"Retry-After": "5"},
+            ))
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return error_response(ApiError("Internal server error.", code="internal_error", status=500))
 
