@@ -100,14 +100,14 @@ class Cluster:
         self.urls[name] = url
         return url
 
-    def worker_start(self, name: str) -> None:
+    def worker_start(self, name: str, *, beat: bool = False, env: dict | None = None) -> None:
         log = self.folder / f"{name}.log"
         offset = log.stat().st_size if log.exists() else 0
         self.workers[name] = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "portal", "worker", "--pool", "solo", "-n", f"{name}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO",
-             "--logfile", str(log)],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
+             "--logfile", str(log), *(["--beat", "--schedule", str(self.folder / "beat-schedule")] if beat else [])],
+            cwd=ROOT, env={**self.env, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
         )
         wait_for(
             lambda: log.exists() and " ready." in log.read_text(errors="replace")[offset:],
@@ -175,7 +175,7 @@ class WorkerLog:
 @contextmanager
 def cluster_running(
     tmp_path: Path, *, webs: int = 2, workers: int = 2, broker_url: str | None = None, db_url=None,
-    visibility_timeout: int = VISIBILITY_TIMEOUT_SECONDS,
+    visibility_timeout: int = VISIBILITY_TIMEOUT_SECONDS, env: dict | None = None,
 ):
     """`webs` gunicorn processes (w/web1, web2 ...) and `workers` workers (w1, w2 ...) on an empty
     broker; the test process enqueues to the same broker (not eagerly) while it runs. One cluster
@@ -188,10 +188,12 @@ def cluster_running(
     redis.Redis.from_url(broker_url).flushdb()
     (tmp_path / "data").mkdir(exist_ok=True)
     cluster = Cluster(tmp_path, broker_url=broker_url, db_url=db_url, visibility_timeout=visibility_timeout)
+    cluster.env.update(env or {})
     eager, app_broker = app.conf.task_always_eager, app.conf.broker_url
     app.conf.task_always_eager = False
     app.conf.broker_url = broker_url
     app.conf.broker_transport_options = {"visibility_timeout": visibility_timeout}
+    _producer_pool_reset(app)
     try:
         threads = [threading.Thread(target=cluster.web_start, args=(f"web{i + 1}",)) for i in range(webs)]
         threads += [threading.Thread(target=cluster.worker_start, args=(f"w{i + 1}",)) for i in range(workers)]
@@ -206,9 +208,18 @@ def cluster_running(
         cluster.stop()
         app.conf.task_always_eager, app.conf.broker_url = eager, app_broker
         app.conf.broker_transport_options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
-        app.pool.force_close_all()
+        _producer_pool_reset(app)
         fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
+
+
+def _producer_pool_reset(app) -> None:
+    """The test process publishes through a fresh pool, on the broker configured now."""
+    from kombu import pools
+
+    pools.reset()  # closes and forgets kombu's pools, keyed by broker URL
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 class TcpProxy:

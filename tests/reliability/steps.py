@@ -66,3 +66,33 @@ def orders_wait(order_uuids, *, timeout: float) -> None:
         return len(statuses) == len(order_uuids) and set(statuses.values()) <= {"complete", "failed"}
 
     wait_for(all_done, timeout=timeout, what=f"{len(order_uuids)} report orders finished")
+
+
+def persons_monitored(config_uuid: str, names: list[str]) -> None:
+    """Register persons under approved monitorings of the config, written straight to the tables
+    (as bench/rescreen_setup.py does): screened by the next run, not now."""
+    import uuid
+
+    from django.db import transaction
+
+    from service.companies.models import Person
+    from service.screening.models import (
+        EntityMonitoring, EntityMonitoringDecision, EntityMonitoringType, ScreeningConfig,
+    )
+
+    config = ScreeningConfig.objects.get(pk=config_uuid)
+    other = EntityMonitoringType.objects.get(key="other")
+    with transaction.atomic():
+        persons = Person.objects.bulk_create([Person(full_name=name) for name in names])
+        monitorings, decisions = [], []
+        for person in persons:
+            decision_uuid = uuid.uuid4()
+            monitorings.append(EntityMonitoring(
+                screening_config=config, entity_key="person", entity_uuid=person.uuid, person=person,
+                entity_monitoring_type=other, monitoring_origin_key="api", latest_decision_id=decision_uuid,
+            ))
+            decisions.append(EntityMonitoringDecision(
+                uuid=decision_uuid, entity_monitoring=monitorings[-1], approved_flag=True, decision_origin_key="user",
+            ))
+        EntityMonitoring.objects.bulk_create(monitorings)
+        EntityMonitoringDecision.objects.bulk_create(decisions)
