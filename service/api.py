@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+import redis
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
@@ -29,6 +30,8 @@ from service.screening.api import router as screening_router
 from service.watchlists.api import router as watchlists_router
 
 logger = logging.getLogger(__name__)
+# Failures of what the service stands on, not of the request: 503 with Retry-After, not 500.
+UNAVAILABLE = (OperationalError, InterfaceError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 ROLE_HEADER_DOC = (
     "Authenticate with HTTP basic auth (basic auth id and secret) or a bearer token from "
@@ -106,12 +109,12 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
-        if isinstance(exc, (OperationalError, InterfaceError)):
-            # The database is away (restarting, failing over, unreachable): a temporary state the
-            # caller should retry; Django opens a new connection on the next request.
-            logger.warning("Database unavailable on %s %s: %s", request.method, request.path, exc)
+        if isinstance(exc, UNAVAILABLE):
+            # The database or Redis is away (restarting, failing over, unreachable): a temporary
+            # state the caller should retry; the next request opens new connections.
+            logger.warning("Unavailable on %s %s: %s: %s", request.method, request.path, type(exc).__name__, exc)
             return error_response(ApiError(
-                "The service is temporarily unavailable (its database cannot be reached); try again shortly.",
+                "The service is temporarily unavailable (its database or cache cannot be reached); try again shortly.",
                 code="service_unavailable", status=503, headers={"Retry-After": "5"},
             ))
         logger.exception("Unhandled error on %s %s", request.method, request.path)

@@ -175,7 +175,7 @@ class WorkerLog:
 @contextmanager
 def cluster_running(
     tmp_path: Path, *, webs: int = 2, workers: int = 2, broker_url: str | None = None, db_url=None,
-    visibility_timeout: int = VISIBILITY_TIMEOUT_SECONDS, env: dict | None = None,
+    visibility_timeout: int = VISIBILITY_TIMEOUT_SECONDS, env: dict | None = None, beat: bool = False,
 ):
     """`webs` gunicorn processes (w/web1, web2 ...) and `workers` workers (w1, w2 ...) on an empty
     broker; the test process enqueues to the same broker (not eagerly) while it runs. One cluster
@@ -196,7 +196,10 @@ def cluster_running(
     _producer_pool_reset(app)
     try:
         threads = [threading.Thread(target=cluster.web_start, args=(f"web{i + 1}",)) for i in range(webs)]
-        threads += [threading.Thread(target=cluster.worker_start, args=(f"w{i + 1}",)) for i in range(workers)]
+        threads += [
+            threading.Thread(target=cluster.worker_start, args=(f"w{i + 1}",), kwargs={"beat": beat and i == 0})
+            for i in range(workers)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -309,6 +312,11 @@ class RedisServer:
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
         )
         wait_for(lambda: _pings(self.url), timeout=20, what="redis-server answering")
+
+    def kill(self) -> None:
+        """SIGKILL: what was written is only in the append-only file."""
+        self.process.kill()
+        self.process.wait(timeout=10)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
