@@ -265,6 +265,15 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
+# --- web processes (gunicorn, portal/gunicorn_conf.py) -----------------------------------
+
+VAKT_WEB_BIND = env_str("VAKT_WEB_BIND", "0.0.0.0:8000")
+VAKT_WEB_WORKERS = env_int("VAKT_WEB_WORKERS", 3, minimum=1)
+VAKT_WEB_THREADS = env_int("VAKT_WEB_THREADS", 4, minimum=1)
+VAKT_WEB_TIMEOUT_SECONDS = env_int("VAKT_WEB_TIMEOUT_SECONDS", 60, minimum=5)
+# The TLS proxy in front, whose X-Forwarded-* headers gunicorn believes.
+VAKT_WEB_FORWARDED_ALLOW_IPS = env_str("VAKT_WEB_FORWARDED_ALLOW_IPS", "127.0.0.1")
+
 # --- the service -------------------------------------------------------------------
 
 # Public base URL of this deployment's APIs; token audiences are "<base>/analysis"
