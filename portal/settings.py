@@ -140,6 +140,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "portal.service_down.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -204,7 +205,16 @@ else:
 BROKER_DIR = DATA_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+    # A task taken by a worker that dies (acks_late: never acknowledged) goes back to the queue
+    # after the visibility timeout; it must exceed the longest task, or a running task is handed
+    # out a second time (the tasks are idempotent, so that costs time, not correctness).
+    # Abandoned messages are looked for every `unacked_restore_interval` seconds.
+    _visibility_timeout = env_int("VAKT_BROKER_VISIBILITY_TIMEOUT_SECONDS", 3600, minimum=5)
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict = {
+        "visibility_timeout": _visibility_timeout,
+        "unacked_restore_interval": max(1, min(60, _visibility_timeout // 4)),
+        "unacked_restore_throttle": 1,
+    }
 else:
     # Embedded default: kombu's filesystem transport needs no server process.
     CELERY_BROKER_URL = "filesystem://"
@@ -219,13 +229,25 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A worker started while Redis is away, or one that lost it, keeps trying instead of exiting.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Workers load the matching engine before they take work (service/screening/tasks.py); off
+# only where workers must start in seconds and screen little (the fault tests).
+VAKT_WORKER_WARM_UP = env_bool("VAKT_WORKER_WARM_UP", True)
 CELERY_TASK_ALWAYS_EAGER = env_bool("VAKT_CELERY_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # How often the worker refreshes each organisation's cached screening state for the dashboard.
 VAKT_SCREENING_REFRESH_SECONDS = env_int("VAKT_SCREENING_REFRESH_SECONDS", 300, minimum=30)
+# Work whose message a broker outage lost is enqueued again from the database after this long
+# (report orders, re-screening chunks); longer than a busy queue's wait, so little runs twice.
+VAKT_RESUME_AFTER_SECONDS = env_int("VAKT_RESUME_AFTER_SECONDS", 1800, minimum=5)
+_resume_every = float(env_int("VAKT_RESUME_CHECK_SECONDS", 300, minimum=5))
 CELERY_BEAT_SCHEDULE: dict = {
     "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
+    "report-orders-resume": {"task": "service.reports.tasks.partner_report_orders_resume", "schedule": _resume_every},
+    "screening-chunks-resume": {"task": "service.screening.tasks.screening_run_chunks_resume", "schedule": _resume_every},
     "company-analysis-daily": {
         "task": "service.companies.tasks.analysis_refresh_all",
         "schedule": float(env_int("VAKT_ANALYSIS_REFRESH_SECONDS", 24 * 3600, minimum=60)),
@@ -245,6 +267,15 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": float(VAKT_SCREENING_REFRESH_SECONDS),
     },
 }
+
+# --- web processes (gunicorn, portal/gunicorn_conf.py) -----------------------------------
+
+VAKT_WEB_BIND = env_str("VAKT_WEB_BIND", "0.0.0.0:8000")
+VAKT_WEB_WORKERS = env_int("VAKT_WEB_WORKERS", 3, minimum=1)
+VAKT_WEB_THREADS = env_int("VAKT_WEB_THREADS", 4, minimum=1)
+VAKT_WEB_TIMEOUT_SECONDS = env_int("VAKT_WEB_TIMEOUT_SECONDS", 60, minimum=5)
+# The TLS proxy in front, whose X-Forwarded-* headers gunicorn believes.
+VAKT_WEB_FORWARDED_ALLOW_IPS = env_str("VAKT_WEB_FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 # --- the service -------------------------------------------------------------------
 
@@ -312,8 +343,29 @@ STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise expects it even when serving from finders
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = DATA_DIR / "media"
+# Report files and batch screening files: the data directory's media folder, or an S3-compatible
+# bucket (AWS S3, MinIO, Ceph; needs the `s3` extra: django-storages with boto3) when
+# VAKT_S3_BUCKET is set. Several web and worker hosts need the bucket (or one shared folder).
+VAKT_S3_BUCKET = env_str("VAKT_S3_BUCKET", "")
+if VAKT_S3_BUCKET:
+    _file_storage: dict = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": VAKT_S3_BUCKET,
+            "endpoint_url": env_url("VAKT_S3_ENDPOINT_URL", "", schemes=("http", "https")) or None,
+            "region_name": env_str("VAKT_S3_REGION", "") or None,
+            "access_key": env_str("VAKT_S3_ACCESS_KEY_ID", "") or None,
+            "secret_key": env_str("VAKT_S3_SECRET_ACCESS_KEY", "") or None,
+            "location": env_str("VAKT_S3_PREFIX", ""),
+            "default_acl": None,  # private objects; files leave only through the API
+            "file_overwrite": True,  # a report re-produced after a lost worker rewrites its fixed name
+            "querystring_auth": True,
+        },
+    }
+else:
+    _file_storage = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _file_storage,
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
         if not DEBUG

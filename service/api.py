@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 
+import redis
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -28,6 +30,8 @@ from service.screening.api import router as screening_router
 from service.watchlists.api import router as watchlists_router
 
 logger = logging.getLogger(__name__)
+# Failures of what the service stands on, not of the request: 503 with Retry-After, not 500.
+UNAVAILABLE = (OperationalError, InterfaceError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
 ROLE_HEADER_DOC = (
     "Authenticate with HTTP basic auth (basic auth id and secret) or a bearer token from "
@@ -105,6 +109,14 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(Exception)
     def on_unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
+        if isinstance(exc, UNAVAILABLE):
+            # The database or Redis is away (restarting, failing over, unreachable): a temporary
+            # state the caller should retry; the next request opens new connections.
+            logger.warning("Unavailable on %s %s: %s: %s", request.method, request.path, type(exc).__name__, exc)
+            return error_response(ApiError(
+                "The service is temporarily unavailable (its database or cache cannot be reached); try again shortly.",
+                code="service_unavailable", status=503, headers={"Retry-After": "5"},
+            ))
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return error_response(ApiError("Internal server error.", code="internal_error", status=500))
 

@@ -13,7 +13,15 @@ from django.utils import timezone
 from service.companies.identifiers import company_identifier_parse
 from service.errors import NotFound, bad_field
 from service.pagination import Page
-from service.reports.models import COMPLETE, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType
+from service.reports.models import COMPLETE, PENDING, PROCESSING, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType
+
+
+def orders_open_uuids(*, untouched_since) -> list[uuid.UUID]:
+    """Orders of every organisation still pending or processing and not updated since then."""
+    return list(
+        PartnerReportOrder.objects.filter(status__in=(PENDING, PROCESSING), update_timestamp__lt=untouched_since)
+        .order_by("create_timestamp").values_list("uuid", flat=True)
+    )
 
 
 def report_types_list() -> list[PartnerReportType]:

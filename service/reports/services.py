@@ -106,7 +106,9 @@ def partner_report_order_create(
 
         from service.reports.tasks import partner_report_order_produce
 
-        transaction.on_commit(lambda: partner_report_order_produce.delay(str(order_uuid)))
+        # robust: a broker that is away does not fail the request; the order is saved and
+        # tasks.partner_report_orders_resume enqueues it again.
+        transaction.on_commit(lambda: partner_report_order_produce.delay(str(order_uuid)), robust=True)
     return order
 
 

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 
+from service.reports.selectors import orders_open_uuids
 from service.reports.services import partner_report_order_process
 
 logger = logging.getLogger(__name__)
@@ -30,3 +34,17 @@ def partner_report_order_produce(order_uuid: str) -> str | None:
     status = partner_report_order_process(order_uuid=uuid.UUID(order_uuid))
     logger.info("Partner report order %s: %s", order_uuid, status)
     return status
+
+
+@shared_task(ignore_result=True)
+def partner_report_orders_resume() -> int:
+    """Scheduled by beat: enqueue again the orders left open for VAKT_RESUME_AFTER_SECONDS, whose
+    message a broker outage may have lost (the order is in the database). Idempotent: an order
+    done meanwhile is skipped by the task."""
+    untouched_since = timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS)
+    uuids = orders_open_uuids(untouched_since=untouched_since)
+    for order_uuid in uuids:
+        partner_report_order_produce.delay(str(order_uuid))
+    if uuids:
+        logger.warning("Resumed %d open partner report orders.", len(uuids))
+    return len(uuids)

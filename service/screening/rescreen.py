@@ -169,7 +169,8 @@ def _enqueue_on_commit(chunk_uuids: list[uuid.UUID]) -> None:
     from service.screening.tasks import screening_run_chunk_task
 
     for chunk_uuid in chunk_uuids:
-        transaction.on_commit(lambda chunk_uuid=str(chunk_uuid): screening_run_chunk_task.delay(chunk_uuid))
+        # robust: a broker that is away does not undo the plan; chunks_open finds what was not sent.
+        transaction.on_commit(lambda chunk_uuid=str(chunk_uuid): screening_run_chunk_task.delay(chunk_uuid), robust=True)
 
 
 def list_version_rescreen_plan(*, version_uuid: uuid.UUID | str, chunk_size: int = CHUNK_SIZE) -> ScreeningRun | None:
@@ -205,6 +206,14 @@ def full_rescreen_plan(*, config_uuid: uuid.UUID | str | None = None, chunk_size
         run = ScreeningRun.objects.create(kind=ScreeningRun.Kind.FULL)
         _plan(run, list(configs), chunk_size)
     return run
+
+
+def chunks_open_uuids(*, planned_before) -> list[uuid.UUID]:
+    """Chunks not done of runs planned before then: to enqueue again after a broker outage."""
+    return list(
+        ScreeningRunChunk.objects.filter(done_timestamp=None, run__created_timestamp__lt=planned_before)
+        .order_by("run__created_timestamp", "uuid").values_list("uuid", flat=True)
+    )
 
 
 def chunk_screen(*, chunk_uuid: uuid.UUID | str) -> RunResult | None:

@@ -35,6 +35,10 @@ COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
 def matching_warm_up(**_) -> None:
     """Before the pool forks: every worker process starts with rigour's name database and
     the compiled matching kernels loaded, instead of the first screening paying for them."""
+    from django.conf import settings
+
+    if not settings.VAKT_WORKER_WARM_UP:
+        return
     warm_up()
     # Before the fork, also so that the children's collections do not touch (and copy) its pages.
     keep_out_of_garbage_collection()
@@ -161,6 +165,25 @@ def screening_run_chunk_task(chunk_uuid: str) -> str | None:
         return None
     logger.info("Screening run chunk %s: %s", chunk_uuid, result.summary_line())
     return result.summary_line()
+
+
+@shared_task(ignore_result=True)
+def screening_run_chunks_resume() -> int:
+    """Scheduled by beat: enqueue again the chunks of runs planned VAKT_RESUME_AFTER_SECONDS ago
+    and not done, whose messages a broker outage may have lost; a chunk done meanwhile is skipped."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    from service.screening.rescreen import chunks_open_uuids
+
+    uuids = chunks_open_uuids(planned_before=timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS))
+    for chunk_uuid in uuids:
+        screening_run_chunk_task.delay(str(chunk_uuid))
+    if uuids:
+        logger.warning("Resumed %d open screening run chunks.", len(uuids))
+    return len(uuids)
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.
