@@ -203,7 +203,17 @@ PUBLIC: dict[tuple[str, str], str] = {
 
 # Query parameters PUBLIC operations need, by name (so their answers can be checked for A's data too).
 PUBLIC_QUERY = {
+    "company_identifier": lambda w: w.ids["company_identifier"],
     "debtor_company_identifier": lambda w: w.ids["company_identifier"],
     "measure_year": lambda w: 2024,
     "company_measure_type_identifier": lambda w: "employees",
 }
+
+
+def public_calls(w: World, method: str, path: str) -> list[tuple[str, dict, str]]:
+    """(url, query, required role or "") of a PUBLIC operation for `w`: every dataset the catalogue lists for `{name}`."""
+    query = {name: make(w) for name, make in PUBLIC_QUERY.items()}
+    if "{name}" not in path:
+        return [(path.replace("{company_identifier}", w.ids["company_identifier"]), query, "")]
+    catalogue = w.call("get", "/datasets/v1/dataset").json()
+    return [(path.replace("{name}", dataset["name"]), {}, dataset["required_role"] or "") for dataset in catalogue]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from tests.service.isolation.matrix import PRIVATE, PUBLIC, PUBLIC_QUERY, Private, operations, path_params
+from tests.service.isolation.matrix import PRIVATE, PUBLIC, Private, operations, path_params, public_calls
 from tests.service.isolation.world import World
 
 ISOLATION_FIGURES: dict[str, int] = {}
@@ -126,14 +126,13 @@ def test_it_shows_organisation_b_nothing_of_organisation_a(worlds):
             problems.append(f"{method.upper()} {path} on B's own leaks {leaked}")
 
     for method, path in PUBLIC:
-        ids = {"company_identifier": b.ids["company_identifier"], "name": "company"}
-        query = {name: make(b) for name, make in PUBLIC_QUERY.items()}
-        response = b.call(method, _url(path, ids), query=query)
-        cases += 1
-        if response.status_code >= 500:
-            problems.append(f"public {path}: {response.status_code}")
-        if leaked := _leaks(response, a.secrets, ""):
-            problems.append(f"public {path} leaks {leaked}")
+        for url, query, _role in public_calls(b, method, path):
+            response = b.call(method, url, query=query)
+            cases += 1
+            if response.status_code >= 500:
+                problems.append(f"public {url}: {response.status_code}")
+            if leaked := _leaks(response, a.secrets, ""):
+                problems.append(f"public {url} leaks {leaked}")
 
     ISOLATION_FIGURES.update(operations=len(PRIVATE) + len(PUBLIC), private=len(PRIVATE), public=len(PUBLIC), cases=cases)
     print(f"\nisolation: {len(PRIVATE)} private + {len(PUBLIC)} public operations, {cases} cases asserted")
