@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import make_caller
+from django.test import Client
+
+from service.auth.models import AppCustomer
+from service.auth.services import api_user_create
+from tests.conftest import ApiCaller
+from tests.service.isolation.calls import content_of, url_of, write_order
 from tests.service.isolation.conftest import CASE_REFERENCE, CREDITOR, REGISTER_NATIONAL_ID, REMARK_AMOUNT
-from tests.service.isolation.matrix import PRIVATE, PUBLIC, Private, operations, path_params, public_calls
-from tests.service.isolation.test_tenant_isolation import _content, _order, _send, _url
+from tests.service.isolation.matrix import PRIVATE, PUBLIC, Private, operations, public_calls
 from tests.service.isolation.world import EVERY_ROLE, World
 
 A = "/analysis/v1"
@@ -56,10 +60,10 @@ def _calls(w: World, method: str, path: str) -> list[tuple[str, Private | None, 
     if (method, path) in PUBLIC:
         return [(url, None, query, required_roles(method, path) | ({role} if role else set()))
                 for url, query, role in public_calls(w, method, path)]
-    return [(_url(path, w.ids), PRIVATE[(method, path)], None, required_roles(method, path))]
+    return [(url_of(path, w.ids), PRIVATE[(method, path)], None, required_roles(method, path))]
 
 
-def _call(w: World, method: str, path: str, url: str, spec: Private | None, query, roles):
+def _call(w: World, method: str, url: str, spec: Private | None, query, roles):
     if spec is None:
         return w.call(method, url, query=query, roles=roles)
     body = spec.body(w) if spec.body else None
@@ -73,18 +77,20 @@ def _is_role_refusal(response) -> bool:
 
 def test_it_refuses_each_role_protected_operation_without_its_role(world, company):
     w = world
-    unassigned = make_caller("Alfa Sparebank", roles=[])  # another API user: holds no role, sends every key
+    # Another API user of the same organisation, holding no role, sending every role key.
+    unassigned = ApiCaller(Client(), api_user_create(app_customer=AppCustomer.objects.get(uuid=w.ids["app_customer_uuid"]),
+                                                     name="No roles", role_keys=[]))
     problems, cases = [], 0
-    for method, path in sorted(operations(), key=_order):
+    for method, path in sorted(operations(), key=write_order):
         for url, spec, query, needed in _calls(w, method, path):
             for role in EVERY_ROLE if method == "get" else sorted(needed):
-                response = _call(w, method, path, url, spec, query, [r for r in EVERY_ROLE if r != role])
+                response = _call(w, method, url, spec, query, [r for r in EVERY_ROLE if r != role])
                 cases += 1
                 if (role in needed) != _is_role_refusal(response):
                     problems.append(f"{method.upper()} {url} without {role}: {response.status_code} (needs {sorted(needed)})")
             if method != "get":
                 # Only its declared roles: not refused for a role it was not declared to need.
-                response = _call(w, method, path, url, spec, query, sorted(needed) or None)
+                response = _call(w, method, url, spec, query, sorted(needed) or None)
                 cases += 1
                 if _is_role_refusal(response):
                     problems.append(f"{method.upper()} {url} with {sorted(needed)}: 403 {response.json()['detail']}")
@@ -105,12 +111,12 @@ def test_it_shows_no_protected_fact_without_its_role(world, company):
         if method != "get":
             continue
         for url, spec, query, _needed in _calls(w, method, path):
-            full = _call(w, method, path, url, spec, query, EVERY_ROLE)
-            seen |= {fact for facts in FACTS.values() for fact in facts if fact in _content(full).decode(errors="replace")}
+            full = _call(w, method, url, spec, query, EVERY_ROLE)
+            seen |= {fact for facts in FACTS.values() for fact in facts if fact in content_of(full).decode(errors="replace")}
             for role, facts in FACTS.items():
-                response = _call(w, method, path, url, spec, query, [r for r in EVERY_ROLE if r != role])
+                response = _call(w, method, url, spec, query, [r for r in EVERY_ROLE if r != role])
                 cases += 1
-                text = _content(response).decode(errors="replace")
+                text = content_of(response).decode(errors="replace")
                 if leaked := sorted(fact for fact in facts if fact in text):
                     problems.append(f"GET {url} without {role} shows {leaked}")
     missing = {fact for facts in FACTS.values() for fact in facts} - seen

@@ -15,48 +15,13 @@ from __future__ import annotations
 
 import json
 
-from tests.service.isolation.matrix import PRIVATE, PUBLIC, Private, operations, path_params, public_calls
+from tests.service.isolation.calls import content_of, leaks, send, url_of, write_order
+from tests.service.isolation.matrix import PRIVATE, PUBLIC, operations, path_params, public_calls
 from tests.service.isolation.world import World
-
-ISOLATION_FIGURES: dict[str, int] = {}
-
-
-def _content(response) -> bytes:
-    return b"".join(response.streaming_content) if response.streaming else response.content
-
-
-def _url(path: str, ids: dict) -> str:
-    for name in path_params(path):
-        path = path.replace("{" + name + "}", str(ids[name]))
-    return path
-
-
-def _send(caller: World, method: str, path: str, ids: dict, spec: Private, own: World, *, body=None, query=None):
-    url = _url(path, ids)
-    multipart = spec.multipart(own) if spec.multipart else None
-    if body is None and spec.body:
-        body = spec.body(own)
-    if query is None and spec.query:
-        query = spec.query(own)
-    response = caller.call(method, url, body=body, query=query, multipart=multipart)
-    sent = url + json.dumps(body) + json.dumps(query)
-    return response, sent
-
-
-def _leaks(response, secrets: set[str], sent: str) -> list[str]:
-    text = _content(response).decode("utf-8", errors="replace")
-    return sorted(s for s in secrets if s not in sent and s in text)
-
-
-def _order(op):
-    method, path = op
-    # Reads first, then writes; deletes last, the deepest resource first (B's own controls stay valid).
-    rank = {"get": 0, "post": 1, "patch": 2, "delete": 3}[method]
-    return (rank, -len(path) if method == "delete" else 0)
 
 
 def _comparable(response):
-    content = _content(response)
+    content = content_of(response)
     if not response["Content-Type"].startswith("application/json"):
         return content
     data = json.loads(content)
@@ -70,7 +35,7 @@ def _snapshot(a: World) -> dict:
     shots = {}
     for (method, path), spec in PRIVATE.items():
         if method == "get" and all(name in a.ids for name in path_params(path)):
-            response, _ = _send(a, method, path, a.ids, spec, a)
+            response, _ = send(a, method, path, a.ids, spec, a)
             shots[path] = (response.status_code, _comparable(response))
     return shots
 
@@ -94,21 +59,21 @@ def test_it_shows_organisation_b_nothing_of_organisation_a(worlds):
         op = f"{method.upper()} {path}"
         tenant_path = [name for name in path_params(path) if name != "company_identifier"]
         if tenant_path:
-            response, sent = _send(b, method, path, a.ids, spec, b)
+            response, sent = send(b, method, path, a.ids, spec, b)
             cases += 1
             if response.status_code != 404:
-                problems.append(f"{op} on A's resources: {response.status_code} {_content(response)[:200]!r}")
-            if leaked := _leaks(response, a.secrets, sent):
+                problems.append(f"{op} on A's resources: {response.status_code} {content_of(response)[:200]!r}")
+            if leaked := leaks(response, a.secrets, sent):
                 problems.append(f"{op} on A's resources leaks {leaked}")
         for description, crossed in spec.crossed:
             parts = crossed(a, b)
             ids = {**b.ids, **parts.get("path", {})}
-            response, sent = _send(b, method, path, ids, spec, b, body=parts.get("body"), query=parts.get("query"))
+            response, sent = send(b, method, path, ids, spec, b, body=parts.get("body"), query=parts.get("query"))
             cases += 1
             allowed = (200, 400, 404) if method == "get" else (400, 404)
             if response.status_code not in allowed:
-                problems.append(f"{op} {description}: {response.status_code} {_content(response)[:200]!r}")
-            if leaked := _leaks(response, a.secrets, sent):
+                problems.append(f"{op} {description}: {response.status_code} {content_of(response)[:200]!r}")
+            if leaked := leaks(response, a.secrets, sent):
                 problems.append(f"{op} {description} leaks {leaked}")
 
     after = _snapshot(a)
@@ -116,13 +81,13 @@ def test_it_shows_organisation_b_nothing_of_organisation_a(worlds):
         if after[path] != shot:
             problems.append(f"A's GET {path} changed after B's calls")
 
-    for method, path in sorted(PRIVATE, key=_order):
+    for method, path in sorted(PRIVATE, key=write_order):
         spec = PRIVATE[(method, path)]
-        response, sent = _send(b, method, path, b.ids, spec, b)
+        response, sent = send(b, method, path, b.ids, spec, b)
         cases += 1
         if not 200 <= response.status_code < 300:
-            problems.append(f"control {method.upper()} {path} on B's own: {response.status_code} {_content(response)[:300]!r}")
-        if leaked := _leaks(response, a.secrets, sent):
+            problems.append(f"control {method.upper()} {path} on B's own: {response.status_code} {content_of(response)[:300]!r}")
+        if leaked := leaks(response, a.secrets, sent):
             problems.append(f"{method.upper()} {path} on B's own leaks {leaked}")
 
     for method, path in PUBLIC:
@@ -131,9 +96,8 @@ def test_it_shows_organisation_b_nothing_of_organisation_a(worlds):
             cases += 1
             if response.status_code >= 500:
                 problems.append(f"public {url}: {response.status_code}")
-            if leaked := _leaks(response, a.secrets, ""):
+            if leaked := leaks(response, a.secrets, ""):
                 problems.append(f"public {url} leaks {leaked}")
 
-    ISOLATION_FIGURES.update(operations=len(PRIVATE) + len(PUBLIC), private=len(PRIVATE), public=len(PUBLIC), cases=cases)
     print(f"\nisolation: {len(PRIVATE)} private + {len(PUBLIC)} public operations, {cases} cases asserted")
     assert not problems, "\n".join(problems)
