@@ -4,9 +4,9 @@ Every operation of the analysis and datasets APIs is collected from the document
 the service serves (operations added later are fuzzed without touching this file),
 and called through the Django WSGI app with real basic-auth credentials of an API
 user holding every role, against a small seeded register. Generated parameters named
-in SEEDED_VALUES (company identifiers, dataset names, a sector query) are swapped half
-the time for values that find the seeded data, so answers with data are checked too,
-not only 400s and 404s.
+in SEEDED_VALUES (company identifiers, dataset names, a sector query, the caller's own
+organisation) are swapped half the time for values that find the seeded data, so answers
+with data are checked too, not only 400s and 404s.
 
 Checks: `not_a_server_error`, `status_code_conformance` (every status documented)
 and `response_schema_conformance` (bodies, error bodies included, match their schema).
@@ -15,9 +15,10 @@ Stateful: `test_analysis_api_stateful` runs schemathesis's state machine over th
 API, whose links (create then read, update, delete: a watchlist's uuid into its detail, rename,
 companies and delete; a config's into its persons, monitorings, cases...) schemathesis infers
 from the documents (dependency analysis of the `*_uuid` fields and path parameters), so a new
-operation is linked without touching this file. The caller's own organisation is swapped into
-`app_customer_uuid` half the time, so the creating operations succeed and the links carry real
-resources; the same checks, plus `use_after_free` and `ensure_resource_availability`.
+operation is linked without touching this file. The caller's own organisation is written into
+the paths (`_of_organisation`), so the operations under it are entry points: they create, and
+the links carry real resources onwards. The same checks, plus `use_after_free` and
+`ensure_resource_availability`.
 Bounded: MAX_EXAMPLES per operation (100: about a minute per database on two workers,
 and enough to find the NUL-in-a-query 500 on PostgreSQL that service/input_checks.py
 now refuses), fixed derandomised seed, no example database, so a CI run is repeatable;
@@ -25,7 +26,7 @@ now refuses), fixed derandomised seed, no example database, so a CI run is repea
 `VAKT_FUZZ_STATEFUL_STEPS` those of the state machine (scenarios, steps per scenario).
 Deep local run (README, *Reliability*):
     VAKT_FUZZ_EXAMPLES=1000 VAKT_FUZZ_STATEFUL_EXAMPLES=500 VAKT_FUZZ_STATEFUL_STEPS=40 \
-        pytest tests/service/test_fuzzing.py -p no:cacheprovider -n 2 -s
+        VAKT_FUZZ_FIGURES=/tmp/fuzz.jsonl pytest tests/service/test_fuzzing.py -p no:cacheprovider -n 2
 """
 
 from __future__ import annotations
