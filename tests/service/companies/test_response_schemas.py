@@ -10,11 +10,11 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
-from pydantic import TypeAdapter
-
-from service.companies import schemas as s
+from service.companies.analysis import schemas as analysis
+from service.companies.register.schemas import accounts, collection_cases, company as company_schemas, employment, roles
 from service.companies import services
 from service.companies.analysis import analysis_refresh
+from tests.service.declared import assert_declared
 from tests.service.companies.factories import (
     accounts_make,
     collection_case_make,
@@ -45,37 +45,22 @@ def company(db):
     return company
 
 
-def shape(value):
-    if isinstance(value, dict):
-        return {key: shape(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [shape(item) for item in value]
-    return None
-
-
-def assert_declared(schema_type, body):
-    adapter = TypeAdapter(schema_type)
-    declared = adapter.dump_python(adapter.validate_python(body), mode="json")
-    # free-form objects (flag_context, factors' values) are compared by their own keys
-    assert shape(body) == shape(declared)
-
-
 @pytest.mark.parametrize(
     ("path", "params", "schema_type", "roles"),
     [
-        ("/analysis/v1/company/{id}", {}, s.CompanyOut, []),
-        ("/analysis/v1/company/{id}/company-credit-risk-composite", {}, list[s.CompanyCreditRiskComposite], ["credit_check"]),
-        ("/analysis/v1/company/{id}/company-flag-composite", {}, list[s.CompanyFlagComposite], ["credit_check"]),
-        ("/analysis/v1/company/{id}/company-employment", {}, list[s.CompanyEmploymentOut], []),
-        ("/analysis/v1/company/{id}/accounts-auditor-note-composite", {}, list[s.AccountsAuditorNoteComposite], []),
-        ("/analysis/v1/company/{id}/accounts-composite", {}, list[s.AccountsComposite], []),
-        ("/analysis/v1/collection-case-composite", {"debtor_company_identifier": "{id}"}, list[s.CollectionCaseComposite],
+        ("/analysis/v1/company/{id}", {}, company_schemas.CompanyOut, []),
+        ("/analysis/v1/company/{id}/company-credit-risk-composite", {}, list[analysis.CompanyCreditRiskComposite], ["credit_check"]),
+        ("/analysis/v1/company/{id}/company-flag-composite", {}, list[analysis.CompanyFlagComposite], ["credit_check"]),
+        ("/analysis/v1/company/{id}/company-employment", {}, list[employment.CompanyEmploymentOut], []),
+        ("/analysis/v1/company/{id}/accounts-auditor-note-composite", {}, list[accounts.AccountsAuditorNoteComposite], []),
+        ("/analysis/v1/company/{id}/accounts-composite", {}, list[accounts.AccountsComposite], []),
+        ("/analysis/v1/collection-case-composite", {"debtor_company_identifier": "{id}"}, list[collection_cases.CollectionCaseComposite],
          ["credit_check"]),
-        ("/analysis/v1/company-role", {"company_identifier": "{id}"}, list[s.CompanyRoleComposite],
+        ("/analysis/v1/company-role", {"company_identifier": "{id}"}, list[roles.CompanyRoleComposite],
          ["person_national_identification"]),
         ("/analysis/v1/company-measure-yearly-composite", {"company_identifier": "{id}"},
-         list[s.CompanyMeasureYearlyComposite], []),
-        ("/analysis/v1/company-measure-type", {}, list[s.CompanyMeasureTypeOut], []),
+         list[analysis.CompanyMeasureYearlyComposite], []),
+        ("/analysis/v1/company-measure-type", {}, list[analysis.CompanyMeasureTypeOut], []),
     ],
 )
 def test_the_answer_has_the_declared_shape(api, company, path, params, schema_type, roles):
