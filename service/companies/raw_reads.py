@@ -62,16 +62,20 @@ class _Reader:
             if functions:
                 self.converters.append((index, functions, expression))
 
-    def instance(self, row: Sequence, start: int) -> Model | None:
-        if row[start + self.pk_position] is None:
+    def instance(self, row: Sequence, start: int, previous: dict) -> Model | None:
+        pk = row[start + self.pk_position]
+        if pk is None:
             return None  # nothing joined (a LEFT JOIN without a match)
+        if (start, pk) in previous:
+            return previous[start, pk]  # the same row of this table again (the company on every accounts row)
         values = [row[start + position] for position in self.positions]
         for index, functions, expression in self.converters:
             value = values[index]
             for function in functions:
                 value = function(value, expression, connection)
             values[index] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        previous[start, pk] = instance = self.model.from_db(connection.alias, self.attnames, values)
+        return instance
 
 
 _readers: dict[tuple, list[tuple[int, _Reader]]] = {}
@@ -95,4 +99,5 @@ def model_rows(sql: str, params: Sequence, models: Sequence[type[Model]]) -> lis
         if start != len(names):
             raise ValueError(f"the statement selects {len(names)} columns, the models have {start}")
         _readers[key] = readers
-    return [tuple(reader.instance(row, start) for start, reader in readers) for row in rows]
+    seen: dict = {}
+    return [tuple(reader.instance(row, start, seen) for start, reader in readers) for row in rows]
