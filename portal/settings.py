@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "service.screening",
     "service.reports",
     "service.audit",
+    "service.demo",  # development data: the generate_demo command
     # the dashboard: reaches the service only through portal.service
     "portal",
     "companies",

@@ -18,9 +18,10 @@ from ninja.parser import Parser
 from service.audit.api import router as audit_router
 from service.auth.api import router as auth_router
 from service.auth.authentication import api_auth
-from service.companies.api import router as companies_router
-from service.companies.datasets_api import router as datasets_router
-from service.companies.sector_api import router as sector_router
+from service.companies.analysis.api import router as company_analysis_router
+from service.companies.datasets.api import router as datasets_router
+from service.companies.register.api import router as register_router
+from service.companies.sector.api import router as sector_router
 from service.docs import docs_login_required
 from service.errors import ApiError, NotAuthenticated, NotFound, error_response
 from service.input_checks import input_checked
@@ -123,7 +124,8 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 
 analysis_api = _build_api("analysis", "Vakt analysis API")
 analysis_api.add_router("/v1/", auth_router)
-analysis_api.add_router("/v1/", companies_router)
+analysis_api.add_router("/v1/", register_router)
+analysis_api.add_router("/v1/", company_analysis_router)
 analysis_api.add_router("/v1/", sector_router)
 analysis_api.add_router("/v1/", watchlists_router)
 analysis_api.add_router("/v1/", screening_router)

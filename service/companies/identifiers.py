@@ -27,6 +27,7 @@ ACCEPTED_FORMS = (
     "a company uuid (such as 3fa85f64-5717-4562-b3fc-2c963f66afa6) or an organisation number "
     "prefixed with its schema (such as NO912345678)"
 )
+IDENTIFIER_DOC = "A company uuid, or the organisation number prefixed by its country schema (e.g. NO913748174)."
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,11 @@ from decimal import Decimal
 from django.utils import timezone
 
 from service.companies import models as cm
-from service.companies import schemas as cs
 from service.companies import ownership
-from service.companies import selectors as companies
+from service.companies.analysis import selectors as analysis
+from service.companies.register import selectors as register
+from service.companies.register.schemas.collection_cases import payment_remark_out
+from service.companies.register.schemas.company import company_out
 from vakt_format import norwegian
 
 KEY_FIGURE_YEARS = 5
@@ -97,17 +99,17 @@ def report_content_gather(
         report_type_key=report_type_key,
         ordered_by=ordered_by,
         ordered_at=ordered_at,
-        company=cs.company_out(companies.company_detail_get(identifier=identifier)),
+        company=company_out(register.company_detail_get(identifier=identifier)),
         with_credit_check=with_credit,
     )
     if report_type_key in ("company_profile", "credit_report"):
-        view = companies.company_credit_risk_get(identifier=identifier, granted_roles=granted_roles)
+        view = analysis.company_credit_risk_get(identifier=identifier, granted_roles=granted_roles)
         content.credit_risk = _credit_risk(view)
         content.flags = _flags(identifier, granted_roles)
         content.key_figures = _key_figures(identifier)
         if report_type_key == "credit_report" and with_credit:
-            content.payment_remarks = [cs.payment_remark_out(row) for row in view.payment_remarks or ()]
-            _, cases = companies.collection_cases_list(debtor_identifier=identifier)
+            content.payment_remarks = [payment_remark_out(remark) for remark in view.payment_remarks or ()]
+            _, cases = register.collection_cases_list(debtor_identifier=identifier)
             content.collection_cases = [_case(case) for case in cases]
     if report_type_key == "ownership_report":
         content.roles = _roles(company)
@@ -123,46 +125,51 @@ def _credit_risk(view) -> dict | None:
         return None
     factors = [{"key": key, **factor} for key, factor in view.factors.items()]
     return {
-        "risk_score": risk["cr_risk_score"],
-        "risk_class": risk["cr_risk_class"],
-        "model_version": risk["cr_model_version"],
-        "computed_at": risk["cr_computed_at"],
+        "risk_score": risk.risk_score,
+        "risk_class": risk.risk_class,
+        "model_version": risk.model_version,
+        "computed_at": risk.computed_at,
         "factors": factors,
     }
 
 
 def _flags(identifier: str, granted_roles: frozenset[str]) -> list[dict]:
-    _, rows = companies.company_flags_active(identifier=identifier, granted_roles=granted_roles)
+    _, flags = analysis.company_flags_active(identifier=identifier, granted_roles=granted_roles)
     return [
-        {"key": row["ft_key"], "description": row["ft_description"], "flag_date": row["f_flag_date"],
-         "context": row["f_flag_context"] or {}}
-        for row in rows
-        if not row["ft_app_hidden_flag"]
+        {"key": active.flag_type.key, "description": active.flag_type.description,
+         "flag_date": active.flag.flag_date, "context": active.flag.flag_context or {}}
+        for active in flags
+        if not active.flag_type.app_hidden_flag
     ]
 
 
 def _key_figures(identifier: str) -> list[YearFigures]:
-    accounts_type = companies.accounts_type_resolve(identifier="annual_company_accounts")
-    _, rows = companies.company_accounts_list(identifier=identifier, accounting_years=None, accounts_type=accounts_type)
+    accounts_type = register.accounts_type_resolve(identifier="annual_company_accounts")
+    _, sets = register.company_accounts_list(identifier=identifier, accounting_years=None, accounts_type=accounts_type)
     current = {}
-    for row in rows:  # newest year first; the current set of a year is the one not replaced
-        if row["a_replaced_by"] is None and row["a_accounting_year"] not in current:
-            current[row["a_accounting_year"]] = row
-    years = sorted(current)[-KEY_FIGURE_YEARS:]
-    return [
-        YearFigures(
-            year=year,
-            total_operating_income=current[year]["i_total_operating_income"],
-            operating_result=current[year]["i_operating_result"],
-            annual_result=current[year]["i_annual_result"],
-            total_assets=current[year]["b_total_assets"],
-            total_equity=current[year]["b_total_equity"],
-            equity_ratio=current[year]["h_equity_ratio"],
-            return_on_assets=current[year]["h_return_on_assets"],
-            operating_margin=current[year]["h_operating_margin"],
-        )
-        for year in years
-    ]
+    for accounts_set in sets:  # newest year first; the current set of a year is the one not replaced
+        year = accounts_set.accounts.accounting_year
+        if accounts_set.accounts.replaced_by_id is None and year not in current:
+            current[year] = accounts_set
+    return [_year_figures(year, current[year]) for year in sorted(current)[-KEY_FIGURE_YEARS:]]
+
+
+def _year_figures(year: int, accounts_set: register.AccountsSet) -> YearFigures:
+    def value(part, name: str):
+        return None if part is None else getattr(part, name)
+
+    income, balance, highlights = accounts_set.income_statement, accounts_set.balance_sheet, accounts_set.highlights
+    return YearFigures(
+        year=year,
+        total_operating_income=value(income, "total_operating_income"),
+        operating_result=value(income, "operating_result"),
+        annual_result=value(income, "annual_result"),
+        total_assets=value(balance, "total_assets"),
+        total_equity=value(balance, "total_equity"),
+        equity_ratio=value(highlights, "equity_ratio"),
+        return_on_assets=value(highlights, "return_on_assets"),
+        operating_margin=value(highlights, "operating_margin"),
+    )
 
 
 def _case(case: cm.CollectionCase) -> dict:
@@ -183,7 +190,7 @@ def _active(role: cm.CompanyRole, today: date) -> bool:
 
 def _roles(company: cm.Company) -> list[dict]:
     today = timezone.localdate()
-    _, roles = companies.company_roles_list(identifier=str(company.uuid))
+    _, roles = register.company_roles_list(identifier=str(company.uuid))
     out = []
     for role in sorted(roles, key=lambda r: (ROLE_ORDER.index(r.company_role_type.key) if r.company_role_type.key in ROLE_ORDER else 99, -(r.share_percentage or 0))):
         if not _active(role, today):

@@ -8,7 +8,7 @@ from uuid import UUID
 from ninja import Field, Schema
 
 from service.companies.references import company_ref
-from service.companies.schemas import CompanyRef
+from service.companies.references import CompanyRef
 from service.reports.models import FileSession, PartnerReport, PartnerReportOrder, PartnerReportType
 
 

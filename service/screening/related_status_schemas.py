@@ -9,7 +9,7 @@ from typing import Any
 from ninja import Field, Schema
 
 from service.companies.references import app_url, company_ref
-from service.companies.schemas import CompanyFlagTypeOut
+from service.companies.analysis.schemas import CompanyFlagTypeOut
 from service.screening.case_schemas import ReviewComposite, ScreeningCaseOut, case_composite_out
 from service.screening.monitoring_schemas import CompanyRefOut, EntityMonitoringComposite, monitoring_composite_out
 from service.screening.monitoring_selectors import monitoring_status_key

@@ -17,7 +17,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 
 from service.auth.models import AppRole
 from service.companies.models import Company, CompanyFlag
-from service.companies.selectors import flag_type_visible
+from service.companies.analysis.selectors import flag_type_visible
 from service.pagination import Page
 from service.screening.case_selectors import cases_list
 from service.screening.models import EntityMonitoring, ScreeningCase, ScreeningConfig

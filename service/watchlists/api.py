@@ -20,8 +20,8 @@ from ninja import Router, Status
 from service.audit.services import Actor, actor_of
 from service.auth.principal import principal_of
 from service.auth.selectors import acting_membership_get
-from service.companies.api import _json as json_response  # orjson with ninja's formats, no second pydantic pass
-from service.companies.selectors import company_by_identifier
+from service.json_response import json_response  # orjson with ninja's formats, no second pydantic pass
+from service.companies.register.selectors import company_by_identifier
 from service.errors import BadRequest, field_error
 from service.watchlists import schemas as s
 from service.watchlists import selectors, services

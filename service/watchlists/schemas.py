@@ -10,7 +10,7 @@ from ninja import Field, Schema
 from pydantic import StringConstraints
 
 from service.companies.references import app_url, company_ref_of_row
-from service.companies.schemas import CompanyRef, number
+from service.companies.references import CompanyRef, number
 from service.watchlists.selectors import MAX_COMPANIES_PER_REQUEST, WatchlistCompanyRow
 
 WatchlistName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]

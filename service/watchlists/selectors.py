@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
-from service.companies import selectors as company_selectors
+from service.companies.analysis import selectors as company_selectors
 from service.companies.identifiers import OrgNrInvalid, org_nr_compact
 from service.companies.models import Company
 from service.errors import BadRequest, NotFound, field_error

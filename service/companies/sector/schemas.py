@@ -9,7 +9,7 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
-from service.companies.schemas import CompanyRef
+from service.companies.references import CompanyRef
 
 class SectorCompanyMeasureYearly(Schema):
     uuid: UUID

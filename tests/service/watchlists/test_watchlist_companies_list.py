@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from service.companies.analysis import analysis_refresh
 from service.watchlists.schemas import WatchlistCompanyOut
-from tests.service.companies.test_response_schemas import assert_declared
+from tests.service.declared import assert_declared
 from tests.service.companies.factories import accounts_make, company_make, payment_remark_make
 from tests.service.watchlists.helpers import companies_url, watchlist_make
 

@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.db.models import Q
 from stdnum.no import orgnr
 
-from service.companies.demo.enheter_csv import HEADER
-from service.companies.demo.generate import demo_generate
-from service.companies.demo.org_numbers import org_numbers
+from service.demo.companies.enheter_csv import HEADER
+from service.demo.companies.generate import demo_generate
+from service.demo.companies.org_numbers import org_numbers
 from service.companies.importers.enheter import enheter_import
 from service.companies.models import (
     Accounts,

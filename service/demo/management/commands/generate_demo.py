@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from service.companies.demo.enheter_csv import enheter_csv_write
-from service.companies.demo.generate import BATCH_SIZE, demo_generate
+from service.demo.companies.enheter_csv import enheter_csv_write
+from service.demo.companies.generate import BATCH_SIZE, demo_generate
 
 
 class Command(BaseCommand):

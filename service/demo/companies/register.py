@@ -22,12 +22,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from service.companies import models as m
-from service.companies.demo.accounts import LATE_FILERS, CompanyAccounts, filing_date, holding_accounts, operating_accounts
-from service.companies.demo.builder import FILING_TYPES, DemoBuilder
-from service.companies.demo.events import employment_history_add
-from service.companies.demo.industries import HOLDING, industry_of
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.rows import TABLES, DemoRows
+from service.demo.companies.accounts import LATE_FILERS, CompanyAccounts, filing_date, holding_accounts, operating_accounts
+from service.demo.companies.builder import FILING_TYPES, DemoBuilder
+from service.demo.companies.events import employment_history_add
+from service.demo.companies.industries import HOLDING, industry_of
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.rows import TABLES, DemoRows
 from service.companies.importers.bulk import rows_insert
 
 COMPANY_FIELDS = (

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
-from service.companies.demo.industries import Industry
-from service.companies.demo.randomness import DemoRandom
+from service.demo.companies.industries import Industry
+from service.demo.companies.randomness import DemoRandom
 
 AUDIT_EXEMPT_REVENUE = 7_000_000  # small AS may opt out of audit under this revenue and 10 employees
 TAX_RATE = 0.22

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 from decimal import Decimal
 
-from service.companies.demo.accounts import (
+from service.demo.companies.accounts import (
     AUDIT_EXEMPT_REVENUE,
     CompanyAccounts,
     accounts_years,
@@ -22,12 +22,12 @@ from service.companies.demo.accounts import (
     holding_accounts,
     operating_accounts,
 )
-from service.companies.demo.events import collection_add, employment_add, employment_history_add, statuses_add
-from service.companies.demo.industries import HOLDING, industry_of, is_holding
-from service.companies.demo.people import management_add, owners_add, person_add, role_add
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.references import DemoReferences
-from service.companies.demo.rows import DemoRows
+from service.demo.companies.events import collection_add, employment_add, employment_history_add, statuses_add
+from service.demo.companies.industries import HOLDING, industry_of, is_holding
+from service.demo.companies.people import management_add, owners_add, person_add, role_add
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.references import DemoReferences
+from service.demo.companies.rows import DemoRows
 
 UNIT_KINDS = {"single": 82, "group": 14, "chain": 4}
 FILING_TYPES = {"AS", "ASA", "SA", "NUF", "BRL"}  # forms that file annual accounts

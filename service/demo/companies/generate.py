@@ -13,12 +13,12 @@ from datetime import date
 from django.db import transaction
 from django.utils import timezone
 
-from service.companies.demo.builder import DemoBuilder
-from service.companies.demo.org_numbers import org_numbers
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.register import register_accounts_write
-from service.companies.demo.references import demo_references_ensure, demo_references_load
-from service.companies.demo.rows import TABLES, DemoRows
+from service.demo.companies.builder import DemoBuilder
+from service.demo.companies.org_numbers import org_numbers
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.register import register_accounts_write
+from service.demo.companies.references import demo_references_ensure, demo_references_load
+from service.demo.companies.rows import TABLES, DemoRows
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.bulk import rows_insert
 from service.companies.importers.source import progress_bar

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from service.companies.demo.org_numbers import org_numbers
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.references import DemoReferences, demo_references_ensure, demo_references_load
+from service.demo.companies.org_numbers import org_numbers
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.references import DemoReferences, demo_references_ensure, demo_references_load
 from service.companies.importers.source import progress_bar
 
 HEADER = (

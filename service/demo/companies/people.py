@@ -8,8 +8,8 @@ from decimal import Decimal
 
 from stdnum.no import fodselsnummer
 
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.rows import DemoRows
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.rows import DemoRows
 
 NATIONALITIES = {"no": 90, "se": 3, "dk": 2, "pl": 2, "de": 1, "gb": 1, "lt": 1}
 # Owner splits in percent: most leave someone with 25% or more (a beneficial owner).

@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 
 from service.companies.analysis import analysis_refresh
-from service.companies.demo.generate import demo_generate
+from service.demo.companies.generate import demo_generate
 from service.companies.importers.enheter import enheter_import
 from service.companies.importers.group_ownership import group_ownership_import
 from service.companies.models import (

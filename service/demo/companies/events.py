@@ -7,8 +7,8 @@ from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 from decimal import Decimal
 
-from service.companies.demo.randomness import DemoRandom
-from service.companies.demo.rows import DemoRows
+from service.demo.companies.randomness import DemoRandom
+from service.demo.companies.rows import DemoRows
 
 # status key -> (share of companies, Company flag, Company date)
 STATUSES = {
