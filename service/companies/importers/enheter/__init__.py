@@ -62,7 +62,7 @@ def enheter_import(
             reader = json_blocks if is_json(source, file_format, path.name) else csv_blocks
             blocks = reader(source, bar, path)
             refs = EnhetReferences.load()
-            writer = _writer(now=now, batch_size=batch_size, result=result, affected=affected)
+            writer = _writer(now=now, batch_size=batch_size, refs=refs, result=result, affected=affected)
             first = 0
             try:
                 for block in blocks.blocks:
@@ -70,7 +70,7 @@ def enheter_import(
                     first += block.num_rows
                     rejected.extend(checked.rejected)
                     if checked.rows.num_rows:
-                        rows, warned = refs.block_resolve(checked.rows, before_create=writer.pause)
+                        rows, warned = refs.block_resolve(checked.rows)
                         for ordinal, message in warned:
                             _warning_add(warnings, ordinal, message)
                         writer.write(rows)
@@ -94,10 +94,12 @@ def enheter_import(
     return result
 
 
-def _writer(*, now, batch_size: int, result: ImportResult, affected: AffectedCompanies):
+def _writer(*, now, batch_size: int, refs: EnhetReferences, result: ImportResult, affected: AffectedCompanies):
     if connection.vendor == "postgresql":
-        return PostgresWriter(now=now, initial_load=_initial_load, min_rows=INITIAL_LOAD_MIN_ROWS, result=result, affected=affected)
-    return RowsWriter(now=now, batch_size=batch_size, result=result, affected=affected)
+        return PostgresWriter(
+            now=now, initial_load=_initial_load, min_rows=INITIAL_LOAD_MIN_ROWS, refs=refs, result=result, affected=affected
+        )
+    return RowsWriter(now=now, batch_size=batch_size, refs=refs, result=result, affected=affected)
 
 
 def _warning_add(warnings: dict[str, WarningGroup], ordinal: int, message: str) -> None:

@@ -16,8 +16,9 @@ block is checked. Where the rows go:
   repeated organisation number, in file order; `_enheter_written` (uuid, created, new and
   previous head count and statuses) drives the history, with writer.py's rules.
 
-A COPY holds the connection: before new postal codes or countries are created, the open
-COPY is ended (`pause`), and the next block opens another.
+New postal codes and countries come with the uuids references.py chose for them and are
+created once the COPY is done (one created meanwhile by another import keeps its own
+uuid, and the rows are pointed at it).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from datetime import date, datetime
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
@@ -37,6 +39,7 @@ from django.db import connection
 from psycopg.copy import QueuedLibpqWriter
 
 from service.companies.importers.analysis_hook import ALL_THRESHOLD, AffectedCompanies
+from service.companies.importers.enheter.references import EnhetReferences
 from service.companies.importers.enheter.writer import COMPANY_FIELDS, STATUSES
 from service.companies.importers.result import ImportResult
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, CompanyRiskStatusType
@@ -62,15 +65,16 @@ class PostgresWriter:
         now: datetime,
         initial_load: Callable[[int], AbstractContextManager | None],
         min_rows: int,
+        refs: EnhetReferences,
         result: ImportResult,
         affected: AffectedCompanies,
     ) -> None:
-        self.now, self.initial_load, self.min_rows = now, initial_load, min_rows
+        self.now, self.initial_load, self.min_rows, self.refs = now, initial_load, min_rows, refs
         self.result, self.affected = result, affected
         self.ahead: list[pa.Table] = []  # blocks read before deciding how to load
         self.first_load: ExitStack | None = None
         self.decided = False
-        self.seen: set[int] = set()  # organisation numbers loaded (first load)
+        self.seen = _Seen()  # organisation numbers loaded (first load)
         self.repeats: list[pa.Table] = []  # later rows of a company repeated in a first load
         self.loaded = 0
         self.copy: ExitStack | None = None
@@ -85,8 +89,7 @@ class PostgresWriter:
             return
         self._send(rows)
 
-    def pause(self) -> None:
-        """End the open COPY: the connection is needed for something else."""
+    def _copy_end(self) -> None:
         if self.copy is not None:
             self.copy.close()
             self.copy = None
@@ -105,7 +108,8 @@ class PostgresWriter:
     def finish(self) -> None:
         if not self.decided:
             self._decide()
-        self.pause()
+        self._copy_end()
+        self._references_create(table_name(Company) if self.first_load is not None else ROWS)
         if self.first_load is not None:
             with connection.cursor() as cursor:
                 cursor.execute(f"ALTER TABLE {table_name(Company)} " + ", ".join(f"ALTER {c} DROP DEFAULT" for c in _DEFAULTS))
@@ -125,6 +129,14 @@ class PostgresWriter:
             self.result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
             history_write(now=self.now, today=self.now.date())
             affected_add(self.affected)
+
+    def _references_create(self, table: str) -> None:
+        """The new postal codes and countries the rows point at; where another import created one meanwhile,
+        the rows are pointed at that one."""
+        for chosen, actual in self.refs.pending_create().items():
+            with connection.cursor() as cursor:
+                for column in ("business_postal_code_id", "postal_postal_code_id", "business_country_id", "postal_country_id"):
+                    cursor.execute(f"UPDATE {table} SET {column} = %s WHERE {column} = %s", [actual, chosen])
 
     def _decide(self) -> None:
         self.decided = True
@@ -161,15 +173,32 @@ class PostgresWriter:
 
     def _first_occurrences(self, rows: pa.Table) -> pa.Table:
         """The rows of companies not loaded yet; the others are kept for after the load."""
-        first = []
-        for number in pc.cast(rows.column("org_nr"), pa.int64()).to_pylist():
-            first.append(number not in self.seen)
-            self.seen.add(number)
-        if all(first):
+        first = self.seen.first_time(pc.cast(rows.column("org_nr"), pa.int64()).to_numpy())
+        if first.all():
             return rows
-        mask = pa.array(first)
-        self.repeats.append(rows.filter(pc.invert(mask)))
-        return rows.filter(mask)
+        self.repeats.append(rows.filter(pa.array(~first)))
+        return rows.filter(pa.array(first))
+
+
+class _Seen:
+    """Organisation numbers seen so far, a bit each: a valid number is known by its first eight digits
+    (the ninth is their check digit), so 12.5 MB hold them all."""
+
+    def __init__(self) -> None:
+        self.bits = np.zeros(10**8 // 8, dtype=np.uint8)
+
+    def first_time(self, numbers: np.ndarray) -> np.ndarray:
+        """Which of the numbers are seen for the first time (the first of a repeat within them counts)."""
+        prefixes = numbers // 10
+        byte, bit = prefixes >> 3, np.left_shift(1, prefixes & 7).astype(np.uint8)
+        first = np.zeros(len(numbers), dtype=bool)
+        first[np.unique(prefixes, return_index=True)[1]] = True
+        first &= (self.bits[byte] & bit) == 0
+        order = np.argsort(byte, kind="stable")
+        ordered = byte[order]
+        starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+        self.bits[ordered[starts]] |= np.bitwise_or.reduceat(bit[order], starts)
+        return first
 
 
 _DEFAULTS = ("uuid", "org_nr_schema", "create_timestamp", "update_timestamp")

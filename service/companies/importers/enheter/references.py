@@ -5,14 +5,15 @@ a code missing from them leaves the field empty and warns, and is never created.
 Postal codes (`NO-<postnummer>`, tied to the municipality of the address that brought
 them) and countries are created the first time an accepted row uses them: per row, per
 address, a Norwegian postal code's country NO, the postal code, then the address's own
-country. They are created through the ORM with ignore_conflicts and read back, so one
-created meanwhile by another import keeps its own uuid.
+country. They get their uuid when first seen and are created by the writer before the
+rows pointing at them are stored (pending_create), through the ORM with
+ignore_conflicts and read back: one created meanwhile by another import keeps its own
+uuid, and the writer points the rows at it.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +36,7 @@ class EnhetReferences:
     countries: dict[str, uuid.UUID]  # ISO code -> uuid
     postal_codes: dict[str, uuid.UUID]  # key (NO-0151) -> uuid
     _columns: dict[str, tuple[int, pa.Array, pa.Array]] = field(default_factory=dict)
+    _pending: dict[tuple[str, str], object] = field(default_factory=dict)  # (kind, key) -> what to create
 
     @classmethod
     def load(cls) -> EnhetReferences:
@@ -49,10 +51,10 @@ class EnhetReferences:
             postal_codes=dict(GeoPostalCode.objects.filter(key__startswith="NO-").values_list("key", "uuid")),
         )
 
-    def block_resolve(self, rows: pa.Table, *, before_create: Callable[[], None]) -> tuple[pa.Table, list[tuple[int, str]]]:
+    def block_resolve(self, rows: pa.Table) -> tuple[pa.Table, list[tuple[int, str]]]:
         """The block's rows with their reference ids (uuid text, null for none) in place of the codes, and
-        its warnings (ordinal, message) in row order. New postal codes and countries are created (after
-        `before_create()`: the writer lets go of the connection)."""
+        its warnings (ordinal, message) in row order. New postal codes and countries get their uuids now;
+        the writer creates them (pending_create) before the rows pointing at them need them."""
         ordinals = rows.column("ordinal").to_numpy()
         warned: list[tuple[int, int, str]] = []  # (ordinal, place in the row, message)
 
@@ -80,7 +82,7 @@ class EnhetReferences:
             bad = pc.and_(pc.and_(norwegian, pc.invert(valid)), pc.not_equal(postal, ""))
             warn(position + 1, postal, bad, f"{block}.postnummer {{!r}} is not a Norwegian postal code; left empty")
             postal_keys[prefix] = pc.if_else(valid, pc.binary_join_element_wise("NO-", postal, ""), pa.scalar(None, _STRING))
-        self._create_new(rows, postal_keys, ids, before_create)
+        self._schedule_new(rows, postal_keys, ids)
         for prefix, block in ADDRESSES.items():
             ids[f"{prefix}_postal_code_id"] = self._ids("postal_codes", postal_keys[prefix])
             country = rows.column(f"{block}.landkode")
@@ -101,13 +103,13 @@ class EnhetReferences:
         _, keys, uuids = known
         return pc.take(uuids, pc.index_in(codes, value_set=keys))
 
-    def _create_new(self, rows: pa.Table, postal_keys: dict[str, pa.Array], ids: dict[str, pa.Array], before_create) -> None:
+    def _schedule_new(self, rows: pa.Table, postal_keys: dict[str, pa.Array], ids: dict[str, pa.Array]) -> None:
         new = np.zeros(rows.num_rows, dtype=bool)
         for prefix, block in ADDRESSES.items():
             keys = postal_keys[prefix]
-            new |= pc.and_(pc.is_valid(keys), pc.invert(pc.is_in(keys, value_set=pa.array(list(self.postal_codes), _STRING)))).to_numpy(zero_copy_only=False)
+            new |= pc.and_(pc.is_valid(keys), pc.is_null(self._ids("postal_codes", keys))).to_numpy(zero_copy_only=False)
             country = rows.column(f"{block}.landkode")
-            unknown_country = pc.invert(pc.is_in(country, value_set=pa.array(list(self.countries), _STRING)))
+            unknown_country = pc.is_null(self._ids("countries", country))
             new |= pc.and_(pc.not_equal(country, ""), unknown_country).to_numpy(zero_copy_only=False)
         if not new.any():
             return
@@ -130,18 +132,43 @@ class EnhetReferences:
                     postal_codes.setdefault(keys[i], (codes[i], places[i].strip()[:100], municipalities[i]))
                 if country_codes[i]:
                     countries.setdefault(country_codes[i], country_names[i].strip()[:100] or country_codes[i])
-        countries = {code: name for code, name in countries.items() if code not in self.countries}
-        postal_codes = {key: new for key, new in postal_codes.items() if key not in self.postal_codes}
-        before_create()
+        for code, name in countries.items():
+            if code not in self.countries:
+                self.countries[code] = str(uuid.uuid4())
+                self._pending[("country", code)] = name
+        for key, (code, place, municipality) in postal_codes.items():
+            if key not in self.postal_codes:
+                self.postal_codes[key] = str(uuid.uuid4())
+                self._pending[("postal_code", key)] = (code, place, municipality)
+
+    def pending_create(self) -> dict[str, str]:
+        """Create the postal codes and countries rows have pointed at since the last call, with the uuids
+        the rows carry. One that another import created meanwhile keeps its own uuid: the answer maps
+        the uuids the rows carry to those (usually empty)."""
+        if not self._pending:
+            return {}
+        countries = {code: name for (kind, code), name in self._pending.items() if kind == "country"}
+        postal_codes = {key: new for (kind, key), new in self._pending.items() if kind == "postal_code"}
+        self._pending = {}
+        self._columns.clear()  # (a uuid may change below)
+        chosen = {**{("country", c): self.countries[c] for c in countries}, **{("postal_code", k): self.postal_codes[k] for k in postal_codes}}
         if countries:
-            GeoCountry.objects.bulk_create([GeoCountry(key=code, name=name) for code, name in countries.items()], ignore_conflicts=True)
+            GeoCountry.objects.bulk_create(
+                [GeoCountry(uuid=self.countries[code], key=code, name=name) for code, name in countries.items()],
+                ignore_conflicts=True,
+            )
             self.countries.update(GeoCountry.objects.filter(key__in=countries).values_list("key", "uuid"))
         if postal_codes:
             GeoPostalCode.objects.bulk_create(
                 [
-                    GeoPostalCode(key=key, code=code, place_name=place, municipality_id=municipality, country_id=self.countries["NO"])
+                    GeoPostalCode(
+                        uuid=self.postal_codes[key], key=key, code=code, place_name=place, municipality_id=municipality,
+                        country_id=self.countries["NO"],
+                    )
                     for key, (code, place, municipality) in postal_codes.items()
                 ],
                 ignore_conflicts=True,
             )
             self.postal_codes.update(GeoPostalCode.objects.filter(key__in=postal_codes).values_list("key", "uuid"))
+        actual = {("country", c): self.countries[c] for c in countries} | {("postal_code", k): self.postal_codes[k] for k in postal_codes}
+        return {str(chosen[name]): str(actual[name]) for name in chosen if str(chosen[name]) != str(actual[name])}

@@ -213,15 +213,19 @@ def _int(raw: dict[str, pa.Array], name: str, rules: _Rules) -> pa.Array:
 
 def _date(raw: dict[str, pa.Array], name: str, rules: _Rules) -> pa.Array:
     """A YYYY-MM-DD date of the proleptic Gregorian calendar from year 1, or null for an empty field.
-    pyarrow's strptime rolls an impossible day over (2023-02-29 -> 03-01): a date is real when it reads
-    back as written."""
+    pyarrow's cast takes only real dates and refuses the whole column otherwise; then strptime, which
+    rolls an impossible day over (2023-02-29 -> 03-01), decides: a date is real when it reads back as written."""
     text = _strip(raw[name])
     shaped = pc.and_(pc.match_substring_regex(text, r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), pc.invert(pc.starts_with(text, "0000")))
     candidates = pc.if_else(shaped, text, pa.scalar(None, _STRING))
-    parsed = pc.strptime(candidates, format="%Y-%m-%d", unit="s", error_is_null=True)
-    real = pc.fill_null(pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), candidates), False)
-    rules.refuse(_np(_nonempty(text)) & ~_np(real), lambda i: f"{name} is not a date (YYYY-MM-DD): {text[i].as_py()!r}")
-    return pc.if_else(real, parsed, pa.scalar(None, parsed.type)).cast(pa.date32())
+    try:
+        dates = pc.cast(candidates, pa.date32())
+    except pa.ArrowInvalid:
+        parsed = pc.strptime(candidates, format="%Y-%m-%d", unit="s", error_is_null=True)
+        real = pc.fill_null(pc.equal(pc.strftime(parsed, format="%Y-%m-%d"), candidates), False)
+        dates = pc.if_else(real, parsed, pa.scalar(None, parsed.type)).cast(pa.date32())
+    rules.refuse(_np(_nonempty(text)) & ~_np(pc.is_valid(dates)), lambda i: f"{name} is not a date (YYYY-MM-DD): {text[i].as_py()!r}")
+    return dates
 
 
 def _flag(raw: dict[str, pa.Array], name: str, rules: _Rules) -> pa.Array:

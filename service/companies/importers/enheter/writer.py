@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.bulk import rows_insert
+from service.companies.importers.enheter.references import EnhetReferences
 from service.companies.importers.result import ImportResult
 from service.companies.importers.upsert import UpsertOutcome, rows_upsert_changed
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, CompanyRiskStatusType
@@ -69,19 +70,19 @@ class RowsWriter:
     """Rows go in batches of `batch_size`; a company repeated in the file starts a new batch, so the later
     row is written after the earlier one (and wins), each counted."""
 
-    def __init__(self, *, now: datetime, batch_size: int, result: ImportResult, affected: AffectedCompanies) -> None:
-        self.now, self.batch_size, self.result, self.affected = now, batch_size, result, affected
+    def __init__(
+        self, *, now: datetime, batch_size: int, refs: EnhetReferences, result: ImportResult, affected: AffectedCompanies
+    ) -> None:
+        self.now, self.batch_size, self.refs, self.result, self.affected = now, batch_size, refs, result, affected
 
     def write(self, rows: pa.Table) -> None:
+        moved = self.refs.pending_create()  # the postal codes and countries these rows point at
         batch: dict[str, dict] = {}  # org nr -> row
-        for row in _company_rows(rows):
+        for row in _company_rows(rows, moved):
             if row["org_nr"] in batch or len(batch) >= self.batch_size:
                 self._flush(batch)
             batch[row["org_nr"]] = row
         self._flush(batch)
-
-    def pause(self) -> None:
-        """(Nothing is left open between blocks.)"""
 
     def finish(self) -> None:
         """(Every block is written as it comes.)"""
@@ -99,11 +100,11 @@ class RowsWriter:
         batch.clear()
 
 
-def _company_rows(rows: pa.Table) -> Iterator[dict]:
+def _company_rows(rows: pa.Table, moved: dict[str, str]) -> Iterator[dict]:
     for values in rows.select(["org_nr", *COMPANY_FIELDS]).to_pylist():
         for name in _UUID_FIELDS:
             if values[name] is not None:
-                values[name] = uuid.UUID(values[name])
+                values[name] = uuid.UUID(moved.get(values[name], values[name]))
         yield {"org_nr_schema": "NO", **values}
 
 

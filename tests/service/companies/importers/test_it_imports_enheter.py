@@ -22,7 +22,7 @@ from stdnum.no import orgnr
 import service.companies.importers.enheter as enheter
 from service.companies.importers.enheter import enheter_import
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, GeoPostalCode
-from tests.service.companies.importers.conftest import csv_write, enheter_rows, enheter_sample
+from tests.service.companies.importers.conftest import brreg_json_object, csv_write, enheter_rows, enheter_sample
 
 pytestmark = pytest.mark.usefixtures("reference_data")
 ON_POSTGRESQL = "postgresql" in settings.DATABASES["default"]["ENGINE"]
@@ -229,33 +229,11 @@ def test_a_wrong_header_fails_before_writing(tmp_path):
     assert not Company.objects.exists()
 
 
-def _brreg_json_object(row: dict[str, str]) -> dict:
-    """A CSV row in the shape of the brreg JSON download: nested objects, lists, booleans, numbers."""
-    spelled = {"registreringsdatoenhetsregisteret": "registreringsdatoEnhetsregisteret"}
-    result: dict = {}
-    for column, value in row.items():
-        if value == "":
-            continue
-        *parents, leaf = spelled.get(column, column).split(".")
-        target = result
-        for parent in parents:
-            target = target.setdefault(parent, {})
-        if leaf == "adresse":
-            target[leaf] = value.split("/n")
-        elif value in ("true", "false"):
-            target[leaf] = value == "true"
-        elif leaf == "antallAnsatte":
-            target[leaf] = int(value)
-        else:
-            target[leaf] = value
-    return result
-
-
 def test_the_json_download_imports_the_same_companies_as_the_csv(tmp_path):
     header, rows = enheter_rows(enheter_sample())
     sample = rows[:300]
     path = tmp_path / "enheter.json.gz"
-    text = "[\n" + ",\n".join(json.dumps(_brreg_json_object(r), ensure_ascii=False, indent=1) for r in sample) + "\n]\n"
+    text = "[\n" + ",\n".join(json.dumps(brreg_json_object(r), ensure_ascii=False, indent=1) for r in sample) + "\n]\n"
     path.write_bytes(gzip.compress(text.encode()))
 
     from_json = _import(path)
@@ -456,15 +434,15 @@ def test_a_postal_code_created_meanwhile_by_another_import_is_the_one_the_compan
     if filled:
         _import(csv_write(tmp_path / "before.csv", header, [rows[5]]))
     row = dict(rows[1], **{"forretningsadresse.postnummer": "9991", "forretningsadresse.landkode": "NO"})
-    real = EnhetReferences._create_new
+    real = EnhetReferences.pending_create
 
-    def meanwhile(self, *args):
+    def meanwhile(self):
         GeoPostalCode.objects.get_or_create(
             key="NO-9991", defaults={"code": "9991", "place_name": "ELSEWHERE", "country": GeoCountry.objects.get(key="NO")}
         )
-        real(self, *args)
+        return real(self)
 
-    monkeypatch.setattr(EnhetReferences, "_create_new", meanwhile)
+    monkeypatch.setattr(EnhetReferences, "pending_create", meanwhile)
 
     result = _import(csv_write(tmp_path / "enheter.csv", header, [row]))
 
