@@ -30,17 +30,6 @@ from service.companies.importers.values import INT_MAX, INT_MIN, WHITESPACE
 
 # Company field prefix -> the register's address block
 ADDRESSES = {"business": "forretningsadresse", "postal": "postadresse"}
-FLAGS = {
-    "is_bankrupt": "konkurs",
-    "is_under_liquidation": "underAvvikling",
-    "is_under_forced_dissolution": "underTvangsavviklingEllerTvangsopplosning",
-}
-DATES = {
-    "registration_date": "registreringsdatoenhetsregisteret",
-    "founded_date": "stiftelsesdato",
-    "bankrupt_date": "konkursdato",
-    "under_liquidation_date": "underAvviklingDato",
-}
 _STRING = pa.string()
 
 
@@ -78,6 +67,7 @@ def block_check(batch: pa.RecordBatch, *, first: int) -> Checked:
         nul |= _np(pc.match_substring(column, "\x00"))
     rules.refuse(nul, lambda i: "a field contains a NUL character")
 
+    # The rules in this order: a row refused by several gets the first one's reason.
     out: dict[str, pa.Array] = {}
     out["org_nr"] = _org_nr(raw["organisasjonsnummer"], rules)
     out["name"] = _text(raw, "navn", 300, rules)
@@ -88,15 +78,15 @@ def block_check(batch: pa.RecordBatch, *, first: int) -> Checked:
     forced = [_date(raw, column, rules) for column in STATUS_DATE_COLUMNS]
     out["forced_dissolution_date"] = pc.min_element_wise(*forced, skip_nulls=True)
     out["website"] = _text(raw, "hjemmeside", 300, rules)
-    out["registration_date"] = _date(raw, DATES["registration_date"], rules)
-    out["founded_date"] = _date(raw, DATES["founded_date"], rules)
+    out["registration_date"] = _date(raw, "registreringsdatoenhetsregisteret", rules)
+    out["founded_date"] = _date(raw, "stiftelsesdato", rules)
     out["last_submitted_accounts_year"] = _int(raw, "sisteInnsendteAarsregnskap", rules)
     out["parent_org_nr"] = _text(raw, "overordnetEnhet", 20, rules)
-    for name, column in FLAGS.items():
-        out[name] = _flag(raw, column, rules)
-        date_name = {"is_bankrupt": "bankrupt_date", "is_under_liquidation": "under_liquidation_date"}.get(name)
-        if date_name:
-            out[date_name] = _date(raw, DATES[date_name], rules)
+    out["is_bankrupt"] = _flag(raw, "konkurs", rules)
+    out["bankrupt_date"] = _date(raw, "konkursdato", rules)
+    out["is_under_liquidation"] = _flag(raw, "underAvvikling", rules)
+    out["under_liquidation_date"] = _date(raw, "underAvviklingDato", rules)
+    out["is_under_forced_dissolution"] = _flag(raw, "underTvangsavviklingEllerTvangsopplosning", rules)
     for prefix, block in ADDRESSES.items():
         lines = pc.replace_substring(raw[f"{block}.adresse"], ADDRESS_LINE_SEPARATOR, "\n")
         out[f"{prefix}_address"] = _limited(_strip(lines), f"{block}.adresse", 300, rules)
