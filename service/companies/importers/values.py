@@ -1,22 +1,17 @@
 """Parsing one field of a source row; a bad value rejects the row with a reason naming the field.
 
-The rules are deliberately narrow (ASCII digits, dates only as YYYY-MM-DD, whole numbers
-that fit a 32-bit column) so that the set-based Enhetsregisteret path can apply exactly
-the same ones in SQL (enheter/set_based.py); `WHITESPACE` is what str.strip() removes.
+`WHITESPACE` is what str.strip() removes, for column-wise trimming (enheter/rules.py) to
+remove the same.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from datetime import date
 from decimal import Decimal, InvalidOperation
 
-# Every character str.strip() removes, for SQL's btrim to remove the same.
+# Every character str.strip() removes.
 WHITESPACE = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # an IntegerField
-_INT = re.compile(r"[+-]?[0-9]+")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 class RowRejected(Exception):
@@ -28,39 +23,6 @@ def text_value(value: str | None, *, field: str, max_length: int) -> str:
     if len(text) > max_length:
         raise RowRejected(f"{field} is longer than {max_length} characters")
     return text
-
-
-def date_value(value: str | None, *, field: str) -> date | None:
-    text = (value or "").strip()
-    if not text:
-        return None
-    try:
-        if not _DATE.fullmatch(text):
-            raise ValueError
-        return date.fromisoformat(text)
-    except ValueError:
-        raise RowRejected(f"{field} is not a date (YYYY-MM-DD): {text!r}") from None
-
-
-def bool_value(value: str | None, *, field: str) -> bool:
-    text = (value or "").strip().lower()
-    if text in ("", "false"):
-        return False
-    if text == "true":
-        return True
-    raise RowRejected(f"{field} is not true or false: {value!r}")
-
-
-def int_value(value: str | None, *, field: str) -> int | None:
-    text = (value or "").strip()
-    if not text:
-        return None
-    if not _INT.fullmatch(text):
-        raise RowRejected(f"{field} is not a whole number: {text!r}")
-    number = int(text)
-    if not INT_MIN <= number <= INT_MAX:
-        raise RowRejected(f"{field} is out of range: {text!r}")
-    return number
 
 
 def decimal_value(value: str | None, *, field: str) -> Decimal | None:

@@ -1,19 +1,17 @@
-"""Rows of the Enhetsregisteret bulk download, CSV or JSON, as dicts keyed by the CSV column names.
+"""The columns of the Enhetsregisteret bulk download, and its JSON objects flattened to them.
 
 The CSV has dotted headers (`forretningsadresse.postnummer`) and `/n` between address
 lines. The JSON is one array of nested objects (`forretningsadresse: {adresse: [...],
 postnummer, ...}`); each object is flattened to the same dotted names (matched without
 regard to case: the JSON spells `registreringsdatoEnhetsregisteret`, the CSV
-`registreringsdatoenhetsregisteret`), so one mapping serves both.
+`registreringsdatoenhetsregisteret`), so the same rules (rules.py) serve both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from service.companies.importers.csv_rows import SourceRow, csv_rows
-from service.companies.importers.json_array import JsonSyntaxError, json_array_objects
-from service.companies.importers.source import ImportFileError, TextSource
+from service.companies.importers.json_array import json_array_objects
 
 ADDRESS_LINE_SEPARATOR = "/n"
 STATUS_DATE_COLUMNS = (
@@ -24,7 +22,7 @@ STATUS_DATE_COLUMNS = (
     "tvangsavvikletPgaManglendeSlettingDato",
 )
 ADDRESS_COLUMNS = ("adresse", "postnummer", "poststed", "kommunenummer", "landkode", "land")
-# Every column the mapping reads; a CSV header missing one is refused.
+# Every column the rules read; a CSV header missing one is refused.
 COLUMNS = (
     "organisasjonsnummer",
     "navn",
@@ -49,31 +47,14 @@ COLUMNS = (
 _COLUMN_BY_LOWER = {column.lower(): column for column in COLUMNS}
 
 
-def enheter_rows(source: TextSource, name: str, *, file_format: str = "auto") -> Iterator[SourceRow]:
-    """The file's rows; `file_format` csv, json, or auto (JSON when the content starts with '[')."""
-    starts_as_array = source.head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"["
-    if file_format == "auto":
-        file_format = "json" if starts_as_array else "csv"
-    if file_format == "csv":
-        return csv_rows(source.stream, required_columns=COLUMNS, name=name)
-    if not starts_as_array:
-        raise ImportFileError(f"{name} is not JSON in the brreg download format: expected a JSON array '[...]'")
-    if not source.tail.rstrip().endswith(b"]"):
-        raise ImportFileError(f"{name} is not a complete JSON array: it does not end with ']'")
-    return _json_rows(source, name)
-
-
-def _json_rows(source: TextSource, name: str) -> Iterator[SourceRow]:
-    objects = json_array_objects(source.stream, name=name)
-    try:
-        for line, item in objects:
-            flat: dict[str, str] = {}
-            _flatten(item, "", flat)
-            values = dict.fromkeys(COLUMNS, "")  # the JSON leaves out empty fields; the CSV has them blank
-            values.update((_COLUMN_BY_LOWER.get(key.lower(), key), value) for key, value in flat.items())
-            yield SourceRow(line, values)
-    except JsonSyntaxError as exc:
-        raise ImportFileError(f"{name} is not valid JSON at {exc}") from None
+def json_records(stream, name: str) -> Iterator[tuple[int, dict[str, str]]]:
+    """(the line each object starts on, its values by CSV column name) for each object of the JSON array."""
+    for line, item in json_array_objects(stream, name=name):
+        flat: dict[str, str] = {}
+        _flatten(item, "", flat)
+        values = dict.fromkeys(COLUMNS, "")  # the JSON leaves out empty fields; the CSV has them blank
+        values.update((_COLUMN_BY_LOWER.get(key.lower(), key), value) for key, value in flat.items())
+        yield line, values
 
 
 def _flatten(value: dict, prefix: str, out: dict[str, str]) -> None:

@@ -1,4 +1,6 @@
-"""Writing one batch of Company rows atomically, with the history rows their changes imply.
+"""The ORM writer (SQLite, where `make run` and most tests live): checked blocks written in batches
+through the portable upsert, with the history rows their changes imply. postgres.py applies the
+same history rules in SQL.
 
 - Employment: when the head count differs from the stored one, the open
   CompanyEmployment period is closed and a new one opened (`employee_count_from` ->
@@ -12,12 +14,17 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from datetime import date, datetime
 
 from django.db import transaction
 
+import pyarrow as pa
+
+from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.bulk import rows_insert
-from service.companies.importers.enheter.references import EnhetReferences, PendingReferences
+from service.companies.importers.enheter.references import EnhetReferences
+from service.companies.importers.result import ImportResult
 from service.companies.importers.upsert import UpsertOutcome, rows_upsert_changed
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, CompanyRiskStatusType
 
@@ -56,17 +63,54 @@ STATUSES = {
 }
 
 
-def companies_batch_write(
-    *, rows: list[dict], refs: EnhetReferences, pending: PendingReferences, now: datetime
-) -> UpsertOutcome:
+_UUID_FIELDS = [name for name in COMPANY_FIELDS if name.endswith("_id")]
+
+
+class RowsWriter:
+    """Rows go in batches of `batch_size`; a company repeated in the file starts a new batch, so the later
+    row is written after the earlier one (and wins), each counted."""
+
+    def __init__(
+        self, *, now: datetime, batch_size: int, refs: EnhetReferences, result: ImportResult, affected: AffectedCompanies
+    ) -> None:
+        self.now, self.batch_size, self.refs, self.result, self.affected = now, batch_size, refs, result, affected
+
+    def write(self, rows: pa.Table) -> None:
+        moved = self.refs.pending_create()  # the postal codes and countries these rows point at
+        batch: dict[str, dict] = {}  # org nr -> row
+        for row in _company_rows(rows, moved):
+            if row["org_nr"] in batch or len(batch) >= self.batch_size:
+                self._flush(batch)
+            batch[row["org_nr"]] = row
+        self._flush(batch)
+
+    def finish(self) -> None:
+        """(Every block is written as it comes.)"""
+
+    def abort(self, exc: BaseException) -> None:
+        """(The transaction's rollback undoes it all.)"""
+
+    def _flush(self, batch: dict[str, dict]) -> None:
+        if not batch:
+            return
+        outcome = companies_batch_write(rows=list(batch.values()), now=self.now)
+        self.result.tally(**outcome.counts())
+        self.affected.add(row["uuid"] for row in outcome.created)
+        self.affected.add(row["uuid"] for row, _ in outcome.updated)
+        batch.clear()
+
+
+def _company_rows(rows: pa.Table, moved: dict[str, str]) -> Iterator[dict]:
+    for values in rows.select(["org_nr", *COMPANY_FIELDS]).to_pylist():
+        for name in _UUID_FIELDS:
+            if values[name] is not None:
+                values[name] = uuid.UUID(moved.get(values[name], values[name]))
+        yield {"org_nr_schema": "NO", **values}
+
+
+def companies_batch_write(*, rows: list[dict], now: datetime) -> UpsertOutcome:
     with transaction.atomic():
-        refs.pending_create(pending)
         for row in rows:
-            for prefix in ("business", "postal"):
-                if (key := row[f"{prefix}_postal_code_id"]) is not None:
-                    row[f"{prefix}_postal_code_id"] = refs.postal_codes[key]
-                if (code := row[f"{prefix}_country_id"]) is not None:
-                    row[f"{prefix}_country_id"] = refs.countries[code]
             row["uuid"] = uuid.uuid4()
             row["create_timestamp"] = row["update_timestamp"] = now
         outcome = rows_upsert_changed(

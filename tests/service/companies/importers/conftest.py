@@ -33,6 +33,28 @@ def csv_write(path: Path, header: list[str], rows: list[dict[str, str]]) -> Path
     return path
 
 
+def brreg_json_object(row: dict[str, str]) -> dict:
+    """A CSV row in the shape of the brreg JSON download: nested objects, lists, booleans, numbers."""
+    spelled = {"registreringsdatoenhetsregisteret": "registreringsdatoEnhetsregisteret"}
+    result: dict = {}
+    for column, value in row.items():
+        if value == "":
+            continue
+        *parents, leaf = spelled.get(column, column).split(".")
+        target = result
+        for parent in parents:
+            target = target.setdefault(parent, {})
+        if leaf == "adresse":
+            target[leaf] = value.split("/n")
+        elif value in ("true", "false"):
+            target[leaf] = value == "true"
+        elif leaf == "antallAnsatte":
+            target[leaf] = int(value)
+        else:
+            target[leaf] = value
+    return result
+
+
 @pytest.fixture
 def reference_data(db) -> None:
     """NACE tree, counties and municipalities, organisation forms: what company rows point at."""

@@ -1,11 +1,11 @@
 """import_enheter on the real Enhetsregisteret sample: every row accounted for, real companies
 as the register has them, idempotent, bad rows reported by line, broken files refused whole.
 
-On PostgreSQL every test runs three times: the columnar first load (pyarrow, column checks, COPY
-into the company table) that the command takes into an empty register, the set-based path (COPY
-into staging, SQL checks) it takes otherwise, and the row-by-row path SQLite takes; all must give
-the same results. The columnar run loads even the tests' small files that way (normally it waits
-for INITIAL_LOAD_MIN_ROWS rows), and falls back to the set-based path as it would on a big file."""
+The rules are the same everywhere; the writers differ. On PostgreSQL every test runs twice: as a
+first load (COPY straight into the emptied company table, which the command does for a big file
+into an empty register; here for the tests' small files too) and through the upsert it takes
+otherwise. On SQLite the ORM writer takes every file. test_it_follows_the_reference_rules.py holds
+the rules to the row-by-row oracle."""
 
 from __future__ import annotations
 
@@ -22,17 +22,16 @@ from stdnum.no import orgnr
 import service.companies.importers.enheter as enheter
 from service.companies.importers.enheter import enheter_import
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus, GeoPostalCode
-from tests.service.companies.importers.conftest import csv_write, enheter_rows, enheter_sample
+from tests.service.companies.importers.conftest import brreg_json_object, csv_write, enheter_rows, enheter_sample
 
 pytestmark = pytest.mark.usefixtures("reference_data")
 ON_POSTGRESQL = "postgresql" in settings.DATABASES["default"]["ENGINE"]
 
 
-@pytest.fixture(autouse=True, params=["columnar", "set_based", "rows"] if ON_POSTGRESQL else ["rows"])
+@pytest.fixture(autouse=True, params=["first load", "upsert"] if ON_POSTGRESQL else ["orm"])
 def method(request, monkeypatch) -> str:
-    """The path `enheter_import` and the command take by default."""
-    monkeypatch.setattr(enheter, "_default_method", lambda: request.param)
-    if request.param == "columnar":
+    """The PostgreSQL writer's way in, or the ORM writer."""
+    if request.param == "first load":
         monkeypatch.setattr(enheter, "INITIAL_LOAD_MIN_ROWS", 1)
     return request.param
 
@@ -230,33 +229,11 @@ def test_a_wrong_header_fails_before_writing(tmp_path):
     assert not Company.objects.exists()
 
 
-def _brreg_json_object(row: dict[str, str]) -> dict:
-    """A CSV row in the shape of the brreg JSON download: nested objects, lists, booleans, numbers."""
-    spelled = {"registreringsdatoenhetsregisteret": "registreringsdatoEnhetsregisteret"}
-    result: dict = {}
-    for column, value in row.items():
-        if value == "":
-            continue
-        *parents, leaf = spelled.get(column, column).split(".")
-        target = result
-        for parent in parents:
-            target = target.setdefault(parent, {})
-        if leaf == "adresse":
-            target[leaf] = value.split("/n")
-        elif value in ("true", "false"):
-            target[leaf] = value == "true"
-        elif leaf == "antallAnsatte":
-            target[leaf] = int(value)
-        else:
-            target[leaf] = value
-    return result
-
-
 def test_the_json_download_imports_the_same_companies_as_the_csv(tmp_path):
     header, rows = enheter_rows(enheter_sample())
     sample = rows[:300]
     path = tmp_path / "enheter.json.gz"
-    text = "[\n" + ",\n".join(json.dumps(_brreg_json_object(r), ensure_ascii=False, indent=1) for r in sample) + "\n]\n"
+    text = "[\n" + ",\n".join(json.dumps(brreg_json_object(r), ensure_ascii=False, indent=1) for r in sample) + "\n]\n"
     path.write_bytes(gzip.compress(text.encode()))
 
     from_json = _import(path)
@@ -402,7 +379,7 @@ def test_a_company_repeated_in_the_file_is_written_in_file_order(tmp_path):
 def test_a_first_load_into_an_empty_register_builds_indexes_and_keys_once(method, monkeypatch):
     from django.db import connection
 
-    if method == "rows":
+    if method == "orm":
         pytest.skip("the first-load path is PostgreSQL's")
     monkeypatch.setattr(enheter, "INITIAL_LOAD_MIN_ROWS", 1)
 
@@ -430,120 +407,17 @@ def test_a_first_load_into_an_empty_register_builds_indexes_and_keys_once(method
     )
 
 
-def _register_snapshot() -> dict:
-    """Everything an import wrote, by natural keys (uuids differ between runs)."""
-    from service.companies.importers.enheter.writer import COMPANY_FIELDS
-
-    fields = [f[: -len("_id")] + "__key" if f.endswith("_id") else f for f in COMPANY_FIELDS]
-    companies = {row[0]: row[1:] for row in Company.objects.values_list("org_nr", *fields)}
-    employment = sorted(
-        CompanyEmployment.objects.values_list("company__org_nr", "employee_count", "employee_count_from", "employee_count_to")
-    )
-    statuses = sorted(
-        CompanyRiskStatus.objects.values_list("company__org_nr", "company_risk_status_type__key", "from_date", "to_date")
-    )
-    postal_codes = sorted(GeoPostalCode.objects.values_list("key", "code", "place_name", "municipality__key", "country__key"))
-    from service.companies.models import GeoCountry
-
-    countries = sorted(GeoCountry.objects.values_list("key", "name"))
-    return {"companies": companies, "employment": employment, "statuses": statuses, "postal": postal_codes, "countries": countries}
-
-
-def test_the_columnar_import_gives_what_the_row_by_row_path_gives(tmp_path, method, monkeypatch):
-    """Bad values, trimming, unknown codes, new countries and postal codes, text COPY must escape, a quoted
-    field over several lines: the columnar path takes this file itself (no fallback) and writes, rejects
-    and warns exactly as mapping.py does row by row."""
-    from service.companies.models import GeoCountry
-
-    if method != "columnar":
-        pytest.skip("compares the columnar path with the row-by-row one itself")
-    header, rows = enheter_rows(enheter_sample())
-    cases = [
-        {"organisasjonsnummer": " 913 748 174 ", "navn": "\u00a0AKER \\ SOLUTIONS\tASA\u3000", "antallAnsatte": "+7"},
-        {"organisasjonsnummer": "998465001", "stiftelsesdato": "2024-02-29", "konkurs": " TRUE ", "konkursdato": ""},
-        {"organisasjonsnummer": "832175692", "stiftelsesdato": "20230105"},
-        {"organisasjonsnummer": "12345678", "navn": "X"},
-        {"organisasjonsnummer": "９１３７４８１７４", "navn": "Y"},
-        {"antallAnsatte": "2147483648"},
-        {"antallAnsatte": "-3"},
-        {"antallAnsatte": "0000000000000000012", "sisteInnsendteAarsregnskap": "02024"},
-        {"sisteInnsendteAarsregnskap": "2_024"},
-        {"stiftelsesdato": "2023-02-29"},
-        {"stiftelsesdato": "0000-01-01"},
-        {"underAvvikling": "ja"},
-        {"navn": "N" * 301},
-        {"navn": "Æ" * 300, "hjemmeside": "https://example.no/a\\b"},
-        {"overordnetEnhet": "9" * 21},
-        {"forretningsadresse.adresse": "Storgata 1/nPostboks 2/n", "aktivitet": "one\ntwo\r\nthree"},
-        {"forretningsadresse.postnummer": "０１５０", "forretningsadresse.landkode": "NO"},
-        {"forretningsadresse.postnummer": "12345", "forretningsadresse.landkode": ""},
-        {"forretningsadresse.postnummer": "9999", "forretningsadresse.poststed": " NOWHERE ", "forretningsadresse.kommunenummer": "3201"},
-        {"postadresse.landkode": "xq", "postadresse.land": " Xland ", "postadresse.postnummer": "1234"},
-        {"naeringskode1.kode": "99.999", "naeringskode2.kode": "00.000", "organisasjonsform.kode": "XYZ"},
-        {"postadresse.kommunenummer": "8888", "konkurs": "true", "konkursdato": "2020-01-02", "underTvangsavviklingEllerTvangsopplosning": "True",
-         "tvangsopplostPgaManglendeRevisorDato": "2021-05-05", "tvangsavvikletPgaManglendeSlettingDato": "2019-05-05"},
-        {"tvangsopplostPgaManglendeRegnskapDato": "2021-02-30"},
-    ]  # fmt: skip
-    data = [dict(rows[i + 10], **case) for i, case in enumerate(cases)] + [dict(r) for r in rows[40:240]]
-    path = csv_write(tmp_path / "enheter.csv", header, data)
-    countries_before = set(GeoCountry.objects.values_list("key", flat=True))
-
-    by_rows = _import(path, method="rows")
-    snapshot = _register_snapshot()
-    Company.objects.all().delete()
-    GeoPostalCode.objects.all().delete()
-    GeoCountry.objects.exclude(key__in=countries_before).delete()
-    taken = []
-    real = enheter.columnar_import
-    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
-
-    columnar = _import(path, method="columnar")
-
-    assert taken and taken[0] is not None, "the columnar path fell back"
-    assert (columnar.rows_read, columnar.created, columnar.updated, columnar.unchanged) == (
-        by_rows.rows_read, by_rows.created, by_rows.updated, by_rows.unchanged,
-    )
-    assert columnar.rejected == by_rows.rejected
-    assert columnar.warnings == by_rows.warnings
-    assert len(columnar.rejected) == 12 and columnar.rejected[-1].line == 26  # moved down by the field over three lines
-    assert _register_snapshot() == snapshot
-    aker = Company.objects.get(org_nr="913748174")
-    assert (aker.name, aker.employees) == ("AKER \\ SOLUTIONS\tASA", 7)
-    assert Company.objects.get(org_nr=data[15]["organisasjonsnummer"]).business_address == "Storgata 1\nPostboks 2"
-
-
-def test_the_columnar_import_falls_back_whole_on_a_repeated_organisation_number(tmp_path, method, monkeypatch):
-    if method != "columnar":
-        pytest.skip("the columnar path's own fallback")
-    header, rows = enheter_rows(enheter_sample())
-    path = csv_write(tmp_path / "enheter.csv", header, [*rows[:30], dict(rows[3], navn="LATER NAME"), *rows[30:40]])
-    taken = []
-    real = enheter.columnar_import
-    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
-
-    result = _import(path)
-
-    assert taken == [None]
-    assert (result.rows_read, result.created, result.updated) == (41, 40, 1)
-    assert Company.objects.get(org_nr=rows[3]["organisasjonsnummer"]).name == "LATER NAME"
-
-
 def test_a_company_repeated_in_a_file_for_a_filled_register_is_written_in_file_order(tmp_path, method, monkeypatch):
-    """The same as into an empty register, where the columnar path hands the file over: here it stages
-    the rows itself and numbers the occurrences."""
+    """The same as into an empty register: the upsert numbers the occurrences."""
     header, rows = enheter_rows(enheter_sample())
     _import(csv_write(tmp_path / "before.csv", header, [rows[5]]))
     first = dict(rows[1], antallAnsatte="10", konkurs="false", konkursdato="")
     later = dict(first, antallAnsatte="12", konkurs="true", konkursdato="2024-01-05")
     path = csv_write(tmp_path / "enheter.csv", header, [first, rows[2], later, first, rows[5]])
-    taken = []
-    real = enheter.columnar_import
-    monkeypatch.setattr(enheter, "columnar_import", lambda **kw: taken.append(real(**kw)) or taken[-1])
 
     result = _import(path)
 
     assert (result.rows_read, result.created, result.updated, result.unchanged) == (5, 2, 2, 1)
-    assert method != "columnar" or taken[0] is not None
     company = Company.objects.get(org_nr=first["organisasjonsnummer"])
     assert (company.employees, company.is_bankrupt) == (10, False)
     counts = list(CompanyEmployment.objects.filter(company=company).values_list("employee_count_from", "employee_count_to"))
@@ -551,26 +425,24 @@ def test_a_company_repeated_in_a_file_for_a_filled_register_is_written_in_file_o
     assert CompanyRiskStatus.objects.get(company=company).to_date is not None
 
 
-@pytest.mark.parametrize("filled", [False, True], ids=["first load", "filled register"])
-def test_a_postal_code_created_meanwhile_by_another_import_is_the_one_the_company_points_at(tmp_path, method, monkeypatch, filled):
-    """The columnar path picks the uuids of new postal codes while reading; one that another import
-    created in between keeps its own, and the company rows follow it."""
-    from service.companies.importers.enheter import columnar
+@pytest.mark.parametrize("filled", [False, True], ids=["empty register", "filled register"])
+def test_a_postal_code_created_meanwhile_by_another_import_is_the_one_the_company_points_at(tmp_path, monkeypatch, filled):
+    from service.companies.importers.enheter.references import EnhetReferences
     from service.companies.models import GeoCountry
 
-    if method != "columnar":
-        pytest.skip("the columnar path's own postal code creation")
     header, rows = enheter_rows(enheter_sample())
     if filled:
         _import(csv_write(tmp_path / "before.csv", header, [rows[5]]))
     row = dict(rows[1], **{"forretningsadresse.postnummer": "9991", "forretningsadresse.landkode": "NO"})
-    real = columnar._references_create
+    real = EnhetReferences.pending_create
 
-    def meanwhile(load, **kwargs):
-        GeoPostalCode.objects.create(key="NO-9991", code="9991", place_name="ELSEWHERE", country=GeoCountry.objects.get(key="NO"))
-        real(load, **kwargs)
+    def meanwhile(self):
+        GeoPostalCode.objects.get_or_create(
+            key="NO-9991", defaults={"code": "9991", "place_name": "ELSEWHERE", "country": GeoCountry.objects.get(key="NO")}
+        )
+        return real(self)
 
-    monkeypatch.setattr(columnar, "_references_create", meanwhile)
+    monkeypatch.setattr(EnhetReferences, "pending_create", meanwhile)
 
     result = _import(csv_write(tmp_path / "enheter.csv", header, [row]))
 
