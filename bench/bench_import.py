@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -48,7 +49,8 @@ def _with_database(dsn: str, name: str) -> str:
 
 
 def _python(*args: str, database_url: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": database_url}
+    # Production settings need a key; a scratch database signs nothing worth keeping.
+    env = {"VAKT_SECRET_KEY": secrets.token_urlsafe(48), **os.environ, "DATABASE_URL": database_url}
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
 
 
