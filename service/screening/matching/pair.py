@@ -24,7 +24,7 @@ from .align import PATRONYMIC_MARKERS
 from .kernels.packing import PART_OTHER
 from .kernels.similarity import SIMILARITY_OTHER
 from .normalize import NameToken, NormalizedName
-from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES
+from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES, code_points
 
 MAX_NUMBERS = 1_000_000  # distinct forms, phonetic keys and symbols numbered before the table starts again
 MAX_TOKENS = 200_000  # tokens' packed parts remembered
@@ -35,6 +35,7 @@ class PackedName(NamedTuple):
     parts: np.ndarray  # int64: per part its role (kernels.PART_*), letters and 1 for a patronymic
     # marker ("bin"); then the parts one after another as kernels.QUERY_*
     weights: np.ndarray  # float64 per part
+    joined: np.ndarray  # uint32 code points of `NormalizedName.joined`
     generation: int  # of the number table it was packed with: only packings of one generation compare
 
 
@@ -115,5 +116,6 @@ def _pack(name: NormalizedName) -> PackedName:
     return PackedName(
         np.frombuffer(b"".join([entry[2] for entry in entries] + [entry[1] for entry in entries]), dtype=np.int64),
         np.frombuffer(b"".join([entry[3] for entry in entries]), dtype=np.float64),
+        code_points(name.joined),
         _NUMBERS.generation,
     )

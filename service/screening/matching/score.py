@@ -27,10 +27,10 @@ import numpy as np
 
 from .align import MIN_SIMILARITY, ROLE_MISMATCH_FACTOR, NameAlignment, PartPair
 from .facts import NO_EVIDENCE, Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
-from .kernels.alignment import SCORE_DONE, ScoreRules, joined_rule
+from .kernels.alignment import ScoreRules, joined_rule
 from .kernels.scoring import pair_alignment, pair_score
 from .kernels.similarity import REASONS
-from .normalize import PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
+from .normalize import PERSON, NameToken, NormalizedName, normalize_name, split_alternatives
 from .pair import pair_packings
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
 from .vocabulary import PART_RULES, code_points
@@ -41,7 +41,6 @@ WEAK_ALIAS_FACTOR = 0.9  # low-quality aliases ("a.k.a." nicknames) count less
 JOINED_SIMILARITY = 0.95
 JOINED_TYPO_SIMILARITY = 0.9
 JOINED_TYPO_MIN_LENGTH = 9
-UNCONTRADICTING_ROLES = frozenset({PARTICLE, TITLE})  # "al" or "Dr." on one side only is no conflict
 WITHOUT_FULL_PART_CAP = 0.5  # "N.N." against "Nursultan Nazarbayev": initials alone identify no one
 
 
@@ -70,6 +69,16 @@ SCORE_RULES = {kind: _score_rules(penalties) for kind, penalties in PENALTY_ARRA
 DEFAULT_SCORE_RULES = _score_rules(DEFAULT_PENALTY_ARRAY)
 
 
+def _pair_rules(rules: ScoreRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.array(PART_RULES, dtype=np.float64), np.array(rules[1:], dtype=np.float64), rules.penalties
+
+
+# The same for a comparison alone (`kernels.scoring.pair_score`), as arrays: a NamedTuple costs
+# about a microsecond to pass from Python.
+PAIR_RULES = {kind: _pair_rules(rules) for kind, rules in SCORE_RULES.items()}
+DEFAULT_PAIR_RULES = _pair_rules(DEFAULT_SCORE_RULES)
+
+
 # The aligned parts (in the query's order), the query's parts left over and the list name's.
 DescribedAlignment = tuple[list[AlignedPart], list[str], list[str]]
 
@@ -94,22 +103,18 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
 
 def name_score(query: NormalizedName, listed: NormalizedName) -> float:
     """`compare_names(query, listed).score` without the alignment (`kernels.scoring.pair_score`)."""
-    rules = SCORE_RULES.get(query.kind, DEFAULT_SCORE_RULES)
     query_packed, listed_packed = pair_packings(query, listed)
-    score, need = pair_score(query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
-                             PART_RULES, rules)
-    return score if need == SCORE_DONE else joined_score(score, need, query.joined, listed.joined, query.kind)
+    return pair_score(query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts,
+                      listed_packed.weights, listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES))[0]
 
 
 def compare_names(query: NormalizedName, listed: NormalizedName) -> NameComparison:
     """The query's name against a list name: the score and the alignment that explains it,
     compiled (`kernels.scoring.pair_alignment`)."""
-    rules = SCORE_RULES.get(query.kind, DEFAULT_SCORE_RULES)
     query_packed, listed_packed = pair_packings(query, listed)
-    score, need, pairs, values, reasons, free_query, free_listed = pair_alignment(
-        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights, PART_RULES, rules)
-    if need != SCORE_DONE:
-        score = joined_score(score, need, query.joined, listed.joined, query.kind)
+    score, _, pairs, values, reasons, free_query, free_listed = pair_alignment(
+        query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts, listed_packed.weights,
+        listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES))
     alignment = NameAlignment(
         tuple([PartPair(tuple(range(query_start, query_end)), tuple(range(listed_start, listed_end)), value,
                         REASONS[reason] if reason >= 0 else "joined")
@@ -123,7 +128,7 @@ def compare_names(query: NormalizedName, listed: NormalizedName) -> NameComparis
 
 def joined_score(score: float, need: int, query_joined: str, listed_joined: str, kind: str) -> float:
     """The score with the rule of joined letters applied (`kernels.alignment.joined_rule`), for
-    a comparison whose alignment left it needing them (`need`, SCORE_JOINED_*)."""
+    a search's name whose joined letters only Python has (`MatchIndex._score_names_left`)."""
     return joined_rule(score, need, code_points(query_joined), code_points(listed_joined),
                        SCORE_RULES.get(kind, DEFAULT_SCORE_RULES), np.empty((3, 64), dtype=np.int32))
 

@@ -165,13 +165,26 @@ def alignment_scores(
 
 
 @njit(cache=True, inline='always')
-def _compare_pair(query_packed, query_weights, listed_packed, listed_weights, part_rules: PartRules,
-                  rules: ScoreRules):
+def _pair_rules(part_constants, score_constants, penalties):
+    """The rules of a comparison alone, which come as arrays (`score.PAIR_RULES`): passing a
+    NamedTuple from Python costs about a microsecond, a tenth of such a comparison."""
+    part_rules = PartRules(part_constants[0], part_constants[1], part_constants[2], part_constants[3],
+                           part_constants[4], part_constants[5])
+    rules = ScoreRules(penalties, score_constants[0], score_constants[1], score_constants[2],
+                       np.int64(score_constants[3]), score_constants[4], score_constants[5])
+    return part_rules, rules
+
+
+@njit(cache=True, inline='always')
+def _compare_pair(query_packed, query_weights, query_joined, listed_packed, listed_weights, listed_joined,
+                  part_rules: PartRules, rules: ScoreRules):
     """One name against another, for two names packed alike (`pair.PackedName`: per part its
-    PART_* role, letters and whether a patronymic marker, then the parts as QUERY_*; and the
-    parts' weights): the part similarities (`similarities`), fathers' names weakened, the
-    alignment and the score. Returns (score, SCORE_*, pair count, pairs as `pair_up` gives them,
-    their values, their reasons (REASON_*, -1 for glued parts), free query and list parts)."""
+    PART_* role, letters and whether a patronymic marker, then the parts as QUERY_*; the
+    parts' weights; the joined letters' code points): the part similarities (`similarities`),
+    fathers' names weakened, the alignment, the score and the joined letters' rule. Returns
+    (score, SCORE_*: which way out of the alignment it took, pair count, pairs as `pair_up`
+    gives them, their values, their reasons (REASON_*, -1 for glued parts), free query and
+    list parts)."""
     penalties, without_full_part_cap, joined_score = rules.penalties, rules.without_full_part_cap, rules.joined_score
     role_mismatch_factor, min_similarity = rules.fathers_factor, rules.least_similarity
     query_count, listed_count = len(query_weights), len(listed_weights)
@@ -238,6 +251,8 @@ def _compare_pair(query_packed, query_weights, listed_packed, listed_weights, pa
         query_weights, query_roles, query_texts, query_letter_total,
         listed_weights, listed_roles, listed_texts, letter_total, penalties, without_full_part_cap, joined_score,
     )
+    if need != SCORE_DONE:
+        score = joined_rule(score, need, query_joined, listed_joined, rules, scratch)
     pair_reasons = np.full(pair_count, -1, dtype=np.int8)
     for p in range(pair_count):
         if pairs[p, 1] - pairs[p, 0] == 1 and pairs[p, 3] - pairs[p, 2] == 1:
@@ -246,21 +261,24 @@ def _compare_pair(query_packed, query_weights, listed_packed, listed_weights, pa
 
 
 @njit(cache=True)
-def pair_score(query_packed, query_weights, listed_packed, listed_weights, part_rules: PartRules, rules: ScoreRules):
-    """`_compare_pair`'s score and need alone: what `score_names` asks, without the alignment
-    made into Python objects."""
-    score, need, _, _, _, _, _, _ = _compare_pair(query_packed, query_weights, listed_packed, listed_weights,
-                                                  part_rules, rules)
+def pair_score(query_packed, query_weights, query_joined, listed_packed, listed_weights, listed_joined,
+               part_constants, score_constants, penalties):
+    """`_compare_pair`'s score and way out alone: what `score_names` asks, without the
+    alignment made into Python objects."""
+    part_rules, rules = _pair_rules(part_constants, score_constants, penalties)
+    score, need, _, _, _, _, _, _ = _compare_pair(query_packed, query_weights, query_joined, listed_packed,
+                                                  listed_weights, listed_joined, part_rules, rules)
     return score, need
 
 
 @njit(cache=True)
-def pair_alignment(query_packed, query_weights, listed_packed, listed_weights, part_rules: PartRules,
-                   rules: ScoreRules):
-    """`_compare_pair` with the alignment: (score, need, pairs, their values and reasons, free
-    query parts, free list parts), the pairs cut to their count."""
+def pair_alignment(query_packed, query_weights, query_joined, listed_packed, listed_weights, listed_joined,
+                   part_constants, score_constants, penalties):
+    """`_compare_pair` with the alignment: (score, way out, pairs, their values and reasons,
+    free query parts, free list parts), the pairs cut to their count."""
+    part_rules, rules = _pair_rules(part_constants, score_constants, penalties)
     score, need, count, pairs, values, reasons, free_query, free_listed = _compare_pair(
-        query_packed, query_weights, listed_packed, listed_weights, part_rules, rules)
+        query_packed, query_weights, query_joined, listed_packed, listed_weights, listed_joined, part_rules, rules)
     return score, need, pairs[:count], values[:count], reasons, free_query, free_listed
 
 

@@ -13,18 +13,18 @@ import pytest
 
 from service.screening.matching import kernels, pair
 from service.screening.matching.normalize import normalize, normalize_name, split_alternatives
-from service.screening.matching.score import DEFAULT_SCORE_RULES, SCORE_RULES, compare_names, name_score
-from service.screening.matching.vocabulary import PART_RULES
+from service.screening.matching.score import DEFAULT_PAIR_RULES, PAIR_RULES, compare_names, name_score
 
 from . import oracle
 from .conftest import shared_data
 
 
 def _kernel_need(query, listed) -> int:
+    """Which way out of the alignment the pair kernel took (SCORE_*)."""
     query_packed, listed_packed = pair.pair_packings(query, listed)
     return kernels.scoring.pair_score(
-        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
-        PART_RULES, SCORE_RULES.get(query.kind, DEFAULT_SCORE_RULES),
+        query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts, listed_packed.weights,
+        listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES),
     )[1]
 
 
