@@ -380,7 +380,7 @@ def warm_up() -> None:
     index.search(PersonQuery("Rosneft", schema="Organization"))
     index.search(PersonQuery("Mohammed bin Ali Hassan"))  # fathers' names: `kernels.scoring.pair_alignment`
     score_names("Vladimir Putn", "Putin, Vladimir")  # one pair alone: `kernels.scoring.pair_score`
-    score_names("Vladimir Putin", "Putin")  # and its joined letters: `kernels.alignment.joined_rule`
+    score_names("Vladimir Putin", "Putin")  # and its joined letters, in the same kernel
 
 
 class _IndexBuilder:

@@ -133,7 +133,7 @@ def test_it_compiles_the_pair_kernel_when_a_worker_warms_up():
         "from service.screening.matching import kernels, warm_up\n"
         "warm_up()\n"
         "print(*[len(kernel.signatures) for kernel in (kernels.scoring.pair_score, kernels.scoring.alignment_scores,\n"
-        "      kernels.scoring.pair_alignment, kernels.alignment.joined_rule)])\n"
+        "      kernels.scoring.pair_alignment, kernels.scoring.joined_scores)])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[4],
                           capture_output=True, text=True, check=True)
