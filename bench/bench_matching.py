@@ -27,6 +27,7 @@ import argparse
 import csv
 import datetime
 import gc
+import hashlib
 import json
 import random
 import re
@@ -105,7 +106,9 @@ def bench_quality(data: Path) -> Result:
         case_key(r): r["predicted_match"] == "true"
         for r in csv.DictReader(open(data / "matching/logicv2-frozen.csv", encoding="utf-8"))
     }
-    ours = [score_names(r["name1"], r["name2"], r["schema"]) >= DEFAULT_THRESHOLD for r in rows]
+    scores = [score_names(r["name1"], r["name2"], r["schema"]) for r in rows]
+    ours = [score >= DEFAULT_THRESHOLD for score in scores]
+    digest = hashlib.sha256("".join(f"{score:.6f}\n" for score in scores).encode()).hexdigest()
     covered = sum(case_key(r) in frozen for r in rows)
 
     print(f"\n(a) name_bench: {len(rows)} labelled pairs; ours at threshold {DEFAULT_THRESHOLD}, "
@@ -129,6 +132,7 @@ def bench_quality(data: Path) -> Result:
         print(f"{label[:40]:40} {len(positions):4}  {mine[0]:6.3f} {mine[1]:5.3f} {mine[2]:5.3f}   "
               f"{len(known):4} {ref[0]:10.3f} {ref[1]:5.3f} {ref[2]:5.3f}")
     print("(slices with fewer than 5 pairs are left out of the breakdown, not out of 'all pairs')")
+    print(f"sha256 of score_names on the pairs (6 decimals, in order): {digest[:16]}")
     precision, recall, f1 = prf(*confusion(rows, ours)[:3])
     return Result("name_bench F1 at the default threshold", f"{f1:.3f} (P {precision:.3f}, R {recall:.3f})",
                   ">= 0.90", f1 >= 0.90)
@@ -422,17 +426,28 @@ class Screening:
     with_match: int
     results: list[int]  # per query
     seconds: list[float]  # CPU per query
+    digest: str  # of every query's results, so that two versions of the engine can be compared
 
 
 def screen(index: MatchIndex, queries: list[PersonQuery]) -> Screening:
     results, seconds = [], []
+    digest = hashlib.sha256()
     wall = time.perf_counter()
     for query in queries:
         started = time.process_time()
-        results.append(len(index.search(query)))
+        matches = index.search(query)
         seconds.append(time.process_time() - started)
+        results.append(len(matches))
+        digest.update(results_line(matches))
     wall = time.perf_counter() - wall
-    return Screening(len(queries) / sum(seconds), len(queries) / wall, sum(1 for n in results if n), results, seconds)
+    return Screening(len(queries) / sum(seconds), len(queries) / wall, sum(1 for n in results if n), results, seconds,
+                     digest.hexdigest())
+
+
+def results_line(matches: list) -> bytes:
+    """One query's results as digested: entity ids in order with their scores to 6 decimals
+    (a refactoring that reorders float arithmetic may move the 16th digit, not the 6th)."""
+    return (";".join(f"{m.entity_id}={m.score:.6f}" for m in matches) + "\n").encode()
 
 
 def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) -> list[Result]:
@@ -474,6 +489,8 @@ def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) 
           f"{cold.wall_per_second:,.0f}/s (wall)")
     print(f"    then {len(measured):,} more: {steady.per_second:,.0f}/s (CPU), {steady.wall_per_second:,.0f}/s (wall); "
           f"{steady.with_match:,} had a possible match, {sum(steady.results) / len(measured):.1f} results each")
+    print(f"    sha256 of the search results (ids and scores to 6 decimals, in order): "
+          f"warm-up queries {cold.digest[:16]}, measured queries {steady.digest[:16]}")
     offset = len(warm_up) % 4  # screening_queries cycles through four kinds of query
     for mode, label in enumerate(("listed name as written", "with a typo", "other spelling", "unlisted name")):
         start = (mode - offset) % 4
@@ -506,6 +523,7 @@ def bench_index(data: Path, size: int, query_count: int, exhaustive_count: int) 
     for name, missed in misses[:5]:
         print(f"      missed for {name!r}: {missed}")
     return [
+        Result("sha256 of the measured queries' results", steady.digest[:16], "reported", None),
         Result(f"persons/s against {size:,} names (one core, CPU)", f"{per_second:,.0f}", ">= 3,000", per_second >= 3000),
         Result("recall of blocked vs exhaustive search", f"{recall:.1%} ({found:,} of {expected:,})", ">= 99%",
                recall >= 0.99),

@@ -11,7 +11,7 @@ bounded whatever the list size.
 
 The estimate applies the scorer's formula (`score.alignment_score`) to each
 query part's best match in the candidate; the best-estimated candidates are then
-scored in full. The counting runs compiled (`kernels.candidates`); this module
+scored in full. The counting runs compiled (`kernels.candidates.candidates`); this module
 decides what each query part looks up.
 """
 
@@ -21,13 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
 from .align import INITIAL_SIMILARITY
+from .kernels.candidates import BlockingRules, BlockingTables, Probes, candidates
+from .kernels.hashes import PAIR_MIX, hash_buckets
+from .kernels.packing import ROLE_GLUED, ROLE_INITIAL, ROLE_NAME, ROLE_OTHER, ROLE_UNCONTRADICTING
 from .keys import part_key
 from .normalize import INITIAL, NAME, PARTICLE, ROLE_WEIGHTS, TITLE, NameToken, NormalizedName
 from .postings import Postings
-from .scratch import ScratchState
 from .score import DEFAULT_PENALTY_ARRAY, PENALTY_ARRAYS
+from .scratch import ScratchState
 from .vocabulary import Vocabulary
 
 COMMON_PART_NAMES = 8_000  # parts in more names than this bring in pairs, not all their names (2,000: recall -1.5 points, no faster)
@@ -36,12 +38,12 @@ PAIRED_SPELLINGS = 8  # closest spellings of a common part paired with every spe
 GLUED = "glued"
 INITIAL_CODES = 2**31 - 32  # pair keys: a part and an initial of the same name
 LETTER_CODES = 2**31 - 64  # pair keys: a part and the first letter of another part or initial
-ROLE_CODES = {NAME: kernels.ROLE_NAME, GLUED: kernels.ROLE_GLUED, INITIAL: kernels.ROLE_INITIAL,
-              PARTICLE: kernels.ROLE_UNCONTRADICTING, TITLE: kernels.ROLE_UNCONTRADICTING}
+ROLE_CODES = {NAME: ROLE_NAME, GLUED: ROLE_GLUED, INITIAL: ROLE_INITIAL,
+              PARTICLE: ROLE_UNCONTRADICTING, TITLE: ROLE_UNCONTRADICTING}
 EMPTY_PARTS = np.empty(0, dtype=np.int32)
 EMPTY_VALUES = np.empty(0, dtype=np.float64)
 ONE = np.ones(1, dtype=np.float64)
-INITIAL_PAIR_WEIGHTS = np.array([ROLE_WEIGHTS[NAME], ROLE_WEIGHTS[INITIAL]], dtype=np.float64)  # see `kernels._estimate`
+INITIAL_PAIR_WEIGHTS = np.array([ROLE_WEIGHTS[NAME], ROLE_WEIGHTS[INITIAL]], dtype=np.float64)  # see `kernels.estimate.estimate`
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,11 +58,11 @@ class Probe:
 
     @property
     def role_code(self) -> int:
-        return ROLE_CODES.get(self.role, kernels.ROLE_OTHER)
+        return ROLE_CODES.get(self.role, ROLE_OTHER)
 
 
 class Blocker(ScratchState):
-    SCRATCH = ("_part_value", "_posting_records", "_probe_cache")
+    SCRATCH = ("_part_value", "_posting_records", "_probe_cache", "_tables")
 
     def __init__(
         self,
@@ -75,9 +77,9 @@ class Blocker(ScratchState):
         self._name_parts = name_parts
         self._parts = parts
         self._singles = singles
-        self._records = records  # kernels.NAME_RECORD per name: what the estimate needs to know of it
-        self._pair_keys, *self._pair_rows = pairs.arrays()  # keyed by `kernels.pair_hash`
-        self._pair_buckets = kernels.hash_buckets(self._pair_keys)
+        self._records = records  # kernels.packing.NAME_RECORD per name: what the estimate needs to know of it
+        self._pair_keys, *self._pair_rows = pairs.arrays()  # keyed by `kernels.hashes.pair_hash`
+        self._pair_buckets = hash_buckets(self._pair_keys)
         self._scratch()
 
     def _scratch(self) -> None:
@@ -89,6 +91,10 @@ class Blocker(ScratchState):
         # cache the kernel took 1.8x as long). 32 bytes a posting; derived, so not pickled.
         self._posting_records = self._records[self._parts.arrays()[1]]
         self._probe_cache: dict[str, Probe] = {}
+        self._tables = BlockingTables(
+            self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
+            self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters, self._part_value,
+        )
 
     @property
     def nbytes(self) -> int:
@@ -102,12 +108,13 @@ class Blocker(ScratchState):
         """Candidate name numbers (unordered) and their estimated scores; names estimated below
         `floor` may be left out (all are kept at 0)."""
         arguments = self.kernel_arguments(query_name, kind, kind_code, floor)
-        return (EMPTY_PARTS, EMPTY_VALUES) if arguments is None else kernels.candidates(*arguments)
+        return (EMPTY_PARTS, EMPTY_VALUES) if arguments is None else candidates(*arguments)
 
-    def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str, floor: float = 0.0) -> tuple | None:
-        """What `kernels.candidates` takes for this query (its probes, the blocking's arrays),
+    def kernel_arguments(self, query_name: NormalizedName, kind: str, kind_code: str, floor: float = 0.0,
+                         ) -> tuple[Probes, BlockingTables, BlockingRules] | None:
+        """What `kernels.candidates.candidates` takes for this query (its probes, the blocking's arrays),
         for callers that run it inside a kernel of their own; None when no part can be looked up,
-        or none brings names (only full parts and glued ones do, `kernels.candidates`: without
+        or none brings names (only full parts and glued ones do, `kernels.candidates.candidates`: without
         one the kernel finds nothing, so most queries against a small index stop here)."""
         probes = self.probes(query_name.tokens, kind_code)
         if not any(probe.role in (NAME, GLUED) and len(probe.parts) for probe in probes):
@@ -118,19 +125,17 @@ class Blocker(ScratchState):
             weights.append(probe.weight)
             roles.append(probe.role_code)
             letters.append(probe.letter)
-        return (
+        probes_found = Probes(
             np.array(offsets, dtype=np.int64),
             np.concatenate([probe.parts for probe in probes]),
             np.concatenate([probe.values for probe in probes]),
             np.array(weights, dtype=np.float64),
             np.array(roles, dtype=np.int8),
             np.array(letters, dtype=np.int8),
-            COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY, INITIAL_PAIR_WEIGHTS,
-            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), floor,
-            self._parts.arrays()[0], *self._singles.arrays(), self._pair_keys, self._pair_buckets, *self._pair_rows,
-            self._name_parts, self._records, self._posting_records, self._vocabulary.first_letters,
-            self._part_value,
         )
+        rules = BlockingRules(COMMON_PART_NAMES, PAIRED_SPELLINGS, INITIAL_CODES, LETTER_CODES, INITIAL_SIMILARITY,
+                              INITIAL_PAIR_WEIGHTS, PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), float(floor))
+        return probes_found, self._tables, rules
 
     def probes(self, tokens: tuple[NameToken, ...], kind_code: str) -> list[Probe]:
         """One probe per distinct query part, plus adjacent full parts glued together ("Patr ushev")."""
@@ -188,8 +193,8 @@ def pair_code(a: int, b: int) -> int:
 
 
 def pair_hashes(codes: np.ndarray) -> np.ndarray:
-    """`kernels.pair_hash` of `pair_code`s."""
-    return codes.astype(np.uint64) * kernels.PAIR_MIX
+    """`kernels.hashes.pair_hash` of `pair_code`s."""
+    return codes.astype(np.uint64) * PAIR_MIX
 
 
 def initial_code(letter: int) -> int:

@@ -22,15 +22,22 @@ from itertools import compress
 
 import numpy as np
 
-from . import kernels
-from .align import MIN_SIMILARITY, PATRONYMIC_MARKERS, Column, similarity_column
-from .blocking import (
-    INITIAL_CODES,
-    LETTER_CODES,
-    ROLE_CODES,
-    Blocker,
-    pair_hashes,
+from .align import PATRONYMIC_MARKERS
+from .blocking import INITIAL_CODES, LETTER_CODES, ROLE_CODES, Blocker, pair_hashes
+from .kernels.alignment import SCORE_DONE
+from .kernels.packing import (
+    PART_OTHER,
+    ROLE_INITIAL,
+    ROLE_NAME,
+    ROLE_OTHER,
+    IndexNames,
+    distinct_parts,
+    name_layout,
+    name_records,
 )
+from .kernels.scoring import ScoredQuery, alignment_scores, joined_scores
+from .kernels.shortlist import ShortlistRules, shortlisted_candidates
+from .kernels.similarity import REASONS
 from .normalize import (
     ORGANIZATION,
     PERSON,
@@ -45,15 +52,11 @@ from .normalize import (
 from .packed import PackedStrings, PackedStringsBuilder
 from .postings import Postings
 from .score import (
-    DEFAULT_PENALTY_ARRAY,
+    DEFAULT_SCORE_RULES,
     DEFAULT_THRESHOLD,
-    JOINED_SIMILARITY,
-    JOINED_TYPO_MIN_LENGTH,
-    JOINED_TYPO_SIMILARITY,
     NO_FACTS,
-    PENALTY_ARRAYS,
+    SCORE_RULES,
     WEAK_ALIAS_FACTOR,
-    WITHOUT_FULL_PART_CAP,
     DescribedAlignment,
     NameComparison,
     compare_names,
@@ -62,7 +65,7 @@ from .score import (
     explanation,
     fact_adjustments,
     final_score,
-    joined_similarity,
+    joined_score,
     score_names,
 )
 from .types import AlignedPart, ListEntity, ListName, Match, PersonQuery
@@ -120,6 +123,13 @@ class MatchIndex:
         self._entities = entities
         self._nbytes = nbytes
 
+    @property
+    def _kernel_names(self) -> IndexNames:
+        """The names as the kernels read them: views, made per search rather than kept (a
+        pickle would copy the texts' views)."""
+        names = self._names
+        return IndexNames(names.start, names.parts, names.entity, names.weak, *names.texts.arrays())
+
     @classmethod
     def build(cls, entities: Iterable[ListEntity]) -> MatchIndex:
         builder = _IndexBuilder()
@@ -152,11 +162,9 @@ class MatchIndex:
         # The best-estimated name of the most promising entities, and of a few long shots (parts
         # two or three typos apart that the lookup keys do not bring together: the estimate
         # counts them as conflicting, the scorer may not).
-        shortlist, gathered, text_bytes = kernels.shortlisted_candidates(
-            self._names.entity, self._names.weak, *self._names.texts.arrays(),
-            threshold, max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS, LONG_SHOTS, ESTIMATE_MARGIN,
-            LONG_SHOT_FLOOR, *arguments,
-        )
+        rules = ShortlistRules(float(threshold), max(SHORTLIST_ENTITIES, limit + SHORTLIST_SPARE) + LONG_SHOTS,
+                               LONG_SHOTS, ESTIMATE_MARGIN, LONG_SHOT_FLOOR)
+        shortlist, gathered, text_bytes = shortlisted_candidates(self._kernel_names, rules, *arguments)
         if not len(shortlist):
             return []  # no candidate at all (most queries against a small index, a list update's delta)
         text_bytes = text_bytes.tobytes()
@@ -212,83 +220,58 @@ class MatchIndex:
 
     def _score_names(self, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]) -> _ScoredNames:
         """`compare_names` of the query against names (one per text): scores for all, compiled
-        (`kernels.alignment_scores`), comparisons with their alignments when asked for."""
+        (`kernels.scoring.alignment_scores`), comparisons with their alignments when asked for."""
         scored = _ScoredNames(self, query_name, kind, first_with_text)
         query_tokens = query_name.tokens
         if not query_tokens or any(token.text in PATRONYMIC_MARKERS for token in query_tokens[:-1]):
-            # A father's name is aligned differently (`align`): compared in Python throughout.
+            # A father's name is weighed against the list name's own (`kernels.scoring.pair_alignment`).
             for text, name in first_with_text.items():
-                scored.compare_in_python(text, name)
+                scored.compare_alone(text, name)
             return scored
         names = np.fromiter(first_with_text.values(), dtype=np.int64, count=len(first_with_text))
-        rows = kernels.distinct_parts(names, self._names.start, self._names.parts)
+        rows = distinct_parts(names, self._names.start, self._names.parts)
         vocabulary = self._vocabulary
         query = vocabulary.query_parts(query_tokens)
         similarity, reasons = vocabulary.similarity_matrix(query, len(query_tokens), rows)
-        scored.keep_similarities(rows, similarity, reasons)
+        scored.keep_reasons(rows, reasons)
         query_texts: dict[str, int] = {}
         weights, roles, texts, letters = [], [], [], []
         for token in query_tokens:  # one walk, not one per array
             weights.append(token.weight)
-            roles.append(SCORER_ROLES.get(token.role, kernels.PART_OTHER))
+            roles.append(SCORER_ROLES.get(token.role, PART_OTHER))
             texts.append(query_texts.setdefault(token.text, len(query_texts)))
             letters.append(len(token.text))
-        scorer = vocabulary.scorer_parts
-        scores, needs, *scored.alignments = kernels.alignment_scores(
-            np.array(weights, dtype=np.float64), np.array(roles, dtype=np.int8),
-            np.array(texts, dtype=np.int64), np.array(letters, dtype=np.int64),
-            names, self._names.start, self._names.parts,
-            rows, similarity,
-            scorer.weights, scorer.roles, scorer.letters, scorer.texts,
-            PENALTY_ARRAYS.get(kind, DEFAULT_PENALTY_ARRAY), WITHOUT_FULL_PART_CAP,
-            JOINED_SIMILARITY, query, scorer.syllabic, *vocabulary.texts, MIN_SIMILARITY,
-        )
-        left = kernels.joined_scores(scores, needs, names, *self._names.texts.arrays(), code_points(query_name.joined),
-                                     self._names.start, self._names.parts, scorer.syllabic, *vocabulary.texts,
-                                     JOINED_SIMILARITY, JOINED_TYPO_SIMILARITY, JOINED_TYPO_MIN_LENGTH)
+        scored_query = ScoredQuery(np.array(weights, dtype=np.float64), np.array(roles, dtype=np.int8),
+                                   np.array(texts, dtype=np.int64), np.array(letters, dtype=np.int64), query,
+                                   code_points(query_name.joined))
+        names_arrays = self._kernel_names
+        scorer, rules = vocabulary.scorer_tables, SCORE_RULES.get(kind, DEFAULT_SCORE_RULES)
+        scores, needs, *scored.alignments = alignment_scores(scored_query, names, names_arrays, rows, similarity,
+                                                             scorer, rules)
+        left = joined_scores(scores, needs, names, scored_query, names_arrays, scorer, rules)
         # Most names are done: all go in at once, then the few left (their parts glue, or
         # they are joined by Han or Hangul forms) one by one.
         scored.positions = dict(zip(first_with_text, range(len(first_with_text))))
         scored.scores = dict(zip(first_with_text, scores.tolist()))
         if left:
-            self._score_names_left(scored, query_name, first_with_text, needs)
+            self._score_names_left(scored, query_name, first_with_text, needs, kind)
         return scored
 
     def _score_names_left(self, scored: _ScoredNames, query_name: NormalizedName, first_with_text: dict[str, int],
-                          needs: np.ndarray) -> None:
-        """The names `kernels.joined_scores` left for Python: compared in full, or joined by their tokens' forms."""
+                          needs: np.ndarray, kind: str) -> None:
+        """The names `kernels.scoring.joined_scores` left: joined by their parts' forms (Han or
+        Hangul), which only Python has."""
         texts = list(first_with_text)
-        for position in np.flatnonzero(needs != kernels.SCORE_DONE).tolist():
+        for position in np.flatnonzero(needs != SCORE_DONE).tolist():
             text = texts[position]
-            name = first_with_text[text]
-            if needs[position] == kernels.SCORE_IN_PYTHON:
-                del scored.positions[text]
-                scored.compare_in_python(text, name)
-                continue
-            listed = joined_letters(text, self._tokens(self._part_numbers(name)))
-            if needs[position] == kernels.SCORE_JOINED_OTHER_COUNT:
-                scored.scores[text] = max(scored.scores[text], joined_similarity(query_name.joined, listed))
-            elif query_name.joined == listed:
-                scored.scores[text] = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
+            listed = joined_letters(text, self._tokens(self._part_numbers(first_with_text[text])))
+            scored.scores[text] = joined_score(scored.scores[text], int(needs[position]), query_name.joined, listed,
+                                               kind)
 
-    def _compare(
-        self, query_name: NormalizedName, name: int, kind: str, columns: dict[int, Column] | None = None,
-        text: str | None = None,
-    ) -> NameComparison:
-        """The query against one indexed name (whose `text` the caller may have read already);
-        `columns` remembers list parts' similarity columns across the names of one search
-        (candidate names share many parts)."""
-        columns = {} if columns is None else columns
-        numbers = self._part_numbers(name)
-        tokens = self._tokens(numbers)
-        name_columns = []
-        for number, token in zip(numbers, tokens):
-            column = columns.get(number)
-            if column is None:
-                column = columns[number] = similarity_column(query_name.tokens, token)
-            name_columns.append(column)
+    def _compare(self, query_name: NormalizedName, name: int, kind: str, text: str | None = None) -> NameComparison:
+        """The query against one indexed name (whose `text` the caller may have read already)."""
         text = self._names.texts[name] if text is None else text
-        return compare_names(query_name, NormalizedName(text, kind, tokens), columns=name_columns)
+        return compare_names(query_name, NormalizedName(text, kind, self._tokens(self._part_numbers(name))))
 
     def _part_numbers(self, name: int) -> list[int]:
         """The vocabulary numbers of an indexed name's parts, in order."""
@@ -320,7 +303,7 @@ class MatchIndex:
 class _ScoredNames:
     """The names a search scored (one per text): `scores`, and each one's alignment as the
     explanation shows it (`described`), the same `compare_names` gives, read from the compiled
-    alignment (or from the `NameComparison` of a name compared in Python)."""
+    pass over all names (or from the `NameComparison` of a name compared alone, `compare_alone`)."""
 
     def __init__(self, index: MatchIndex, query_name: NormalizedName, kind: str, first_with_text: dict[str, int]):
         self._index = index
@@ -329,37 +312,27 @@ class _ScoredNames:
         self._kind = kind
         self._first_with_text = first_with_text
         self.scores: dict[str, float] = {}
-        self.columns: dict[int, Column] = {}  # list part number: its similarity column, for `align`
-        self._matrix: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # kept by `keep_similarities`
+        self._matrix: tuple[np.ndarray, np.ndarray] | None = None  # kept by `keep_reasons`
         self._rows: dict[int, int] = {}  # list part number: its row in the compiled similarities
-        self._similarities: list[list[float]] = []  # [row][query part]
-        self._reasons: list[list[int]] = []  # [row][query part], kernels.REASONS numbers
+        self._reasons: list[list[int]] = []  # [row][query part], kernels.similarity.REASONS numbers
         self.positions: dict[str, int] = {}  # text: its name's position in the compiled pass
-        self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs and unmatched flags
+        self.alignments: list[np.ndarray] = []  # the compiled pass's pair counts, pairs, values, unmatched flags
         self._comparisons: dict[str, NameComparison] = {}
 
-    def keep_similarities(self, rows: np.ndarray, similarities: np.ndarray, reasons: np.ndarray) -> None:
-        """The compiled similarity of each part in `rows` to each query part, and why; read
-        (`_read_similarities`) only when a comparison is asked for."""
-        self._matrix = (rows, similarities, reasons)
+    def keep_reasons(self, rows: np.ndarray, reasons: np.ndarray) -> None:
+        """Why each part in `rows` is like each query part (`similarity_matrix`); read
+        (`_read_reasons`) only when an explanation is asked for."""
+        self._matrix = (rows, reasons)
 
-    def _read_similarities(self) -> None:
+    def _read_reasons(self) -> None:
         if self._matrix is not None:
-            rows, similarities, reasons = self._matrix
+            rows, reasons = self._matrix
             self._rows = dict(zip(rows.tolist(), range(len(rows))))
-            self._similarities = similarities.tolist()
             self._reasons = reasons.tolist()
             self._matrix = None
 
-    def compare_in_python(self, text: str, name: int) -> None:
-        self._read_similarities()
-        for number in self._index._part_numbers(name):
-            row = self._rows.get(number)
-            if row is not None and number not in self.columns:
-                self.columns[number] = tuple(zip(self._similarities[row],
-                                                 [kernels.REASONS[reason] for reason in self._reasons[row]]))
-        comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, self.columns,
-                                                                    text)
+    def compare_alone(self, text: str, name: int) -> None:
+        comparison = self._comparisons[text] = self._index._compare(self._query_name, name, self._kind, text)
         self.scores[text] = comparison.score
 
     def described(self, text: str) -> DescribedAlignment:
@@ -368,20 +341,25 @@ class _ScoredNames:
         position = self.positions.get(text)
         if position is None:
             return describe_alignment(self._comparisons[text])
-        pair_counts, pairs, unmatched_query, unmatched_listed = self.alignments
+        pair_counts, pairs, values, unmatched_query, unmatched_listed = self.alignments
         numbers = self._index._part_numbers(self._first_with_text[text])
         query_forms = self._query_forms
         parts = self._index._vocabulary.parts
-        self._read_similarities()
-        rows, similarities, reasons = self._rows, self._similarities, self._reasons
+        self._read_reasons()
+        rows, reasons = self._rows, self._reasons
         aligned = []
         # Sorted in the query's order: a query part is in one pair at most.
-        for query_part, listed_part in sorted(pairs[position, :pair_counts[position]].tolist()):
-            number = numbers[listed_part]
-            row = rows[number]
-            aligned.append(AlignedPart(query_forms[query_part], parts[number].form,
-                                       round(similarities[row][query_part], 3),
-                                       kernels.REASONS[reasons[row][query_part]]))
+        found = [(*pair, value) for pair, value in zip(pairs[position, :pair_counts[position]].tolist(),
+                                                        values[position, :pair_counts[position]].tolist())]
+        for query_start, query_end, listed_start, listed_end, value in sorted(found):
+            if query_end - query_start == 1 and listed_end - listed_start == 1:
+                number = numbers[listed_start]
+                aligned.append(AlignedPart(query_forms[query_start], parts[number].form, round(value, 3),
+                                           REASONS[reasons[rows[number]][query_start]]))
+            else:  # glued parts
+                aligned.append(AlignedPart(" ".join(query_forms[query_start:query_end]),
+                                           " ".join([parts[number].form for number in numbers[listed_start:listed_end]]),
+                                           round(value, 3), "joined"))
         return (
             aligned,
             list(compress(query_forms, unmatched_query[position].tolist())),
@@ -400,7 +378,9 @@ def warm_up() -> None:
     for name in ("V. Putin", "Vladimir Putn", "Mohammed Ali", "Hassan"):
         index.search(PersonQuery(name, birth_date="1952-10-07"))
     index.search(PersonQuery("Rosneft", schema="Organization"))
-    score_names("Vladimir Putn", "Putin, Vladimir")  # one pair alone: `kernels.pair_score`
+    index.search(PersonQuery("Mohammed bin Ali Hassan"))  # fathers' names: `kernels.scoring.pair_alignment`
+    score_names("Vladimir Putn", "Putin, Vladimir")  # one pair alone: `kernels.scoring.pair_score`
+    score_names("Vladimir Putin", "Putin")  # and its joined letters, in the same kernel
 
 
 class _IndexBuilder:
@@ -438,7 +418,7 @@ class _IndexBuilder:
 
     def _add_name(self, text: str, tokens: tuple[NameToken, ...], kind_code: str, entity: int, weak: bool) -> None:
         # Only the part numbers: what the blocking derives from them is computed for all
-        # names at once in `finish` (`kernels.name_layout`).
+        # names at once in `finish` (`kernels.packing.name_layout`).
         number = self.vocabulary.number
         self.name_parts.extend([number(kind_code, token) for token in tokens])
         self.name_start.append(len(self.name_parts))
@@ -451,12 +431,12 @@ class _IndexBuilder:
         name_start = _numpy(self.name_start, np.int64)
         name_parts = _numpy(self.name_parts, np.int32)
         tokens = vocabulary.parts
-        roles = np.fromiter((ROLE_CODES.get(token.role, kernels.ROLE_OTHER) for token in tokens), dtype=np.int8,
+        roles = np.fromiter((ROLE_CODES.get(token.role, ROLE_OTHER) for token in tokens), dtype=np.int8,
                             count=len(tokens))
         # `blocking.first_letter` of every part: its first letter where an initial may stand for it.
-        letters = np.where((roles == kernels.ROLE_NAME) | (roles == kernels.ROLE_INITIAL), vocabulary.first_letters, -1)
+        letters = np.where((roles == ROLE_NAME) | (roles == ROLE_INITIAL), vocabulary.first_letters, -1)
         (weight, contradicting_weight, part_count, part_letters, repeated_letters, initial_letters,
-         single_parts, single_names, pair_codes, pair_names) = kernels.name_layout(
+         single_parts, single_names, pair_codes, pair_names) = name_layout(
             name_start,
             name_parts,
             roles,
@@ -469,7 +449,7 @@ class _IndexBuilder:
         parts = Postings.from_pairs(name_parts, occurrences, dense_size=len(vocabulary))
         pairs = Postings.from_pairs(pair_hashes(pair_codes), pair_names)
         singles = Postings.from_pairs(single_parts, single_names, dense_size=len(vocabulary))
-        records = kernels.name_records(name_start, weight, contradicting_weight, part_count, part_letters,
+        records = name_records(name_start, weight, contradicting_weight, part_count, part_letters,
                                        repeated_letters, initial_letters)
         names = _Names(
             start=name_start,

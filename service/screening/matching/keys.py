@@ -16,7 +16,7 @@ from __future__ import annotations
 import zlib
 from typing import NamedTuple
 
-from .kernels import MIN_FUZZY_KEY_LENGTH
+from .kernels.spelling import MIN_FUZZY_KEY_LENGTH
 from .normalize import NAME, NameToken
 
 MIN_PHONETIC_KEY_LENGTH = 3  # two-letter metaphone keys ("JN") gather too many names

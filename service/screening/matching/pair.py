@@ -1,8 +1,9 @@
-"""One name against another, compiled: `score.score_names` without Python's part-by-part loop.
+"""Names packed for the compiled comparison of one name with another (`score.name_score`,
+`score.compare_names`).
 
-A comparison alone (one query, one list name) spent most of its time in Python calls:
-a part similarity per pair of parts, the alignment, the score. `kernels.pair_score`
-does all three in one call on two names packed as a search packs its query
+A comparison alone (one query, one list name) is one call: `kernels.scoring.pair_score`
+(`pair_alignment` with the alignment) makes the part similarities, the alignment and the
+score on two names packed as a search packs its query
 (`Vocabulary._query_part`). Each `NormalizedName` is packed once and keeps its
 packing (`PackedName`), as normalised names are cached and compared again.
 
@@ -19,35 +20,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels
-from .align import (
-    INITIAL_SIMILARITY,
-    MIN_SIMILARITY,
-    NEAR_SKELETON_SIMILARITY,
-    PATRONYMIC_MARKERS,
-    PHONETIC_SIMILARITY,
-    ROLE_MISMATCH_FACTOR,
-    SKELETON_SIMILARITY,
-    VARIANT_SIMILARITY,
-)
+from .align import PATRONYMIC_MARKERS
+from .kernels.packing import PART_OTHER
+from .kernels.similarity import SIMILARITY_OTHER
 from .normalize import NameToken, NormalizedName
-from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES
+from .vocabulary import SCORER_ROLES, SIMILARITY_ROLES, code_points
 
 MAX_NUMBERS = 1_000_000  # distinct forms, phonetic keys and symbols numbered before the table starts again
 MAX_TOKENS = 200_000  # tokens' packed parts remembered
 
-# The alignment's constants, in the order `kernels.pair_score` reads them; the caller
-# appends the score's (without-full-part cap, joined similarity).
-ALIGNMENT_CONSTANTS = (INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
-                       NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY, ROLE_MISMATCH_FACTOR)
-
-
 class PackedName(NamedTuple):
-    """A normalised name as `kernels.pair_score` reads it."""
+    """A normalised name as `kernels.scoring.pair_score` reads it."""
 
     parts: np.ndarray  # int64: per part its role (kernels.PART_*), letters and 1 for a patronymic
     # marker ("bin"); then the parts one after another as kernels.QUERY_*
     weights: np.ndarray  # float64 per part
+    joined: np.ndarray  # uint32 code points of `NormalizedName.joined`
     generation: int  # of the number table it was packed with: only packings of one generation compare
 
 
@@ -77,12 +65,12 @@ class _Numbers:
             len(token.text), len(token.skeleton), len(symbols),
             syllabic,
             number(token.form) if syllabic else -1,
-            SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
+            SIMILARITY_ROLES.get(token.role, SIMILARITY_OTHER),
             number(token.phonetic) if len(token.phonetic) > 2 else -1,
             token.abjad,
             *map(ord, token.text), *map(ord, token.skeleton), *symbols,
         ]
-        scorer = [SCORER_ROLES.get(token.role, kernels.PART_OTHER), len(token.text), token.text in PATRONYMIC_MARKERS]
+        scorer = [SCORER_ROLES.get(token.role, PART_OTHER), len(token.text), token.text in PATRONYMIC_MARKERS]
         found = self.tokens[id(token)] = (token, array("q", part).tobytes(), array("q", scorer).tobytes(),
                                           array("d", [token.weight]).tobytes())
         return found
@@ -128,5 +116,6 @@ def _pack(name: NormalizedName) -> PackedName:
     return PackedName(
         np.frombuffer(b"".join([entry[2] for entry in entries] + [entry[1] for entry in entries]), dtype=np.int64),
         np.frombuffer(b"".join([entry[3] for entry in entries]), dtype=np.float64),
+        code_points(name.joined),
         _NUMBERS.generation,
     )

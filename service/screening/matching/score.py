@@ -1,7 +1,7 @@
 """Score a query against list names and entities.
 
-Name score: the query's parts are aligned with the list name's parts (see
-`align`). Each aligned pair contributes its similarity, weighted by how much
+Name score: the query's parts are aligned with the list name's parts (`align`
+holds the rules' constants; `kernels.alignment` computes them). Each aligned pair contributes its similarity, weighted by how much
 its parts count as evidence (a full name part 1, an initial 0.5, a particle
 0.2, ...). Parts left over lower the score, by how much depends on which side
 they are on:
@@ -24,14 +24,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from rapidfuzz.distance import OSA
 
-from . import kernels
-from .align import Columns, NameAlignment, PartPair, align
+from .align import MIN_SIMILARITY, ROLE_MISMATCH_FACTOR, NameAlignment, PartPair
 from .facts import NO_EVIDENCE, Adjustment, birth_date_adjustment, gender_adjustment, nationality_adjustment
-from .normalize import NAME, PARTICLE, PERSON, TITLE, NameToken, NormalizedName, normalize_name, split_alternatives
-from .pair import ALIGNMENT_CONSTANTS, pair_packings
+from .kernels.alignment import ScoreRules, joined_rule
+from .kernels.scoring import pair_alignment, pair_score
+from .kernels.similarity import REASONS
+from .normalize import PERSON, NameToken, NormalizedName, normalize_name, split_alternatives
+from .pair import pair_packings
 from .types import AlignedPart, Explanation, ListEntity, ListName, Match, PersonQuery
+from .vocabulary import PART_RULES, code_points
 
 # From this score a result is reported as a possible match (see docs/matching.md).
 DEFAULT_THRESHOLD = 0.75
@@ -39,7 +41,6 @@ WEAK_ALIAS_FACTOR = 0.9  # low-quality aliases ("a.k.a." nicknames) count less
 JOINED_SIMILARITY = 0.95
 JOINED_TYPO_SIMILARITY = 0.9
 JOINED_TYPO_MIN_LENGTH = 9
-UNCONTRADICTING_ROLES = frozenset({PARTICLE, TITLE})  # "al" or "Dr." on one side only is no conflict
 WITHOUT_FULL_PART_CAP = 0.5  # "N.N." against "Nursultan Nazarbayev": initials alone identify no one
 
 
@@ -54,10 +55,28 @@ PENALTIES = {
     PERSON: Penalties(conflict=2.0, query_extra=0.3, list_extra=0.15),
 }
 DEFAULT_PENALTIES = Penalties(conflict=2.0, query_extra=0.5, list_extra=0.4)
-# The same, as the compiled scorer reads them.
+# The same, as the compiled estimate and scorer read them.
 PENALTY_ARRAYS = {kind: np.array(penalties, dtype=np.float64) for kind, penalties in PENALTIES.items()}
 DEFAULT_PENALTY_ARRAY = np.array(DEFAULT_PENALTIES, dtype=np.float64)
-PAIR_CONSTANTS = np.array([*ALIGNMENT_CONSTANTS, WITHOUT_FULL_PART_CAP, JOINED_SIMILARITY], dtype=np.float64)
+
+
+def _score_rules(penalties: np.ndarray) -> ScoreRules:
+    return ScoreRules(penalties, WITHOUT_FULL_PART_CAP, JOINED_SIMILARITY, JOINED_TYPO_SIMILARITY, JOINED_TYPO_MIN_LENGTH,
+                      MIN_SIMILARITY, ROLE_MISMATCH_FACTOR)
+
+
+SCORE_RULES = {kind: _score_rules(penalties) for kind, penalties in PENALTY_ARRAYS.items()}
+DEFAULT_SCORE_RULES = _score_rules(DEFAULT_PENALTY_ARRAY)
+
+
+def _pair_rules(rules: ScoreRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.array(PART_RULES, dtype=np.float64), np.array(rules[1:], dtype=np.float64), rules.penalties
+
+
+# The same for a comparison alone (`kernels.scoring.pair_score`), as arrays: a NamedTuple costs
+# about a microsecond to pass from Python.
+PAIR_RULES = {kind: _pair_rules(rules) for kind, rules in SCORE_RULES.items()}
+DEFAULT_PAIR_RULES = _pair_rules(DEFAULT_SCORE_RULES)
 
 
 # The aligned parts (in the query's order), the query's parts left over and the list name's.
@@ -83,107 +102,35 @@ def score_names(a: str, b: str, schema: str = "Person") -> float:
 
 
 def name_score(query: NormalizedName, listed: NormalizedName) -> float:
-    """`compare_names(query, listed).score`, compiled (`kernels.pair_score`) unless the names
-    need Python's `align`: no parts, or parts that glue."""
-    if not query.tokens or not listed.tokens:
-        return compare_names(query, listed).score
+    """`compare_names(query, listed).score` without the alignment (`kernels.scoring.pair_score`)."""
     query_packed, listed_packed = pair_packings(query, listed)
-    score, need = kernels.pair_score(
-        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
-        PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
+    return pair_score(query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts,
+                      listed_packed.weights, listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES))[0]
+
+
+def compare_names(query: NormalizedName, listed: NormalizedName) -> NameComparison:
+    """The query's name against a list name: the score and the alignment that explains it,
+    compiled (`kernels.scoring.pair_alignment`)."""
+    query_packed, listed_packed = pair_packings(query, listed)
+    score, _, pairs, values, reasons, free_query, free_listed = pair_alignment(
+        query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts, listed_packed.weights,
+        listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES))
+    alignment = NameAlignment(
+        tuple([PartPair(tuple(range(query_start, query_end)), tuple(range(listed_start, listed_end)), value,
+                        REASONS[reason] if reason >= 0 else "joined")
+               for (query_start, query_end, listed_start, listed_end), value, reason
+               in zip(pairs.tolist(), values.tolist(), reasons.tolist())]),
+        tuple(np.flatnonzero(free_query).tolist()),
+        tuple(np.flatnonzero(free_listed).tolist()),
     )
-    if need == kernels.SCORE_DONE:
-        return score
-    if need == kernels.SCORE_JOINED_OTHER_COUNT:
-        return max(score, joined_similarity(query.joined, listed.joined))
-    if need == kernels.SCORE_JOINED_SAME_COUNT:
-        return JOINED_SIMILARITY if query.joined == listed.joined else score
-    return compare_names(query, listed).score  # parts glue: `align` pairs them
-
-
-def compare_names(
-    query: NormalizedName,
-    listed: NormalizedName,
-    columns: Columns | None = None,
-) -> NameComparison:
-    """`columns`: see `align.align`."""
-    alignment = align(query.tokens, listed.tokens, columns)
-    score = alignment_score(query.tokens, listed.tokens, alignment, PENALTIES.get(query.kind, DEFAULT_PENALTIES))
-    if score < JOINED_SIMILARITY:
-        if len(query.tokens) != len(listed.tokens):
-            score = max(score, joined_similarity(query.joined, listed.joined))
-        elif _letter_count(query) == _letter_count(listed) and query.joined == listed.joined:
-            score = JOINED_SIMILARITY  # "Hon-gsop" / "Hong-sop": the same letters split elsewhere
     return NameComparison(score, query, listed, alignment)
 
 
-def _letter_count(name: NormalizedName) -> int:
-    return sum(len(token.text) for token in name.tokens)
-
-
-def joined_similarity(query: str, listed: str) -> float:
-    """Same letters, spaced differently ("SiemensAG", "Good Will"), at most one typo in a long name.
-
-    Only asked when the names split into a different number of parts; otherwise
-    the part-by-part comparison has already judged every letter.
-    """
-    if query == listed and query:
-        return JOINED_SIMILARITY
-    if (
-        min(len(query), len(listed)) >= JOINED_TYPO_MIN_LENGTH
-        and abs(len(query) - len(listed)) <= 1  # else more than one edit apart: no need to measure
-        and OSA.distance(query, listed, score_cutoff=1) <= 1
-    ):
-        return JOINED_TYPO_SIMILARITY
-    return 0.0
-
-
-def alignment_score(
-    query: tuple[NameToken, ...],
-    listed: tuple[NameToken, ...],
-    alignment: NameAlignment,
-    penalties: Penalties,
-) -> float:
-    achieved = 0.0
-    evidence = 0.0
-    full_part_aligned = False
-    for pair in alignment.pairs:
-        weight = 0.0
-        for i in pair.query:
-            weight += query[i].weight
-        for j in pair.listed:
-            weight += listed[j].weight
-        weight /= 2
-        achieved += pair.similarity * weight
-        evidence += weight
-        full_part_aligned = full_part_aligned or (
-            query[pair.query[0]].role == NAME and listed[pair.listed[0]].role == NAME
-        )
-    if achieved == 0.0:
-        return 0.0
-    if not full_part_aligned:
-        achieved = min(achieved, evidence * WITHOUT_FULL_PART_CAP)
-    query_left, query_contradicting = _leftover(query, alignment.unmatched_query)
-    listed_left, listed_contradicting = _leftover(listed, alignment.unmatched_listed)
-    conflicting = min(query_contradicting, listed_contradicting)
-    denominator = (
-        evidence
-        + penalties.conflict * conflicting
-        + penalties.query_extra * (query_left - conflicting)
-        + penalties.list_extra * (listed_left - conflicting)
-    )
-    return achieved / denominator
-
-
-def _leftover(tokens: tuple[NameToken, ...], positions: tuple[int, ...]) -> tuple[float, float]:
-    """Weight of unaligned parts, and of those that can contradict (particles and titles cannot)."""
-    left = contradicting = 0.0
-    for position in positions:
-        token = tokens[position]
-        left += token.weight
-        if token.role not in UNCONTRADICTING_ROLES:
-            contradicting += token.weight
-    return left, contradicting
+def joined_score(score: float, need: int, query_joined: str, listed_joined: str, kind: str) -> float:
+    """The score with the rule of joined letters applied (`kernels.alignment.joined_rule`), for
+    a search's name whose joined letters only Python has (`MatchIndex._score_names_left`)."""
+    return joined_rule(score, need, code_points(query_joined), code_points(listed_joined),
+                       SCORE_RULES.get(kind, DEFAULT_SCORE_RULES), np.empty((3, 64), dtype=np.int32))
 
 
 def score_pair(query: PersonQuery, entity: ListEntity) -> Match:

@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import kernels
 from .align import (
     INITIAL_SIMILARITY,
     MIN_SIMILARITY,
@@ -18,26 +17,72 @@ from .align import (
     SKELETON_SIMILARITY,
     VARIANT_SIMILARITY,
 )
+from .kernels.hashes import hash_buckets
+from .kernels.lookup import (
+    PHONETIC_HIT,
+    SKELETON_HIT,
+    SYMBOL_HIT,
+    LookupRules,
+    LookupTables,
+    OwnParts,
+    similar_parts,
+    similar_parts_of_range,
+)
+from .kernels.packing import (
+    INLINE_SYMBOLS,
+    PART_ABJAD,
+    PART_FIRST_SYMBOLS,
+    PART_FLAGS,
+    PART_FORM,
+    PART_NAME,
+    PART_OTHER,
+    PART_PHONETIC,
+    PART_ROLE,
+    PART_SYLLABIC,
+    PART_SYMBOL_COUNT,
+    PART_SYMBOL_START,
+    PART_UNCONTRADICTING,
+    SHORT_LENGTH,
+    SHORT_SLOT,
+    SKELETON_SLOT,
+    short_text_table,
+)
+from .kernels.scoring import ScorerTables
+from .kernels.similarity import (
+    SIMILARITY_INITIAL,
+    SIMILARITY_NAME,
+    SIMILARITY_NUMBER,
+    SIMILARITY_OTHER,
+    PartRules,
+    PartTable,
+    similarity_matrix,
+)
+from .kernels.spelling import all_deletion_hashes
 from .keys import form_key, fuzzy, indexed_keys, part_key, query_keys, stable_hash
 from .normalize import INITIAL, NAME, NUMBER, PARTICLE, TITLE, NameToken
 from .scratch import ScratchState
 
 # Part roles as the scorer tells them apart: full names count for the score's cap on
 # names without one, particles and titles never contradict.
-SCORER_ROLES = {NAME: kernels.PART_NAME, PARTICLE: kernels.PART_UNCONTRADICTING, TITLE: kernels.PART_UNCONTRADICTING}
+SCORER_ROLES = {NAME: PART_NAME, PARTICLE: PART_UNCONTRADICTING, TITLE: PART_UNCONTRADICTING}
 
 # Part roles as `align.token_similarity` tells them apart.
-SIMILARITY_ROLES = {NAME: kernels.SIMILARITY_NAME, INITIAL: kernels.SIMILARITY_INITIAL,
-                    NUMBER: kernels.SIMILARITY_NUMBER}
+SIMILARITY_ROLES = {NAME: SIMILARITY_NAME, INITIAL: SIMILARITY_INITIAL,
+                    NUMBER: SIMILARITY_NUMBER}
 QUERY_PART_CACHE_SIZE = 200_000  # query parts remembered as `similarity_matrix` reads them
 
+# The part rule's similarities, as the compiled lookup and similarity read them.
+LOOKUP_RULES = LookupRules(VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY)
+PART_RULES = PartRules(INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
+                       NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY)
+
 # What a hit on each group of `QueryKeys` means, in their order.
-KEY_GROUP_HITS = (kernels.SYMBOL_HIT, kernels.PHONETIC_HIT, kernels.SKELETON_HIT)
-OWN_SPELLINGS_CHUNK = 4096  # parts per call of `kernels.similar_parts_of_range`, the unit shared among threads
+KEY_GROUP_HITS = (SYMBOL_HIT, PHONETIC_HIT, SKELETON_HIT)
+OWN_SPELLINGS_CHUNK = 4096  # parts per call of `kernels.lookup.similar_parts_of_range`, the unit shared among threads
 
 
 class ScorerParts(NamedTuple):
-    """Per vocabulary part, what `kernels.alignment_scores` reads."""
+    """Per vocabulary part, what `kernels.scoring.alignment_scores` reads."""
 
     weights: np.ndarray  # float64
     roles: np.ndarray  # int8, kernels.PART_*
@@ -50,7 +95,7 @@ class ScorerParts(NamedTuple):
         text_numbers: dict[str, int] = {}
         return cls(
             np.fromiter((part.weight for part in parts), dtype=np.float64, count=len(parts)),
-            np.fromiter((SCORER_ROLES.get(part.role, kernels.PART_OTHER) for part in parts), dtype=np.int8,
+            np.fromiter((SCORER_ROLES.get(part.role, PART_OTHER) for part in parts), dtype=np.int8,
                         count=len(parts)),
             np.fromiter((len(part.text) for part in parts), dtype=np.int64, count=len(parts)),
             np.fromiter((text_numbers.setdefault(part.text, len(text_numbers)) for part in parts), dtype=np.int64,
@@ -60,7 +105,7 @@ class ScorerParts(NamedTuple):
 
 
 class SimilarityParts(NamedTuple):
-    """Per vocabulary part, what `kernels.similarity_matrix` reads besides the texts that do
+    """Per vocabulary part, what `kernels.similarity.similarity_matrix` reads besides the texts that do
     not fit its table; with the numbers it gives symbols, phonetic keys and Han or Hangul
     forms, for the query's parts."""
 
@@ -74,7 +119,7 @@ class SimilarityParts(NamedTuple):
 
     @classmethod
     def of(cls, parts: list[NameToken], short_texts: np.ndarray, syllabic: np.ndarray) -> SimilarityParts:
-        """`short_texts`: the parts' `kernels.short_text_table`; `syllabic`: `ScorerParts.syllabic`."""
+        """`short_texts`: the parts' `kernels.packing.short_text_table`; `syllabic`: `ScorerParts.syllabic`."""
         count = len(parts)
         symbol_numbers: dict[str, int] = {}
         phonetic_numbers: dict[str, int] = {}
@@ -87,26 +132,26 @@ class SimilarityParts(NamedTuple):
         skeletons = code_points("".join(skeleton_texts))
         skeleton_offsets = _offsets([len(skeleton) for skeleton in skeleton_texts])
         table = np.zeros((count, 64), dtype=np.uint8)
-        table[:, :kernels.SHORT_SLOT] = short_texts
-        table[:, 0] &= kernels.SHORT_LENGTH  # the slot's abjad flag is in PART_FLAGS here
-        table[:, kernels.SKELETON_SLOT:kernels.SKELETON_SLOT + kernels.SHORT_SLOT] = kernels.short_text_table(
+        table[:, :SHORT_SLOT] = short_texts
+        table[:, 0] &= SHORT_LENGTH  # the slot's abjad flag is in PART_FLAGS here
+        table[:, SKELETON_SLOT:SKELETON_SLOT + SHORT_SLOT] = short_text_table(
             skeletons, skeleton_offsets, np.zeros(count, dtype=bool))
         ints = table.view(np.int32)
-        ints[:, kernels.PART_FORM] = np.fromiter(
+        ints[:, PART_FORM] = np.fromiter(
             (form_numbers.setdefault(part.form, len(form_numbers)) if part.form != part.text else -1
              for part in parts), dtype=np.int32, count=count)
-        ints[:, kernels.PART_PHONETIC] = np.fromiter(
+        ints[:, PART_PHONETIC] = np.fromiter(
             (phonetic_numbers.setdefault(part.phonetic, len(phonetic_numbers)) if len(part.phonetic) > 2 else -1
              for part in parts), dtype=np.int32, count=count)
-        ints[:, kernels.PART_SYMBOL_START] = symbol_offsets[:-1]
-        ints[:, kernels.PART_SYMBOL_COUNT] = symbol_counts
-        ints[:, kernels.PART_ROLE] = np.fromiter(
-            (SIMILARITY_ROLES.get(part.role, kernels.SIMILARITY_OTHER) for part in parts), dtype=np.int32, count=count)
-        ints[:, kernels.PART_FLAGS] = syllabic * kernels.PART_SYLLABIC + np.fromiter(
-            (part.abjad for part in parts), dtype=bool, count=count) * kernels.PART_ABJAD
-        for k in range(kernels.INLINE_SYMBOLS):
+        ints[:, PART_SYMBOL_START] = symbol_offsets[:-1]
+        ints[:, PART_SYMBOL_COUNT] = symbol_counts
+        ints[:, PART_ROLE] = np.fromiter(
+            (SIMILARITY_ROLES.get(part.role, SIMILARITY_OTHER) for part in parts), dtype=np.int32, count=count)
+        ints[:, PART_FLAGS] = syllabic * PART_SYLLABIC + np.fromiter(
+            (part.abjad for part in parts), dtype=bool, count=count) * PART_ABJAD
+        for k in range(INLINE_SYMBOLS):
             inline = symbol_counts > k
-            ints[inline, kernels.PART_FIRST_SYMBOLS + k] = symbols[symbol_offsets[:-1][inline] + k]
+            ints[inline, PART_FIRST_SYMBOLS + k] = symbols[symbol_offsets[:-1][inline] + k]
         return cls(table, symbols, skeletons, skeleton_offsets, symbol_numbers, phonetic_numbers, form_numbers)
 
     @property
@@ -145,17 +190,13 @@ class OwnSpellings(NamedTuple):
             extra_hashes += hashes
             extra_kinds += hits
             extra_counts[number] = len(hashes)
-        arguments = (
-            kinds, fuzzy_parts, vocabulary._abjad, named, _offsets(extra_counts),
-            np.array(extra_hashes, dtype=np.uint64), np.array(extra_kinds, dtype=np.uint8),
-            vocabulary._lookup_hashes, vocabulary._lookup_buckets, vocabulary._lookup_parts, vocabulary._codes,
-            vocabulary._code_offsets, vocabulary._short_texts,
-            VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
-        )
+        own = OwnParts(kinds, fuzzy_parts, vocabulary._abjad, named, _offsets(extra_counts),
+                       np.array(extra_hashes, dtype=np.uint64), np.array(extra_kinds, dtype=np.uint8))
+        tables = vocabulary.lookup_tables
 
         def chunk(first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-            counts, parts, values = kernels.similar_parts_of_range(
-                first, min(first + OWN_SPELLINGS_CHUNK, count), *arguments)
+            counts, parts, values = similar_parts_of_range(
+                first, min(first + OWN_SPELLINGS_CHUNK, count), own, tables, LOOKUP_RULES)
             distinct, codes = np.unique(values, return_inverse=True)
             return counts, parts, distinct, codes
 
@@ -204,7 +245,7 @@ class Vocabulary(ScratchState):
     """Parts by number, with a sorted table of lookup-key hashes for fuzzy finding."""
 
     SCRATCH = ("_first_letters", "_short_texts", "_scorer_parts", "_similarity_parts", "_query_parts",
-               "_own_spellings")
+               "_own_spellings", "_lookup_tables", "_scorer_tables", "_part_table")
 
     def __init__(
         self,
@@ -218,7 +259,7 @@ class Vocabulary(ScratchState):
         self.parts = parts
         self._part_numbers = part_numbers
         self._lookup_hashes = lookup_hashes
-        self._lookup_buckets = kernels.hash_buckets(lookup_hashes)
+        self._lookup_buckets = hash_buckets(lookup_hashes)
         self._lookup_parts = lookup_parts
         self._codes = codes  # uint32 code points of every part's text, back to back
         self._code_offsets = code_offsets
@@ -230,15 +271,22 @@ class Vocabulary(ScratchState):
 
     def _scratch(self) -> None:
         # Each part's first letter a-z as 0-25, -1 for any other or none: one byte the candidate
-        # kernel reads per spelling (`kernels._rare_part_evidence`), instead of two reads of the texts.
+        # kernel reads per spelling (`kernels.candidates._rare_part_evidence`), instead of two reads of the texts.
         starts, ends = self._code_offsets[:-1], self._code_offsets[1:]
         firsts = np.zeros(len(starts), dtype=np.int64)
         present = ends > starts
         firsts[present] = self._codes[starts[present]]
         self._first_letters = np.where((firsts >= 97) & (firsts <= 122), firsts - 97, -1).astype(np.int8)
-        self._short_texts = kernels.short_text_table(self._codes, self._code_offsets, self._abjad)
+        self._short_texts = short_text_table(self._codes, self._code_offsets, self._abjad)
         self._scorer_parts = ScorerParts.of(self.parts)
         self._similarity_parts = SimilarityParts.of(self.parts, self._short_texts, self._scorer_parts.syllabic)
+        # The arrays each kernel reads, bundled once.
+        self._lookup_tables = LookupTables(self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes,
+                                           self._code_offsets, self._short_texts)
+        self._scorer_tables = ScorerTables(*self._scorer_parts, self._codes, self._code_offsets)
+        parts = self._similarity_parts
+        self._part_table = PartTable(parts.table, parts.table.view(np.int32), self._codes, self._code_offsets,
+                                     parts.symbols, parts.skeletons, parts.skeleton_offsets)
         self._query_parts: dict[int, tuple[NameToken, list[int]]] = {}  # by id(token), the token kept alive
         self._own_spellings = OwnSpellings.of(self)
 
@@ -255,8 +303,16 @@ class Vocabulary(ScratchState):
 
     @property
     def scorer_parts(self) -> ScorerParts:
-        """What the compiled scorer reads of each part (`kernels.alignment_scores`)."""
         return self._scorer_parts
+
+    @property
+    def scorer_tables(self) -> ScorerTables:
+        """What the compiled scorer reads of each part (`kernels.scoring.alignment_scores`)."""
+        return self._scorer_tables
+
+    @property
+    def lookup_tables(self) -> LookupTables:
+        return self._lookup_tables
 
     @property
     def first_letters(self) -> np.ndarray:
@@ -299,13 +355,10 @@ class Vocabulary(ScratchState):
         """`similar`, found under the part's keys now (see `own_spellings`)."""
         hashes, hits = _extra_keys(kind_code, token)
         exact = self.exact(kind_code, token)
-        return kernels.similar_parts(
+        return similar_parts(
             code_points(token.text), ord(kind_code), fuzzy(token), np.array(hashes, dtype=np.uint64),
             np.array(hits, dtype=np.uint8), token.abjad,
-            -1 if exact is None else exact,
-            self._lookup_hashes, self._lookup_buckets, self._lookup_parts, self._codes, self._code_offsets,
-            self._short_texts,
-            VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY, MIN_SIMILARITY,
+            -1 if exact is None else exact, self._lookup_tables, LOOKUP_RULES,
         )
 
     @property
@@ -323,18 +376,11 @@ class Vocabulary(ScratchState):
     def similarity_matrix(self, query: np.ndarray, query_count: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`align.similarity_column` of each part in `rows` (sorted part numbers) against the
         `query_count` parts of `query` (`query_parts`), compiled: (values [row, query part],
-        reasons [row, query part] as `kernels.REASONS` numbers)."""
-        parts = self._similarity_parts
-        return kernels.similarity_matrix(
-            rows, query_count, query,
-            parts.table, parts.table.view(np.int32), self._codes, self._code_offsets, parts.symbols,
-            parts.skeletons, parts.skeleton_offsets,
-            INITIAL_SIMILARITY, VARIANT_SIMILARITY, PHONETIC_SIMILARITY, SKELETON_SIMILARITY,
-            NEAR_SKELETON_SIMILARITY, MIN_SIMILARITY,
-        )
+        reasons [row, query part] as `kernels.similarity.REASONS` numbers)."""
+        return similarity_matrix(rows, query_count, query, self._part_table, PART_RULES)
 
     def _query_part(self, token: NameToken) -> list[int]:
-        """The query part as `kernels.similarity_matrix` reads it (QUERY_*), in this vocabulary's numbers."""
+        """The query part as `kernels.similarity.similarity_matrix` reads it (QUERY_*), in this vocabulary's numbers."""
         cached = self._query_parts.get(id(token))
         if cached is not None and cached[0] is token:
             return cached[1]
@@ -348,7 +394,7 @@ class Vocabulary(ScratchState):
             len(token.text), len(token.skeleton), len(symbols),
             syllabic,
             parts.form_numbers.get(token.form, -1) if syllabic else -1,
-            SIMILARITY_ROLES.get(token.role, kernels.SIMILARITY_OTHER),
+            SIMILARITY_ROLES.get(token.role, SIMILARITY_OTHER),
             parts.phonetic_numbers.get(token.phonetic, -1) if len(token.phonetic) > 2 else -1,
             token.abjad,
             *map(ord, token.text), *map(ord, token.skeleton), *symbols,
@@ -369,7 +415,7 @@ class Vocabulary(ScratchState):
 
 
 def _extra_keys(kind_code: str, token: NameToken) -> tuple[list[int], list[int]]:
-    """A query part's lookup keys other than deletions (`keys.query_keys`) as `kernels.similar_parts`
+    """A query part's lookup keys other than deletions (`keys.query_keys`) as `kernels.lookup.similar_parts`
     takes them: their hashes, and what a hit on each means (`KEY_GROUP_HITS`)."""
     hashes: list[int] = []
     hits: list[int] = []
@@ -421,7 +467,7 @@ class VocabularyBuilder:
             for lookup_key in set(indexed_keys(key[0], part)):
                 other_hashes.append(stable_hash(lookup_key))
                 other_parts.append(number)
-        deletion_hashes, deletion_parts = kernels.all_deletion_hashes(kind_codes, codes, code_offsets, eligible)
+        deletion_hashes, deletion_parts = all_deletion_hashes(kind_codes, codes, code_offsets, eligible)
         hashes = np.concatenate([deletion_hashes, np.frombuffer(other_hashes, dtype=np.uint64)])
         numbers = np.concatenate([deletion_parts, np.frombuffer(other_parts, dtype=np.int32)])
         order = np.argsort(hashes, kind="stable")

@@ -1,7 +1,7 @@
-"""The compiled kernels agree with the plain definitions they mirror.
+"""The compiled kernels agree with the plain definitions of the rules (`oracle`).
 
 Typo finding rests on one promise: any two spellings the scorer accepts as typos of
-each other (within the budget of `align.edit_similarity`) and at most two edits apart
+each other (within the budget of `oracle.edit_similarity`) and at most two edits apart
 share a deletion key. (Parts of ten letters or more may be three edits apart; those
 the search reaches as long shots, see `MatchIndex._shortlist`.)
 """
@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from rapidfuzz.distance import OSA
 
 from service.screening.matching import kernels
-from service.screening.matching.align import edit_similarity
 from service.screening.matching.vocabulary import code_points
+
+from .oracle import edit_similarity, token_similarity
 
 LETTERS = "abdeilmnorsu"  # few letters, so that random spellings often come close
 words = st.text(alphabet=LETTERS, min_size=1, max_size=12)
@@ -44,26 +45,26 @@ edits = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 20), st.sampled_fro
 def test_it_measures_osa_distance_as_rapidfuzz_does(a, b, cutoff):
     rows = np.empty((3, 4), dtype=np.int32)  # too small on purpose: the kernel must make its own
     expected = OSA.distance(a, b)
-    got = kernels.osa_distance(code_points(a), code_points(b), cutoff, rows)
+    got = kernels.spelling.osa_distance(code_points(a), code_points(b), cutoff, rows)
     assert got == (expected if expected <= cutoff else cutoff + 1)
 
 
 @settings(max_examples=600, deadline=None)
 @given(words, st.one_of(words, st.builds(_edited, words, edits)), st.integers(0, 4))
 def test_it_measures_osa_distance_bit_parallel_as_rapidfuzz_does(a, b, cutoff):
-    chars, masks = kernels.osa_pattern(code_points(a))
+    chars, masks = kernels.spelling.osa_pattern(code_points(a))
     expected = OSA.distance(a, b)
-    assert kernels.osa_distance_bits(chars, masks, len(a), code_points(b), cutoff) == min(expected, cutoff + 1)
+    assert kernels.spelling.osa_distance_bits(chars, masks, len(a), code_points(b), cutoff) == min(expected, cutoff + 1)
 
 
 def test_it_measures_osa_distance_bit_parallel_on_64_characters_and_other_scripts():
     a = "abcdefghijklmnopqrstuvwxyz" * 2 + "áé中文ÆØÅ…xyzw"
     assert len(a) == 64
     for b in (a, a[1:], a[:-1] + "z", a[:10] + a[11] + a[10] + a[12:], "владимир", ""):
-        chars, masks = kernels.osa_pattern(code_points(a))
-        assert kernels.osa_distance_bits(chars, masks, len(a), code_points(b), 100) == OSA.distance(a, b)
-    chars, masks = kernels.osa_pattern(code_points("владимир"))
-    assert kernels.osa_distance_bits(chars, masks, 8, code_points("вальдимир"), 3) == OSA.distance("владимир", "вальдимир")
+        chars, masks = kernels.spelling.osa_pattern(code_points(a))
+        assert kernels.spelling.osa_distance_bits(chars, masks, len(a), code_points(b), 100) == OSA.distance(a, b)
+    chars, masks = kernels.spelling.osa_pattern(code_points("владимир"))
+    assert kernels.spelling.osa_distance_bits(chars, masks, 8, code_points("вальдимир"), 3) == OSA.distance("владимир", "вальдимир")
 
 
 @settings(max_examples=400, deadline=None)
@@ -71,9 +72,9 @@ def test_it_measures_osa_distance_bit_parallel_on_64_characters_and_other_script
 def test_it_gives_the_typo_similarity_the_scorer_gives(word, changes):
     other = _edited(word, changes)
     rows = np.empty((3, 64), dtype=np.int32)
-    assert kernels.edit_similarity(code_points(word), code_points(other), rows) == edit_similarity(word, other)
-    chars, masks = kernels.osa_pattern(code_points(word))  # the lookups' bit-parallel path
-    assert kernels.typo_similarity(code_points(word), code_points(other), chars, masks, rows) == edit_similarity(word, other)
+    assert kernels.spelling.edit_similarity(code_points(word), code_points(other), rows) == edit_similarity(word, other)
+    chars, masks = kernels.spelling.osa_pattern(code_points(word))  # the lookups' bit-parallel path
+    assert kernels.spelling.typo_similarity(code_points(word), code_points(other), chars, masks, rows) == edit_similarity(word, other)
 
 
 
@@ -81,16 +82,15 @@ def test_it_keeps_short_ascii_parts_in_slots_and_marks_the_others():
     texts = ["putin", "a" * 15, "a" * 16, "владимир", ""]
     codes = np.concatenate([code_points(text) for text in texts])
     offsets = np.cumsum([0] + [len(text) for text in texts]).astype(np.int64)
-    table = kernels.short_text_table(codes, offsets, np.array([False, False, False, True, False]))
+    table = kernels.packing.short_text_table(codes, offsets, np.array([False, False, False, True, False]))
     assert bytes(table[0, 1:1 + table[0, 0]]) == b"putin"
     assert table[1, 0] == 15 and bytes(table[1, 1:]) == b"a" * 15
-    assert table[2, 0] == kernels.SHORT_LENGTH  # too long: read from the code points
-    assert table[3, 0] == kernels.SHORT_LENGTH | kernels.SHORT_ABJAD  # not ASCII
+    assert table[2, 0] == kernels.packing.SHORT_LENGTH  # too long: read from the code points
+    assert table[3, 0] == kernels.packing.SHORT_LENGTH | kernels.packing.SHORT_ABJAD  # not ASCII
     assert table[4, 0] == 0
 
 
 def test_it_finds_spellings_with_the_similarity_the_scorer_gives_short_long_or_abjad():
-    from service.screening.matching.align import token_similarity
     from service.screening.matching.normalize import normalize
     from service.screening.matching.vocabulary import VocabularyBuilder
 
@@ -114,15 +114,15 @@ def test_it_gives_every_accepted_typo_a_shared_deletion_key(listed, changes):
     if len(query) < 4 or edit_similarity(query, listed) == 0.0 or OSA.distance(query, listed) > 2:
         return  # the scorer would not call these typos of each other, or they are three edits apart
     shared = np.intersect1d(
-        kernels.query_deletion_hashes(ord("p"), code_points(query)),
-        kernels.listed_deletion_hashes(ord("p"), code_points(listed)),
+        kernels.spelling.query_deletion_hashes(ord("p"), code_points(query)),
+        kernels.spelling.listed_deletion_hashes(ord("p"), code_points(listed)),
     )
     assert len(shared), f"{query!r} and {listed!r} share no deletion key"
 
 
 def test_it_keeps_keys_of_other_kinds_of_name_apart():
-    person = kernels.listed_deletion_hashes(ord("p"), code_points("petrov"))
-    organisation = kernels.query_deletion_hashes(ord("o"), code_points("petrov"))
+    person = kernels.spelling.listed_deletion_hashes(ord("p"), code_points("petrov"))
+    organisation = kernels.spelling.query_deletion_hashes(ord("o"), code_points("petrov"))
     assert not len(np.intersect1d(person, organisation))
 
 
@@ -130,8 +130,8 @@ def test_it_does_not_let_a_short_key_meet_every_long_part():
     # "maria" minus two letters is "mar"; "mark" minus one letter is "mar" too, but a
     # four-letter part may differ by one edit only, so the two must not meet.
     assert not len(np.intersect1d(
-        kernels.query_deletion_hashes(ord("p"), code_points("maria")),
-        kernels.listed_deletion_hashes(ord("p"), code_points("mark")),
+        kernels.spelling.query_deletion_hashes(ord("p"), code_points("maria")),
+        kernels.spelling.listed_deletion_hashes(ord("p"), code_points("mark")),
     ))
 
 
@@ -139,10 +139,10 @@ def test_it_finds_sorted_hashes_through_their_buckets():
     rng = np.random.default_rng(7)
     hashes = np.sort(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64) * np.uint64(2))
     hashes = np.sort(np.concatenate([hashes, hashes[:10]]))  # some repeated keys
-    buckets = kernels.hash_buckets(hashes)
-    shift = kernels.bucket_shift(buckets)
+    buckets = kernels.hashes.hash_buckets(hashes)
+    shift = kernels.hashes.bucket_shift(buckets)
     for key in list(hashes[::97]) + [np.uint64(1), np.uint64(2**64 - 1)]:
-        first, end = kernels.hashed_range(hashes, buckets, shift, np.uint64(key))
+        first, end = kernels.hashes.hashed_range(hashes, buckets, shift, np.uint64(key))
         assert (first, end) == (np.searchsorted(hashes, key, "left"), np.searchsorted(hashes, key, "right"))
 
 
@@ -150,9 +150,9 @@ def test_it_finds_many_keys_at_once_as_one_by_one():
     rng = np.random.default_rng(11)
     hashes = np.sort(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64) * np.uint64(2))
     hashes = np.sort(np.concatenate([hashes, hashes[:10], hashes[:3]]))  # keys held two and three times
-    buckets = kernels.hash_buckets(hashes)
+    buckets = kernels.hashes.hash_buckets(hashes)
     keys = np.concatenate([hashes[::41], hashes[:3], [np.uint64(1), np.uint64(2**64 - 1)]]).astype(np.uint64)
-    firsts, ends = kernels.hashed_ranges(hashes, buckets, keys)
+    firsts, ends = kernels.hashes.hashed_ranges(hashes, buckets, keys)
     assert firsts.tolist() == np.searchsorted(hashes, keys, "left").tolist()
     assert ends.tolist() == np.searchsorted(hashes, keys, "right").tolist()
     assert (ends - firsts)[-5:].tolist() == [3, 3, 3, 0, 0]  # repeated keys; odd keys are absent
@@ -215,9 +215,9 @@ def test_it_lays_out_names_as_the_token_by_token_definition_does():
         names.append((tokens, [vocabulary.number(schema[0].lower(), token) for token in tokens]))
     parts = vocabulary.parts
     start = np.cumsum([0] + [len(p) for _, p in names]).astype(np.int64)
-    layout = kernels.name_layout(
+    layout = kernels.packing.name_layout(
         start, np.array([p for _, ps in names for p in ps], dtype=np.int32),
-        np.array([ROLE_CODES.get(t.role, kernels.ROLE_OTHER) for t in parts], dtype=np.int8),
+        np.array([ROLE_CODES.get(t.role, kernels.packing.ROLE_OTHER) for t in parts], dtype=np.int8),
         np.array([t.weight for t in parts], dtype=np.float64),
         np.array([ord(t.text[0]) - 97 if "a" <= t.text[0] <= "z" else -1 for t in parts], dtype=np.int8),
         INITIAL_CODES, LETTER_CODES,
@@ -241,15 +241,15 @@ def test_it_packs_each_name_into_one_record_of_its_layout():
                for schema, text in LAYOUT_NAMES if schema == "Person"]
     parts = vocabulary.parts
     start = np.cumsum([0] + [len(p) for p in numbers]).astype(np.int64)
-    layout = kernels.name_layout(
+    layout = kernels.packing.name_layout(
         start, np.array([p for ps in numbers for p in ps], dtype=np.int32),
-        np.array([ROLE_CODES.get(t.role, kernels.ROLE_OTHER) for t in parts], dtype=np.int8),
+        np.array([ROLE_CODES.get(t.role, kernels.packing.ROLE_OTHER) for t in parts], dtype=np.int8),
         np.array([t.weight for t in parts], dtype=np.float64),
         np.array([ord(t.text[0]) - 97 if "a" <= t.text[0] <= "z" else -1 for t in parts], dtype=np.int8),
         INITIAL_CODES, LETTER_CODES,
     )
     weight, contradicting, count, letters, repeated, initials = layout[:6]
-    records = kernels.name_records(start, *layout[:6])
+    records = kernels.packing.name_records(start, *layout[:6])
     assert records.dtype.itemsize == 32
     for field, expected in [("weight", weight), ("contradicting_weight", contradicting), ("part_count", count),
                             ("repeated_letters", repeated), ("first_part", start[:-1]), ("length", np.diff(start)),
@@ -263,7 +263,7 @@ def test_it_refuses_a_name_too_long_for_its_record():
     start = np.array([0, 70_000], dtype=np.int64)
     one = np.zeros(1)
     with pytest.raises(ValueError, match="65,535"):
-        kernels.name_records(start, one, one, one.astype(np.int16), *(one.astype(np.uint32),) * 3)
+        kernels.packing.name_records(start, one, one, one.astype(np.int16), *(one.astype(np.uint32),) * 3)
 
 def _plain_shortlist(names, estimates, entity, threshold, wanted, long_shots, margin, floor):
     """The shortlist's definition: names by estimate (ties by name number), the first 4 x wanted;
@@ -302,31 +302,27 @@ def test_it_shortlists_as_the_plain_definition_does(rows, wanted, long_shots, rn
     for number, (owner, _) in zip(numbers, rows):
         entity[number] = owner
     wanted = max(wanted, long_shots + 1)
-    got = kernels.shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3).tolist()
+    got = kernels.shortlist.shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3).tolist()
     assert got == _plain_shortlist(names, estimates, entity, 0.75, wanted, long_shots, 0.2, 0.3)
 
 
 def test_it_rules_out_glued_parts_by_the_scorers_own_limits():
-    # The compiled scorer leaves a name to Python only when a left-over part could equal
-    # adjacent left-over parts glued together: within align's run length and typo budget.
-    from service.screening.matching import align
-
-    assert kernels.LONGEST_GLUED_RUN == align.LONGEST_GLUED_RUN
+    # The compiled scorer tries to glue parts only when a left-over part could equal adjacent
+    # left-over parts glued together: within the typo budget of the longest parts.
     long = "abcdefghijkl"
-    assert align.edit_similarity(long, long + "mno") > 0  # three typos apart: similar
-    assert align.edit_similarity(long, long + "mnop") == 0  # four: never
-    assert kernels.LARGEST_TYPO_BUDGET == 3
+    assert edit_similarity(long, long + "mno") > 0  # three typos apart: similar
+    assert edit_similarity(long, long + "mnop") == 0  # four: never
+    assert kernels.alignment.LARGEST_TYPO_BUDGET == 3
 
 
 def test_it_gives_every_part_pair_the_similarity_and_reason_the_scorer_gives(un_persons):
-    """`kernels.similarity_matrix` against `align.token_similarity`, on the name_bench pairs
+    """`kernels.similarity.similarity_matrix` against `oracle.token_similarity`, on the name_bench pairs
     (many scripts, initials, numbers, particles, Han and Hangul) and UN names, with list parts
     that do not fit the kernel's table: long or non-ASCII texts, many symbols."""
     import csv
     import random
     from collections import Counter
 
-    from service.screening.matching.align import token_similarity
     from service.screening.matching.normalize import normalize
     from service.screening.matching.vocabulary import VocabularyBuilder
 
@@ -356,12 +352,12 @@ def test_it_gives_every_part_pair_the_similarity_and_reason_the_scorer_gives(un_
         for row, part in enumerate(parts):
             token = vocabulary.parts[part]
             fallbacks["long text"] += len(token.text) > 15 or not token.text.isascii()
-            fallbacks["many symbols"] += len(token.symbols) > kernels.INLINE_SYMBOLS
+            fallbacks["many symbols"] += len(token.symbols) > kernels.packing.INLINE_SYMBOLS
             for column, query_token in enumerate(query_tokens):
-                got = (values[row, column], kernels.REASONS[codes[row, column]])
+                got = (values[row, column], kernels.similarity.REASONS[codes[row, column]])
                 assert got == token_similarity(query_token, token), (query_token.text, token.text)
                 reasons[got[1]] += 1
-    assert set(reasons) == set(kernels.REASONS), reasons  # every branch of the scorer was taken
+    assert set(reasons) == set(kernels.similarity.REASONS), reasons  # every branch of the scorer was taken
     assert fallbacks["long text"] and fallbacks["many symbols"], fallbacks
 
 
@@ -376,7 +372,7 @@ def test_it_reads_shortlisted_names_as_the_index_arrays_give_them():
     entity = np.array([7, 3, 7, 0, 12], dtype=np.int32)
     weak = np.array([False, True, False, True, False])
     names = np.array([2, 0, 4, 1, 3, 2], dtype=np.int32)  # unordered, one twice
-    rows, text_bytes = kernels.shortlisted_names(names, entity, weak, *packed.arrays())
+    rows, text_bytes = kernels.shortlist.shortlisted_names(names, entity, weak, *packed.arrays())
     ends = [0] + [end for _, _, end in rows.tolist()]
     got = [(e, bool(w), text_bytes.tobytes()[start:end].decode())
            for (e, w, _), start, end in zip(rows.tolist(), ends, ends[1:])]

@@ -1,5 +1,6 @@
-"""`score.name_score`: one name against another, compiled (`kernels.pair_score`), must give
-exactly the score of Python's `compare_names`, which the rest of the engine is held to."""
+"""One name against another, compiled: `score.name_score` (`kernels.scoring.pair_score`) and
+`score.compare_names` (`kernels.scoring.pair_alignment`) give exactly the oracle's score and
+alignment (`oracle.compare_names`, the rules in plain Python)."""
 
 from __future__ import annotations
 
@@ -12,22 +13,18 @@ import pytest
 
 from service.screening.matching import kernels, pair
 from service.screening.matching.normalize import normalize, normalize_name, split_alternatives
-from service.screening.matching.score import (
-    DEFAULT_PENALTY_ARRAY,
-    PAIR_CONSTANTS,
-    PENALTY_ARRAYS,
-    compare_names,
-    name_score,
-)
+from service.screening.matching.score import DEFAULT_PAIR_RULES, PAIR_RULES, compare_names, name_score
 
+from . import oracle
 from .conftest import shared_data
 
 
 def _kernel_need(query, listed) -> int:
+    """Which way out of the alignment the pair kernel took (SCORE_*)."""
     query_packed, listed_packed = pair.pair_packings(query, listed)
-    return kernels.pair_score(
-        query_packed.parts, query_packed.weights, listed_packed.parts, listed_packed.weights,
-        PENALTY_ARRAYS.get(query.kind, DEFAULT_PENALTY_ARRAY), PAIR_CONSTANTS,
+    return kernels.scoring.pair_score(
+        query_packed.parts, query_packed.weights, query_packed.joined, listed_packed.parts, listed_packed.weights,
+        listed_packed.joined, *PAIR_RULES.get(query.kind, DEFAULT_PAIR_RULES),
     )[1]
 
 
@@ -49,19 +46,20 @@ def _bench_and_un_pairs(un_persons) -> list[tuple[str, str, str]]:
     return pairs
 
 
-def test_it_scores_every_pair_exactly_as_the_python_alignment_does(un_persons):
-    needs = Counter()
-    compared = 0
+def test_it_scores_and_aligns_every_pair_exactly_as_the_oracle_does(un_persons):
+    needs, reasons = Counter(), Counter()
     for query_text, listed_text, schema in _bench_and_un_pairs(un_persons):
         query, listed = normalize_name(query_text, schema), normalize_name(listed_text, schema)
-        assert name_score(query, listed) == compare_names(query, listed).score, (query_text, listed_text)
-        if query.tokens and listed.tokens:
-            needs[_kernel_need(query, listed)] += 1
-            compared += 1
-    # Every way out of the kernel was taken: done, both joined-letter checks, glued parts.
-    assert set(needs) == {kernels.SCORE_DONE, kernels.SCORE_JOINED_OTHER_COUNT, kernels.SCORE_JOINED_SAME_COUNT,
-                          kernels.SCORE_IN_PYTHON}, needs
-    assert needs[kernels.SCORE_IN_PYTHON] < 0.05 * compared  # glued parts are rare
+        expected = oracle.compare_names(query, listed)
+        got = compare_names(query, listed)
+        assert (got.score, got.alignment) == (expected.score, expected.alignment), (query_text, listed_text)
+        assert name_score(query, listed) == expected.score, (query_text, listed_text)
+        needs[_kernel_need(query, listed)] += 1
+        reasons.update(pair.reason for pair in expected.alignment.pairs)
+    # Every way out of the kernel was taken (done, both joined-letter checks), and every kind of pair.
+    assert set(needs) == {kernels.alignment.SCORE_DONE, kernels.alignment.SCORE_JOINED_OTHER_COUNT,
+                          kernels.alignment.SCORE_JOINED_SAME_COUNT}, needs
+    assert set(reasons) == set(kernels.similarity.REASONS[1:]) | {"joined"}, reasons
 
 
 @pytest.mark.parametrize(
@@ -84,9 +82,12 @@ def test_it_scores_every_pair_exactly_as_the_python_alignment_does(un_persons):
         ("", "Vladimir Putin", "Person"),  # no parts
     ],
 )
-def test_it_gives_the_python_score_for_each_kind_of_pair(query, listed, schema):
+def test_it_gives_the_oracles_score_and_alignment_for_each_kind_of_pair(query, listed, schema):
     query_name, listed_name = normalize_name(query, schema), normalize_name(listed, schema)
-    assert name_score(query_name, listed_name) == compare_names(query_name, listed_name).score
+    expected = oracle.compare_names(query_name, listed_name)
+    got = compare_names(query_name, listed_name)
+    assert (got.score, got.alignment) == (expected.score, expected.alignment)
+    assert name_score(query_name, listed_name) == expected.score
 
 
 def test_it_packs_a_name_once():
@@ -101,7 +102,7 @@ def test_it_packs_names_again_when_the_number_table_starts_again(monkeypatch):
     mean other strings: it must be packed again, not compared with stale numbers."""
     query = normalize_name("Mohammed Abdallah")
     listed = normalize_name("Muhammad Abdullah")  # variants: their symbol numbers must agree
-    expected = compare_names(query, listed).score
+    expected = oracle.compare_names(query, listed).score
     assert name_score(query, listed) == expected
     before = pair.packed(query).generation
     monkeypatch.setattr(pair, "MAX_NUMBERS", 1)
@@ -131,8 +132,10 @@ def test_it_compiles_the_pair_kernel_when_a_worker_warms_up():
     script = (
         "from service.screening.matching import kernels, warm_up\n"
         "warm_up()\n"
-        "print(len(kernels.pair_score.signatures), len(kernels.alignment_scores.signatures))\n"
+        "print(*[len(kernel.signatures) for kernel in (kernels.scoring.pair_score, kernels.scoring.alignment_scores,\n"
+        "      kernels.scoring.pair_alignment, kernels.scoring.joined_scores)])\n"
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[4],
                           capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["1", "1"]
+    counts = done.stdout.split()
+    assert len(counts) == 4 and all(int(count) >= 1 for count in counts), done.stdout  # each loaded or compiled
