@@ -36,6 +36,22 @@ def test_it_refuses_a_wrong_secret(api, client):
     _assert_unauthorized(response)
 
 
+def test_it_refuses_a_prefix_or_an_extension_of_the_secret(api, client):
+    # A comparison of only the first characters (or of a stored prefix) would let these in.
+    creds = api.credentials
+    for secret in (creds.basic_auth_secret[:-1], creds.basic_auth_secret[:8], creds.basic_auth_secret + "x", ""):
+        response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.basic_auth_id, secret))
+
+        _assert_unauthorized(response)
+
+
+def test_it_refuses_a_prefix_of_the_client_id(api, client):
+    creds = api.credentials
+    response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.basic_auth_id[:-1], creds.basic_auth_secret))
+
+    _assert_unauthorized(response)
+
+
 def test_it_refuses_an_unknown_id(api, client):
     response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic("basic_unknown", api.credentials.basic_auth_secret))
 

@@ -92,6 +92,14 @@ def test_it_refuses_a_wrong_client_secret(api, client):
     assert response["WWW-Authenticate"]
 
 
+def test_it_refuses_a_prefix_or_an_extension_of_the_client_secret(api, client):
+    secret = api.credentials.token_auth_secret
+    for wrong in (secret[:-1], secret[:8], secret + "x"):
+        response = client.post(TOKEN_URL, _body(api, client_secret=wrong), content_type="application/json")
+
+        _oauth_error(response, 401, "invalid_client")
+
+
 def test_it_refuses_an_unknown_client(api, client):
     response = client.post(TOKEN_URL, _body(api, client_id="token_unknown"), content_type="application/json")
 

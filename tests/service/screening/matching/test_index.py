@@ -406,3 +406,23 @@ def test_it_leaves_out_only_candidates_estimated_below_the_floor(un_persons, un_
         assert all(estimate < LONG_SHOT_FLOOR for name, estimate in everything.items() if name not in kept), query
         left_out += len(everything) - len(kept)
     assert left_out > 100  # the rule is exercised, not only allowed
+
+
+@pytest.mark.parametrize(
+    "query",
+    [PersonQuery("Ole Hansen"), PersonQuery("Ole Hansen", birth_date="1961"), PersonQuery("Ola Hansen")],
+)
+def test_it_keeps_a_match_scoring_exactly_the_threshold(query):
+    index = MatchIndex.build(NORWEGIANS)
+    [best, *_] = index.search(query, threshold=0.01)  # 1.0, 1.0 - 0.1 (a year off) and 0.3333
+
+    at_threshold = index.search(query, threshold=best.score)
+
+    assert best.entity_id in {match.entity_id for match in at_threshold}
+    assert best.entity_id not in {match.entity_id for match in index.search(query, threshold=best.score + 0.001)}  # scores are rounded to 4 places
+
+
+def test_it_does_not_report_a_common_name_born_years_before_the_listed_date():
+    index = MatchIndex.build(NORWEGIANS)
+    assert index.search(PersonQuery("Ole Hansen", birth_date="1940-03-02")) == []
+    assert found(index, PersonQuery("Ole Hansen", birth_date="1961"), "pep-1")  # one year before: tolerated
