@@ -63,7 +63,7 @@ def test_a_rate_limit_carries_its_retry_after():
     error = _error_for(429, {"detail": "Slow down.", "code": "rate_limited"})
 
     assert isinstance(error, ServiceRateLimited) and error.retry_after is None
-    direct = ServiceRateLimited(429, "rate_limited", "Slow down.", [{"loc": [], "msg": "x"}], retry_after=7)
+    direct = ServiceRateLimited(429, "rate_limited", "Slow down.", errors=[{"loc": [], "msg": "x"}], retry_after=7)
     assert (direct.retry_after, direct.status, direct.code, direct.detail) == (7, 429, "rate_limited", "Slow down.")
     assert direct.errors == [{"loc": [], "msg": "x"}]
     assert str(direct) == "429 rate_limited: Slow down."

@@ -80,6 +80,8 @@ def test_the_penalties_and_bonuses_keep_their_order():
 def test_the_most_favourable_listed_date_counts():
     assert birth_date_adjustment("1970-05-12", ["1955", "1970-05-12", "1971"]).value == SAME_DATE_BONUS
     assert birth_date_adjustment("1970", ["1955", "not a date", "1969"]).value == ONE_YEAR_OFF_PENALTY
+    # Equally favourable dates: the first listed explains the match (not the one whose note sorts last).
+    assert birth_date_adjustment("1970-05-12", ["1970-05", "1970"]).note == "same birth month 1970-05"
 
 
 @pytest.mark.parametrize(("query", "listed"), [(None, ["1970"]), ("", ["1970"]), ("unknown", ["1970"]),
