@@ -104,22 +104,37 @@ def test_flags_page_by_position_too(api):
 
 
 @pytest.mark.parametrize(
-    ("params", "parameter", "says"),
+    ("params", "parameter", "message"),
     [
-        ({"after_update_timestamp": "2024-03-01"}, "after_uuid", "is needed with after_update_timestamp"),
-        ({"after_uuid": START["after_uuid"]}, "after_update_timestamp", "is needed with after_uuid"),
-        ({**START, "after_update_timestamp": "yesterday"}, "after_update_timestamp", "not a date"),
-        ({**START, "after_update_timestamp": "2024-03-01T08:00:00.25 01:00"}, "after_update_timestamp", "%2B"),
-        ({**START, "after_uuid": "not-a-uuid"}, "after_uuid", "not a UUID"),
-        ({**START, "offset": "10"}, "offset", "cannot be combined"),
+        (
+            {"after_update_timestamp": "2024-03-01"},
+            "after_uuid",
+            "is needed with after_update_timestamp: together they are the position to page after",
+        ),
+        (
+            {"after_uuid": START["after_uuid"]},
+            "after_update_timestamp",
+            "is needed with after_uuid: together they are the position to page after",
+        ),
+        (
+            {**START, "after_update_timestamp": "yesterday"},
+            "after_update_timestamp",
+            "'yesterday' is not a date or an ISO 8601 timestamp",
+        ),
+        (  # an unencoded + arrives as a space
+            {**START, "after_update_timestamp": "2024-03-01T08:00:00.25 01:00"},
+            "after_update_timestamp",
+            "'2024-03-01T08:00:00.25 01:00' is not a date or an ISO 8601 timestamp (in a URL, write the offset's + as %2B)",
+        ),
+        ({**START, "after_uuid": "not a uuid"}, "after_uuid", "'not a uuid' is not a UUID"),
+        ({**START, "offset": "10"}, "offset", "cannot be combined with after_update_timestamp and after_uuid"),
     ],
 )
-def test_it_refuses_a_bad_position_with_a_400_naming_the_parameter(api, companies, params, parameter, says):
+def test_it_refuses_a_bad_position_with_a_400_naming_the_parameter(api, companies, params, parameter, message):
     body = error_of(api.get(COMPANIES, params), 400)
 
     assert body["code"] == "invalid_parameter"
-    assert body["errors"][0]["loc"] == ["query", parameter]
-    assert says in body["errors"][0]["msg"]
+    assert body["errors"] == [{"loc": ["query", parameter], "msg": message}]
 
 
 def test_a_dataset_without_update_timestamp_says_to_use_offset(api, db):
