@@ -140,5 +140,6 @@ def test_it_refuses_a_bad_position_with_a_400_naming_the_parameter(api, companie
 def test_a_dataset_without_update_timestamp_says_to_use_offset(api, db):
     body = error_of(api.get(f"{DATASETS}/company-employment", START), 400)
 
-    assert body["errors"][0]["loc"] == ["query", "after_update_timestamp"]
-    assert "page it with limit and offset" in body["detail"]
+    detail = "Dataset company-employment has no update_timestamp; page it with limit and offset."
+    assert (body["code"], body["detail"]) == ("invalid_parameter", detail)
+    assert body["errors"] == [{"loc": ["query", "after_update_timestamp"], "msg": detail}]
