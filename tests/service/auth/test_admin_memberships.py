@@ -99,4 +99,6 @@ def test_the_membership_list_holds_only_the_organisations_own_members(api, other
 
         assert [m["email"] for m in listing["elements"]] == ["kari@nordbank.no"]
         assert listing["count"] == 1 and listing["has_more"] is False
-    assert api.get(_members_url(other_api)).status_code == 404  # nor by naming the other organisation
+    theirs = api.get(_members_url(other_api))  # nor by naming the other organisation
+    assert theirs.status_code == 404
+    assert (theirs.json()["code"], theirs.json()["detail"]) == ("not_found", "No such app customer.")
