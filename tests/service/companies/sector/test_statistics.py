@@ -7,7 +7,7 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from service.companies.sector.statistics import bucket_counts, bucket_layout, ranked_indices, round_value
+from service.companies.sector.statistics import bucket_counts, bucket_layout, ranked_indices, round_value, summarize
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,30 @@ def test_it_ranks_by_value_and_breaks_ties_by_key():
     assert ranked_indices(values=values, tie_keys=keys, count=3, highest=False) == [5, 3, 0]
     assert ranked_indices(values=values, tie_keys=keys, count=10, highest=False) == [5, 3, 0, 2, 4, 1]
     assert ranked_indices(values=values, tie_keys=keys, count=0, highest=True) == []
+
+
+def test_it_summarizes_values_with_companies_without_one_counted_as_zero():
+    summary = summarize(values=np.array([5.0]), null_count=1)
+
+    assert (summary.total_count, summary.not_null_count, summary.null_count) == (2, 1, 1)
+    assert (summary.average_value, summary.median_value, summary.min_value, summary.max_value) == (5, 5, 5, 5)
+    assert summary.standard_deviation == 0
+    assert (summary.average_zero_imputed, summary.median_zero_imputed) == (2.5, 2.5)
+    assert summary.standard_deviation_zero_imputed == 2.5
+
+
+def test_a_sector_without_values_has_no_statistics_of_values():
+    only_nulls = summarize(values=np.array([]), null_count=3)
+    empty = summarize(values=np.array([]), null_count=0)
+
+    value_statistics = ("average_value", "median_value", "min_value", "max_value", "standard_deviation")
+    assert [getattr(only_nulls, name) for name in value_statistics] == [None] * 5
+    assert (only_nulls.average_zero_imputed, only_nulls.median_zero_imputed) == (0, 0)
+    assert only_nulls.standard_deviation_zero_imputed == 0
+    assert [getattr(empty, name) for name in value_statistics] == [None] * 5
+    assert (empty.average_zero_imputed, empty.median_zero_imputed, empty.standard_deviation_zero_imputed) == (
+        None,
+        None,
+        None,
+    )
+    assert (empty.total_count, empty.not_null_count, empty.null_count) == (0, 0, 0)
