@@ -76,6 +76,14 @@ def test_it_ranks_by_value_and_breaks_ties_by_key():
     assert ranked_indices(values=values, tie_keys=keys, count=3, highest=False) == [5, 3, 0]
     assert ranked_indices(values=values, tie_keys=keys, count=10, highest=False) == [5, 3, 0, 2, 4, 1]
     assert ranked_indices(values=values, tie_keys=keys, count=0, highest=True) == []
+    no_keys = np.zeros((0, 2), dtype=np.uint64)
+    assert ranked_indices(values=np.array([]), tie_keys=no_keys, count=5, highest=True) == []  # an empty sector
+
+
+def test_it_rounds_values_beyond_the_default_decimal_precision():
+    # 28 digits (Python's default context) are not enough for 10^30 to the cent; the rounding must not fail.
+    assert round_value(1.23456789012345e30, round_digits=2) == 1.23456789012345e30
+    assert round_value(-9.87654321e40, round_digits=4) == -9.87654321e40
 
 
 def test_it_summarizes_values_with_companies_without_one_counted_as_zero():
