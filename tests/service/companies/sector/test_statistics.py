@@ -16,6 +16,7 @@ from service.companies.sector.statistics import bucket_counts, bucket_layout, ra
         (1.9, 9.1, 0, 10, ("1", "1", 9)),
         (1.9, 9.1, 0, 5, ("0", "2", 5)),  # 1 needs 9; 2 from 0 reaches 10 in 5
         (1.9, 9.1, 0, 3, ("0", "5", 2)),  # 2.5 is finer than a whole unit: skipped
+        (0.1, 4.9, 0, 2, ("0", "5", 1)),  # even where two buckets of 2.5 would do
         (1.9, 9.1, 1, 4, ("0", "2.5", 4)),  # 2.5 is a multiple of 0.1
         (3011.6, 19333.2, -3, 10, ("2000", "2000", 9)),
         (-0.083, 0.181, 2, 10, ("-0.1", "0.05", 6)),
