@@ -2,7 +2,8 @@
 
     python scripts/mutation.py --list                 # the targets and their tests
     python scripts/mutation.py auth-credentials facts # run some (default: all), one after the other
-    python scripts/mutation.py --show facts           # the surviving mutants' diffs of the last run
+    python scripts/mutation.py --show facts           # the figures and surviving mutants of the last run
+    python scripts/mutation.py score --mutants 'service.screening.matching.score.x_final_score*'
 
 Each target is one module and the tests that should catch a change to it. Its run
 happens in var/mutation/<target>/ (a pyproject.toml with the target's [tool.mutmut]
@@ -76,6 +77,10 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", help="targets to run (default: all)")
     parser.add_argument("--list", action="store_true", help="list the targets and their tests")
     parser.add_argument("--show", action="store_true", help="print the surviving mutants of the last run")
+    parser.add_argument(
+        "--mutants", nargs="+", metavar="NAME", default=[],
+        help="run only these mutants (names or globs from --show), e.g. to check that new tests kill survivors",
+    )
     args = parser.parse_args()
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
@@ -86,7 +91,7 @@ def main() -> int:
         return 0
     summary = {}
     for name in args.targets or list(TARGETS):
-        summary[name] = show(name) if args.show else run(name)
+        summary[name] = show(name) if args.show else run(name, mutants=args.mutants)
     print(json.dumps(summary, indent=2))
     return 0
 
@@ -117,12 +122,12 @@ def workdir_prepare(name: str) -> Path:
     return work
 
 
-def run(name: str) -> dict:
+def run(name: str, *, mutants: list[str] = ()) -> dict:
     work = workdir_prepare(name)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     with (work / "mutmut-run.log").open("w") as log:  # mutmut's progress display, kept out of the summary
         subprocess.run(
-            ["nice", "-n", "10", sys.executable, "-m", "mutmut", "run", "--max-children", "1"],
+            ["nice", "-n", "10", sys.executable, "-m", "mutmut", "run", "--max-children", "1", *mutants],
             cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     return show(name)
