@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from service.companies import models as m
 from service.companies.datasets.filters import like_to_regex
-from tests.service.companies.datasets.builders import DATASETS, a_company, a_flag, an_accounts
+from tests.service.companies.datasets.builders import DATASETS, a_company, a_flag, a_person, a_role, an_accounts
 from tests.service.companies.datasets.responses import elements_of, error_of
 
 ACCOUNTS = f"{DATASETS}/accounts"
@@ -210,16 +210,34 @@ def test_a_bad_decimal_is_a_400(api, value):
 
 
 @pytest.mark.parametrize(
-    ("url", "parameter"),
-    [(ACCOUNTS, "app_url"), (f"{DATASETS}/company-flag-composite", "company_flag.flag_context")],
+    ("url", "parameter", "why"),
+    [
+        (ACCOUNTS, "app_url", "derived from another field"),
+        (f"{DATASETS}/company-flag-composite", "company_flag.flag_context", "a JSON object"),
+        (f"{DATASETS}/company-flag-composite", "company_flag_type.app_role_uuid", "always null"),
+    ],
 )
-def test_derived_and_json_fields_cannot_be_filtered(api, url, parameter):
+def test_derived_json_and_always_null_fields_cannot_be_filtered(api, url, parameter, why):
     body = error_of(api.get(url, {parameter: "x"}), 400)
 
     assert body["code"] == "unfilterable_field"
-    assert parameter in body["detail"]
+    assert body["errors"] == [{"loc": ["query", parameter], "msg": f"{parameter} cannot be filtered on (it is {why})"}]
 
 
 def test_like_to_regex_escapes_regex_characters():
     assert like_to_regex("a.b%c_d") == r"^a\.b.*c.d$"
     assert like_to_regex(r"50\%\_") == r"^50%_$"
+    assert like_to_regex("50\\") == r"^50\\$"  # a lone trailing backslash is itself
+
+
+def test_isnull_on_text_matches_an_absent_entity_as_well_as_empty_text(api):
+    company = a_company(name="Fjordkraft AS")
+    by_person = a_role(company=company, person=a_person())
+    by_company = a_role(company=company, type_key="shareholder", holder=a_company(name="Eier AS"))
+    url = f"{DATASETS}/company-role-composite"
+
+    absent = elements_of(api.get(url, {"holder_company.name": "ISNULL:true"}))
+    present = elements_of(api.get(url, {"holder_company.name": "ISNULL:false"}))
+
+    assert [element["company_role"]["uuid"] for element in absent] == [str(by_person.uuid)]
+    assert [element["company_role"]["uuid"] for element in present] == [str(by_company.uuid)]
