@@ -184,7 +184,7 @@ def test_it_filters_json_flag_composites_by_their_type(api):
         ("accounting_year", "GT:twenty", "not an integer"),
         ("accounting_year", "2021.5", "not an integer"),
         ("accounting_year", "IN:2021,x", "not an integer"),
-        ("accounting_year", "IN:", "comma-separated list"),
+        ("accounting_year", "IN:", "IN needs a comma-separated list of values"),
         ("accounting_to_date", "LT:31.12.2021", "not a date"),
         ("update_timestamp", "GTE:yesterday", "not a date or an ISO 8601 timestamp"),
         ("audited_flag", "perhaps", "not a boolean"),
@@ -200,6 +200,12 @@ def test_a_bad_value_is_a_400_naming_the_parameter(api, parameter, value, reason
     assert parameter in body["detail"]
     assert reason in body["detail"]
     assert body["errors"][0]["loc"] == ["query", parameter]
+
+
+def test_an_empty_in_list_says_what_it_needs(api):
+    body = error_of(api.get(ACCOUNTS, {"accounting_year": "IN:,"}), 400)
+
+    assert body["errors"] == [{"loc": ["query", "accounting_year"], "msg": "IN needs a comma-separated list of values"}]
 
 
 @pytest.mark.parametrize("value", ["GT:NaN", "Infinity", "GT:1,5"])
