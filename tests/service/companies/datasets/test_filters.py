@@ -247,3 +247,24 @@ def test_isnull_on_text_matches_an_absent_entity_as_well_as_empty_text(api):
 
     assert [element["company_role"]["uuid"] for element in absent] == [str(by_person.uuid)]
     assert [element["company_role"]["uuid"] for element in present] == [str(by_company.uuid)]
+
+
+def test_an_unknown_parameter_lists_the_entities_and_root_fields(api):
+    body = error_of(api.get(COMPOSITE, {"nonsense": "1"}), 400)
+
+    assert body["code"] == "unknown_field"
+    assert body["errors"][0]["loc"] == ["query", "nonsense"]
+    assert (
+        "Filter other entities as <entity>.<field> (accounts, accounts_highlights, accounts_income_statement, "
+        "accounts_balance_sheet, company, accounts_type); root fields: uuid, company_uuid, accounting_year,"
+    ) in body["detail"]
+    entity = error_of(api.get(COMPOSITE, {"company": "1"}), 400)
+    assert entity["code"] == "unknown_field"
+    assert entity["detail"] == "Filter 'company' names an entity; filter one of its fields as company.<field>."
+
+
+def test_paging_parameters_before_a_filter_leave_the_filter_in_force(years, api):
+    # Query order is the caller's: a limit first must not end the reading of the filters.
+    response = api.get(ACCOUNTS, {"limit": "100", "offset": "0", "accounting_year": "2021"})
+
+    assert _years_of(response) == [2021]
