@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 PYTEST_WORKERS ?= 2
 
-.PHONY: run test test-fast bench clean
+.PHONY: run test test-fast bench mutation clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	@echo "Benchmarks print figures; run them one by one: $(BIN)/python bench/<name>.py --help"
+
+# Mutation testing of the critical modules, one target after the other (README, Reliability);
+# MUTATION_TARGETS="facts auth-credentials" runs some, `scripts/mutation.py --list` names them.
+mutation: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutation]'
+	$(BIN)/python scripts/mutation.py $(MUTATION_TARGETS)
 
 clean:
 	rm -rf $(VENV) var *.egg-info

@@ -62,6 +62,24 @@ def test_it_is_404_for_an_unknown_company(member, db):
     assert response.status_code == 404
 
 
+def test_it_says_the_service_failed_rather_than_that_the_company_does_not_exist(member, aker, monkeypatch):
+    # One of the page's reads fails inside the service (a 500): the company exists, so the page
+    # must not answer 404 "No such company", which would send an officer looking elsewhere.
+    from service.companies import selectors
+
+    def failing(**_kwargs):
+        raise RuntimeError("the flags table went away")
+
+    monkeypatch.setattr(selectors, "company_flags_active", failing)
+
+    client = member.client()
+    client.raise_request_exception = False
+    response = client.get(f"/companies/{aker.uuid}/")
+
+    assert response.status_code >= 500
+    assert "No such company" not in response.content.decode()
+
+
 def test_it_needs_a_login(db, client, aker):
     response = client.get(f"/companies/{aker.uuid}/")
     assert response.status_code == 302 and "/login/" in response["Location"]

@@ -12,6 +12,7 @@ from ninja import Query, Router
 from service.auth.principal import principal_of
 from service.companies.datasets.filters import Operator, conditions_from
 from service.companies.datasets.formats import FORMATS
+from service.companies.datasets.keyset import keyset_from
 from service.companies.datasets.names import visible_fields
 from service.companies.datasets.query import dataset_queryset, plan_for, plan_rows
 from service.companies.datasets.registry import DATASETS, dataset_named
@@ -32,7 +33,9 @@ Filters are query parameters `<entity>.<field>=<value>`, or `<field>=<value>` fo
 entity; the value may start with an operator: {", ".join(op.value for op in Operator)}
 (`accounts_type.accounts_type_key=EQ:annual_company_accounts`, `update_timestamp=GTE:2021-05-01`,
 `company.name=LIKE:%fjord%`, `accounting_year=IN:2021,2022`, `accounts_balance_sheet.uuid=ISNULL:true`).
-Pagination: `limit` (default {DEFAULT_LIMIT}, at most {MAX_LIMIT}) and `offset`.
+Pagination: `limit` (default {DEFAULT_LIMIT}, at most {MAX_LIMIT}) and `offset`; for change feeds
+`after_update_timestamp` with `after_uuid` instead of `offset`: rows ordered by the root's
+`update_timestamp`, then `uuid`, strictly after that position (the last row of the previous page).
 """
 
 
@@ -66,6 +69,10 @@ def dataset_rows(
     name: str,
     limit: int | None = Query(None, description=f"rows per page, 1..{MAX_LIMIT} (default {DEFAULT_LIMIT})"),
     offset: int | None = Query(None, description="rows to skip, by primary key order"),
+    after_update_timestamp: str | None = Query(
+        None, description="keyset page: rows after this update_timestamp (with after_uuid), in update order"
+    ),
+    after_uuid: str | None = Query(None, description="keyset page: the uuid of the last row of the previous page"),
     keep_only_fields: str | None = Query(None, description="comma list of entity, entity.field or root field"),
     ignore_fields: str | None = Query(None, description="comma list of entity, entity.field or root field"),
     response_file_type: str = Query("json", description=f"one of {', '.join(FORMATS)}"),
@@ -78,6 +85,9 @@ def dataset_rows(
     if dataset.role is not None:
         principal.require(dataset.role)
     page = page_from(limit, offset, default=DEFAULT_LIMIT, maximum=MAX_LIMIT)
+    keyset = keyset_from(
+        dataset=dataset, after_update_timestamp=after_update_timestamp, after_uuid=after_uuid, offset=offset
+    )
     response_format = FORMATS.get(response_file_type)
     if response_format is None:
         raise bad_field(["query", "response_file_type"], f"must be one of {', '.join(FORMATS)}")
@@ -85,9 +95,8 @@ def dataset_rows(
     selection = selection_from(dataset=dataset, keep_only=keep_only_fields, ignore=ignore_fields, granted_roles=granted)
     conditions = conditions_from(dataset=dataset, params=request.GET.lists(), granted_roles=granted)
     plan = plan_for(dataset=dataset, selection=selection)
-    rows = plan_rows(
-        plan=plan, queryset=dataset_queryset(dataset=dataset, conditions=conditions, granted_roles=granted), page=page
-    )
+    queryset = dataset_queryset(dataset=dataset, conditions=conditions, granted_roles=granted, keyset=keyset)
+    rows = plan_rows(plan=plan, queryset=queryset, page=page, ordering=keyset.ordering if keyset else ("pk",))
     response = StreamingHttpResponse(response_format.stream(plan, rows), content_type=response_format.content_type)
     response["Content-Disposition"] = f'inline; filename="{dataset.name}.{response_format.name}"'
     return response

@@ -29,7 +29,15 @@ from service.companies.datasets.schema import Dataset, Field
 from service.errors import bad_field
 
 # Query parameters that are not filters.
-RESERVED_PARAMETERS = ("limit", "offset", "keep_only_fields", "ignore_fields", "response_file_type")
+RESERVED_PARAMETERS = (
+    "limit",
+    "offset",
+    "after_update_timestamp",
+    "after_uuid",
+    "keep_only_fields",
+    "ignore_fields",
+    "response_file_type",
+)
 
 
 class Operator(enum.Enum):

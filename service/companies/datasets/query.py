@@ -18,6 +18,7 @@ from django.db.models.functions import Cast
 
 from service.companies.datasets.fields import FieldType
 from service.companies.datasets.filters import Condition, apply_conditions
+from service.companies.datasets.keyset import Keyset, keyset_apply
 from service.companies.datasets.schema import Dataset, Field
 from service.companies.datasets.selection import SelectedEntity
 from service.pagination import Page
@@ -89,21 +90,37 @@ def plan_for(*, dataset: Dataset, selection: Iterable[SelectedEntity]) -> Plan:
     )
 
 
-def dataset_queryset(*, dataset: Dataset, conditions: Iterable[Condition], granted_roles: frozenset[str]) -> QuerySet:
+def dataset_queryset(
+    *,
+    dataset: Dataset,
+    conditions: Iterable[Condition],
+    granted_roles: frozenset[str],
+    keyset: Keyset | None = None,
+) -> QuerySet:
     queryset = dataset.model.objects.all()
     if dataset.scope is not None:
         queryset = dataset.scope(queryset, granted_roles)
+    if keyset is not None:
+        queryset = keyset_apply(queryset, keyset)
     return apply_conditions(queryset, conditions)
 
 
-def plan_rows(*, plan: Plan, queryset: QuerySet, page: Page, chunk_size: int = CHUNK_SIZE) -> Iterator[tuple]:
-    """The page's rows as tuples in `plan.columns` order, by primary key so offsets are stable.
+def plan_rows(
+    *,
+    plan: Plan,
+    queryset: QuerySet,
+    page: Page,
+    ordering: tuple[str, ...] = ("pk",),
+    chunk_size: int = CHUNK_SIZE,
+) -> Iterator[tuple]:
+    """The page's rows as tuples in `plan.columns` order, by primary key so offsets are stable
+    (by update_timestamp, then primary key, for a keyset page).
 
     Lazy: nothing runs until the response is streamed.
     """
     vendor = connections[queryset.db].vendor
     reads = [_read(path, field_type, vendor=vendor) for path, field_type in zip(plan.columns, plan.column_types)]
-    page_rows = queryset.values_list(*reads).order_by("pk")[page.offset : page.offset + page.limit]
+    page_rows = queryset.values_list(*reads).order_by(*ordering)[page.offset : page.offset + page.limit]
     if vendor != "postgresql":
         return page_rows.iterator(chunk_size=chunk_size)
     return _in_transaction(page_rows, using=queryset.db, chunk_size=chunk_size)

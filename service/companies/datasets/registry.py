@@ -3,7 +3,7 @@
 Element keys follow spec §2: accounts-composite is
 `{accounts, accounts_highlights, accounts_income_statement, accounts_balance_sheet, company, accounts_type}`,
 company-flag-composite carries `uuid` and `app_url` beside its entities, plain
-datasets (`accounts`, `company`, `company-employment` ...) are their one entity, flat.
+datasets (`accounts`, `company`, `company-employment`, `company-flag` ...) are their one entity, flat.
 All entities of a dataset come from one SQL query: forward foreign keys and
 reverse one-to-ones only, never a one-to-many (which would multiply rows).
 """
@@ -76,6 +76,17 @@ _DATASETS = (
         composite=False,
         description="Head count periods per company; consecutive rows describe changes over time.",
         entities=(e.company_employment(),),
+    ),
+    Dataset(
+        name="company-flag",
+        model=m.CompanyFlag,
+        composite=False,
+        description=(
+            "Company flags, history included (the upstream service's name): active ones have no "
+            "flag_end_date or one in the future."
+        ),
+        entities=(e.company_flag(),),
+        scope=_flags_visible_to,
     ),
     Dataset(
         name="company-flag-composite",

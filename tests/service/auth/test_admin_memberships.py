@@ -87,3 +87,18 @@ def test_inviting_needs_the_app_admin_role(api):
 
     assert response.status_code == 403
     assert not AppMembership.objects.exists()
+
+
+def test_the_membership_list_holds_only_the_organisations_own_members(api, other_api):
+    _post(api, _members_url(api), {"email": "kari@nordbank.no"})
+    for email in ("a@fjord.no", "b@fjord.no"):
+        _post(other_api, _members_url(other_api), {"email": email})
+
+    for params in ({}, {"active_flag": "true"}, {"limit": 1000}):
+        [listing] = api.get(_members_url(api), params).json()
+
+        assert [m["email"] for m in listing["elements"]] == ["kari@nordbank.no"]
+        assert listing["count"] == 1 and listing["has_more"] is False
+    theirs = api.get(_members_url(other_api))  # nor by naming the other organisation
+    assert theirs.status_code == 404
+    assert (theirs.json()["code"], theirs.json()["detail"]) == ("not_found", "No such app customer.")

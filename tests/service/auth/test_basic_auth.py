@@ -36,6 +36,22 @@ def test_it_refuses_a_wrong_secret(api, client):
     _assert_unauthorized(response)
 
 
+def test_it_refuses_a_prefix_or_an_extension_of_the_secret(api, client):
+    # A comparison of only the first characters (or of a stored prefix) would let these in.
+    creds = api.credentials
+    for secret in (creds.basic_auth_secret[:-1], creds.basic_auth_secret[:8], creds.basic_auth_secret + "x", ""):
+        response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.basic_auth_id, secret))
+
+        _assert_unauthorized(response)
+
+
+def test_it_refuses_a_prefix_of_the_client_id(api, client):
+    creds = api.credentials
+    response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic(creds.basic_auth_id[:-1], creds.basic_auth_secret))
+
+    _assert_unauthorized(response)
+
+
 def test_it_refuses_an_unknown_id(api, client):
     response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=_basic("basic_unknown", api.credentials.basic_auth_secret))
 
@@ -92,3 +108,22 @@ def test_a_nul_byte_in_the_id_is_a_401_not_a_500(db, client):
     header = "Basic " + base64.b64encode(b"basic_\x00x:secret").decode()
 
     _assert_unauthorized(client.get(AUTH_STATUS, HTTP_AUTHORIZATION=header))
+
+
+def test_issued_credentials_are_long_random_secrets_under_distinct_ids(db):
+    import re
+
+    from service.auth.models import AppCustomer
+    from service.auth.services import api_user_create
+
+    customer = AppCustomer.objects.create(name="Nordbank ASA")
+    first, second = (api_user_create(app_customer=customer, name=name, role_keys=[]) for name in ("one", "two"))
+
+    for credentials in (first, second):
+        assert re.fullmatch(r"basic_[0-9a-f]{20}", credentials.basic_auth_id)
+        assert re.fullmatch(r"token_[0-9a-f]{20}", credentials.token_auth_id)
+        for secret in (credentials.basic_auth_secret, credentials.token_auth_secret):
+            assert re.fullmatch(r"[A-Za-z0-9_-]{43}", secret)  # 32 random bytes, URL-safe
+    secrets = {first.basic_auth_secret, first.token_auth_secret, second.basic_auth_secret, second.token_auth_secret}
+    assert len(secrets) == 4
+    assert first.basic_auth_id != second.basic_auth_id

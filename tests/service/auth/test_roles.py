@@ -153,3 +153,21 @@ def test_a_gated_endpoint_lets_a_granted_role_through(api):
 
     assert response.status_code == 404  # past the role check, to the lookup
     assert response.json()["code"] == "not_found"
+
+
+def test_without_the_header_no_role_is_requested():
+    from django.test import RequestFactory
+
+    from service.auth.principal import requested_roles_from
+
+    assert requested_roles_from(RequestFactory().get(AUTH_STATUS)) == frozenset()
+    with_header = RequestFactory().get(AUTH_STATUS, HTTP_NK_ROLE_KEYS=" aml ,, credit_check")
+    assert requested_roles_from(with_header) == frozenset({"aml", "credit_check"})
+
+
+@pytest.mark.parametrize(
+    ("assigned", "requested", "has"),
+    [(["aml"], ["aml"], True), (["aml"], [], False), ([], ["aml"], False), (["aml", "credit_check"], ["credit_check"], False)],
+)
+def test_has_role_needs_the_role_both_assigned_and_requested(assigned, requested, has):
+    assert _principal(assigned=assigned, requested=requested).has_role("aml") is has

@@ -92,6 +92,14 @@ def test_it_refuses_a_wrong_client_secret(api, client):
     assert response["WWW-Authenticate"]
 
 
+def test_it_refuses_a_prefix_or_an_extension_of_the_client_secret(api, client):
+    secret = api.credentials.token_auth_secret
+    for wrong in (secret[:-1], secret[:8], secret + "x"):
+        response = client.post(TOKEN_URL, _body(api, client_secret=wrong), content_type="application/json")
+
+        _oauth_error(response, 401, "invalid_client")
+
+
 def test_it_refuses_an_unknown_client(api, client):
     response = client.post(TOKEN_URL, _body(api, client_id="token_unknown"), content_type="application/json")
 
@@ -258,3 +266,27 @@ def test_it_refuses_tokens_signed_with_the_old_public_development_key(api, clien
         response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=f"Bearer {forged}")
         assert response.status_code == 401, key
         assert response.json()["code"] == "not_authenticated"
+
+
+def test_it_refuses_a_genuinely_signed_token_missing_a_claim(api, client, settings):
+    now = int(time.time())
+    full = {"sub": str(api.credentials.api_user.uuid), "ver": 1, "aud": ANALYSIS, "iat": now, "exp": now + 600}
+    assert client.get(AUTH_STATUS, HTTP_AUTHORIZATION=f"Bearer {jwt.encode(full, settings.VAKT_JWT_SECRET)}").status_code == 200
+
+    for claim in ("sub", "ver", "aud", "exp"):  # a token that never expires, or names nobody, is no token
+        claims = {key: value for key, value in full.items() if key != claim}
+        token = jwt.encode(claims, settings.VAKT_JWT_SECRET, algorithm="HS256")
+
+        response = client.get(AUTH_STATUS, HTTP_AUTHORIZATION=f"Bearer {token}")
+
+        assert response.status_code == 401, claim
+        assert response.json()["code"] == "not_authenticated"
+
+
+def test_two_tokens_issued_in_the_same_second_differ(api, client):
+    first, second = _token(client, api), _token(client, api)
+
+    assert first != second
+    claims = jwt.decode(first, options={"verify_signature": False})
+    assert set(claims) == {"sub", "ver", "aud", "iat", "exp", "jti"}
+    assert claims["sub"] == str(api.credentials.api_user.uuid)

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from service.companies import models as m
 from service.companies.datasets.filters import like_to_regex
-from tests.service.companies.datasets.builders import DATASETS, a_company, a_flag, an_accounts
+from tests.service.companies.datasets.builders import DATASETS, a_company, a_flag, a_person, a_role, an_accounts
 from tests.service.companies.datasets.responses import elements_of, error_of
 
 ACCOUNTS = f"{DATASETS}/accounts"
@@ -184,7 +184,7 @@ def test_it_filters_json_flag_composites_by_their_type(api):
         ("accounting_year", "GT:twenty", "not an integer"),
         ("accounting_year", "2021.5", "not an integer"),
         ("accounting_year", "IN:2021,x", "not an integer"),
-        ("accounting_year", "IN:", "comma-separated list"),
+        ("accounting_year", "IN:", "IN needs a comma-separated list of values"),
         ("accounting_to_date", "LT:31.12.2021", "not a date"),
         ("update_timestamp", "GTE:yesterday", "not a date or an ISO 8601 timestamp"),
         ("audited_flag", "perhaps", "not a boolean"),
@@ -202,6 +202,12 @@ def test_a_bad_value_is_a_400_naming_the_parameter(api, parameter, value, reason
     assert body["errors"][0]["loc"] == ["query", parameter]
 
 
+def test_an_empty_in_list_says_what_it_needs(api):
+    body = error_of(api.get(ACCOUNTS, {"accounting_year": "IN:,"}), 400)
+
+    assert body["errors"] == [{"loc": ["query", "accounting_year"], "msg": "IN needs a comma-separated list of values"}]
+
+
 @pytest.mark.parametrize("value", ["GT:NaN", "Infinity", "GT:1,5"])
 def test_a_bad_decimal_is_a_400(api, value):
     body = error_of(api.get(COMPOSITE, {"accounts_highlights.return_on_assets": value}), 400)
@@ -210,16 +216,55 @@ def test_a_bad_decimal_is_a_400(api, value):
 
 
 @pytest.mark.parametrize(
-    ("url", "parameter"),
-    [(ACCOUNTS, "app_url"), (f"{DATASETS}/company-flag-composite", "company_flag.flag_context")],
+    ("url", "parameter", "why"),
+    [
+        (ACCOUNTS, "app_url", "derived from another field"),
+        (f"{DATASETS}/company-flag-composite", "company_flag.flag_context", "a JSON object"),
+        (f"{DATASETS}/company-flag-composite", "company_flag_type.app_role_uuid", "always null"),
+    ],
 )
-def test_derived_and_json_fields_cannot_be_filtered(api, url, parameter):
+def test_derived_json_and_always_null_fields_cannot_be_filtered(api, url, parameter, why):
     body = error_of(api.get(url, {parameter: "x"}), 400)
 
     assert body["code"] == "unfilterable_field"
-    assert parameter in body["detail"]
+    assert body["errors"] == [{"loc": ["query", parameter], "msg": f"{parameter} cannot be filtered on (it is {why})"}]
 
 
 def test_like_to_regex_escapes_regex_characters():
     assert like_to_regex("a.b%c_d") == r"^a\.b.*c.d$"
     assert like_to_regex(r"50\%\_") == r"^50%_$"
+    assert like_to_regex("50\\") == r"^50\\$"  # a lone trailing backslash is itself
+
+
+def test_isnull_on_text_matches_an_absent_entity_as_well_as_empty_text(api):
+    company = a_company(name="Fjordkraft AS")
+    by_person = a_role(company=company, person=a_person())
+    by_company = a_role(company=company, type_key="shareholder", holder=a_company(name="Eier AS"))
+    url = f"{DATASETS}/company-role-composite"
+
+    absent = elements_of(api.get(url, {"holder_company.name": "ISNULL:true"}))
+    present = elements_of(api.get(url, {"holder_company.name": "ISNULL:false"}))
+
+    assert [element["company_role"]["uuid"] for element in absent] == [str(by_person.uuid)]
+    assert [element["company_role"]["uuid"] for element in present] == [str(by_company.uuid)]
+
+
+def test_an_unknown_parameter_lists_the_entities_and_root_fields(api):
+    body = error_of(api.get(COMPOSITE, {"nonsense": "1"}), 400)
+
+    assert body["code"] == "unknown_field"
+    assert body["errors"][0]["loc"] == ["query", "nonsense"]
+    assert (
+        "Filter other entities as <entity>.<field> (accounts, accounts_highlights, accounts_income_statement, "
+        "accounts_balance_sheet, company, accounts_type); root fields: uuid, company_uuid, accounting_year,"
+    ) in body["detail"]
+    entity = error_of(api.get(COMPOSITE, {"company": "1"}), 400)
+    assert entity["code"] == "unknown_field"
+    assert entity["detail"] == "Filter 'company' names an entity; filter one of its fields as company.<field>."
+
+
+def test_paging_parameters_before_a_filter_leave_the_filter_in_force(years, api):
+    # Query order is the caller's: a limit first must not end the reading of the filters.
+    response = api.get(ACCOUNTS, {"limit": "100", "offset": "0", "accounting_year": "2021"})
+
+    assert _years_of(response) == [2021]

@@ -78,6 +78,17 @@ def test_company_flag_composite_carries_uuid_and_app_url_beside_its_entities(api
     assert element["company_flag_type"]["app_role_uuid"] is None  # spec field the register does not hold
 
 
+def test_company_flag_is_the_flag_flat_under_the_upstream_name(api):
+    company = a_company()
+    flag = a_flag(company=company)
+
+    [element] = elements_of(api.get(f"{DATASETS}/company-flag", {"company_uuid": str(company.uuid)}))
+
+    assert element["uuid"] == str(flag.uuid) and element["company_uuid"] == str(company.uuid)
+    assert set(element) >= {"company_flag_type_uuid", "flag_date", "flag_end_date", "update_timestamp", "app_url"}
+    assert element["app_url"].startswith(f"/companies/{company.uuid}/")
+
+
 def test_flags_whose_type_needs_a_role_are_left_out_without_it(api):
     company = a_company()
     m.CompanyFlagType.objects.filter(key="bankrupt").update(required_role_key="credit_check")
@@ -90,6 +101,9 @@ def test_flags_whose_type_needs_a_role_are_left_out_without_it(api):
 
     assert [element["company_flag_type"]["company_flag_type_key"] for element in without] == ["negative_total_equity"]
     assert len(with_role) == 2
+    plain_without = elements_of(api.get(f"{DATASETS}/company-flag"))
+    assert [element["uuid"] for element in plain_without] == [without[0]["uuid"]]
+    assert len(elements_of(api.get(f"{DATASETS}/company-flag", roles=["credit_check"]))) == 2
 
 
 def test_company_measure_yearly_plain_and_composite(api):
@@ -154,7 +168,8 @@ def test_the_catalogue_lists_every_dataset_with_its_fields(api):
 
     assert response.status_code == 200
     catalogue = {dataset["name"]: dataset for dataset in response.json()}
-    required = ["accounts", "accounts-composite", "company", "company-composite", "company-employment"]
+    # The names of the upstream documentation (DESIGN.md), each under that exact name.
+    required = ["accounts", "accounts-composite", "company", "company-composite", "company-employment", "company-flag"]
     assert set(required + ["company-flag-composite", "company-measure-yearly"]) <= set(catalogue)
     composite = catalogue["accounts-composite"]
     assert [entity["name"] for entity in composite["entities"]] == [

@@ -114,3 +114,39 @@ def test_an_ownership_the_file_no_longer_lists_is_closed(group_units, tmp_path):
 
     again = group_ownership_import(path=path, refresh_analysis=False)
     assert (again.unchanged, again.closed) == (1, 0)
+
+
+def test_a_closed_ownership_stays_as_history_no_longer_owns_and_a_relisting_opens_a_new_one(group_units, tmp_path):
+    from django.utils import timezone
+
+    from service.companies.models import Company
+    from service.companies.ownership import ownership_links_load
+
+    header = "influencing_tax_ident,influenced_tax_ident,rel_type_code,percentage\n"
+    path = tmp_path / "roller.csv"
+    owned = Company.objects.get(org_nr="929877950")
+    path.write_text(header + "913748174,929877950,HFOR,60\n", encoding="utf-8")
+    group_ownership_import(path=path, refresh_analysis=False)
+    assert [link.holder_name for link in ownership_links_load(company=owned, as_of=timezone.localdate())] == [
+        "AKER SOLUTIONS ASA"
+    ]
+
+    path.write_text(header, encoding="utf-8")  # the group's ownership was dissolved
+    closing = group_ownership_import(path=path, refresh_analysis=False)
+
+    [closed] = CompanyRole.objects.filter(company=owned, company_role_type__key="shareholder")
+    assert closing.closed == 1 and closed.to_date == timezone.localdate()  # end-dated, not deleted
+    assert ownership_links_load(company=owned, as_of=timezone.localdate()) == []  # no longer current
+    assert closed.share_percentage == Decimal("60")
+
+    path.write_text(header + "913748174,929877950,HFOR,75\n", encoding="utf-8")
+    relisted = group_ownership_import(path=path, refresh_analysis=False)
+
+    roles = CompanyRole.objects.filter(company=owned, company_role_type__key="shareholder").order_by("share_percentage")
+    assert relisted.created == 1 and relisted.closed == 0
+    assert [(role.share_percentage, role.to_date) for role in roles] == [
+        (Decimal("60"), timezone.localdate()),  # the history stays
+        (Decimal("75"), None),
+    ]
+    [link] = ownership_links_load(company=owned, as_of=timezone.localdate())
+    assert link.share == Decimal("0.75")

@@ -7,7 +7,7 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from service.companies.sector.statistics import bucket_counts, bucket_layout, ranked_indices, round_value
+from service.companies.sector.statistics import bucket_counts, bucket_layout, ranked_indices, round_value, summarize
 
 
 @pytest.mark.parametrize(
@@ -16,6 +16,7 @@ from service.companies.sector.statistics import bucket_counts, bucket_layout, ra
         (1.9, 9.1, 0, 10, ("1", "1", 9)),
         (1.9, 9.1, 0, 5, ("0", "2", 5)),  # 1 needs 9; 2 from 0 reaches 10 in 5
         (1.9, 9.1, 0, 3, ("0", "5", 2)),  # 2.5 is finer than a whole unit: skipped
+        (0.1, 4.9, 0, 2, ("0", "5", 1)),  # even where two buckets of 2.5 would do
         (1.9, 9.1, 1, 4, ("0", "2.5", 4)),  # 2.5 is a multiple of 0.1
         (3011.6, 19333.2, -3, 10, ("2000", "2000", 9)),
         (-0.083, 0.181, 2, 10, ("-0.1", "0.05", 6)),
@@ -76,3 +77,38 @@ def test_it_ranks_by_value_and_breaks_ties_by_key():
     assert ranked_indices(values=values, tie_keys=keys, count=3, highest=False) == [5, 3, 0]
     assert ranked_indices(values=values, tie_keys=keys, count=10, highest=False) == [5, 3, 0, 2, 4, 1]
     assert ranked_indices(values=values, tie_keys=keys, count=0, highest=True) == []
+    no_keys = np.zeros((0, 2), dtype=np.uint64)
+    assert ranked_indices(values=np.array([]), tie_keys=no_keys, count=5, highest=True) == []  # an empty sector
+
+
+def test_it_rounds_values_beyond_the_default_decimal_precision():
+    # 28 digits (Python's default context) are not enough for 10^30 to the cent; the rounding must not fail.
+    assert round_value(1.23456789012345e30, round_digits=2) == 1.23456789012345e30
+    assert round_value(-9.87654321e40, round_digits=4) == -9.87654321e40
+
+
+def test_it_summarizes_values_with_companies_without_one_counted_as_zero():
+    summary = summarize(values=np.array([5.0]), null_count=1)
+
+    assert (summary.total_count, summary.not_null_count, summary.null_count) == (2, 1, 1)
+    assert (summary.average_value, summary.median_value, summary.min_value, summary.max_value) == (5, 5, 5, 5)
+    assert summary.standard_deviation == 0
+    assert (summary.average_zero_imputed, summary.median_zero_imputed) == (2.5, 2.5)
+    assert summary.standard_deviation_zero_imputed == 2.5
+
+
+def test_a_sector_without_values_has_no_statistics_of_values():
+    only_nulls = summarize(values=np.array([]), null_count=3)
+    empty = summarize(values=np.array([]), null_count=0)
+
+    value_statistics = ("average_value", "median_value", "min_value", "max_value", "standard_deviation")
+    assert [getattr(only_nulls, name) for name in value_statistics] == [None] * 5
+    assert (only_nulls.average_zero_imputed, only_nulls.median_zero_imputed) == (0, 0)
+    assert only_nulls.standard_deviation_zero_imputed == 0
+    assert [getattr(empty, name) for name in value_statistics] == [None] * 5
+    assert (empty.average_zero_imputed, empty.median_zero_imputed, empty.standard_deviation_zero_imputed) == (
+        None,
+        None,
+        None,
+    )
+    assert (empty.total_count, empty.not_null_count, empty.null_count) == (0, 0, 0)

@@ -391,3 +391,23 @@ def test_it_finds_what_an_exhaustive_scan_finds(un_persons, un_index):
         found += len({entity for entity, score in best.items() if score >= cutoff} & set(blocked))
         expected += min(len(best), 10)
     assert expected > 80 and found >= 0.97 * expected, (found, expected)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [PersonQuery("Ole Hansen"), PersonQuery("Ole Hansen", birth_date="1961"), PersonQuery("Ola Hansen")],
+)
+def test_it_keeps_a_match_scoring_exactly_the_threshold(query):
+    index = MatchIndex.build(NORWEGIANS)
+    [best, *_] = index.search(query, threshold=0.01)  # 1.0, 1.0 - 0.1 (a year off) and 0.3333
+
+    at_threshold = index.search(query, threshold=best.score)
+
+    assert best.entity_id in {match.entity_id for match in at_threshold}
+    assert best.entity_id not in {match.entity_id for match in index.search(query, threshold=best.score + 0.001)}  # scores are rounded to 4 places
+
+
+def test_it_does_not_report_a_common_name_born_years_before_the_listed_date():
+    index = MatchIndex.build(NORWEGIANS)
+    assert index.search(PersonQuery("Ole Hansen", birth_date="1940-03-02")) == []
+    assert found(index, PersonQuery("Ole Hansen", birth_date="1961"), "pep-1")  # one year before: tolerated

@@ -68,3 +68,17 @@ def test_it_explains_a_match_for_a_reviewer():
 
 def test_it_scores_an_entity_without_names_zero():
     assert score_pair(PersonQuery("Ivan Sidorov"), ListEntity("x", "Person", [])).score == 0.0
+
+
+def test_it_rules_out_a_name_match_born_years_before_the_listed_date():
+    # The gap must count in both directions: a query born 1955 is not the person listed as born 1970.
+    assert score("Ivan Petrovich Sidorov", birth_date="1955-03-02") < DEFAULT_THRESHOLD
+    assert score("Ivan Petrovich Sidorov", birth_date="1968") < DEFAULT_THRESHOLD
+    assert score("Ivan Petrovich Sidorov", birth_date="1969") >= DEFAULT_THRESHOLD  # one year before: tolerated
+
+
+def test_it_weighs_a_birth_date_the_same_whichever_side_is_older():
+    before = score_pair(PersonQuery("Ivan Petrovich Sidorov", birth_date="1968"), LISTED).explanation
+    after = score_pair(PersonQuery("Ivan Petrovich Sidorov", birth_date="1972"), LISTED).explanation
+    assert before.birth_date_adjustment == after.birth_date_adjustment < 0
+    assert any("different person" in note for note in before.notes)
