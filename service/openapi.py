@@ -1,6 +1,6 @@
 """The error answers every operation can give, documented once for both OpenAPI documents.
 
-Each operation of `service.api`'s NinjaAPIs gets 400, 401, 403, 404, 413 and 429 with
+Each operation of `service.api`'s NinjaAPIs gets 400, 401, 403, 404, 406, 413, 429 and 503 with
 the one error shape of `service.errors` (unless it declares one itself), so clients and
 the fuzzing test (tests/service/test_fuzzing.py) can check every error body against it;
 its success answers and the errors of an authenticated caller list the X-RateLimit-* headers.
@@ -52,8 +52,10 @@ ERROR_ANSWERS = {
     "401": ("No or bad credentials", {"WWW-Authenticate": "The schemes to authenticate with"}),
     "403": ("A role is missing (assigned to the API user and listed in Nk-Role-Keys)", RATE_LIMIT_HEADERS),
     "404": ("Unknown, or a record of another organisation", RATE_LIMIT_HEADERS),
+    "406": ("The Accept header does not allow application/json", RATE_LIMIT_HEADERS),
     "413": ("Request body too large", {}),
     "429": ("Rate limited", {"Retry-After": "Seconds to wait before trying again", **RATE_LIMIT_HEADERS}),
+    "503": ("The database or the broker cannot be reached for a moment", {"Retry-After": "Seconds to wait before trying again"}),
 }
 
 
