@@ -9,7 +9,7 @@ from typing import Any
 from ninja import Field, Schema
 
 from service.companies.references import app_url, company_ref
-from service.companies.analysis.schemas import CompanyFlagTypeOut
+from service.companies.analysis.schemas import CompanyFlagTypeOut, flag_type_out
 from service.screening.case_schemas import ReviewComposite, ScreeningCaseOut, case_composite_out
 from service.screening.monitoring_schemas import CompanyRefOut, EntityMonitoringComposite, monitoring_composite_out
 from service.screening.monitoring_selectors import monitoring_status_key
@@ -87,20 +87,7 @@ def _flag_composite(flag, company: dict) -> dict:
             "app_url": url,
         },
         "company": company,
-        "company_flag_type": {
-            "uuid": flag_type.uuid,
-            "company_flag_type_key": flag_type.key,
-            "company_flag_type_description": flag_type.description,
-            "app_hidden_flag": flag_type.app_hidden_flag,
-            "default_lookback_days": flag_type.default_lookback_days,
-            "flag_rank": flag_type.flag_rank,
-            "app_feature_uuid": None,
-            "app_role_uuid": flag.role_uuid,  # annotated by the selector
-            "persist_flag": flag_type.persist_flag,
-            "app_icon_uuid": None,
-            "default_flag_end_days": flag_type.default_flag_end_days,
-            "app_url": None,
-        },
+        "company_flag_type": flag_type_out(flag_type, flag.role_uuid),  # role annotated by the selector
     }
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from django.db.models import Q, QuerySet
 
 from service.companies import models as m
+from service.companies.analysis.schemas import measure_type_out
 from service.companies.references import company_app_url, company_ref
 from service.companies.sector import statistics as stats
 from service.companies.sector.columns import MeasureColumns, measure_columns_fetch
@@ -69,7 +70,7 @@ def sector_aggregate(*, query: SectorQuery) -> dict:
             query=query, summary=summary, layout=layout, percentile_values=percentile_values, ranked=ranked
         ),
         "company_measure_yearly_buckets": _buckets_out(summary=summary, layout=layout, values=values),
-        "company_measure_type": _measure_type_out(query.measure_type),
+        "company_measure_type": measure_type_out(query.measure_type),
         "company_measure_yearly_filters": _filters_out(query=query, layout=layout),
     }
 
@@ -180,16 +181,6 @@ def _buckets_out(*, summary: stats.Summary, layout, values: np.ndarray) -> list[
             bucket_id=len(numbered) + 1, name="overflow", lower=edges[-1], upper=None, count=overflow, summary=summary
         ),
     ]
-
-
-def _measure_type_out(measure_type: m.CompanyMeasureType) -> dict:
-    return {
-        "uuid": measure_type.uuid,
-        "company_measure_type_key": measure_type.key,
-        "company_measure_type_description": measure_type.description or None,
-        "unit": measure_type.unit,
-        "app_url": None,
-    }
 
 
 def _uuids(rows: list | None) -> list[uuid.UUID] | None:
