@@ -65,7 +65,7 @@ def test_it_is_404_for_an_unknown_company(member, db):
 def test_it_says_the_service_failed_rather_than_that_the_company_does_not_exist(member, aker, monkeypatch):
     # One of the page's reads fails inside the service (a 500): the company exists, so the page
     # must not answer 404 "No such company", which would send an officer looking elsewhere.
-    from service.companies import selectors
+    from service.companies.analysis import selectors
 
     def failing(**_kwargs):
         raise RuntimeError("the flags table went away")
