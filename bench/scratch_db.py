@@ -7,6 +7,7 @@ benchmark's own on 127.0.0.1, made anew unless `reuse` keeps the one there.
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -32,6 +33,9 @@ def scratch_database_url(name: str, *, reuse: bool) -> str:
 def django_setup(database_url: str, *, settings_module: str = "portal.settings") -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    # Production settings need a key (inherited by the servers and workers a bench starts);
+    # a scratch database signs nothing worth keeping.
+    os.environ.setdefault("VAKT_SECRET_KEY", secrets.token_urlsafe(48))
     sys.path.insert(0, str(ROOT))
     import django
 
