@@ -6,10 +6,13 @@ Thin: everything a request asks for is validated before the response starts
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.http import HttpRequest, StreamingHttpResponse
-from ninja import Query, Router
+from ninja import Field, Query, Router, Schema
 
 from service.auth.principal import principal_of
+from service.companies.datasets.fields import FieldType
 from service.companies.datasets.filters import Operator, conditions_from
 from service.companies.datasets.formats import FORMATS
 from service.companies.datasets.keyset import keyset_from
@@ -39,7 +42,28 @@ Pagination: `limit` (default {DEFAULT_LIMIT}, at most {MAX_LIMIT}) and `offset`;
 """
 
 
-@router.get("/dataset", summary="List the datasets with their entities and fields (extension)")
+class DatasetFieldOut(Schema):
+    name: str
+    type: Literal[tuple(t.value for t in FieldType)] = Field(description="The value's type on the wire")  # type: ignore[valid-type]
+    filterable: bool = Field(description="Whether `<entity>.<field>=<value>` filters on it")
+
+
+class DatasetEntityOut(Schema):
+    name: str
+    fields: list[DatasetFieldOut] = Field(description="The fields the caller's roles show")
+
+
+class DatasetOut(Schema):
+    name: str
+    description: str
+    composite: bool = Field(description="Rows are `{entity: {...}}` objects, not flat")
+    required_role: str | None = Field(description="The role key the whole dataset needs, if any")
+    entities: list[DatasetEntityOut]
+
+
+@router.get(
+    "/dataset", response=list[DatasetOut], summary="List the datasets with their entities and fields (extension)"
+)
 def dataset_catalogue(request: HttpRequest) -> list[dict]:
     granted = principal_of(request).granted_roles
     return [
