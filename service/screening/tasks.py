@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import logging
 import tempfile
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urljoin
 
 import requests
 from celery import shared_task
 from celery.signals import worker_init
+from django.conf import settings
+from django.utils import timezone
 
 from service.screening.engine import keep_out_of_garbage_collection
 from service.screening.list_import import ListImportError, screening_list_import
@@ -35,8 +38,6 @@ COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
 def matching_warm_up(**_) -> None:
     """Before the pool forks: every worker process starts with rigour's name database and
     the compiled matching kernels loaded, instead of the first screening paying for them."""
-    from django.conf import settings
-
     if not settings.VAKT_WORKER_WARM_UP:
         return
     warm_up()
@@ -171,11 +172,6 @@ def screening_run_chunk_task(chunk_uuid: str) -> str | None:
 def screening_run_chunks_resume() -> int:
     """Scheduled by beat: enqueue again the chunks of runs planned VAKT_RESUME_AFTER_SECONDS ago
     and not done, whose messages a broker outage may have lost; a chunk done meanwhile is skipped."""
-    from datetime import timedelta
-
-    from django.conf import settings
-    from django.utils import timezone
-
     from service.screening.rescreen import chunks_open_uuids
 
     uuids = chunks_open_uuids(planned_before=timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS))
