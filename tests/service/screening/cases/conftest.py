@@ -9,6 +9,7 @@ import json
 import pytest
 
 from service.screening.list_import import screening_list_import
+from service.screening.matching import MatchIndex
 from service.screening.models import ScreeningListCategory
 
 UN_XML = """<?xml version="1.0" encoding="UTF-8"?>
@@ -73,3 +74,17 @@ def lists(tmp_path, settings):
         result = screening_list_import(category=ScreeningListCategory.objects.get(key=key), path=path)
         assert result.accepted >= 1, result.summary_line()
     return ScreeningListCategory.objects.filter(key__in=("un_security_council", "pep"))
+
+
+@pytest.fixture
+def searches(monkeypatch):
+    """Every engine search: (entities in the index searched, the query's name)."""
+    calls = []
+    search = MatchIndex.search
+
+    def recording(index, query, **kwargs):
+        calls.append((index.stats().entities, query.name))
+        return search(index, query, **kwargs)
+
+    monkeypatch.setattr(MatchIndex, "search", recording)
+    return calls

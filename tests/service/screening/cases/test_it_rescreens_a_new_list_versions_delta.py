@@ -4,27 +4,10 @@ cases like any other run's."""
 
 from __future__ import annotations
 
-import pytest
-
-from service.screening.matching import MatchIndex
 from service.screening.models import ScreeningRun
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
 from tests.service.screening.cases.list_versions import NEW_UN_PERSON, pep_import, un_import, un_xml
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened
-
-
-@pytest.fixture
-def searches(monkeypatch):
-    """Every engine search: (entities in the index searched, the query's name)."""
-    calls = []
-    search = MatchIndex.search
-
-    def recording(index, query, **kwargs):
-        calls.append((index.stats().entities, query.name))
-        return search(index, query, **kwargs)
-
-    monkeypatch.setattr(MatchIndex, "search", recording)
-    return calls
 
 
 def _sources(api, config_uuid) -> list[str]:

@@ -41,20 +41,6 @@ class _RolledBack(Exception):
     pass
 
 
-@pytest.fixture
-def searches(monkeypatch):
-    """Every engine search: (entities in the index searched, the query's name)."""
-    calls = []
-    search = MatchIndex.search
-
-    def recording(index, query, **kwargs):
-        calls.append((index.stats().entities, query.name))
-        return search(index, query, **kwargs)
-
-    monkeypatch.setattr(MatchIndex, "search", recording)
-    return calls
-
-
 def _un() -> ScreeningListCategory:
     return ScreeningListCategory.objects.get(key="un_security_council")
 
