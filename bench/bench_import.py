@@ -1,6 +1,6 @@
 """Benchmark: import_enheter against a plain PostgreSQL COPY of the same file.
 
-    .venv/bin/python bench/bench_import.py [--rows 1000000] [--dsn postgres://postgres@127.0.0.1:5432/postgres]
+    .venv/bin/python bench/bench_import.py [--rows 1000000] [--dsn postgres://postgres@127.0.0.1:5432/postgres] [--keep] [--csv FILE]
 
 In one run: create a scratch database, migrate it and load the reference tables,
 generate an Enhetsregisteret-format CSV of --rows demo companies, then time
@@ -58,7 +58,7 @@ def _manage(*args: str, database_url: str) -> subprocess.CompletedProcess:
     return _python(str(ROOT / "manage.py"), *args, database_url=database_url)
 
 
-def _copy_baseline(database_url: str, path: Path) -> float:
+def _copy_baseline(database_url: str, path: Path) -> tuple[float, int]:
     with open(path, encoding="utf-8") as stream:
         header = stream.readline().strip().split(",")
     columns = ", ".join(f'"{name.strip(chr(34))}" text' for name in header)
@@ -74,7 +74,7 @@ def _copy_baseline(database_url: str, path: Path) -> float:
         count = connection.execute("SELECT count(*) FROM raw_enheter").fetchone()[0]
         connection.execute("DROP TABLE raw_enheter")
     print(f"(a) COPY into a text staging table: {count:,} rows in {seconds:.1f} s")
-    return seconds
+    return seconds, count
 
 
 def _companies_empty(database_url: str) -> None:
@@ -104,6 +104,7 @@ def main() -> None:
         help="a PostgreSQL server to create the scratch database on",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database and the CSV")
+    parser.add_argument("--csv", type=Path, help="a CSV kept by an earlier run (--keep) instead of generating one (--rows, --seed unused)")
     options = parser.parse_args()
     if not options.dsn.startswith(("postgres://", "postgresql://")):
         parser.error("--dsn (or DATABASE_URL) must be a PostgreSQL URL")
@@ -126,15 +127,19 @@ def main() -> None:
             if (SHARED_BRREG / file_name).exists():
                 _manage(command, str(SHARED_BRREG / file_name), "--quiet", database_url=database_url)
 
-        started = time.perf_counter()
-        _manage(
-            "generate_demo", "--enheter-csv", str(csv_path), "--companies", str(options.rows), "--seed",
-            str(options.seed), "--quiet", database_url=database_url,
-        )
-        size_mb = csv_path.stat().st_size / 1e6
-        print(f"generated {options.rows:,} rows ({size_mb:,.0f} MB) in {time.perf_counter() - started:.1f} s")
+        if options.csv:
+            csv_path = options.csv
+            print(f"reusing {csv_path} ({csv_path.stat().st_size / 1e6:,.0f} MB)")
+        else:
+            started = time.perf_counter()
+            _manage(
+                "generate_demo", "--enheter-csv", str(csv_path), "--companies", str(options.rows), "--seed",
+                str(options.seed), "--quiet", database_url=database_url,
+            )
+            size_mb = csv_path.stat().st_size / 1e6
+            print(f"generated {options.rows:,} rows ({size_mb:,.0f} MB) in {time.perf_counter() - started:.1f} s")
 
-        copy_seconds = _copy_baseline(database_url, csv_path)
+        copy_seconds, rows = _copy_baseline(database_url, csv_path)
 
         _companies_empty(database_url)
         for label in ("(b) import_enheter into the empty register", "(b') import_enheter again, the same file"):
@@ -146,7 +151,7 @@ def main() -> None:
             print(f"    {report.stdout.strip().splitlines()[-1]}")
             print(
                 f"    ratio to COPY: {import_seconds / copy_seconds:.2f}x (target: within 3x); "
-                f"{options.rows / import_seconds:,.0f} rows/s (COPY: {options.rows / copy_seconds:,.0f} rows/s); "
+                f"{rows / import_seconds:,.0f} rows/s (COPY: {rows / copy_seconds:,.0f} rows/s); "
                 f"peak memory {peak_mb:,.0f} MB (max RSS of its process, Django included)"
             )
         floor_seconds = _table_floor(database_url)
@@ -158,7 +163,8 @@ def main() -> None:
         if options.keep:
             print(f"kept {scratch} and {csv_path}")
         else:
-            csv_path.unlink(missing_ok=True)
+            if not options.csv:
+                csv_path.unlink(missing_ok=True)
             workdir.rmdir()
             with psycopg.connect(admin_url, autocommit=True) as connection:
                 connection.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')

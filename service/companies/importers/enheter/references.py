@@ -26,6 +26,8 @@ from service.companies.models import GeoCountry, GeoMunicipality, GeoPostalCode,
 # The register's own "not given" NACE code: no code, and nothing to warn about.
 NACE_UNSPECIFIED = "00.000"
 _STRING = pa.string()
+# A uuid as its 16 bytes: what PostgreSQL's binary COPY takes for a uuid column.
+UUID_BYTES = pa.binary(16)
 
 
 @dataclass
@@ -52,7 +54,7 @@ class EnhetReferences:
         )
 
     def block_resolve(self, rows: pa.Table) -> tuple[pa.Table, list[tuple[int, str]]]:
-        """The block's rows with their reference ids (uuid text, null for none) in place of the codes, and
+        """The block's rows with their reference ids (UUID_BYTES, null for none) in place of the codes, and
         its warnings (ordinal, message) in row order. New postal codes and countries get their uuids now;
         the writer creates them (pending_create) before the rows pointing at them need them."""
         ordinals = rows.column("ordinal").to_numpy()
@@ -94,11 +96,11 @@ class EnhetReferences:
         return resolved, [(ordinal, message) for ordinal, _, message in sorted(warned)]
 
     def _ids(self, name: str, codes) -> pa.ChunkedArray:
-        """Each code's uuid (text), null where unknown or null."""
+        """Each code's uuid (UUID_BYTES), null where unknown or null."""
         mapping = getattr(self, name)
         known = self._columns.get(name)
         if known is None or known[0] != len(mapping):  # (the dicts only grow)
-            known = (len(mapping), pa.array(list(mapping), _STRING), pa.array([str(v) for v in mapping.values()], _STRING))
+            known = (len(mapping), pa.array(list(mapping), _STRING), pa.array([v.bytes for v in mapping.values()], UUID_BYTES))
             self._columns[name] = known
         _, keys, uuids = known
         return pc.take(uuids, pc.index_in(codes, value_set=keys))
@@ -118,12 +120,12 @@ class EnhetReferences:
             pc.take(postal_keys[prefix], chosen).to_pylist(),
             pc.take(rows.column(f"{block}.postnummer"), chosen).to_pylist(),
             pc.take(rows.column(f"{block}.poststed"), chosen).to_pylist(),
-            pc.take(ids[f"{prefix}_municipality_id"], chosen).to_pylist(),
+            [None if value is None else uuid.UUID(bytes=value) for value in pc.take(ids[f"{prefix}_municipality_id"], chosen).to_pylist()],
             pc.take(rows.column(f"{block}.landkode"), chosen).to_pylist(),
             pc.take(rows.column(f"{block}.land"), chosen).to_pylist(),
         ) for prefix, block in ADDRESSES.items()}  # fmt: skip
         countries: dict[str, str] = {}  # code -> name, in order of first use
-        postal_codes: dict[str, tuple[str, str, str | None]] = {}  # key -> (code, place, municipality)
+        postal_codes: dict[str, tuple[str, str, uuid.UUID | None]] = {}  # key -> (code, place, municipality)
         for i in range(len(chosen)):
             for prefix in ADDRESSES:
                 keys, codes, places, municipalities, country_codes, country_names = taken[prefix]
@@ -134,11 +136,11 @@ class EnhetReferences:
                     countries.setdefault(country_codes[i], country_names[i].strip()[:100] or country_codes[i])
         for code, name in countries.items():
             if code not in self.countries:
-                self.countries[code] = str(uuid.uuid4())
+                self.countries[code] = uuid.uuid4()
                 self._pending[("country", code)] = name
         for key, (code, place, municipality) in postal_codes.items():
             if key not in self.postal_codes:
-                self.postal_codes[key] = str(uuid.uuid4())
+                self.postal_codes[key] = uuid.uuid4()
                 self._pending[("postal_code", key)] = (code, place, municipality)
 
     def pending_create(self) -> dict[str, str]:

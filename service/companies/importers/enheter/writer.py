@@ -104,7 +104,8 @@ def _company_rows(rows: pa.Table, moved: dict[str, str]) -> Iterator[dict]:
     for values in rows.select(["org_nr", *COMPANY_FIELDS]).to_pylist():
         for name in _UUID_FIELDS:
             if values[name] is not None:
-                values[name] = uuid.UUID(moved.get(values[name], values[name]))
+                chosen = str(uuid.UUID(bytes=values[name]))
+                values[name] = uuid.UUID(moved.get(chosen, chosen))
         yield {"org_nr_schema": "NO", **values}
 
 
