@@ -1,5 +1,7 @@
-"""`company_persons_changed`: sent after commit when the register changed who stands behind
-companies (their roles or their ownership).
+"""What the register announces after an import commits, for screening to follow.
+
+`company_persons_changed`: the register changed who stands behind companies (their roles or
+their ownership).
 
 Keyword arguments (sender is the Company model):
 
@@ -17,6 +19,14 @@ companies Holding AS owns.
 Each write path announces once, after its last commit, through `company_persons_changed_announce`:
 the group ownership import and the JSON-lines import (role records) once per import with
 the set of companies, never per row. Screening listens (service.screening.subscription).
+
+`entity_details_changed`: the register changed what screening compares of persons or
+companies that stay where they are: a person's name, birth date, nationality or gender
+(the JSON-lines import's role records, the person found by national id) or a company's
+name (`import_enheter`). Keyword arguments `person_uuids` and `company_uuids` (lists of
+UUID). Sent once per import after its last commit, through `entity_details_changed_announce`;
+screening re-screens the active monitorings of those entities
+(service.screening.details_changed).
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from service.companies.models import Company, CompanyRole
 from service.companies.ownership import MAX_DEPTH, SHAREHOLDER, _current
 
 company_persons_changed = Signal()
+entity_details_changed = Signal()
 
 _LEVEL_BATCH = 2000
 
@@ -78,3 +89,14 @@ def company_persons_changed_announce(*, changed: AffectedCompanies | Iterable[uu
         company_persons_changed.send(sender=Company, company_uuids=company_uuids, register_update=today)
 
     transaction.on_commit(send)
+
+
+def entity_details_changed_announce(*, person_uuids: Iterable[uuid.UUID] = (), company_uuids: Iterable[uuid.UUID] = ()) -> None:
+    """Send `entity_details_changed` once the current transaction commits (at once outside one);
+    nothing when nothing changed."""
+    persons, companies = sorted(set(person_uuids), key=str), sorted(set(company_uuids), key=str)
+    if not persons and not companies:
+        return
+    transaction.on_commit(
+        lambda: entity_details_changed.send(sender=Company, person_uuids=persons, company_uuids=companies)
+    )

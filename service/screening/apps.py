@@ -26,3 +26,8 @@ class ServiceScreeningConfig(AppConfig):
 
         # An import changed roles or ownership: watched companies are re-evaluated (subscription.py).
         company_persons_changed.connect(on_company_persons_changed, dispatch_uid="screening-register-sync")
+        from service.companies.signals import entity_details_changed
+        from service.screening.details_changed import on_entity_details_changed
+
+        # An import changed a screened person's or company's details: they are screened again.
+        entity_details_changed.connect(on_entity_details_changed, dispatch_uid="screening-details-rescreen")

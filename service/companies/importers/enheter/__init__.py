@@ -2,7 +2,8 @@
 
 `enheter_import` reads the CSV or JSON download (gzipped or not) and writes the whole
 file in one transaction: a file that turns out broken halfway (bytes that are not
-UTF-8, a cut JSON object) leaves nothing written. Bad rows are rejected and reported
+UTF-8, a cut JSON object) leaves nothing written. After it commits, the stored companies
+it renamed are announced (`entity_details_changed`): screening compares their names. Bad rows are rejected and reported
 by line with their reason; the others are written. A repeated organisation number
 updates the company again: the later row wins, as it would in a later file.
 
@@ -33,6 +34,7 @@ from service.companies.importers.enheter.writer import RowsWriter
 from service.companies.importers.result import WARNING_LINES_KEPT, ImportResult, RejectedRow, WarningGroup
 from service.companies.importers.source import progress_bar, text_source_open
 from service.companies.models import Company, CompanyEmployment, CompanyRiskStatus
+from service.companies.signals import entity_details_changed_announce
 
 BATCH_SIZE = 5000
 FORMATS = ("auto", "csv", "json")
@@ -89,6 +91,7 @@ def enheter_import(
     )
     for message, group in warnings.items():
         result.warnings[message] = WarningGroup(message, group.count, [lines[ordinal] for ordinal in group.lines])
+    entity_details_changed_announce(company_uuids=writer.renamed)
     if refresh_analysis:
         affected.refresh()
     return result

@@ -53,6 +53,8 @@ BEFORE = "_enheter_before"
 # Memory for the upsert's sorts and hashes (this transaction only).
 WORK_MEM = "128MB"
 _HISTORY_COLUMNS = ["employees", *(flag for flag, _ in STATUSES.values())]
+# A written company's values before: its history's, and its name (a renamed company is screened again).
+_BEFORE_COLUMNS = [*_HISTORY_COLUMNS, "name"]
 _ROW_COLUMNS = ["org_nr", *COMPANY_FIELDS]
 
 
@@ -80,6 +82,7 @@ class PostgresWriter:
         self.repeats: list[pa.Table] = []  # later rows of a company repeated in a first load
         self.loaded = 0
         self.copy: _BinaryCopy | None = None
+        self.renamed: set[uuid.UUID] = set()  # stored companies whose name this import changed
 
     def write(self, rows: pa.Table) -> None:
         if not self.decided:
@@ -132,6 +135,7 @@ class PostgresWriter:
             self.result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
             history_write(now=self.now, today=self.now.date())
             affected_add(self.affected)
+            self.renamed |= renamed_companies()
 
     def _references_create(self, table: str) -> None:
         """The new postal codes and countries the rows point at; where another import created one meanwhile,
@@ -301,7 +305,7 @@ def companies_write(*, occurrence: int, now: datetime) -> RoundCounts:
     select = ", ".join(["gen_random_uuid()", "'NO'", "r.org_nr", *(f"r.{f}" for f in fields), "%(now)s", "%(now)s"])
     changed = f"({', '.join(f'{company}.{f}' for f in fields)}) IS DISTINCT FROM ({', '.join(f'EXCLUDED.{f}' for f in fields)})"
     differs = f"({', '.join(f'c.{f}' for f in fields)}) IS DISTINCT FROM ({', '.join(f'r.{f}' for f in fields)})"
-    history = ", ".join(_HISTORY_COLUMNS)
+    returned = ", ".join(_BEFORE_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(f"DROP TABLE IF EXISTS {BEFORE}, {WRITTEN}")
         # This round's rows that need writing, new or differing from the stored company (with its values
@@ -309,7 +313,7 @@ def companies_write(*, occurrence: int, now: datetime) -> RoundCounts:
         # conflict probe there).
         cursor.execute(
             f"CREATE TEMP TABLE {BEFORE} ON COMMIT DROP AS SELECT r.ordinal, r.org_nr, c.org_nr IS NOT NULL AS stored, "
-            f"{', '.join(f'c.{h}' for h in _HISTORY_COLUMNS)} "
+            f"{', '.join(f'c.{h}' for h in _BEFORE_COLUMNS)} "
             f"FROM {ROWS} r LEFT JOIN {company} c ON c.org_nr_schema = 'NO' AND c.org_nr = r.org_nr "
             f"WHERE r.occurrence = %(occurrence)s AND (c.org_nr IS NULL OR {differs})",
             {"occurrence": occurrence},
@@ -320,10 +324,10 @@ def companies_write(*, occurrence: int, now: datetime) -> RoundCounts:
             f"JOIN {BEFORE} b ON b.ordinal = r.ordinal "
             f"ON CONFLICT (org_nr_schema, org_nr) DO UPDATE SET "
             + ", ".join(f"{f} = EXCLUDED.{f}" for f in [*fields, "update_timestamp"])
-            + f" WHERE {changed} RETURNING uuid, org_nr, {history}, "
+            + f" WHERE {changed} RETURNING uuid, org_nr, {returned}, "
             + ", ".join(f"{date_field}" for _, date_field in STATUSES.values())
             + ") SELECT w.*, NOT b.stored AS created, "
-            + ", ".join(f"b.{h} AS before_{h}" for h in _HISTORY_COLUMNS)
+            + ", ".join(f"b.{h} AS before_{h}" for h in _BEFORE_COLUMNS)
             + f" FROM w JOIN {BEFORE} b ON b.org_nr = w.org_nr",
             {"now": now},
         )
@@ -333,6 +337,13 @@ def companies_write(*, occurrence: int, now: datetime) -> RoundCounts:
             [occurrence],
         )
         return RoundCounts(*cursor.fetchone())
+
+
+def renamed_companies() -> set[uuid.UUID]:
+    """The stored companies this round gave a new name."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT uuid FROM {WRITTEN} WHERE NOT created AND name IS DISTINCT FROM before_name")
+        return {value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)) for (value,) in cursor.fetchall()}
 
 
 def history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None:

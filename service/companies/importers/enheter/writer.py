@@ -74,6 +74,7 @@ class RowsWriter:
         self, *, now: datetime, batch_size: int, refs: EnhetReferences, result: ImportResult, affected: AffectedCompanies
     ) -> None:
         self.now, self.batch_size, self.refs, self.result, self.affected = now, batch_size, refs, result, affected
+        self.renamed: set[uuid.UUID] = set()  # stored companies whose name this import changed
 
     def write(self, rows: pa.Table) -> None:
         moved = self.refs.pending_create()  # the postal codes and countries these rows point at
@@ -97,6 +98,7 @@ class RowsWriter:
         self.result.tally(**outcome.counts())
         self.affected.add(row["uuid"] for row in outcome.created)
         self.affected.add(row["uuid"] for row, _ in outcome.updated)
+        self.renamed.update(row["uuid"] for row, before in outcome.updated if row["name"] != before["name"])
         batch.clear()
 
 

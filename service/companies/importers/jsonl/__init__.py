@@ -5,12 +5,15 @@ Lines are applied in batches; each line in its own savepoint, so a line that fai
 leaves nothing behind and the batch goes on. Blank lines are skipped.
 
 After the last commit the import announces, once, the companies whose roles it created or
-changed (`company_persons_changed`, service/companies/signals.py).
+changed (`company_persons_changed`) and the persons whose details a role record changed
+(`entity_details_changed`; service/companies/signals.py). A role record that changed only
+its person counts as updated.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,12 +23,12 @@ from pydantic import ValidationError
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.importers.csv_rows import SourceRow
 from service.companies.importers.jsonl.schemas import AnyRecord
-from service.companies.importers.jsonl.writers import WRITERS, company_uuid
+from service.companies.importers.jsonl.writers import WRITERS, company_uuid, role_write
 from service.companies.importers.reading import batched, source_rows
 from service.companies.importers.result import ImportResult
 from service.companies.importers.source import ImportFileError, TextSource
 from service.companies.importers.values import RowRejected
-from service.companies.signals import company_persons_changed_announce
+from service.companies.signals import company_persons_changed_announce, entity_details_changed_announce
 
 BATCH_SIZE = 1000
 
@@ -37,23 +40,28 @@ def jsonl_import(
     result = ImportResult(source=path.name)
     affected = AffectedCompanies()
     roles_changed = AffectedCompanies()
+    persons_changed: set[uuid.UUID] = set()
     with source_rows(path, rows_of=_lines, quiet=quiet) as rows:
         for batch in batched(rows, batch_size):
             with transaction.atomic():
                 for row in batch:
                     result.rows_read += 1
+                    persons_before = len(persons_changed)
                     try:
                         with transaction.atomic():
-                            company, record_type, outcome = _record_write(row.values["text"])
+                            company, record_type, outcome = _record_write(row.values["text"], persons_changed=persons_changed)
                     except RowRejected as exc:
                         result.reject(line=row.line, reason=str(exc))
                         continue
-                    result.tally(**{name: int(name == outcome) for name in ("created", "updated", "unchanged")})
                     if outcome != "unchanged":
                         affected.add([company])
                         if record_type == "role":
                             roles_changed.add([company])
+                    elif len(persons_changed) > persons_before:
+                        outcome = "updated"
+                    result.tally(**{name: int(name == outcome) for name in ("created", "updated", "unchanged")})
     company_persons_changed_announce(changed=roles_changed)
+    entity_details_changed_announce(person_uuids=persons_changed)
     if refresh_analysis:
         affected.refresh()
     return result
@@ -72,7 +80,7 @@ def _rows(stream) -> Iterator[SourceRow]:
             yield SourceRow(number, {"text": line})
 
 
-def _record_write(text: str):
+def _record_write(text: str, *, persons_changed: set[uuid.UUID]):
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -82,6 +90,8 @@ def _record_write(text: str):
     except ValidationError as exc:
         raise RowRejected("; ".join(_error(error) for error in exc.errors())) from None
     company = company_uuid(org_nr=record.org_nr, org_nr_schema=record.org_nr_schema)
+    if record.type == "role":
+        return company, record.type, role_write(record, company, persons_changed=persons_changed)
     return company, record.type, WRITERS[record.type](record, company)
 
 

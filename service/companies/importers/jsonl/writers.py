@@ -128,10 +128,13 @@ def _auditor_notes_write(accounts: Accounts, notes: list[schemas.AuditorNote]) -
     return True
 
 
-def role_write(record: schemas.RoleRecord, company: uuid.UUID) -> str:
+def role_write(record: schemas.RoleRecord, company: uuid.UUID, *, persons_changed: set[uuid.UUID] | None = None) -> str:
+    """The role's outcome; a holder person whose stored details changed is added to `persons_changed`."""
     holder: dict
+    person_outcome = None
     if record.person is not None:
-        holder = {"holder_person": _person(record.person), "holder_company": None}
+        person, person_outcome = _person(record.person)
+        holder = {"holder_person": person, "holder_company": None}
     else:
         holder_company = company_uuid(org_nr=record.holder_org_nr, org_nr_schema=record.org_nr_schema, field="holder_org_nr")
         holder = {"holder_person": None, "holder_company_id": holder_company}
@@ -145,10 +148,12 @@ def role_write(record: schemas.RoleRecord, company: uuid.UUID) -> str:
         },
         values={"share_percentage": record.share_percentage, "to_date": record.to_date},
     )
+    if person_outcome == "updated" and persons_changed is not None:
+        persons_changed.add(holder["holder_person"].uuid)
     return outcome
 
 
-def _person(person: schemas.PersonIn) -> Person:
+def _person(person: schemas.PersonIn) -> tuple[Person, str]:
     values = {
         "full_name": person.full_name,
         "first_name": person.first_name,
@@ -163,8 +168,7 @@ def _person(person: schemas.PersonIn) -> Person:
         key = {"national_identification_schema": person.national_id_schema, "national_identification_number": person.national_id}
     else:
         key = {"full_name": person.full_name, "birth_date": person.birth_date}
-    instance, _ = _upsert(Person, key=key, values={k: v for k, v in values.items() if k not in key})
-    return instance
+    return _upsert(Person, key=key, values={k: v for k, v in values.items() if k not in key})
 
 
 def payment_remark_write(record: schemas.PaymentRemarkRecord, company: uuid.UUID) -> str:
