@@ -243,7 +243,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 VAKT_SCREENING_REFRESH_SECONDS = env_int("VAKT_SCREENING_REFRESH_SECONDS", 300, minimum=30)
 # Work whose message a broker outage lost is enqueued again from the database after this long
 # (report orders, re-screening chunks, monitorings' first screenings, list-version and config
-# re-screens, batch jobs); longer than a busy queue's wait, so little runs twice.
+# re-screens, batch jobs, the dashboard's report polls); longer than a busy queue's wait, so
+# little runs twice.
 VAKT_RESUME_AFTER_SECONDS = env_int("VAKT_RESUME_AFTER_SECONDS", 1800, minimum=5)
 _resume_every = float(env_int("VAKT_RESUME_CHECK_SECONDS", 300, minimum=5))
 CELERY_BEAT_SCHEDULE: dict = {
@@ -256,6 +257,7 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.screening.tasks.screening_config_rescreens_resume", "schedule": _resume_every,
     },
     "screening-batches-resume": {"task": "service.screening.tasks.screening_batches_resume", "schedule": _resume_every},
+    "report-downloads-resume": {"task": "reports.tasks.report_downloads_resume", "schedule": _resume_every},
     "company-analysis-daily": {
         "task": "service.companies.tasks.analysis_refresh_all",
         "schedule": float(env_int("VAKT_ANALYSIS_REFRESH_SECONDS", 24 * 3600, minimum=60)),
