@@ -242,13 +242,22 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # How often the worker refreshes each organisation's cached screening state for the dashboard.
 VAKT_SCREENING_REFRESH_SECONDS = env_int("VAKT_SCREENING_REFRESH_SECONDS", 300, minimum=30)
 # Work whose message a broker outage lost is enqueued again from the database after this long
-# (report orders, re-screening chunks); longer than a busy queue's wait, so little runs twice.
+# (report orders, re-screening chunks, monitorings' first screenings, list-version and config
+# re-screens, batch jobs, the dashboard's report polls); longer than a busy queue's wait, so
+# little runs twice.
 VAKT_RESUME_AFTER_SECONDS = env_int("VAKT_RESUME_AFTER_SECONDS", 1800, minimum=5)
 _resume_every = float(env_int("VAKT_RESUME_CHECK_SECONDS", 300, minimum=5))
 CELERY_BEAT_SCHEDULE: dict = {
     "worker-heartbeat": {"task": "portal.tasks.worker_heartbeat", "schedule": 30.0},
     "report-orders-resume": {"task": "service.reports.tasks.partner_report_orders_resume", "schedule": _resume_every},
     "screening-chunks-resume": {"task": "service.screening.tasks.screening_run_chunks_resume", "schedule": _resume_every},
+    "screening-monitorings-resume": {"task": "service.screening.tasks.screening_monitorings_resume", "schedule": _resume_every},
+    "screening-list-versions-resume": {"task": "service.screening.tasks.screening_list_versions_resume", "schedule": _resume_every},
+    "screening-config-rescreens-resume": {
+        "task": "service.screening.tasks.screening_config_rescreens_resume", "schedule": _resume_every,
+    },
+    "screening-batches-resume": {"task": "service.screening.tasks.screening_batches_resume", "schedule": _resume_every},
+    "report-downloads-resume": {"task": "reports.tasks.report_downloads_resume", "schedule": _resume_every},
     "company-analysis-daily": {
         "task": "service.companies.tasks.analysis_refresh_all",
         "schedule": float(env_int("VAKT_ANALYSIS_REFRESH_SECONDS", 24 * 3600, minimum=60)),

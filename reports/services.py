@@ -48,7 +48,8 @@ def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> lis
         from reports.tasks import report_download_poll  # the task module imports this one
 
         for download in downloads:
-            transaction.on_commit(partial(report_download_poll.delay, str(download.uuid)))
+            # robust: a broker that is away does not fail the page; report_downloads_resume polls later.
+            transaction.on_commit(partial(report_download_poll.delay, str(download.uuid)), robust=True)
     return downloads
 
 

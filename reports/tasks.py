@@ -1,20 +1,25 @@
 """Following an ordered report until it is ready (or given up on), in a Celery worker.
 
 Ids in; idempotent (a finished download is left alone); acks_late; enqueued on
-commit by reports.services.report_order. An unfinished order is polled again
-with exponential backoff (2 s, 4 s, 8 s ... at most a minute apart) until it is
-complete or VAKT_REPORT_WAIT_SECONDS have passed.
+commit by reports.services.report_order, and by `report_downloads_resume` when a broker
+outage lost that message. An unfinished order is polled again with exponential backoff
+(2 s, 4 s, 8 s ... at most a minute apart) until it is complete or VAKT_REPORT_WAIT_SECONDS
+have passed.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+from django.utils import timezone
 
 from portal.service import ServiceRateLimited, ServiceUnavailable
 from reports.models import ReportDownload
+from reports.selectors import downloads_unfinished_uuids
 from reports.services import report_download_refresh
 
 logger = logging.getLogger(__name__)
@@ -41,3 +46,17 @@ def report_download_poll(download_uuid: str) -> str | None:
     if not report_download_refresh(download=download):
         raise ReportNotReady(f"Order {download.order_uuid} is {download.status}.")
     return download.status
+
+
+@shared_task(ignore_result=True)
+def report_downloads_resume() -> int:
+    """Scheduled by beat: poll again the downloads still unfinished VAKT_RESUME_AFTER_SECONDS after
+    they were ordered, whose poll a broker outage lost (a running poll gives up after
+    VAKT_REPORT_WAIT_SECONDS, which is shorter by default). A download finished meanwhile is left
+    alone by the poll."""
+    uuids = downloads_unfinished_uuids(ordered_before=timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS))
+    for download_uuid in uuids:
+        report_download_poll.delay(str(download_uuid))
+    if uuids:
+        logger.warning("Resumed the polling of %d report downloads.", len(uuids))
+    return len(uuids)

@@ -4,8 +4,9 @@ A write (services.py, the importers, the demo generator) never recomputes the an
 its own request or command: `analysis_refresh_on_commit` enqueues `analysis_refresh_task`
 once the transaction commits (nothing when it rolls back), in chunks of CHUNK_SIZE company
 uuids so that several workers share a big import; "every company" goes to
-`analysis_refresh_all`. Both are idempotent: rows whose values did not change are not
-rewritten, so a redelivered task changes nothing.
+`analysis_refresh_all`. The enqueue is robust: with the broker away the write stands and the
+daily `analysis_refresh_all` brings the analysis up to date. Both are idempotent: rows whose
+values did not change are not rewritten, so a redelivered task changes nothing.
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ def analysis_refresh_on_commit(*, company_uuids: Iterable[uuid.UUID | str] | Non
     """Enqueue the analysis refresh of these companies (None: every company) once the current
     transaction commits; at once outside a transaction, never when it rolls back."""
     if company_uuids is None:
-        transaction.on_commit(analysis_refresh_all.delay)
+        transaction.on_commit(analysis_refresh_all.delay, robust=True)
         return
     uuids = sorted({str(value) for value in company_uuids})
     for start in range(0, len(uuids), CHUNK_SIZE):
         chunk = uuids[start : start + CHUNK_SIZE]
-        transaction.on_commit(lambda chunk=chunk: analysis_refresh_task.delay(chunk))
+        transaction.on_commit(lambda chunk=chunk: analysis_refresh_task.delay(chunk), robust=True)

@@ -17,3 +17,12 @@ def batches_list(*, config: ScreeningConfig) -> QuerySet[ScreeningBatch]:
 
 def batch_get(*, config: ScreeningConfig, batch_uuid: uuid.UUID) -> ScreeningBatch:
     return found(batches_list(config=config).filter(uuid=batch_uuid), "screening batch", batch_uuid)
+
+
+def batches_pending_uuids(*, untouched_since) -> list[uuid.UUID]:
+    """Jobs that no worker started and untouched since then: their message a broker outage may
+    have lost (a started job's message is the broker's to hand out again)."""
+    return list(
+        ScreeningBatch.objects.filter(status=ScreeningBatch.Status.PENDING, update_timestamp__lt=untouched_since)
+        .order_by("create_timestamp", "uuid").values_list("uuid", flat=True)
+    )

@@ -95,7 +95,8 @@ def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, api
     try:
         with transaction.atomic():
             batch.save(force_insert=True)
-            transaction.on_commit(lambda: _enqueue(batch.uuid))
+            # robust: a broker that is away does not fail the upload; the resume finds what was not sent.
+            transaction.on_commit(lambda: _enqueue(batch.uuid), robust=True)
     except Exception:
         default_storage.delete(batch.storage_name(SOURCE))
         raise

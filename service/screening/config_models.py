@@ -62,6 +62,9 @@ class ScreeningConfigListCategory(models.Model):
     screening_config = models.ForeignKey(ScreeningConfig, on_delete=models.CASCADE, related_name="list_categories")
     category = models.ForeignKey("ScreeningListCategory", on_delete=models.PROTECT, related_name="+")
     create_timestamp = models.DateTimeField(auto_now_add=True)
+    # Set when selected, cleared when the config's re-screen is planned: a value older than
+    # VAKT_RESUME_AFTER_SECONDS is a re-screen whose message was lost.
+    rescreen_owed_timestamp = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from service.audit.services import Actor, audit_record
 from service.errors import bad_field
@@ -107,11 +108,14 @@ def config_category_select(
         raise already
     try:
         with transaction.atomic():
-            link = ScreeningConfigListCategory.objects.create(screening_config=config, category=category)
+            link = ScreeningConfigListCategory.objects.create(
+                screening_config=config, category=category, rescreen_owed_timestamp=timezone.now()
+            )
             _audit(config, actor, "screening_config.category_select", None, {"screening_list_category_key": category.key})
             # The config's entities were never searched in this list: screen them (no hits, no cases
             # when nobody is screened yet). Without it a list update's delta would be their first look.
-            transaction.on_commit(lambda: _rescreen_enqueue(config.uuid))
+            # robust: a broker that is away does not fail the request; the resume finds what was not sent.
+            transaction.on_commit(lambda: _rescreen_enqueue(config.uuid), robust=True)
             return link
     except IntegrityError:
         raise already from None

@@ -158,7 +158,8 @@ def _rescreen_on_commit(version: ScreeningListVersion) -> None:
     """Once the version is committed: screen its added and changed entries (rescreen.py)."""
     from service.screening.tasks import screening_list_version_rescreen_task
 
-    transaction.on_commit(lambda: screening_list_version_rescreen_task.delay(str(version.uuid)))
+    # robust: a broker that is away does not undo the import; the resume plans what was not sent.
+    transaction.on_commit(lambda: screening_list_version_rescreen_task.delay(str(version.uuid)), robust=True)
 
 
 def _problem(problem) -> dict:

@@ -77,6 +77,9 @@ class EntityMonitoring(models.Model):
     latest_decision = models.ForeignKey(
         "EntityMonitoringDecision", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Set by an approving decision, cleared by the screening it enqueues (or by a decline or a
+    # removal): a value older than VAKT_RESUME_AFTER_SECONDS is a screening whose message was lost.
+    screening_owed_timestamp = models.DateTimeField(null=True, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 
@@ -86,6 +89,11 @@ class EntityMonitoring(models.Model):
             models.Index(fields=["screening_config", "removed_flag"], name="monitoring_config_removed"),
             # A page of cases reads the monitorings of its entities (related companies, monitored_flag).
             models.Index(fields=["screening_config", "entity_uuid"], name="monitoring_config_entity"),
+            # The resume's look-up: the few rows that owe a screening, not the whole table.
+            models.Index(
+                fields=["screening_owed_timestamp"], condition=Q(screening_owed_timestamp__isnull=False),
+                name="monitoring_screening_owed",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -70,6 +70,23 @@ def monitorings_screened(*, screening_config: ScreeningConfig) -> QuerySet[Entit
     return EntityMonitoring.objects.filter(screened_q(), screening_config=screening_config)
 
 
+def monitorings_screening_owed_uuids(*, owed_before, limit: int) -> list[uuid.UUID]:
+    """Screened monitorings whose screening an approval asked for before `owed_before` and that
+    has not run (its message lost, or still queued): at most `limit`, the oldest first."""
+    config_uuids = (
+        EntityMonitoring.objects.filter(screening_owed_timestamp__lt=owed_before)
+        .values_list("screening_config_id", flat=True).distinct()
+    )
+    owed = []
+    for config in ScreeningConfig.objects.filter(uuid__in=list(config_uuids)).order_by("uuid"):
+        owed += monitorings_screened(screening_config=config).filter(screening_owed_timestamp__lt=owed_before).order_by(
+            "screening_owed_timestamp", "uuid"
+        ).values_list("uuid", flat=True)[: limit - len(owed)]
+        if len(owed) >= limit:
+            break
+    return owed
+
+
 def monitorings_list(
     *,
     config: ScreeningConfig,

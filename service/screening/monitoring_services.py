@@ -6,7 +6,9 @@
   `latest_decision` at it in the same transaction, so the rule "screened iff not removed
   and the latest decision approves" never reads a half-written state.
 - A decision that approves screens the entity after commit (`screening_on_commit`, the
-  Celery task of screening_run.py).
+  Celery task of screening_run.py) and marks the monitoring as owing that screening
+  (`screening_owed_timestamp`, cleared by the screening, a decline or a removal), so that
+  beat's `screening_monitorings_resume` finds a screening whose message a broker outage lost.
 - Removing is final for that row and says why (`removal_reason`); screening the entity
   again takes a new monitoring.
 """
@@ -111,9 +113,10 @@ def monitorings_insert_many(*, monitorings: list[EntityMonitoring], decision: De
         decisions = EntityMonitoringDecision.objects.bulk_create(
             [_decision_row(m, decision) for m in inserted]
         )
+        owed = timezone.now() if decision.approved_flag else None
         for monitoring, row in zip(inserted, decisions):
-            monitoring.latest_decision = row
-        EntityMonitoring.objects.bulk_update(inserted, ["latest_decision"], batch_size=500)
+            monitoring.latest_decision, monitoring.screening_owed_timestamp = row, owed
+        EntityMonitoring.objects.bulk_update(inserted, ["latest_decision", "screening_owed_timestamp"], batch_size=500)
         if decision.approved_flag:
             screening_on_commit(monitoring_uuids=[m.uuid for m in inserted])
     return inserted
@@ -202,8 +205,12 @@ def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> Entity
             {"approved_flag": previous.approved_flag} if previous else None,
             {"approved_flag": spec.approved_flag, "decision_comment": spec.comment, "decision_origin_key": spec.origin_key},
         )
-    EntityMonitoring.objects.filter(pk=monitoring.pk).update(latest_decision=decision, update_timestamp=timezone.now())
-    monitoring.latest_decision = decision
+    now = timezone.now()
+    owed = now if spec.approved_flag else None
+    EntityMonitoring.objects.filter(pk=monitoring.pk).update(
+        latest_decision=decision, update_timestamp=now, screening_owed_timestamp=owed
+    )
+    monitoring.latest_decision, monitoring.screening_owed_timestamp = decision, owed
     if spec.approved_flag:
         screening_on_commit(monitoring_uuids=[monitoring.uuid])
     return decision
@@ -213,13 +220,29 @@ SCREENING_BATCH = 200
 
 
 def screening_on_commit(*, monitoring_uuids: list[uuid.UUID]) -> None:
-    """Screen monitorings that became active, once this transaction commits (in batches)."""
+    """Screen monitorings that became active, once this transaction commits (in batches).
+    robust: a broker that is away does not fail the request; the resume finds what was not sent."""
+    for batch in screening_batches(monitoring_uuids):
+        transaction.on_commit(lambda batch=batch: _screening_enqueue(batch), robust=True)
+
+
+def screening_batches(monitoring_uuids) -> list[list[str]]:
+    uuids = [str(u) for u in monitoring_uuids]
+    return [uuids[start : start + SCREENING_BATCH] for start in range(0, len(uuids), SCREENING_BATCH)]
+
+
+def _screening_enqueue(batch: list[str]) -> None:
     from service.screening.tasks import screening_run_task
 
-    uuids = [str(u) for u in monitoring_uuids]
-    for start in range(0, len(uuids), SCREENING_BATCH):
-        batch = uuids[start : start + SCREENING_BATCH]
-        transaction.on_commit(lambda batch=batch: screening_run_task.delay(batch))
+    screening_run_task.delay(batch)
+
+
+def monitorings_screening_done(*, monitoring_uuids, started) -> None:
+    """The screening of these monitorings that began at `started` is done: they owe none, unless
+    an approval since then asked for another."""
+    EntityMonitoring.objects.filter(uuid__in=list(monitoring_uuids), screening_owed_timestamp__lte=started).update(
+        screening_owed_timestamp=None
+    )
 
 
 def monitoring_remove(*, monitoring: EntityMonitoring, reason: str, actor: Actor | None = None) -> EntityMonitoring:
@@ -227,7 +250,8 @@ def monitoring_remove(*, monitoring: EntityMonitoring, reason: str, actor: Actor
     with transaction.atomic():
         now = timezone.now()
         changed = EntityMonitoring.objects.filter(pk=monitoring.pk, removed_flag=False).update(
-            removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
+            removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now,
+            screening_owed_timestamp=None,
         )
         if changed:
             _audit(monitoring, actor or Actor(), "entity_monitoring.remove", {"removed_flag": False}, {"removed_flag": True, "removal_reason": reason})
@@ -240,5 +264,6 @@ def monitorings_remove_many(*, monitorings: list[EntityMonitoring], reason: str)
     """`monitoring_remove` for many at once (one UPDATE); the number removed now."""
     now = timezone.now()
     return EntityMonitoring.objects.filter(pk__in=[m.pk for m in monitorings], removed_flag=False).update(
-        removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now
+        removed_flag=True, removed_timestamp=now, removal_reason=reason, update_timestamp=now,
+        screening_owed_timestamp=None,
     )

@@ -36,6 +36,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from service.screening.engine import (
@@ -50,6 +51,8 @@ from service.screening.matching import MatchIndex
 from service.screening.models import (
     ScreeningCase,
     ScreeningConfig,
+    ScreeningConfigListCategory,
+    ScreeningListCategory,
     ScreeningListEntry,
     ScreeningListEntryChange,
     ScreeningListVersion,
@@ -205,7 +208,34 @@ def full_rescreen_plan(*, config_uuid: uuid.UUID | str | None = None, chunk_size
     with transaction.atomic():
         run = ScreeningRun.objects.create(kind=ScreeningRun.Kind.FULL)
         _plan(run, list(configs), chunk_size)
+        # The re-screens owed since a category was selected are planned now (their chunks read
+        # the config's categories when they run).
+        ScreeningConfigListCategory.objects.filter(
+            screening_config__in=configs, rescreen_owed_timestamp__isnull=False
+        ).update(rescreen_owed_timestamp=None)
     return run
+
+
+def configs_rescreen_owed_uuids(*, selected_before) -> list[uuid.UUID]:
+    """Configs with a category selected before then whose re-screen was never planned (its
+    message lost, or still queued)."""
+    return list(
+        ScreeningConfigListCategory.objects.filter(rescreen_owed_timestamp__lt=selected_before)
+        .order_by("screening_config_id").values_list("screening_config_id", flat=True).distinct()
+    )
+
+
+def list_versions_unplanned_uuids(*, imported_before) -> list[uuid.UUID]:
+    """Current list versions with added or changed entries, imported before then, whose re-screen
+    was never planned (its message lost, or still queued). A version already superseded is not
+    planned: its delta holds entries the current version may have removed (docs/production.md)."""
+    current = ScreeningListCategory.objects.exclude(current_version=None).values("current_version")
+    planned = ScreeningRun.objects.filter(kind=ScreeningRun.Kind.LIST_VERSION, list_version=OuterRef("pk"))
+    return list(
+        ScreeningListVersion.objects.filter(uuid__in=current, imported_at__lt=imported_before)
+        .filter(Q(added_count__gt=0) | Q(changed_count__gt=0)).exclude(Exists(planned))
+        .order_by("imported_at").values_list("uuid", flat=True)
+    )
 
 
 def chunks_open_uuids(*, planned_before) -> list[uuid.UUID]:

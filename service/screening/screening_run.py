@@ -24,12 +24,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from service.screening.engine import LoadedIndex, screening_index
 from service.screening.matching import MatchIndex
 from service.screening.matching.types import PersonQuery
 from service.screening.models import EntityMonitoring, ScreeningConfig, ScreeningListCategory
 from service.screening.monitoring_selectors import monitorings_screened
+from service.screening.monitoring_services import monitorings_screening_done
 from service.screening.screening_cases import ScreenedEntity, hits_record
 
 # More than the few a reviewer needs: hits of lists the config does not screen against are
@@ -139,7 +141,9 @@ def entities_screen(
 
 def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunResult | None:
     """Screen these monitorings' entities against every current list (those still screened;
-    the others are skipped). None when none of them exists any more."""
+    the others are skipped), and mark the screening they owed as done. None when none of them
+    exists any more."""
+    started = timezone.now()
     uuids = list(monitoring_uuids)
     config_uuids = set(EntityMonitoring.objects.filter(uuid__in=uuids).values_list("screening_config_id", flat=True))
     if not config_uuids:
@@ -151,4 +155,5 @@ def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunRes
         if screened.exists():
             loaded = loaded or screening_index()
             entities_screen(config=config, monitorings=screened, loaded=loaded, result=result)
+    monitorings_screening_done(monitoring_uuids=uuids, started=started)
     return result

@@ -246,7 +246,11 @@ def companies_sync_on_commit(
     extra = {"register_update": register_update} if register_update else {}
     for start in range(0, len(ids), SYNC_BATCH):
         batch = ids[start : start + SYNC_BATCH]
-        transaction.on_commit(lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch, **extra))
+        # robust: a broker that is away does not fail the request (nothing resumes a lost sync;
+        # docs/production.md says what does instead).
+        transaction.on_commit(
+            lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch, **extra), robust=True
+        )
 
 
 def config_resync_on_commit(*, config: ScreeningConfig) -> None:

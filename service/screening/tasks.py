@@ -32,6 +32,13 @@ logger = logging.getLogger(__name__)
 DOWNLOAD_TIMEOUT_SECONDS = 120
 # OFAC's sdn.csv comes with companion files that the parser reads from the same folder.
 COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
+RESUME_MONITORINGS_LIMIT = 20_000  # per check: a larger backlog is taken over a few checks
+
+
+def _resume_cutoff():
+    """What the resumes take as lost: older than VAKT_RESUME_AFTER_SECONDS (a message in a busy
+    queue is younger)."""
+    return timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS)
 
 
 @worker_init.connect
@@ -174,11 +181,73 @@ def screening_run_chunks_resume() -> int:
     and not done, whose messages a broker outage may have lost; a chunk done meanwhile is skipped."""
     from service.screening.rescreen import chunks_open_uuids
 
-    uuids = chunks_open_uuids(planned_before=timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS))
+    uuids = chunks_open_uuids(planned_before=_resume_cutoff())
     for chunk_uuid in uuids:
         screening_run_chunk_task.delay(str(chunk_uuid))
     if uuids:
         logger.warning("Resumed %d open screening run chunks.", len(uuids))
+    return len(uuids)
+
+
+# --- resumes: work committed while the broker was away, found from its state in the database ---
+
+
+
+@shared_task(ignore_result=True)
+def screening_monitorings_resume() -> int:
+    """Scheduled by beat: enqueue again the screenings that approvals asked for
+    VAKT_RESUME_AFTER_SECONDS ago and that have not run (a monitoring's `screening_owed_timestamp`),
+    in batches. A monitoring screened twice makes no second case."""
+    from service.screening.monitoring_selectors import monitorings_screening_owed_uuids
+    from service.screening.monitoring_services import screening_batches
+
+    uuids = monitorings_screening_owed_uuids(owed_before=_resume_cutoff(), limit=RESUME_MONITORINGS_LIMIT)
+    for batch in screening_batches(uuids):
+        screening_run_task.delay(batch)
+    if uuids:
+        logger.warning("Resumed the screening of %d monitorings.", len(uuids))
+    return len(uuids)
+
+
+@shared_task(ignore_result=True)
+def screening_list_versions_resume() -> int:
+    """Scheduled by beat: plan the re-screen of current list versions imported
+    VAKT_RESUME_AFTER_SECONDS ago with no run; planning is once per version."""
+    from service.screening.rescreen import list_versions_unplanned_uuids
+
+    uuids = list_versions_unplanned_uuids(imported_before=_resume_cutoff())
+    for version_uuid in uuids:
+        screening_list_version_rescreen_task.delay(str(version_uuid))
+    if uuids:
+        logger.warning("Resumed the re-screen of %d list versions.", len(uuids))
+    return len(uuids)
+
+
+@shared_task(ignore_result=True)
+def screening_config_rescreens_resume() -> int:
+    """Scheduled by beat: re-screen the configs with a category selected VAKT_RESUME_AFTER_SECONDS
+    ago whose re-screen was never planned."""
+    from service.screening.rescreen import configs_rescreen_owed_uuids
+
+    uuids = configs_rescreen_owed_uuids(selected_before=_resume_cutoff())
+    for config_uuid in uuids:
+        screening_config_rescreen_task.delay(str(config_uuid))
+    if uuids:
+        logger.warning("Resumed the re-screen of %d screening configs.", len(uuids))
+    return len(uuids)
+
+
+@shared_task(ignore_result=True)
+def screening_batches_resume() -> int:
+    """Scheduled by beat: enqueue again batch jobs no worker started in VAKT_RESUME_AFTER_SECONDS;
+    a job done meanwhile is skipped, a started one resumes after its last chunk."""
+    from service.screening.batch_selectors import batches_pending_uuids
+
+    uuids = batches_pending_uuids(untouched_since=_resume_cutoff())
+    for batch_uuid in uuids:
+        screening_batch_task.delay(str(batch_uuid))
+    if uuids:
+        logger.warning("Resumed %d screening batch jobs.", len(uuids))
     return len(uuids)
 
 

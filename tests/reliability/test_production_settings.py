@@ -35,6 +35,9 @@ def test_it_loads_the_production_example_settings(tmp_path):
     assert loaded["broker"] == "redis://redis:6379/0"
     assert loaded["transport"]["visibility_timeout"] == 3600
     assert loaded["acks_late"] and loaded["reject_on_lost"]
-    assert loaded["resume"] == ["report-orders-resume", "screening-chunks-resume"]
+    assert loaded["resume"] == [
+        "report-downloads-resume", "report-orders-resume", "screening-batches-resume", "screening-chunks-resume",
+        "screening-config-rescreens-resume", "screening-list-versions-resume", "screening-monitorings-resume",
+    ]
     assert loaded["web"] == ["0.0.0.0:8000", 3, 4, "*"]
     assert loaded["secure"] is True

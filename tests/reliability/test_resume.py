@@ -11,13 +11,14 @@ from django.utils import timezone
 from portal.celery import app
 from service.reports.models import PartnerReportOrder
 from service.reports.tasks import partner_report_orders_resume
-from service.screening.models import ScreeningRun
+from service.screening.models import EntityMonitoring, ScreeningCase, ScreeningRun
 from service.screening.rescreen import full_rescreen_plan
-from service.screening.tasks import screening_run_chunks_resume
+from service.screening.tasks import screening_monitorings_resume, screening_run_chunks_resume
 from tests.reliability.cluster import _producer_pool_reset
-from tests.reliability.steps import LISTED_PERSON, UN, lists_imported, persons_monitored
+from tests.reliability.steps import LISTED_PERSON, UN, lists_imported, person_screened, persons_monitored
 from tests.service.companies.factories import company_make
 from tests.service.screening.cases.steps import config_with
+from tests.service.screening.helpers import customer_person_make, decide, monitoring_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,6 +40,9 @@ def _later(settings) -> None:
     settings.VAKT_RESUME_AFTER_SECONDS = 5
     PartnerReportOrder.objects.update(update_timestamp=timezone.now() - timedelta(seconds=60))
     ScreeningRun.objects.update(created_timestamp=timezone.now() - timedelta(seconds=60))
+    EntityMonitoring.objects.exclude(screening_owed_timestamp=None).update(
+        screening_owed_timestamp=timezone.now() - timedelta(seconds=60)
+    )
 
 
 def test_it_accepts_an_order_while_the_broker_is_away_and_produces_it_when_resumed(api, broker_away, settings):
@@ -73,3 +77,35 @@ def test_it_plans_a_run_while_the_broker_is_away_and_screens_it_when_resumed(api
     _later(settings)
     assert screening_run_chunks_resume() == 2
     assert ScreeningRun.objects.get(pk=run.pk).finished_timestamp is not None
+
+
+
+def test_it_approves_monitorings_while_the_broker_is_away_and_screens_them_when_resumed(api, broker_away, settings, tmp_path):
+    app.conf.task_always_eager = True
+    lists_imported(tmp_path)
+    config = config_with(api, UN)
+    app.conf.task_always_eager = False
+
+    person_screened(api, config["uuid"], "Kari Nordmann")  # created approved: 201, its screening lost
+    listed = customer_person_make(api, config["uuid"], full_name=LISTED_PERSON, birth_date=None)
+    pending = monitoring_make(api, config["uuid"], customer_person=listed["uuid"])
+    approved = decide(api, config["uuid"], pending["entity_monitoring"]["uuid"])
+    assert approved.status_code == 201, approved.content  # approved later: its screening lost too
+    assert not ScreeningCase.objects.exists()
+
+    app.conf.task_always_eager = True
+    assert screening_monitorings_resume() == 0  # not yet: it may still be in a queue
+    _later(settings)
+    assert screening_monitorings_resume() == 2
+    [case] = ScreeningCase.objects.filter(screening_config_id=config["uuid"])
+    assert str(case.entity_inquiry.customer_person_id) == listed["uuid"]
+    assert screening_monitorings_resume() == 0
+    assert ScreeningCase.objects.count() == 1
+
+
+def test_it_schedules_every_resume_by_a_task_the_worker_registers(settings):
+    app.loader.import_default_modules()  # what a worker does at start: every app's tasks module
+    resumes = {key: entry for key, entry in settings.CELERY_BEAT_SCHEDULE.items() if key.endswith("-resume")}
+    assert len(resumes) == 7
+    assert all(entry["task"] in app.tasks for entry in resumes.values())
+    assert len({entry["schedule"] for entry in resumes.values()}) == 1  # all every VAKT_RESUME_CHECK_SECONDS

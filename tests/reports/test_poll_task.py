@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from reports.models import ReportDownload
 from reports.services import report_download_refresh, report_order
-from reports.tasks import ReportNotReady, report_download_poll
+from reports.tasks import ReportNotReady, report_download_poll, report_downloads_resume
 from service.reports.models import PartnerReportOrder
 
 
@@ -68,3 +68,25 @@ def test_it_logs_and_returns_when_the_row_is_gone(pending):
     uuid = str(pending.uuid)
     pending.delete()
     assert report_download_poll.run(uuid) is None
+
+
+def test_it_resumes_the_poll_of_a_download_whose_message_was_lost_once_it_is_due(pending, settings):
+    from service.reports.services import partner_report_order_process
+
+    partner_report_order_process(order_uuid=pending.order_uuid)
+    assert report_downloads_resume() == 0  # too recent: its poll may still be in a queue
+    settings.VAKT_RESUME_AFTER_SECONDS = 5
+    ReportDownload.objects.update(ordered_at=timezone.now() - timedelta(seconds=60))
+
+    assert report_downloads_resume() == 1
+    assert ReportDownload.objects.get().status == "complete"
+    assert report_downloads_resume() == 0
+
+
+def test_it_resumes_no_download_that_finished(pending, settings):
+    PartnerReportOrder.objects.filter(uuid=pending.order_uuid).update(status="failed", failure_reason="unreachable")
+    report_download_poll.run(str(pending.uuid))
+    settings.VAKT_RESUME_AFTER_SECONDS = 5
+    ReportDownload.objects.update(ordered_at=timezone.now() - timedelta(seconds=60))
+
+    assert report_downloads_resume() == 0

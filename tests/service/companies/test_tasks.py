@@ -72,6 +72,21 @@ def test_a_big_set_is_enqueued_in_chunks_and_everything_as_one_task(
     assert everything == [True]
 
 
+def test_a_write_stands_when_the_broker_refuses_the_refresh(monkeypatch, django_capture_on_commit_callbacks):
+    from kombu.exceptions import OperationalError
+
+    def refused(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    company = company_make()
+    monkeypatch.setattr(tasks.analysis_refresh_task, "delay", refused)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        payment_remark_make(company=company)  # the daily refresh analyses it
+
+    assert len(callbacks) == 1
+    assert m.PaymentRemark.objects.filter(company=company).exists()
+
+
 def _analysis_of(company: m.Company) -> list[dict]:
     rows = [
         *m.AccountsHighlights.objects.filter(accounts__company=company),

@@ -9,7 +9,7 @@ import io
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.service.screening.cases.conftest import lists  # noqa: F401  (the fixture)
+from tests.service.screening.cases.conftest import broker_away, lists  # noqa: F401  (the fixtures)
 from tests.service.screening.helpers import AML, config_url
 
 COLUMNS = ["type", "id", "name", "birth_date", "nationality", "gender", "country"]

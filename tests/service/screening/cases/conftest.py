@@ -5,8 +5,11 @@ in production: these tests commit for real (transactional database)."""
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import pytest
+from celery.app.task import Task
+from kombu.exceptions import OperationalError
 
 from service.screening.list_import import screening_list_import
 from service.screening.matching import MatchIndex
@@ -88,3 +91,19 @@ def searches(monkeypatch):
 
     monkeypatch.setattr(MatchIndex, "search", recording)
     return calls
+
+
+@pytest.fixture
+def broker_away(monkeypatch):
+    """A context in which every publish fails as it does when Redis cannot be reached."""
+
+    def refused(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    @contextmanager
+    def away():
+        with monkeypatch.context() as patched:
+            patched.setattr(Task, "apply_async", refused)
+            yield
+
+    return away
