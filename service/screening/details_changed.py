@@ -4,7 +4,8 @@ A screening compares a register person's name, birth date, nationality and gende
 company's own name. When an import changes those (`entity_details_changed`,
 service/companies/signals.py), every active monitoring of the entity (in any config: the
 §3 rule, `screened_q`) is screened again against every current list, as when it became
-active. Without this the person would meet the unchanged list entries with the new details
+active, and owes that screening until it has run (`screening_owed_timestamp`: beat's resume
+sends it again if a broker outage lost it). Without this the person would meet the unchanged list entries with the new details
 only at the next full re-screen: a list update's delta run searches an entity in its
 carried entries only where it already has a case (docs/screening.md, *Re-screening*).
 
@@ -19,7 +20,7 @@ import uuid
 
 from service.screening.monitoring_models import EntityMonitoring
 from service.screening.monitoring_selectors import screened_q
-from service.screening.monitoring_services import screening_on_commit
+from service.screening.monitoring_services import monitorings_rescreen
 from service.screening.models import ScreeningConfig
 
 logger = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ def on_entity_details_changed(sender, *, person_uuids: list[uuid.UUID], company_
     monitorings = monitorings_of_entities(person_uuids=person_uuids, company_uuids=company_uuids)
     if monitorings:
         logger.info("Register details changed: screening %d active monitorings again.", len(monitorings))
-        screening_on_commit(monitoring_uuids=monitorings)
+        monitorings_rescreen(monitoring_uuids=monitorings)
 
 
 def monitorings_of_entities(*, person_uuids: list[uuid.UUID], company_uuids: list[uuid.UUID]) -> list[uuid.UUID]:

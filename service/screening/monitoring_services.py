@@ -219,6 +219,14 @@ def _decision_insert(monitoring: EntityMonitoring, spec: DecisionSpec) -> Entity
 SCREENING_BATCH = 200
 
 
+def monitorings_rescreen(*, monitoring_uuids: list[uuid.UUID]) -> None:
+    """Screen these active monitorings again (their entity's details changed): owed from now, as an
+    approval's screening is, so beat's resume sends what a broker outage lost."""
+    with transaction.atomic():
+        EntityMonitoring.objects.filter(uuid__in=monitoring_uuids).update(screening_owed_timestamp=timezone.now())
+        screening_on_commit(monitoring_uuids=monitoring_uuids)
+
+
 def screening_on_commit(*, monitoring_uuids: list[uuid.UUID]) -> None:
     """Screen monitorings that became active, once this transaction commits (in batches).
     robust: a broker that is away does not fail the request; the resume finds what was not sent."""

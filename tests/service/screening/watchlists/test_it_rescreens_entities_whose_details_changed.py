@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from service.screening import tasks
+from service.screening.monitoring_models import EntityMonitoring
 from tests.service.companies.factories import company_make, person_make, role_make
 from tests.service.companies.importers.conftest import csv_write, enheter_rows, enheter_sample
 from tests.service.screening.cases.conftest import UN_PERSON, lists  # noqa: F401 (a fixture)
@@ -127,3 +128,19 @@ def test_a_company_renamed_by_the_register_is_screened_again(api, lists, tmp_pat
     screenings.clear()
     call_command("import_enheter", _renamed(tmp_path, nordlys, f"{UN_COMPANY} AS"), "--quiet", "--no-analysis")
     assert screenings == []  # the same name again: nothing to screen
+
+
+def test_a_rescreen_whose_message_is_lost_stays_owed_for_the_resume(api, lists, tmp_path, monkeypatch, settings):  # noqa: F811
+    config, nordlys, _ = _watched(api)
+    monitoring = _monitoring_of(api, config, "Kari Nordmann")
+    monkeypatch.setattr(tasks.screening_run_task, "delay", lambda *args, **kwargs: None)  # the broker lost it
+
+    call_command("import_jsonl", _role_record(tmp_path, nordlys, full_name=UN_PERSON, birth_date=BIRTH), "--quiet", "--no-analysis")
+
+    assert cases(api, config["uuid"])["count"] == 0
+    assert EntityMonitoring.objects.get(uuid=monitoring["uuid"]).screening_owed_timestamp is not None
+    monkeypatch.undo()
+    settings.VAKT_RESUME_AFTER_SECONDS = 0
+    assert tasks.screening_monitorings_resume() == 1
+    [case] = cases(api, config["uuid"])["elements"]
+    assert case["screening_case_match"]["list_entry"]["source_id"] == "KPi.901"
