@@ -134,9 +134,10 @@ def accounts_type_out(accounts_type: m.AccountsType) -> dict:
 
 
 def accounts_out(accounts: m.Accounts) -> dict:
+    company_uuid = accounts.company_id  # a foreign key's attname is a Python descriptor: read once
     return {
         "uuid": accounts.uuid,
-        "company_uuid": accounts.company_id,
+        "company_uuid": company_uuid,
         "accounting_year": accounts.accounting_year,
         "accounting_announcement_date": accounts.accounting_announcement_date,
         "accounting_schema": accounts.accounting_schema,
@@ -148,7 +149,7 @@ def accounts_out(accounts: m.Accounts) -> dict:
         "currency_code": accounts.currency_code,
         "audited_flag": accounts.audited_flag,
         "replaced_by_accounts_uuid": accounts.replaced_by_id,
-        "app_url": company_part_url(accounts.company_id, f"accounts-{accounts.accounting_year}"),
+        "app_url": company_part_url(company_uuid, f"accounts-{accounts.accounting_year}"),
     }
 
 
@@ -164,13 +165,12 @@ def _part_out(part, amounts: tuple[tuple[str, ...], attrgetter], *, currency: bo
 
 
 def accounts_composite_out(accounts_set: AccountsSet, company: m.Company) -> dict:
-    accounts = accounts_set.accounts
-    out = accounts_out(accounts)
+    out = accounts_out(accounts_set.accounts)
     common = {
-        "accounts_uuid": accounts.uuid,
-        "company_uuid": accounts.company_id,
-        "accounts_type_uuid": accounts.accounts_type_id,
-        "accounting_year": accounts.accounting_year,
+        "accounts_uuid": out["uuid"],
+        "company_uuid": out["company_uuid"],
+        "accounts_type_uuid": out["accounts_type_uuid"],
+        "accounting_year": out["accounting_year"],
         "app_url": out["app_url"],
     }
     return {
