@@ -8,7 +8,7 @@ PostgreSQL, else the database `vakt_company_bench` on 127.0.0.1, created if miss
    inserted with COPY until the register holds --companies (default 1,000,000),
    each with the credit risk and flags of one of them analysed (copied in SQL), so
    the analysis tables are as large as the register; a re-run reuses what is there
-   (1,000,000 companies take about 6 minutes the first time on the shared 2-core machine);
+   (1,000,000 with --rich 5000: about 9 minutes the first time on the shared 2-core machine);
 2. server: gunicorn on 127.0.0.1 (--workers processes x --threads threads) serving
    the project's WSGI application with bench/bench_company_api_settings.py: the
    project's URLs plus a minimal JSON view (no auth, no database) at /bench/minimal,

@@ -117,7 +117,8 @@ _readers: dict[tuple, list[_Reader]] = {}
 def _readers_for(models: Sequence[type[Model] | Only], names: list[str], connection) -> list[_Reader]:
     readers, start = [], 0
     for part in models:
-        model, fields = (part.model, part.concrete_fields()) if isinstance(part, Only) else (part, part._meta.concrete_fields)
+        only = isinstance(part, Only)
+        model, fields = (part.model, part.concrete_fields()) if only else (part, part._meta.concrete_fields)
         width = len(fields)
         readers.append(_Reader(model, fields, names[start : start + width], start, connection))
         start += width
@@ -129,7 +130,8 @@ def _readers_for(models: Sequence[type[Model] | Only], names: list[str], connect
 def model_rows(sql: str, params: Sequence, models: Sequence[type[Model] | Only]) -> list[tuple[Model | None, ...]]:
     """Run a SELECT of whole tables (`SELECT a.*, b.* ...`, in the order of `models`; an `Only`
     stands for its select list) and give each row as a tuple with one instance per model, None
-    where a LEFT JOIN found nothing."""
+    where a LEFT JOIN found nothing. A table's row repeated on consecutive rows (the company on
+    every accounts row) is one instance; elsewhere equal rows are equal instances, as select_related gives."""
     # the connection itself, once: `django.db.connection` is a proxy, ~20 us an attribute
     db = connections[DEFAULT_DB_ALIAS]
     key = (db.vendor, sql, tuple(models))
@@ -142,5 +144,5 @@ def model_rows(sql: str, params: Sequence, models: Sequence[type[Model] | Only])
                 _readers.clear()
             _readers[key] = readers
         rows = cursor.fetchall()
-    seen: dict = {}
-    return [tuple([reader.instance(row, seen, db) for reader in readers]) for row in rows]
+    last: dict = {}
+    return [tuple([reader.instance(row, last, db) for reader in readers]) for row in rows]

@@ -127,9 +127,11 @@ class AccountsSet:
 
 
 # Only what the answer shows: the company as its reference (spec §2.2), not the rest of its
-# wide row on every accounts row, and no timestamps (parsing one costs more than a row's numbers).
+# wide row on every accounts row, and no timestamps (Django's time-zone loader parses them in Python).
 _ACCOUNTS_COMPANY = Only(m.Company, ("uuid", "name", "org_nr", "org_nr_schema"))
-_ACCOUNTS = Only(m.Accounts, tuple(f.name for f in m.Accounts._meta.concrete_fields if f.name != "update_timestamp"))
+_ACCOUNTS = Only(
+    m.Accounts, tuple(f.name for f in m.Accounts._meta.concrete_fields if f.name != "update_timestamp")
+)
 _ACCOUNTS_MODELS = (
     _ACCOUNTS_COMPANY, _ACCOUNTS, m.AccountsType, m.AccountsHighlights, m.AccountsIncomeStatement, m.AccountsBalanceSheet,
 )
