@@ -18,7 +18,7 @@ from django.db.models import Prefetch, QuerySet
 
 from service.companies import models as m
 from service.companies.identifiers import company_get, company_identifier_parse
-from service.companies.raw_reads import model_rows
+from service.companies.raw_reads import Only, model_rows
 from service.errors import NotFound, bad_field
 
 
@@ -126,11 +126,17 @@ class AccountsSet:
     balance_sheet: m.AccountsBalanceSheet | None
 
 
+# Only what the answer shows: the company as its reference (spec §2.2), not the rest of its
+# wide row on every accounts row, and no timestamps (Django's time-zone loader parses them in Python).
+_ACCOUNTS_COMPANY = Only(m.Company, ("uuid", "name", "org_nr", "org_nr_schema"))
+_ACCOUNTS = Only(
+    m.Accounts, tuple(f.name for f in m.Accounts._meta.concrete_fields if f.name != "update_timestamp")
+)
 _ACCOUNTS_MODELS = (
-    m.Company, m.Accounts, m.AccountsType, m.AccountsHighlights, m.AccountsIncomeStatement, m.AccountsBalanceSheet,
+    _ACCOUNTS_COMPANY, _ACCOUNTS, m.AccountsType, m.AccountsHighlights, m.AccountsIncomeStatement, m.AccountsBalanceSheet,
 )
 _ACCOUNTS_SQL = (
-    "SELECT c.*, a.*, t.*, h.*, i.*, b.* "
+    f"SELECT {_ACCOUNTS_COMPANY.select('c')}, {_ACCOUNTS.select('a')}, t.*, h.*, i.*, b.* "
     "FROM service_companies_company c "
     "LEFT JOIN service_companies_accounts a ON a.company_id = c.uuid{on} "
     "LEFT JOIN service_companies_accountstype t ON t.uuid = a.accounts_type_id "
