@@ -101,6 +101,11 @@ class Company(Entity):
     then scans the table, which only happens by hand. Name search matches case-insensitive
     patterns, which a btree on name cannot serve, so name has no index either."""
 
+    # On PostgreSQL the column has the "C" collation (migration 0003, PostgreSQL only: SQLite has no
+    # such collation, and its default compares bytes anyway). Organisation numbers are ASCII digits, so
+    # byte order is their order; the unique index builds and probes several times faster than under a
+    # language collation. A migration that alters this field must keep COLLATE "C" on PostgreSQL
+    # (tests/service/companies/test_org_nr_collation.py checks it).
     org_nr = models.CharField(max_length=20)
     org_nr_schema = models.CharField(max_length=4, default="NO")
     name = models.CharField(max_length=300)
@@ -152,7 +157,8 @@ class Company(Entity):
     update_timestamp = models.DateTimeField(auto_now=True, db_index=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["org_nr_schema", "org_nr"], name="company_unique_org_nr")]
+        # The organisation number first: it tells companies apart (the schema is "NO" for nearly all).
+        constraints = [models.UniqueConstraint(fields=["org_nr", "org_nr_schema"], name="company_unique_org_nr")]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.org_nr_schema}{self.org_nr})"
