@@ -35,12 +35,12 @@ from pathlib import Path
 
 import requests
 
+os.environ.setdefault("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")  # before rescreen_setup reads it
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rescreen_setup import Workers, config_make, environment, listed_names_varied, persons_monitored, run_wait  # noqa: E402
 from scratch_db import ROOT  # noqa: E402
 from soak_memory import MemorySampler  # noqa: E402
 
-os.environ.setdefault("BENCH_REDIS_URL", "redis://127.0.0.1:6379/11")
 WEIGHTS = {"company": 30, "dataset": 10, "watchlist_add": 10, "cases": 15, "review": 10, "report_order": 10, "screening": 10}
 MAX_SECONDS, MAX_REQUESTS = 3600, 200_000
 SEEDED_CASE_PERSONS = 300  # register persons named like listed persons, screened before the load
