@@ -67,7 +67,7 @@ def _variant(name: str, rng: random.Random) -> str:
     return name[: i - 1] + name[i] + name[i - 1] + name[i + 1 :] if i > 0 else name
 
 
-def _listed_names(count: int, rng: random.Random) -> list[str]:
+def listed_names_varied(count: int, rng: random.Random) -> list[str]:
     from service.screening.models import ScreeningListCategory, ScreeningListEntry
 
     current = ScreeningListCategory.objects.exclude(current_version=None).values_list("current_version", flat=True)
@@ -97,7 +97,7 @@ def persons_monitored(config, count: int, *, listed: int, extra_names: list[str]
         name = faker.name_male() if male else faker.name_female()
         birth = faker.date_of_birth(minimum_age=18, maximum_age=90)
         persons.append(Person(full_name=name, birth_date=birth, nationality=country, gender="male" if male else "female"))
-    persons += [Person(full_name=name) for name in _listed_names(listed, rng)]
+    persons += [Person(full_name=name) for name in listed_names_varied(listed, rng)]
     persons += [Person(full_name=name) for name in extra_names]
     other = EntityMonitoringType.objects.get(key="other")
     with transaction.atomic():  # the two foreign keys between the rows are checked at commit

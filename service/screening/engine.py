@@ -13,7 +13,9 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import pickle
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -131,8 +133,15 @@ def _load_or_build(categories: list[ScreeningListCategory], version_uuids: tuple
         listed[entity.id] = where
     loaded = LoadedIndex(MatchIndex.build(entities), version_uuids, listed)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    with open(partial, "wb") as stream:
-        pickle.dump(loaded, stream, protocol=pickle.HIGHEST_PROTOCOL)
-    partial.replace(path)  # atomic: readers never see half a file
+    # A file of this writer's own: workers that build the same index at once each write theirs
+    # and the last rename wins (with one shared name, one renamed the other's file away).
+    fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f"{path.stem}.", suffix=".partial")
+    try:
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "wb") as stream:
+            pickle.dump(loaded, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, path)  # atomic: readers never see half a file
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
     return loaded
