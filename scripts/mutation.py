@@ -145,7 +145,7 @@ def fresh_run(name: str, *, mutants: list[str]) -> dict[str, str]:
     """mutmut forks each mutant's run from a process that imported the module with no mutant
     active, so a mutant of a function called at import (a table of rules built once) never takes
     effect there and survives by construction. Here each runs the target's tests in a new process
-    (about 15 s each) with MUTANT_UNDER_TEST set before the import; killed when a test fails or
+    (15 to 60 s each, by load) with MUTANT_UNDER_TEST set before the import; killed when a test fails or
     the module fails to import."""
     work = WORK / name
     tests = TARGETS[name][1]
@@ -157,8 +157,8 @@ def fresh_run(name: str, *, mutants: list[str]) -> dict[str, str]:
              *tests],
             cwd=work / "mutants", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        # 1: a test failed; 2: the mutated module failed at import (collection error).
-        outcome[mutant] = "killed" if result.returncode in (1, 2) else f"survived (pytest exit {result.returncode})"
+        # 1: a test failed; 2 or 4: the mutated module failed at import (a collection or conftest error).
+        outcome[mutant] = "killed" if result.returncode in (1, 2, 4) else f"survived (pytest exit {result.returncode})"
     return outcome
 
 
