@@ -4,6 +4,7 @@
     python scripts/mutation.py auth-credentials facts # run some (default: all), one after the other
     python scripts/mutation.py --show facts           # the figures and surviving mutants of the last run
     python scripts/mutation.py score --mutants 'service.screening.matching.score.x_final_score*'
+    python scripts/mutation.py score --fresh --mutants 'service.screening.matching.score.x__score_rules*'
 
 Each target is one module and the tests that should catch a change to it. Its run
 happens in var/mutation/<target>/ (a pyproject.toml with the target's [tool.mutmut]
@@ -81,6 +82,11 @@ def main() -> int:
         "--mutants", nargs="+", metavar="NAME", default=[],
         help="run only these mutants (names or globs from --show), e.g. to check that new tests kill survivors",
     )
+    parser.add_argument(
+        "--fresh", action="store_true",
+        help="run each surviving --mutants again in a new pytest process with the mutant active from the import on"
+             " (for functions that build module-level tables at import, which a forked run cannot reach)",
+    )
     args = parser.parse_args()
     unknown = [name for name in args.targets if name not in TARGETS]
     if unknown:
@@ -92,6 +98,8 @@ def main() -> int:
     summary = {}
     for name in args.targets or list(TARGETS):
         summary[name] = show(name) if args.show else run(name, mutants=args.mutants)
+        if args.fresh and not args.show:
+            summary[name]["fresh"] = fresh_run(name, mutants=summary[name]["survived"])
     print(json.dumps(summary, indent=2))
     return 0
 
@@ -131,6 +139,27 @@ def run(name: str, *, mutants: list[str] = ()) -> dict:
             cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     return show(name)
+
+
+def fresh_run(name: str, *, mutants: list[str]) -> dict[str, str]:
+    """mutmut forks each mutant's run from a process that imported the module with no mutant
+    active, so a mutant of a function called at import (a table of rules built once) never takes
+    effect there and survives by construction. Here each runs the target's tests in a new process
+    (15 to 60 s each, by load) with MUTANT_UNDER_TEST set before the import; killed when a test fails or
+    the module fails to import."""
+    work = WORK / name
+    tests = TARGETS[name][1]
+    outcome = {}
+    for mutant in mutants:
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTANT_UNDER_TEST": mutant}
+        result = subprocess.run(
+            ["nice", "-n", "10", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--reuse-db",
+             *tests],
+            cwd=work / "mutants", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        # 1: a test failed; 2 or 4: the mutated module failed at import (a collection or conftest error).
+        outcome[mutant] = "killed" if result.returncode in (1, 2, 4) else f"survived (pytest exit {result.returncode})"
+    return outcome
 
 
 def show(name: str) -> dict:

@@ -23,6 +23,7 @@ ones in docs/sector-benchmarking.md:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 
@@ -122,15 +123,14 @@ class BucketLayout:
         return [self.start + self.width * i for i in range(self.count + 1)]
 
 
-def _nice_widths(*, unit: Decimal):
-    """1, 2, 2.5 and 5 times powers of ten, ascending from `unit`, each a multiple of `unit`."""
-    exponent = unit.adjusted()
-    while True:
+def _nice_widths(*, unit: Decimal, reach: Decimal) -> Iterator[Decimal]:
+    """1, 2, 2.5 and 5 times powers of ten that are multiples of `unit` (itself a power of ten),
+    ascending from `unit` to 5 times the first power of ten past `reach`."""
+    for exponent in range(unit.adjusted(), reach.adjusted() + 2):
         for mantissa in NICE_MANTISSAS:
             width = mantissa.scaleb(exponent)
-            if width >= unit and width % unit == 0:
+            if width % unit == 0:
                 yield width
-        exponent += 1
 
 
 def _buckets_needed(*, lower: Decimal, upper: Decimal, width: Decimal) -> tuple[Decimal, int]:
@@ -154,12 +154,10 @@ def bucket_layout(
         unit = round_unit(round_digits=round_digits)
         # Past twice the largest magnitude every width gives the same one or two buckets.
         reach = 2 * max(abs(lower), abs(upper), unit)
-        for width in _nice_widths(unit=unit):
+        for width in _nice_widths(unit=unit, reach=reach):
             start, count = _buckets_needed(lower=lower, upper=upper, width=width)
             if count <= max_number_of_buckets:
                 return BucketLayout(start=start, width=width, count=count)
-            if width > reach:
-                break
         # Only with one bucket allowed and zero strictly inside the range: zero is an edge
         # of every nice width, so the one bucket spans the range rounded outward instead.
         start = (lower / unit).to_integral_value(rounding=ROUND_FLOOR) * unit

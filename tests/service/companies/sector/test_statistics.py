@@ -25,6 +25,11 @@ from service.companies.sector.statistics import bucket_counts, bucket_layout, ra
         (0, 0, -2, 10, ("0", "100", 1)),
         (-7, -3, 0, 1, ("-10", "10", 1)),  # one bucket, both below zero: a nice width still fits
         (-3, 4, 0, 1, ("-3", "7", 1)),  # one bucket across zero: the range rounded outward
+        (-0.25, 0.44, 1, 1, ("-0.3", "0.8", 1)),  # ... outward to the rounding unit
+        (-0.01, 1.23456789012345e30, 2, 1, ("-0.01", "1234567890123450000000000000000.01", 1)),  # to the cent
+        (-1000, 0, 0, 10, ("-1000", "100", 10)),  # the widest value below zero sets the widths to try
+        (0, 1000, 0, 10, ("0", "100", 10)),
+        (-0.003, 0.003, 0, 10, ("-1", "1", 2)),  # values far finer than the unit: a width of the unit
         (0.29999999999999993, 0.7, 1, 10, ("0.3", "0.1", 4)),  # float noise is read as the 0.3 it stands for
     ],
 )
@@ -37,6 +42,11 @@ def test_it_lays_out_buckets_with_the_smallest_nice_width(lower, upper, round_di
     assert (layout.start, layout.width, layout.count) == (Decimal(start), Decimal(width), count)
     slack = Decimal("1e-9")
     assert layout.start <= Decimal(repr(lower)) + slack and layout.end >= Decimal(repr(upper)) - slack
+
+
+def test_it_refuses_a_layout_without_buckets():
+    with pytest.raises(ValueError, match="^max_number_of_buckets must be at least 1$"):
+        bucket_layout(lower_value=0, upper_value=1, round_digits=0, max_number_of_buckets=0)
 
 
 def test_it_counts_buckets_with_closed_lower_bounds_and_a_closed_last_bucket():

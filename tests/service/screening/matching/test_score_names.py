@@ -25,6 +25,7 @@ def written_in(text: str, scripts: set[str]) -> bool:
         ("Vladimir Putin", "Vladimir Vladimirovich Putin"),  # missing middle name
         ("V. Putin", "Vladimir Putin"),  # initial
         ("Hans J Friedrich", "Hans Joachim Friedrich"),
+        ("Hans Friedrich", "Hans Joachim Otto Friedrich"),  # two missing middle names (too many for a company's)
         ("Vladmir Puttin", "Vladimir Putin"),  # typos
         ("Alexander Luakshenko", "Alexander Lukashenko"),  # swapped letters
         ("Mr. Rami Makhlouf", "Rami Makhlouf"),  # honorific
@@ -65,8 +66,20 @@ def test_it_matches_organisations_across_legal_forms_and_spacing():
     assert matches("SiemensAG", "Siemens AG", "Company")
     assert matches("OAO Gazprom", "Open Joint Stock Company Gazprom", "Company")
     assert matches("Al Qaeda", "Al-Qa'ida/Islamic Army", "Organization")  # slash-separated alternatives
+    assert matches("Islamic Army/Al-Qa'ida", "Al Qaeda", "Organization")  # on the query's side too
     assert not matches("Volkswagen AG", "Siemens AG", "Company")
     assert not matches("Bank of China (Hong Kong) Limited", "Bank of China (Singapore) Limited", "Company")
+
+
+def test_it_drops_a_vessels_prefix_in_each_of_its_alternatives():
+    assert score_names("MV Sea Star/Ocean Pride", "Sea Star", "Vessel") == 1.0
+    assert score_names("Sea Star", "MV Sea Star/Ocean Pride", "Vessel") == 1.0
+
+
+def test_it_reads_a_slash_in_a_persons_name_as_a_space_not_as_alternatives():
+    # Only organisations' lists write alternatives with a slash: "Sidorov/Petrov" is a double name.
+    assert score_names("Ivan Sidorov/Petrov", "Ivan Sidorov") == score_names("Ivan Sidorov Petrov", "Ivan Sidorov") < 1
+    assert score_names("Ivan Sidorov", "Ivan Sidorov/Petrov") == score_names("Ivan Sidorov", "Ivan Sidorov Petrov") < 1
 
 
 def test_it_scores_identical_names_one_and_unrelated_names_zero():
