@@ -1,6 +1,6 @@
 """Benchmark: import_enheter against a plain PostgreSQL COPY of the same file.
 
-    .venv/bin/python bench/bench_import.py [--rows 1000000] [--dsn postgres://postgres@127.0.0.1:5432/postgres] [--keep] [--csv FILE]
+    .venv/bin/python bench/bench_import.py [--rows 1000000] [--dsn postgres://...] [--copy-runs 3] [--keep] [--csv FILE]
 
 In one run: create a scratch database, migrate it and load the reference tables,
 generate an Enhetsregisteret-format CSV of --rows demo companies, then time
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,22 +59,30 @@ def _manage(*args: str, database_url: str) -> subprocess.CompletedProcess:
     return _python(str(ROOT / "manage.py"), *args, database_url=database_url)
 
 
-def _copy_baseline(database_url: str, path: Path) -> tuple[float, int]:
+def _copy_baseline(database_url: str, path: Path, runs: int) -> tuple[float, int]:
+    """The median of `runs` COPYs of the file (each into a new table): one COPY varies by a
+    quarter from run to run on a shared machine, and the ratio with it."""
     with open(path, encoding="utf-8") as stream:
         header = stream.readline().strip().split(",")
     columns = ", ".join(f'"{name.strip(chr(34))}" text' for name in header)
+    times = []
     with psycopg.connect(database_url, autocommit=True) as connection:
-        connection.execute("DROP TABLE IF EXISTS raw_enheter")
-        connection.execute(f"CREATE TABLE raw_enheter ({columns})")
-        started = time.perf_counter()
-        with connection.cursor() as cursor, open(path, "rb") as data:
-            with cursor.copy("COPY raw_enheter FROM STDIN WITH (FORMAT csv, HEADER true)") as copy:
-                while chunk := data.read(1 << 20):
-                    copy.write(chunk)
-        seconds = time.perf_counter() - started
-        count = connection.execute("SELECT count(*) FROM raw_enheter").fetchone()[0]
-        connection.execute("DROP TABLE raw_enheter")
-    print(f"(a) COPY into a text staging table: {count:,} rows in {seconds:.1f} s")
+        for _ in range(runs):
+            connection.execute("DROP TABLE IF EXISTS raw_enheter")
+            connection.execute(f"CREATE TABLE raw_enheter ({columns})")
+            started = time.perf_counter()
+            with connection.cursor() as cursor, open(path, "rb") as data:
+                with cursor.copy("COPY raw_enheter FROM STDIN WITH (FORMAT csv, HEADER true)") as copy:
+                    while chunk := data.read(1 << 20):
+                        copy.write(chunk)
+            times.append(time.perf_counter() - started)
+            count = connection.execute("SELECT count(*) FROM raw_enheter").fetchone()[0]
+            connection.execute("DROP TABLE raw_enheter")
+    seconds = statistics.median(times)
+    print(
+        f"(a) COPY into a text staging table: {count:,} rows in {seconds:.1f} s "
+        f"(median of {runs}: {', '.join(f'{t:.1f}' for t in times)} s)"
+    )
     return seconds, count
 
 
@@ -104,6 +113,7 @@ def main() -> None:
         help="a PostgreSQL server to create the scratch database on",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database and the CSV")
+    parser.add_argument("--copy-runs", type=int, default=3, help="COPYs timed for the baseline (their median)")
     parser.add_argument("--csv", type=Path, help="a CSV kept by an earlier run (--keep) instead of generating one (--rows, --seed unused)")
     options = parser.parse_args()
     if not options.dsn.startswith(("postgres://", "postgresql://")):
@@ -139,7 +149,7 @@ def main() -> None:
             size_mb = csv_path.stat().st_size / 1e6
             print(f"generated {options.rows:,} rows ({size_mb:,.0f} MB) in {time.perf_counter() - started:.1f} s")
 
-        copy_seconds, rows = _copy_baseline(database_url, csv_path)
+        copy_seconds, rows = _copy_baseline(database_url, csv_path, options.copy_runs)
 
         _companies_empty(database_url)
         for label in ("(b) import_enheter into the empty register", "(b') import_enheter again, the same file"):
