@@ -181,16 +181,19 @@ def screening_run_chunks_resume() -> int:
     and not done, whose messages a broker outage may have lost; a chunk done meanwhile is skipped."""
     from service.screening.rescreen import chunks_open_uuids
 
-    uuids = chunks_open_uuids(planned_before=_resume_cutoff())
-    for chunk_uuid in uuids:
-        screening_run_chunk_task.delay(str(chunk_uuid))
-    if uuids:
-        logger.warning("Resumed %d open screening run chunks.", len(uuids))
-    return len(uuids)
+    return _resend(screening_run_chunk_task, chunks_open_uuids(planned_before=_resume_cutoff()), "open screening run chunks")
 
 
 # --- resumes: work committed while the broker was away, found from its state in the database ---
 
+
+def _resend(task, uuids: list, what: str) -> int:
+    """Enqueue `task` once for each of these rows (its message may be lost); say how many."""
+    for value in uuids:
+        task.delay(str(value))
+    if uuids:
+        logger.warning("Resumed %d %s.", len(uuids), what)
+    return len(uuids)
 
 
 @shared_task(ignore_result=True)
@@ -215,12 +218,10 @@ def screening_list_versions_resume() -> int:
     VAKT_RESUME_AFTER_SECONDS ago with no run; planning is once per version."""
     from service.screening.rescreen import list_versions_unplanned_uuids
 
-    uuids = list_versions_unplanned_uuids(imported_before=_resume_cutoff())
-    for version_uuid in uuids:
-        screening_list_version_rescreen_task.delay(str(version_uuid))
-    if uuids:
-        logger.warning("Resumed the re-screen of %d list versions.", len(uuids))
-    return len(uuids)
+    return _resend(
+        screening_list_version_rescreen_task, list_versions_unplanned_uuids(imported_before=_resume_cutoff()),
+        "list versions' re-screens",
+    )
 
 
 @shared_task(ignore_result=True)
@@ -229,12 +230,10 @@ def screening_config_rescreens_resume() -> int:
     ago whose re-screen was never planned."""
     from service.screening.rescreen import configs_rescreen_owed_uuids
 
-    uuids = configs_rescreen_owed_uuids(selected_before=_resume_cutoff())
-    for config_uuid in uuids:
-        screening_config_rescreen_task.delay(str(config_uuid))
-    if uuids:
-        logger.warning("Resumed the re-screen of %d screening configs.", len(uuids))
-    return len(uuids)
+    return _resend(
+        screening_config_rescreen_task, configs_rescreen_owed_uuids(selected_before=_resume_cutoff()),
+        "screening configs' re-screens",
+    )
 
 
 @shared_task(ignore_result=True)
@@ -243,12 +242,7 @@ def screening_batches_resume() -> int:
     a job done meanwhile is skipped, a started one resumes after its last chunk."""
     from service.screening.batch_selectors import batches_pending_uuids
 
-    uuids = batches_pending_uuids(untouched_since=_resume_cutoff())
-    for batch_uuid in uuids:
-        screening_batch_task.delay(str(batch_uuid))
-    if uuids:
-        logger.warning("Resumed %d screening batch jobs.", len(uuids))
-    return len(uuids)
+    return _resend(screening_batch_task, batches_pending_uuids(untouched_since=_resume_cutoff()), "screening batch jobs")
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.
