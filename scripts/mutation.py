@@ -54,7 +54,8 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
                                                        "tests/service/screening/matching/test_score_pair.py"]),
     "score": (
         "service/screening/matching/score.py",
-        ["tests/service/screening/matching/test_score_pair.py", "tests/service/screening/matching/test_score_names.py"],
+        ["tests/service/screening/matching/test_score_pair.py", "tests/service/screening/matching/test_score_names.py",
+         "tests/service/screening/matching/test_index_joined_letters.py"],  # `joined_score`, which only MatchIndex calls
     ),
     "sector-statistics": (
         "service/companies/sector/statistics.py",

@@ -109,3 +109,18 @@ def test_it_reaches_f1_090_on_name_bench_at_the_default_threshold():
     f1 = 2 * precision * recall / (precision + recall)
     assert len(rows) == 826
     assert f1 >= 0.90, f"F1 {f1:.3f} (precision {precision:.3f}, recall {recall:.3f})"
+
+
+def test_it_compares_names_split_into_other_parts_by_their_joined_letters():
+    # The same letters (0.95); from nine letters, one edit apart (0.9); shorter, another name.
+    assert score_names("Ki Mjongun", "Kim Jong Un") == 0.95
+    assert score_names("Ki Mjongum", "Kim Jong Un") == 0.9
+    assert score_names("Ki Mjonun", "Kim Jong Un") == 0.0
+    assert score_names("Kimjonun", "Kim Jong Un") == 8 / 9  # eight letters: not the joined rule's 0.9
+
+
+def test_it_weakens_a_fathers_name_aligned_with_a_persons_own():
+    # "Salman bin Muhammad" is Salman, son of Muhammad: each name stands against the other's
+    # father's name at half its similarity, (0.5 + 1 * weight of "bin" + 0.5) / 2.2 = 6 / 11.
+    assert score_names("Salman bin Muhammad", "Muhammad bin Salman") == pytest.approx(6 / 11)
+    assert score_names("Salman Muhammad", "Muhammad Salman") == 1.0
