@@ -10,13 +10,11 @@ have passed.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from celery import shared_task
-from django.conf import settings
 from django.db import OperationalError
-from django.utils import timezone
 
+from portal.resume import resume_cutoff, tasks_resend
 from portal.service import ServiceRateLimited, ServiceUnavailable
 from reports.models import ReportDownload
 from reports.selectors import downloads_unfinished_uuids
@@ -54,9 +52,6 @@ def report_downloads_resume() -> int:
     they were ordered, whose poll a broker outage lost (a running poll gives up after
     VAKT_REPORT_WAIT_SECONDS, which is shorter by default). A download finished meanwhile is left
     alone by the poll."""
-    uuids = downloads_unfinished_uuids(ordered_before=timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS))
-    for download_uuid in uuids:
-        report_download_poll.delay(str(download_uuid))
-    if uuids:
-        logger.warning("Resumed the polling of %d report downloads.", len(uuids))
-    return len(uuids)
+    return tasks_resend(
+        report_download_poll, downloads_unfinished_uuids(ordered_before=resume_cutoff()), "report downloads' polls"
+    )

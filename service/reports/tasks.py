@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import logging
 import uuid
-from datetime import timedelta
 
 from celery import shared_task
-from django.conf import settings
 from django.db import OperationalError
-from django.utils import timezone
 
+from portal.resume import resume_cutoff, tasks_resend
 from service.reports.selectors import orders_open_uuids
 from service.reports.services import partner_report_order_process
 
@@ -41,10 +39,6 @@ def partner_report_orders_resume() -> int:
     """Scheduled by beat: enqueue again the orders left open for VAKT_RESUME_AFTER_SECONDS, whose
     message a broker outage may have lost (the order is in the database). Idempotent: an order
     done meanwhile is skipped by the task."""
-    untouched_since = timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS)
-    uuids = orders_open_uuids(untouched_since=untouched_since)
-    for order_uuid in uuids:
-        partner_report_order_produce.delay(str(order_uuid))
-    if uuids:
-        logger.warning("Resumed %d open partner report orders.", len(uuids))
-    return len(uuids)
+    return tasks_resend(
+        partner_report_order_produce, orders_open_uuids(untouched_since=resume_cutoff()), "open partner report orders"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -19,8 +18,8 @@ import requests
 from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
-from django.utils import timezone
 
+from portal.resume import resume_cutoff, tasks_resend
 from service.screening.engine import keep_out_of_garbage_collection
 from service.screening.list_import import ListImportError, screening_list_import
 from service.screening.matching import warm_up
@@ -33,12 +32,6 @@ DOWNLOAD_TIMEOUT_SECONDS = 120
 # OFAC's sdn.csv comes with companion files that the parser reads from the same folder.
 COMPANIONS = {"ofac_csv": ("alt.csv", "add.csv", "sdn_comments.csv")}
 RESUME_MONITORINGS_LIMIT = 20_000  # per check: a larger backlog is taken over a few checks
-
-
-def _resume_cutoff():
-    """What the resumes take as lost: older than VAKT_RESUME_AFTER_SECONDS (a message in a busy
-    queue is younger)."""
-    return timezone.now() - timedelta(seconds=settings.VAKT_RESUME_AFTER_SECONDS)
 
 
 @worker_init.connect
@@ -181,19 +174,10 @@ def screening_run_chunks_resume() -> int:
     and not done, whose messages a broker outage may have lost; a chunk done meanwhile is skipped."""
     from service.screening.rescreen import chunks_open_uuids
 
-    return _resend(screening_run_chunk_task, chunks_open_uuids(planned_before=_resume_cutoff()), "open screening run chunks")
+    return tasks_resend(screening_run_chunk_task, chunks_open_uuids(planned_before=resume_cutoff()), "open screening run chunks")
 
 
 # --- resumes: work committed while the broker was away, found from its state in the database ---
-
-
-def _resend(task, uuids: list, what: str) -> int:
-    """Enqueue `task` once for each of these rows (its message may be lost); say how many."""
-    for value in uuids:
-        task.delay(str(value))
-    if uuids:
-        logger.warning("Resumed %d %s.", len(uuids), what)
-    return len(uuids)
 
 
 @shared_task(ignore_result=True)
@@ -204,7 +188,7 @@ def screening_monitorings_resume() -> int:
     from service.screening.monitoring_selectors import monitorings_screening_owed_uuids
     from service.screening.monitoring_services import screening_batches
 
-    uuids = monitorings_screening_owed_uuids(owed_before=_resume_cutoff(), limit=RESUME_MONITORINGS_LIMIT)
+    uuids = monitorings_screening_owed_uuids(owed_before=resume_cutoff(), limit=RESUME_MONITORINGS_LIMIT)
     for batch in screening_batches(uuids):
         screening_run_task.delay(batch)
     if uuids:
@@ -218,8 +202,8 @@ def screening_list_versions_resume() -> int:
     VAKT_RESUME_AFTER_SECONDS ago with no run; planning is once per version."""
     from service.screening.rescreen import list_versions_unplanned_uuids
 
-    return _resend(
-        screening_list_version_rescreen_task, list_versions_unplanned_uuids(imported_before=_resume_cutoff()),
+    return tasks_resend(
+        screening_list_version_rescreen_task, list_versions_unplanned_uuids(imported_before=resume_cutoff()),
         "list versions' re-screens",
     )
 
@@ -230,8 +214,8 @@ def screening_config_rescreens_resume() -> int:
     ago whose re-screen was never planned."""
     from service.screening.rescreen import configs_rescreen_owed_uuids
 
-    return _resend(
-        screening_config_rescreen_task, configs_rescreen_owed_uuids(selected_before=_resume_cutoff()),
+    return tasks_resend(
+        screening_config_rescreen_task, configs_rescreen_owed_uuids(selected_before=resume_cutoff()),
         "screening configs' re-screens",
     )
 
@@ -242,7 +226,7 @@ def screening_batches_resume() -> int:
     a job done meanwhile is skipped, a started one resumes after its last chunk."""
     from service.screening.batch_selectors import batches_pending_uuids
 
-    return _resend(screening_batch_task, batches_pending_uuids(untouched_since=_resume_cutoff()), "screening batch jobs")
+    return tasks_resend(screening_batch_task, batches_pending_uuids(untouched_since=resume_cutoff()), "screening batch jobs")
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.
