@@ -95,7 +95,7 @@ def connect_dashboard() -> tuple[dict, str]:
         "--name", DEMO_ORGANISATION,
         "--app-customer-uuid", credentials["app_customer_uuid"],
         "--client-id", credentials["token_auth_id"],
-        "--client-secret", credentials["token_auth_secret"],
+        f"--client-secret={credentials['token_auth_secret']}",  # "=": a secret may begin with "-"
         "--role-keys", ",".join(credentials["roles"]),
         "--user", "officer:officer",
         "--user", "admin:admin",

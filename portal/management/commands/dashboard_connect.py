@@ -29,7 +29,7 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True, help="organisation name as shown in the dashboard")
         parser.add_argument("--app-customer-uuid", required=True)
         parser.add_argument("--client-id", required=True, help="the API user's token auth id")
-        parser.add_argument("--client-secret", required=True, help="the API user's token auth secret")
+        parser.add_argument("--client-secret", required=True, help="the API user's token auth secret; write --client-secret=SECRET, as it may begin with \"-\"")
         parser.add_argument("--role-keys", default="", help="comma-separated roles the dashboard sends in Nk-Role-Keys")
         parser.add_argument(
             "--user",
