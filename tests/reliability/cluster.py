@@ -168,6 +168,17 @@ class WorkerLog:
     def orders(self) -> Counter:
         return Counter(m["order"] for text in self.text.values() for m in _ORDER.finditer(text))
 
+    def mentions(self, folder: Path, word: str) -> str:
+        """Every line of every log in `folder` (web and workers) that names `word`: for an
+        assertion's message, so that a failure says which process did what."""
+        lines = [
+            f"{path.name}: {line}"
+            for path in sorted(folder.glob("*.log"))
+            for line in path.read_text(errors="replace").splitlines()
+            if word in line
+        ]
+        return "\n".join(lines) or f"no log in {folder} names {word}"
+
     def chunks(self) -> Counter:
         return Counter(m["chunk"] for text in self.text.values() for m in _CHUNK.finditer(text))
 

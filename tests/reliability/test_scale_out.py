@@ -4,6 +4,8 @@ runs it and a full re-screen start) and do none of it twice."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from service.reports.models import PartnerReport
@@ -13,7 +15,7 @@ from service.screening.tasks import screening_list_refresh_task
 from tests.reliability.cluster import FileServer, HttpCaller, cluster_running, postgresql_and_redis, wait_for
 from tests.reliability.steps import (
     LISTED_PERSON, NEW_LISTED_PERSON, UN, category_refresh_url_set, companies, list_served, lists_imported, order,
-    orders_wait, person_screened,
+    orders_finished, orders_wait, person_screened,
 )
 from tests.service.screening.cases.steps import config_with
 
@@ -21,6 +23,12 @@ pytestmark = [postgresql_and_redis, pytest.mark.django_db(transaction=True)]
 
 ORDERS = 12
 NAMES = [LISTED_PERSON, NEW_LISTED_PERSON, "Kari Nordmann", "Ola Nordmann", "Per Hansen", "Liv Berg"]
+
+
+def celery_processes() -> str:
+    """The machine's Celery processes: a worker left over from another test would take orders."""
+    ps = subprocess.run(["ps", "-eo", "pid,pgid,etimes,args"], capture_output=True, text=True)
+    return "\n".join(line for line in ps.stdout.splitlines() if " celery " in line) or "none"
 
 
 def test_it_shares_the_work_between_two_web_processes_and_two_workers_and_does_none_twice(api, tmp_path):
@@ -51,7 +59,14 @@ def test_it_shares_the_work_between_two_web_processes_and_two_workers_and_does_n
 
     # Every task ran exactly once, and both workers took a share of the orders and of the screening.
     assert [task for task, runs in log.task_ids().items() if runs != 1] == []
+    unlogged = sorted(set(order_uuids) - set(log.orders()))
+    assert not unlogged, "\n".join(
+        f"order {u} ({orders_finished([u])}) is in no worker's log; its lines:\n{log.mentions(tmp_path, u)}"
+        f"\ncelery processes now:\n{celery_processes()}"
+        for u in unlogged
+    )
     assert sorted(log.orders()) == sorted(order_uuids) and set(log.orders().values()) == {1}
+    assert sum(log.by_worker("partner_report_order_produce").values()) == ORDERS
     assert all(count > 0 for count in log.by_worker("partner_report_order_produce").values()), log.by_worker("partner_report_order_produce")
     screening = {w: log.by_worker("screening_run_task")[w] + log.by_worker("screening_run_chunk_task")[w] for w in ("w1", "w2")}
     assert all(count > 0 for count in screening.values()), screening
