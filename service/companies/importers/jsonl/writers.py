@@ -229,9 +229,9 @@ def employment_write(record: schemas.EmploymentRecord, company: uuid.UUID) -> st
     return outcome
 
 
+# Roles are not here: role_write also reports the persons whose details changed (_record_write).
 WRITERS = {
     "accounts": accounts_write,
-    "role": role_write,
     "payment_remark": payment_remark_write,
     "collection_case": collection_case_write,
     "employment": employment_write,
