@@ -217,8 +217,9 @@ if REDIS_URL:
         "unacked_restore_throttle": 1,
     }
 else:
-    # Embedded default: kombu's filesystem transport needs no server process.
-    CELERY_BROKER_URL = "filesystem://"
+    # Embedded default: kombu's filesystem transport needs no server process. It ignores the
+    # host, but without one kombu warns "No hostname was supplied" on every connection.
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
