@@ -33,6 +33,13 @@ ROOT = Path(__file__).resolve().parents[2]
 # A task running longer is handed out a second time (the scale-out test uses a longer one).
 VISIBILITY_TIMEOUT_SECONDS = 15
 
+# One cluster at a time on a machine (they share the broker database): its processes' groups
+# are written, one pid a line, beside the lock. A test run killed before its cluster stopped
+# leaves them running (each has a session of its own) and taking the next cluster's tasks on
+# the shared broker and test database; the next cluster stops them first.
+LOCK = Path(os.environ.get("TMPDIR", "/tmp")) / "vakt-test-cluster.lock"
+GROUPS = LOCK.with_suffix(".groups")
+
 postgresql_and_redis = pytest.mark.skipif(
     connection.vendor != "postgresql" or not settings.REDIS_URL,
     reason="runs processes that share a PostgreSQL database and a Redis broker",
@@ -50,6 +57,37 @@ def database_url(*, port: int | None = None) -> str:
     db = connection.settings_dict
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
     return f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:{port or db['PORT'] or 5432}/{db['NAME']}"
+
+
+def leftovers_stop() -> list[int]:
+    """Kill the process groups a cluster recorded and did not stop; returns those killed. Call
+    with the lock held."""
+    killed = []
+    for pgid in map(int, GROUPS.read_text().split() if GROUPS.exists() else []):
+        if _cluster_process(pgid) is False:  # the pid now names someone else's process
+            continue
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+            killed.append(pgid)
+        except ProcessLookupError:
+            pass
+    GROUPS.write_text("")
+    return killed
+
+
+def _cluster_process(pid: int) -> bool | None:
+    """Whether pid runs a web process or worker of ours; None when no process has it (its
+    group may live on in its children)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return b"portal" in cmdline and (b"celery" in cmdline or b"gunicorn" in cmdline)
+
+
+def _group_record(process: subprocess.Popen) -> None:
+    with GROUPS.open("a") as groups:
+        groups.write(f"{process.pid}\n")
 
 
 def wait_for(condition, *, timeout: float, what: str, interval: float = 0.2):
@@ -94,6 +132,7 @@ class Cluster:
              "--workers", "1", "--threads", "4", "--timeout", "60", "--graceful-timeout", "5"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
+        _group_record(self.webs[name])
         self.ports[name] = port
         url = f"http://127.0.0.1:{port}"
         wait_for(lambda: _answers(url), timeout=90, what=f"web process {name} answering on {url}")
@@ -109,6 +148,7 @@ class Cluster:
              "--logfile", str(log), *(["--beat", "--schedule", str(self.folder / "beat-schedule")] if beat else [])],
             cwd=ROOT, env={**self.env, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True,
         )
+        _group_record(self.workers[name])
         wait_for(
             lambda: log.exists() and " ready." in log.read_text(errors="replace")[offset:],
             timeout=90, what=f"worker {name} ready",
@@ -190,12 +230,13 @@ def cluster_running(
 ):
     """`webs` gunicorn processes (w/web1, web2 ...) and `workers` workers (w1, w2 ...) on an empty
     broker; the test process enqueues to the same broker (not eagerly) while it runs. One cluster
-    at a time on a machine: they share the broker database."""
+    at a time on a machine (LOCK); a cluster an earlier, killed run left is stopped first."""
     from portal.celery import app
 
     broker_url = broker_url or settings.REDIS_URL
-    lock = open(Path(os.environ.get("TMPDIR", "/tmp")) / "vakt-test-cluster.lock", "w")
+    lock = open(LOCK, "w")
     fcntl.flock(lock, fcntl.LOCK_EX)
+    leftovers_stop()
     redis.Redis.from_url(broker_url).flushdb()
     (tmp_path / "data").mkdir(exist_ok=True)
     cluster = Cluster(tmp_path, broker_url=broker_url, db_url=db_url, visibility_timeout=visibility_timeout)
@@ -220,6 +261,7 @@ def cluster_running(
         yield cluster
     finally:
         cluster.stop()
+        GROUPS.write_text("")
         app.conf.task_always_eager, app.conf.broker_url = eager, app_broker
         app.conf.broker_transport_options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
         _producer_pool_reset(app)
