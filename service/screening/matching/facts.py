@@ -83,12 +83,13 @@ def _compare_dates(query: PartialDate, listed: PartialDate) -> Adjustment:
 def nationality_adjustment(query: list[str], listed: list[str]) -> Adjustment:
     if not query or not listed:
         return NO_EVIDENCE
-    shared = sorted(set(code.lower() for code in query) & set(code.lower() for code in listed))
+    # Compared in any case; shown as country codes are written (RU, not ru).
+    shared = sorted(set(code.upper() for code in query) & set(code.upper() for code in listed))
     if shared:
         return Adjustment(SAME_NATIONALITY_BONUS, f"nationality {', '.join(shared)} listed")
     return Adjustment(
         DIFFERENT_NATIONALITY_PENALTY,
-        f"nationality {', '.join(query)} not among listed {', '.join(listed)}",
+        f"nationality {', '.join(c.upper() for c in query)} not among listed {', '.join(c.upper() for c in listed)}",
     )
 
 
