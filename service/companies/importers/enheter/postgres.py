@@ -343,7 +343,7 @@ def renamed_companies() -> set[uuid.UUID]:
     """The stored companies this round gave a new name."""
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT uuid FROM {WRITTEN} WHERE NOT created AND name IS DISTINCT FROM before_name")
-        return {value if isinstance(value, uuid.UUID) else uuid.UUID(str(value)) for (value,) in cursor.fetchall()}
+        return {value for (value,) in cursor.fetchall()}
 
 
 def history_write(*, now: datetime, today: date, source: str = WRITTEN) -> None:

@@ -143,7 +143,7 @@ class EnhetReferences:
                 self.postal_codes[key] = uuid.uuid4()
                 self._pending[("postal_code", key)] = (code, place, municipality)
 
-    def pending_create(self) -> dict[str, str]:
+    def pending_create(self) -> dict[uuid.UUID, uuid.UUID]:
         """Create the postal codes and countries rows have pointed at since the last call, with the uuids
         the rows carry. One that another import created meanwhile keeps its own uuid: the answer maps
         the uuids the rows carry to those (usually empty)."""
@@ -173,4 +173,4 @@ class EnhetReferences:
             )
             self.postal_codes.update(GeoPostalCode.objects.filter(key__in=postal_codes).values_list("key", "uuid"))
         actual = {("country", c): self.countries[c] for c in countries} | {("postal_code", k): self.postal_codes[k] for k in postal_codes}
-        return {str(chosen[name]): str(actual[name]) for name in chosen if str(chosen[name]) != str(actual[name])}
+        return {chosen[name]: actual[name] for name in chosen if chosen[name] != actual[name]}

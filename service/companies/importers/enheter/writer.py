@@ -102,12 +102,12 @@ class RowsWriter:
         batch.clear()
 
 
-def _company_rows(rows: pa.Table, moved: dict[str, str]) -> Iterator[dict]:
+def _company_rows(rows: pa.Table, moved: dict[uuid.UUID, uuid.UUID]) -> Iterator[dict]:
     for values in rows.select(["org_nr", *COMPANY_FIELDS]).to_pylist():
         for name in _UUID_FIELDS:
             if values[name] is not None:
-                chosen = str(uuid.UUID(bytes=values[name]))
-                values[name] = uuid.UUID(moved.get(chosen, chosen))
+                chosen = uuid.UUID(bytes=values[name])
+                values[name] = moved.get(chosen, chosen)
         yield {"org_nr_schema": "NO", **values}
 
 
