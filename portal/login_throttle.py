@@ -1,17 +1,17 @@
 """Failed-login throttling: after N failures for a username from an address, lock it for a while.
 
-The lock ends VAKT_LOGIN_LOCKOUT_SECONDS after the first failure counted; the time of that
-failure is kept beside the count so a refused login can say when to come back (Retry-After).
+The failures count in a window of VAKT_LOGIN_LOCKOUT_SECONDS opened by the first of them
+(`vakt_limits.window`); the lock lasts until that window closes, and a refused login is
+told when that is (Retry-After). A successful login clears the count.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-import time
 
 from django.conf import settings
-from django.core.cache import cache
+
+from vakt_limits.window import window_add, window_clear, window_read
 
 
 def _key(username: str, address: str) -> str:
@@ -22,25 +22,13 @@ def _key(username: str, address: str) -> str:
 def login_retry_after(*, username: str, address: str) -> int | None:
     """Seconds until this username may try again from this address, or None when it may try now."""
     key = _key(username, address)
-    values = cache.get_many([key, f"{key}:since"])
-    if values.get(key, 0) < settings.VAKT_LOGIN_ATTEMPTS:
-        return None
-    since = values.get(f"{key}:since", time.time())
-    return max(1, math.ceil(since + settings.VAKT_LOGIN_LOCKOUT_SECONDS - time.time()))
+    failures = window_read([key], seconds=settings.VAKT_LOGIN_LOCKOUT_SECONDS)[key]
+    return failures.reset_seconds if failures.count >= settings.VAKT_LOGIN_ATTEMPTS else None
 
 
 def login_failure_record(*, username: str, address: str) -> None:
-    key = _key(username, address)
-    lockout = settings.VAKT_LOGIN_LOCKOUT_SECONDS
-    if cache.add(key, 0, timeout=lockout):
-        cache.set(f"{key}:since", time.time(), timeout=lockout)
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=lockout)
-        cache.set(f"{key}:since", time.time(), timeout=lockout)
+    window_add(_key(username, address), seconds=settings.VAKT_LOGIN_LOCKOUT_SECONDS)
 
 
 def login_failures_clear(*, username: str, address: str) -> None:
-    key = _key(username, address)
-    cache.delete_many([key, f"{key}:since"])
+    window_clear(_key(username, address))

@@ -44,7 +44,7 @@ ERROR_ITEM_SCHEMA = {
 RATE_LIMIT_HEADERS = {
     "X-RateLimit-Limit": "Requests allowed per API user per minute (when the rate limit is on)",
     "X-RateLimit-Remaining": "Requests left in the current minute",
-    "X-RateLimit-Reset": "Seconds until the current minute ends and the count starts again",
+    "X-RateLimit-Reset": "Seconds until the rate-limit window (one minute from the first request counted in it) closes and the count starts again",
 }
 # Status: (description, headers). The rate limit headers come with every answer to an authenticated caller.
 ERROR_ANSWERS = {

@@ -1,24 +1,23 @@
-"""Per-API-user rate limiting: a fixed one-minute window counted in the cache.
+"""Per-API-user rate limiting: a one-minute window opened by the user's first request
+(`vakt_limits.window`), counted in the cache.
 
-With Redis configured the count is shared by every web process; with the
-embedded default it is per process, which is enough for one `make run`.
+The count is shared by every process: in Redis when it is configured, in the embedded
+default's shared file cache otherwise.
 
 Every authenticated API answer says where the caller stands: X-RateLimit-Limit (requests
 per window), X-RateLimit-Remaining (left in this window) and X-RateLimit-Reset (seconds
-until the window ends and the count starts again); a 429 adds Retry-After.
+until the window closes and the count starts again); a 429 adds Retry-After.
 """
 
 from __future__ import annotations
 
-import math
-import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
 from service.errors import RateLimited
+from vakt_limits.window import window_add
 
 WINDOW_SECONDS = 60
 _REQUEST_ATTRIBUTE = "vakt_rate_limit"
@@ -43,16 +42,8 @@ def rate_limit_check(*, request: HttpRequest, api_user_key: str) -> None:
     limit = settings.VAKT_RATE_LIMIT_PER_MINUTE
     if limit <= 0:
         return
-    now = time.time()
-    window = int(now // WINDOW_SECONDS)
-    key = f"vakt:rl:{api_user_key}:{window}"
-    cache.add(key, 0, timeout=WINDOW_SECONDS + 5)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=WINDOW_SECONDS + 5)
-        count = 1
-    reset = max(1, math.ceil((window + 1) * WINDOW_SECONDS - now))
+    counted = window_add(f"vakt:rl:{api_user_key}", seconds=WINDOW_SECONDS)
+    count, reset = counted.count, counted.reset_seconds
     state = RateLimitState(limit=limit, remaining=max(0, limit - count), reset_seconds=reset)
     setattr(request, _REQUEST_ATTRIBUTE, state)
     if count > limit:

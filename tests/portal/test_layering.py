@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OUTSIDE_SERVICE = ("portal", "companies", "watchlists", "screening", "reports", "scripts")
+OUTSIDE_SERVICE = ("portal", "companies", "watchlists", "screening", "reports", "scripts", "vakt_format", "vakt_limits")
 
 
 def _python_files(*folders: str) -> list[Path]:

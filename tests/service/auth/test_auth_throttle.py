@@ -103,3 +103,28 @@ def test_a_limit_of_zero_turns_the_throttle_off(api, client, settings):
     answers = [_token_request(client, creds.token_auth_id, "wrong").status_code for _ in range(30)]
 
     assert set(answers) == {401}
+
+
+def test_failures_straddling_the_minute_still_count_together(api, client, clock):
+    assert _token_request(client, "token_guess0", "wrong").status_code == 401
+    clock.now += 0.02  # into the next minute of the wall clock
+    for number in range(1, 5):
+        assert _token_request(client, f"token_guess{number}", "wrong").status_code == 401
+
+    creds = api.credentials
+    response = _token_request(client, creds.token_auth_id, creds.token_auth_secret)
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) == 60
+
+
+def test_the_wait_runs_from_the_first_failure(api, client, clock):
+    creds = api.credentials
+    for _ in range(3):
+        assert _basic_request(client, creds.basic_auth_id, "wrong").status_code == 401
+        clock.now += 10
+
+    response = _basic_request(client, creds.basic_auth_id, creds.basic_auth_secret)
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) == 30

@@ -65,3 +65,16 @@ def test_it_can_be_switched_off(api, settings):
     statuses = {api.get(AUTH_STATUS).status_code for _ in range(6)}
 
     assert statuses == {200}
+
+
+def test_requests_straddling_the_minute_count_in_one_window(api, clock):
+    assert api.get(AUTH_STATUS).status_code == 200
+    clock.now += 0.02  # into the next minute of the wall clock
+    for _ in range(2):
+        assert api.get(AUTH_STATUS).status_code == 200
+    clock.now += 20
+
+    response = api.get(AUTH_STATUS)
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) == 40
