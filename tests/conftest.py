@@ -11,6 +11,7 @@ import json as jsonlib
 import os
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,6 +19,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from portal.celery import app as celery_app
 
@@ -105,3 +107,23 @@ def api(db) -> ApiCaller:
 def other_api(db) -> ApiCaller:
     """A second organisation: its data must never be visible to `api`, and the reverse."""
     return make_caller("Fjordkreditt AS")
+
+
+@dataclass
+class StoppedClock:
+    """django.utils.timezone's clock, stopped at `now` (set it to move the clock)."""
+
+    now: datetime
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def stopped_clock(monkeypatch) -> StoppedClock:
+    """Stops the service's clock where the test starts: timezone.now(), and timezone.localdate()
+    and localtime(), which read it. A test that works out "today" and code that works it out
+    again then agree even when the run crosses midnight in Oslo (22:00 or 23:00 UTC)."""
+    clock = StoppedClock(timezone.now())
+    monkeypatch.setattr(timezone, "now", clock)
+    return clock

@@ -143,8 +143,8 @@ def test_exactly_a_quarter_qualifies_in_every_link_and_a_hair_below_does_not(nor
     assert shares(nordlys) == {"Kari Nordmann": Decimal("0.25"), "Ola Hansen": Decimal("0.25")}
 
 
-def test_ended_and_future_roles_are_not_current(nordlys):
-    today = timezone.localdate()
+def test_ended_and_future_roles_are_not_current(nordlys, stopped_clock):
+    today = timezone.localdate()  # the day beneficial_owners() takes for today, whenever the test runs
     owns(person_make(full_name="Sold Last Year"), nordlys, 60, to_date=today - timedelta(days=365))
     owns(person_make(full_name="Closed Today"), nordlys, 60, from_date=date(2015, 1, 1), to_date=today)
     owns(person_make(full_name="Starts Tomorrow"), nordlys, 60, from_date=today + timedelta(days=1))
