@@ -38,6 +38,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from django.db import connection
+from django.utils import timezone
 from pgpq import ArrowToPostgresBinaryEncoder
 from psycopg.copy import QueuedLibpqWriter
 
@@ -117,7 +118,7 @@ class PostgresWriter:
         if self.first_load is not None:
             with connection.cursor() as cursor:
                 cursor.execute(f"ALTER TABLE {table_name(Company)} " + ", ".join(f"ALTER {c} DROP DEFAULT" for c in _DEFAULTS))
-            history_write(now=self.now, today=self.now.date(), source=table_name(Company))
+            history_write(now=self.now, today=timezone.localdate(self.now), source=table_name(Company))
             self.first_load.close()  # indexes and keys back
             self.result.tally(created=self.loaded, updated=0, unchanged=0)
             affected_add(self.affected, source=table_name(Company))
@@ -133,7 +134,7 @@ class PostgresWriter:
         for occurrence in range(1, occurrences_number() + 1):
             counts = companies_write(occurrence=occurrence, now=self.now)
             self.result.tally(created=counts.created, updated=counts.updated, unchanged=counts.rows - counts.created - counts.updated)
-            history_write(now=self.now, today=self.now.date())
+            history_write(now=self.now, today=timezone.localdate(self.now))
             affected_add(self.affected)
             self.renamed |= renamed_companies()
 

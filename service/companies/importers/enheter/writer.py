@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import date, datetime
 
 from django.db import transaction
+from django.utils import timezone
 
 import pyarrow as pa
 
@@ -124,7 +125,7 @@ def companies_batch_write(*, rows: list[dict], now: datetime) -> UpsertOutcome:
             touch_fields=("update_timestamp",),
         )
         _employment_changes_write(outcome, now)
-        _risk_status_changes_write(outcome, now.date())
+        _risk_status_changes_write(outcome, timezone.localdate(now))  # the day in Oslo, not in UTC
     return outcome
 
 

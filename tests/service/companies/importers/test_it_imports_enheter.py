@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -192,6 +192,20 @@ def test_a_status_or_head_count_change_is_kept_as_history(tmp_path):
     status = CompanyRiskStatus.objects.get(company=company)
     assert status.from_date == date(2024, 1, 5) and status.to_date is not None
     assert company.is_bankrupt is False
+
+
+def test_a_status_the_register_gives_no_date_for_starts_and_ends_on_the_day_in_oslo(tmp_path, stopped_clock):
+    header, rows = enheter_rows(enheter_sample())
+    row = dict(rows[1], konkurs="true", konkursdato="")
+    path = tmp_path / "enheter.csv"
+    stopped_clock.now = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)  # 00:30 on 27 November in Oslo
+    _import(csv_write(path, header, [row]))
+
+    stopped_clock.now += timedelta(days=1)
+    _import(csv_write(path, header, [dict(row, konkurs="false")]))
+
+    status = CompanyRiskStatus.objects.get()
+    assert (status.from_date, status.to_date) == (date(2026, 11, 27), date(2026, 11, 28))
 
 
 def test_a_gzipped_file_imports_and_a_truncated_one_writes_nothing(tmp_path):
