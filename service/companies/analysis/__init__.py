@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -64,14 +64,19 @@ def analysis_refresh(
 ) -> AnalysisSummary:
     """Recompute highlights, measures, flags and credit risk for the companies (None: all).
 
-    `today` pins the date the rules look from (tests; default: today in the service's
-    time zone). `progress` is called with the number of companies done after each batch.
+    `today` pins the date the rules look from (tests, replays). Without it each batch looks
+    from the day in the service's time zone when it runs, and ends flags at that moment: a
+    run that goes on past midnight neither ends flags at the start of the day before nor
+    mixes one day's rules with another day's moment. `progress` is called with the number of
+    companies done after each batch.
     """
     started = time.monotonic()
-    today = today or timezone.localdate()
     summary = AnalysisSummary()
     for batch in _batches(company_uuids, batch_size):
-        written = analysis_refresh_batch(company_uuids=batch, today=today, contiguous=company_uuids is None)
+        now = None if today else timezone.now()
+        written = analysis_refresh_batch(
+            company_uuids=batch, today=today or timezone.localdate(now), contiguous=company_uuids is None, now=now
+        )
         summary.companies += written.pop("companies")
         summary.batches += 1
         for key, value in written.items():
@@ -103,9 +108,10 @@ def _batches(company_uuids: Iterable[uuid.UUID] | None, size: int) -> Iterator[l
 
 
 def analysis_refresh_batch(
-    *, company_uuids: list[uuid.UUID], today: date, contiguous: bool = False
+    *, company_uuids: list[uuid.UUID], today: date, contiguous: bool = False, now: datetime | None = None
 ) -> dict[str, int]:
-    """One batch in one transaction. `contiguous`: the uuids are every company from the first to the last."""
+    """One batch in one transaction. `contiguous`: the uuids are every company from the first to the last.
+    `now`: the moment `today` was read at, which flags end at (default: flags.moment_of(today))."""
     with transaction.atomic():
         batch = facts_load(company_uuids=company_uuids, lock=True, contiguous=contiguous)
         if not batch:
@@ -125,7 +131,7 @@ def analysis_refresh_batch(
             batch=batch,
             desired={facts.uuid: flags_desired(facts, today=today, flag_types=flag_types) for facts in batch},
             flag_types=flag_types,
-            now=moment_of(today),
+            now=now or moment_of(today),
         )
         written["credit_risk"] = credit_risk_write(
             batch=batch, computed={facts.uuid: credit_risk_compute(facts, highlights, today=today) for facts in batch}

@@ -1,6 +1,6 @@
 """CompanyFlag rules and their history."""
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -294,6 +294,23 @@ def test_unsettled_payment_remarks_raise_a_flag_and_settling_them_ends_it():
     services.payment_remark_settle(payment_remark=first, settled_date=date(2025, 8, 1))
     refresh(company)
     assert active(company)["payment_remarks"].flag_context["unsettled_count"] == 1
+
+
+def test_a_refresh_that_runs_past_midnight_ends_flags_when_it_ends_them(stopped_clock):
+    stopped_clock.now = datetime(2026, 11, 26, 22, 59, 59, tzinfo=UTC)  # a second before midnight in Oslo
+    companies = [filed_company(), filed_company()]
+    remarks = [payment_remark_make(company=company, amount="1000", registered=date(2026, 1, 10)) for company in companies]
+    analysis_refresh(company_uuids=[company.uuid for company in companies])
+    for remark in remarks:
+        services.payment_remark_settle(payment_remark=remark, settled_date=date(2026, 11, 26))
+
+    def batch_done(count):
+        stopped_clock.now += timedelta(seconds=2)
+
+    analysis_refresh(company_uuids=[company.uuid for company in companies], batch_size=1, progress=batch_done)
+
+    ended = m.CompanyFlag.objects.filter(company_flag_type__key="payment_remarks").values_list("flag_end_date", flat=True)
+    assert sorted(ended) == [datetime(2026, 11, 26, 22, 59, 59, tzinfo=UTC), datetime(2026, 11, 26, 23, 0, 1, tzinfo=UTC)]
 
 
 def test_services_refresh_the_analysis_on_commit(django_capture_on_commit_callbacks):
