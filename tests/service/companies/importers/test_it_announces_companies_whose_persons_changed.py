@@ -33,7 +33,7 @@ def _roles(tmp_path, *records) -> str:
     return str(path)
 
 
-def test_a_new_owner_of_the_top_reaches_every_company_below_and_only_those(announced, tmp_path):
+def test_a_new_owner_of_the_top_reaches_every_company_below_and_only_those(announced, tmp_path, stopped_clock):
     top, middle, bottom, cycle_mate, above, elsewhere = (
         company_make(name=n) for n in ("Topp AS", "Midt AS", "Bunn AS", "Sirkel AS", "Over AS", "Annet AS")
     )
@@ -60,7 +60,7 @@ def test_an_unchanged_reimport_announces_nothing(announced, tmp_path):
     assert announced == []
 
 
-def test_the_group_import_announces_the_owned_companies_once(announced, tmp_path):
+def test_the_group_import_announces_the_owned_companies_once(announced, tmp_path, stopped_clock):
     parent, child, grandchild = (company_make(name=n) for n in ("Mor AS", "Datter AS", "Barnebarn AS"))
     # With a from_date: not a role of the group import's kind, which it would close as unlisted.
     role_make(company=grandchild, role_key="shareholder", holder_company=child, share_percentage=Decimal("100"), from_date=date(2020, 1, 1))

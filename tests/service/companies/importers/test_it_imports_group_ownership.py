@@ -80,7 +80,7 @@ def test_unknown_companies_and_other_relations_are_rejected_by_line(group_units,
     ]
 
 
-def test_an_ownership_the_file_no_longer_lists_is_closed(group_units, tmp_path):
+def test_an_ownership_the_file_no_longer_lists_is_closed(group_units, tmp_path, stopped_clock):
     from datetime import date
 
     from django.utils import timezone
@@ -116,7 +116,9 @@ def test_an_ownership_the_file_no_longer_lists_is_closed(group_units, tmp_path):
     assert (again.unchanged, again.closed) == (1, 0)
 
 
-def test_a_closed_ownership_stays_as_history_no_longer_owns_and_a_relisting_opens_a_new_one(group_units, tmp_path):
+def test_a_closed_ownership_stays_as_history_no_longer_owns_and_a_relisting_opens_a_new_one(
+    group_units, tmp_path, stopped_clock
+):
     from django.utils import timezone
 
     from service.companies.models import Company

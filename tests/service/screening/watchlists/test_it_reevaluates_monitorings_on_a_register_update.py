@@ -78,7 +78,7 @@ def _by_name(rows) -> dict:
     return {r["entity_monitoring"]["monitoring_entity_name"]: r for r in rows}
 
 
-def test_with_auto_approve_the_new_owner_is_screened_and_the_former_removed_with_a_reason(api, lists, tmp_path, sync_calls):  # noqa: F811
+def test_with_auto_approve_the_new_owner_is_screened_and_the_former_removed_with_a_reason(api, lists, tmp_path, sync_calls, stopped_clock):  # noqa: F811
     config, nordlys = _watched_company(api, auto_approve=True)
     before = _by_name(monitorings(api, config["uuid"], approval_status_key="active"))
     assert set(before) == {FORMER_OWNER, "Nordlys AS"}
@@ -171,7 +171,7 @@ def test_a_change_of_owners_upstream_reaches_the_watchlisted_company(api, tmp_pa
     assert "through Fjell Holding AS" in siri["monitoring_comment"]
 
 
-def test_the_group_import_closing_a_parent_link_removes_the_owner_behind_it(api, tmp_path):
+def test_the_group_import_closing_a_parent_link_removes_the_owner_behind_it(api, tmp_path, stopped_clock):
     config = config_with(api)
     nordlys, fjell, annen = (company_make(name=n) for n in ("Nordlys AS", "Fjell Holding AS", "Annen Holding AS"))
     role_make(company=fjell, role_key="shareholder", person=person_make(full_name=FORMER_OWNER), share_percentage=100)
