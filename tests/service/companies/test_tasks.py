@@ -97,7 +97,8 @@ def _analysis_of(company: m.Company) -> list[dict]:
     return [model_to_dict(row) for row in rows]
 
 
-def test_the_task_run_twice_leaves_the_analysis_as_the_first_run_left_it():
+def test_the_task_run_twice_leaves_the_analysis_as_the_first_run_left_it(stopped_clock):
+    # Both runs on one day: on the next the company is a day older, which may change its score.
     company = company_make(registration_date=date(2015, 1, 1))
     accounts_make(company=company, year=2020)  # overdue: a missing_accounts flag
     payment_remark_make(company=company)
