@@ -15,6 +15,9 @@ from tests.service.companies.factories import (
 )
 
 NBSP = "\u00a0"
+# The day the company is analysed on: its last accounts are for 2024, so the missing-accounts flag
+# the reports show names 2025 (due by 31 July 2026) on this day, not whichever year is due today.
+ANALYSED_ON = date(2026, 9, 1)
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +61,7 @@ def company(db):
     case = collection_case_make(company=company, amount="184500", opened=date(2025, 1, 5), case_reference="K-7731")
     payment_remark_make(company=company, amount="184500", registered=date(2025, 3, 1), collection_case=case,
                         creditor_name="Inkasso Norge AS")
-    analysis_refresh(company_uuids=[company.uuid, holding.uuid])
+    analysis_refresh(company_uuids=[company.uuid, holding.uuid], today=ANALYSED_ON)
     return company
 
 
