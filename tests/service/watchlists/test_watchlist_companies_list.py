@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from service.companies.analysis import analysis_refresh
 from service.watchlists.schemas import WatchlistCompanyOut
@@ -29,7 +30,9 @@ def troubled(db):
 
 def test_it_lists_each_company_with_reference_risk_flags_and_date_added(api, troubled):
     plain = company_make(name="Beta Ren AS")
+    before = timezone.now()
     watchlist_uuid = watchlist_make(api, "Kunder", [plain, troubled])
+    after = timezone.now()
 
     response = api.get(companies_url(watchlist_uuid), roles=["credit_check"])
 
@@ -39,7 +42,8 @@ def test_it_lists_each_company_with_reference_risk_flags_and_date_added(api, tro
         "uuid", "watchlist_uuid", "added_timestamp", "company", "company_credit_risk", "company_flag_type_keys",
     }
     assert first["watchlist_uuid"] == watchlist_uuid
-    assert first["added_timestamp"].startswith(str(timezone.now().year))
+    added = parse_datetime(first["added_timestamp"])  # written to the millisecond
+    assert before - timedelta(milliseconds=1) < added <= after
     assert first["company"]["uuid"] == str(troubled.uuid)
     assert first["company"]["org_nr"] == troubled.org_nr and first["company"]["org_nr_schema"] == "NO"
     assert first["company"]["app_url"].endswith(f"/companies/{troubled.uuid}/")
