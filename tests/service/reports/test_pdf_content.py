@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from decimal import Decimal
+
 from django.core.files.storage import default_storage
 
+from service.companies.analysis import analysis_refresh
 from service.reports.models import PartnerReport
 from service.reports.paths import storage_name
+from tests.service.companies.factories import accounts_make, company_make
 from tests.service.reports.conftest import order_reports, pdf_text
 
 
@@ -24,10 +29,24 @@ def test_a_company_profile_shows_the_register_risk_flags_and_key_figures(api, co
     assert "Missing accounts" in text  # an active flag, with its evidence in words
     words = " ".join(text.split())  # table cells wrap
     assert "No accounts filed for 2025 (deadline 31.07.2026)." in words and "Last accounts filed: 2024." in words
+    assert "01.08.2026" in text  # the flag's day in Oslo (it began at 22:00 UTC the day before)
     for figure in ("58 990 000", "-350 000", "41,6 %", "-0,8 %", "31 000 000"):
         assert figure in text, figure
     assert "2020" in text and "2024" in text
     assert "Operating income and annual result (million NOK)" in text
+
+
+def test_a_company_profile_dates_the_score_and_the_flags_by_the_day_in_oslo(api, stopped_clock, django_capture_on_commit_callbacks):
+    stopped_clock.now = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)  # 00:30 on 27 November in Oslo
+    company = company_make(name="Midnatt AS")
+    accounts_make(company=company, year=2024, balance={"total_equity": Decimal("-1")})  # announced 15.06.2025
+    analysis_refresh(company_uuids=[company.uuid])
+
+    text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile", roles=())
+
+    assert "computed 27.11.2026." in " ".join(text.split())
+    flags = text[text.index("Active flags"):text.index("Key figures")]
+    assert "15.06.2025" in flags and "14.06.2025" not in flags  # negative equity since the accounts were announced
 
 
 def test_a_company_profile_without_credit_check_shows_no_payment_remarks(api, company, django_capture_on_commit_callbacks):
