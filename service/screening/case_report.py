@@ -74,12 +74,13 @@ def _flags(case) -> str:
 def _front(case, subject: str) -> list:
     entry = case.list_entry
     line = f"Possible {_flags(case)} hit on {entry.primary_name}  |  score {no.decimal(case.score, 2)}"
+    raised = timezone.localtime(case.created_timestamp)  # day and time in Oslo
     return [
         Paragraph(escape(subject), STYLES["title"]),
         para(line, "subtitle"),
         facts([
             ("Case status", case.case_status_key.capitalize()),
-            ("Raised", f"{no.day(case.created_timestamp)} {timezone.localtime(case.created_timestamp):%H:%M}"),
+            ("Raised", f"{no.day(raised)} {raised:%H:%M}"),
             ("Assigned to", case.assignee_app_membership.email if case.assignee_app_membership else "Nobody"),
         ]),
     ]
@@ -124,7 +125,7 @@ def _list_entry(case) -> list:
     names = [f"{n['name']} ({n.get('quality') or n.get('kind') or 'name'})" for n in entry.names] or [entry.primary_name]
     rows = [
         ("List", f"{category.name} ({category.list_type})"),
-        ("List version", f"{version.number}, imported {no.day(version.imported_at)}"),
+        ("List version", f"{version.number}, imported {no.day(timezone.localtime(version.imported_at))}"),
         ("Source id", entry.source_id),
         ("Kind", entry.schema),
         ("Primary name", entry.primary_name),

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import io
+from datetime import UTC, datetime
 
+import pytest
 from pypdf import PdfReader
 
 from tests.service.screening.cases.conftest import UN_PERSON
@@ -46,6 +48,24 @@ def test_it_renders_the_person_the_list_entry_the_score_and_the_reviews(api, lis
     assert "reviewer@nordbank.no" in text
     assert "Nordbank ASA" in text  # the organisation in the header
     assert "Page 1 of" in text
+
+
+@pytest.fixture
+def half_past_midnight_in_oslo(stopped_clock):
+    stopped_clock.now = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)  # 00:30 on 27 November in Oslo
+    return stopped_clock
+
+
+def test_it_gives_the_days_in_oslo(api, half_past_midnight_in_oslo, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
+
+    text = _text(_report(api, config["uuid"], screening_case_uuid=case_uuid).json()[0])
+
+    assert "Raised 27.11.2026 00:30" in text  # not the day in UTC (26.11) with the time in Oslo
+    assert "imported 27.11.2026" in text  # the list version
+    assert "26.11.2026" not in text
 
 
 def test_it_gives_a_new_report_uuid_after_a_new_review(api, lists):
