@@ -25,6 +25,8 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from django.utils import timezone
+
 from service.screening.lists.formats.countries import country_code
 from service.screening.matching.types import PersonQuery
 
@@ -190,7 +192,7 @@ def screening_file_read(content: bytes | str, *, max_rows: int | None = None, to
 
     Raises ScreeningFileError when the file as a whole is unreadable and TooManyRows past
     `max_rows` (before reading further)."""
-    today = today or dt.date.today()
+    today = today or timezone.localdate()
     if isinstance(content, bytes):
         try:
             content = content.decode("utf-8-sig")
