@@ -141,10 +141,9 @@ def _lines(case: Case) -> dict:
 def _raised(case: Case, today: date) -> dict:
     if case.created_at is None:
         return {"raised_day": "–", "raised_at": "", "age": ""}
-    local = timezone.localtime(case.created_at)
-    days = (today - local.date()).days
+    days = (today - timezone.localdate(case.created_at)).days
     age = "today" if days <= 0 else "1 day ago" if days == 1 else f"{no.amount(days)} days ago"
-    return {"raised_day": f"{local:%d.%m.%Y}", "raised_at": f"{local:%d.%m.%Y %H:%M}", "age": age}
+    return {"raised_day": no.day(case.created_at), "raised_at": no.moment(case.created_at), "age": age}
 
 
 def _assignee_names(member: Member, cases) -> dict:

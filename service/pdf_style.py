@@ -115,7 +115,7 @@ class NumberedCanvas(pdfcanvas.Canvas):
         self.setFillColor(MUTED)
         self.setFont("Helvetica", 8)
         self.drawRightString(width - MARGIN, top + 1, organisation_line)
-        self.drawRightString(width - MARGIN, top - 9, f"{no.day(when)} {when:%H:%M}")
+        self.drawRightString(width - MARGIN, top - 9, no.moment(when))
         self.setStrokeColor(RULE)
         self.setLineWidth(0.6)
         self.line(MARGIN, top - 13, width - MARGIN, top - 13)

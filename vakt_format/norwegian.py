@@ -5,6 +5,11 @@
     percent(Decimal("0.1234")) -> "12,3 %"    (a ratio in, one decimal, decimal comma)
     decimal(1.5, 2)       -> "1,50"
     day(date(2024, 6, 15)) -> "15.06.2024"
+    moment(<2026-11-26 10:25 UTC>) -> "26.11.2026 11:25"   (on the deployment's clock)
+
+A moment (an aware datetime) is shown on the deployment's calendar and clock: a flag that
+began at midnight in Oslo, 23:00 UTC the day before, is that day. Django sets the process's
+time zone (TZ) from TIME_ZONE, so `astimezone()` converts to it without importing Django.
 
 The separator is U+00A0 (no-break space), not the narrow U+202F: the PDFs use the
 standard Helvetica font, whose WinAnsi encoding has the one but not the other.
@@ -47,6 +52,10 @@ def percent(ratio) -> str:
     return DASH if ratio is None else f"{decimal(Decimal(str(ratio)) * 100, 1)}{NBSP}%"
 
 
+def _local(value: datetime) -> datetime:
+    return value.astimezone() if value.tzinfo is not None else value  # naive: already local
+
+
 def day(value) -> str:
     if value is None:
         return DASH
@@ -56,8 +65,15 @@ def day(value) -> str:
         except ValueError:
             return value
     if isinstance(value, datetime):
-        value = value.date()
+        value = _local(value).date()
     return value.strftime("%d.%m.%Y")
+
+
+def moment(value) -> str:
+    """Day and time, "26.11.2026 11:25"; a date alone is shown as its day."""
+    if not isinstance(value, datetime):
+        return day(value)
+    return f"{_local(value):%d.%m.%Y %H:%M}"
 
 
 def millions(value) -> str:

@@ -1,10 +1,7 @@
 """The dashboard's template filters: one set for every page. Numbers follow the Norwegian rules of
 `vakt_format.norwegian` (shared with the PDF reports); words come from portal/formatting.py."""
 
-from datetime import datetime
-
 from django import template
-from django.utils import timezone
 
 from portal import formatting as fmt
 
@@ -53,19 +50,13 @@ def pct(value) -> str:
 def day(value) -> str:
     """A date as dd.mm.yyyy; a moment on this deployment's calendar (a flag raised at midnight in Oslo
     is that day, not the day before in UTC)."""
-    if isinstance(value, datetime) and timezone.is_aware(value):
-        value = timezone.localtime(value)
     return fmt.day(value)
 
 
 @register.filter
 def moment(value) -> str:
     """A moment as date and time on this deployment's clock: "26.11.2026 11:25"."""
-    if not isinstance(value, datetime):
-        return fmt.day(value)
-    if timezone.is_aware(value):
-        value = timezone.localtime(value)
-    return f"{fmt.day(value)} {value:%H:%M}"
+    return fmt.moment(value)
 
 
 @register.filter

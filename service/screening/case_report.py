@@ -74,13 +74,12 @@ def _flags(case) -> str:
 def _front(case, subject: str) -> list:
     entry = case.list_entry
     line = f"Possible {_flags(case)} hit on {entry.primary_name}  |  score {no.decimal(case.score, 2)}"
-    raised = timezone.localtime(case.created_timestamp)  # day and time in Oslo
     return [
         Paragraph(escape(subject), STYLES["title"]),
         para(line, "subtitle"),
         facts([
             ("Case status", case.case_status_key.capitalize()),
-            ("Raised", f"{no.day(raised)} {raised:%H:%M}"),
+            ("Raised", no.moment(case.created_timestamp)),
             ("Assigned to", case.assignee_app_membership.email if case.assignee_app_membership else "Nobody"),
         ]),
     ]
@@ -125,7 +124,7 @@ def _list_entry(case) -> list:
     names = [f"{n['name']} ({n.get('quality') or n.get('kind') or 'name'})" for n in entry.names] or [entry.primary_name]
     rows = [
         ("List", f"{category.name} ({category.list_type})"),
-        ("List version", f"{version.number}, imported {no.day(timezone.localtime(version.imported_at))}"),
+        ("List version", f"{version.number}, imported {no.day(version.imported_at)}"),
         ("Source id", entry.source_id),
         ("Kind", entry.schema),
         ("Primary name", entry.primary_name),
@@ -182,9 +181,8 @@ def _reviews(case) -> list:
         return [section("Review history"), para("No review yet.", "body")]
     body = [heads("Time", "Reviewer", "Status", "Match decision", "PEP confirmed", "Comment")]
     for r in reviews:
-        when = timezone.localtime(r.created_timestamp)
         body.append([
-            para(f"{no.day(when)} {when:%H:%M}"),
+            para(no.moment(r.created_timestamp)),
             para(r.reviewer_app_membership.email if r.reviewer_app_membership else no.DASH),
             para(_words(r.screening_case_review_status.key)),
             para(_words(r.entity_match_decision_type.key)),

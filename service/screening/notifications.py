@@ -29,6 +29,7 @@ from service.auth.models import AppMembership
 from service.companies.references import app_url
 from service.screening.models import ScreeningCase, ScreeningConfig, ScreeningDigest
 from service.screening.monitoring_selectors import monitorings_list
+from vakt_format import norwegian as no
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def _pending_sentence(content: DigestContent) -> str:
 
 
 def digest_text(content: DigestContent) -> str:
-    lines = [f"What is new in screening for {content.organisation} since {timezone.localtime(content.since):%d.%m.%Y %H:%M}.", ""]
+    lines = [f"What is new in screening for {content.organisation} since {no.moment(content.since)}.", ""]
     for title, cases, count in _sections(content):
         if not count:
             continue
@@ -152,7 +153,7 @@ def digest_text(content: DigestContent) -> str:
 
 def digest_html(content: DigestContent) -> str:
     parts = [format_html("<p>What is new in screening for <strong>{}</strong> since {}.</p>",
-                         content.organisation, f"{timezone.localtime(content.since):%d.%m.%Y %H:%M}")]
+                         content.organisation, no.moment(content.since))]
     for title, cases, count in _sections(content):
         if not count:
             continue

@@ -1,6 +1,6 @@
 """The shared Norwegian number rules (vakt_format.norwegian): the PDFs and the dashboard use them both."""
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from vakt_format import norwegian as no
@@ -39,3 +39,16 @@ def test_dates_read_day_month_year():
     assert no.day(datetime(2024, 6, 15, 13, 0)) == "15.06.2024"
     assert no.day("2025-07-31") == "31.07.2025"
     assert no.day(None) == "–"
+
+
+def test_a_moment_is_shown_on_the_deployments_calendar_and_clock(settings):
+    settings.TIME_ZONE = "Europe/Oslo"  # Django sets the process's TZ from it
+    half_past_midnight_in_oslo = datetime(2026, 11, 26, 23, 30, tzinfo=UTC)
+    summer_midnight_in_oslo = datetime(2026, 7, 31, 22, 0, tzinfo=UTC)
+
+    assert no.day(half_past_midnight_in_oslo) == "27.11.2026"
+    assert no.moment(half_past_midnight_in_oslo) == "27.11.2026 00:30"
+    assert no.day(summer_midnight_in_oslo) == "01.08.2026"
+    assert no.moment(datetime(2026, 11, 26, 9, 5)) == "26.11.2026 09:05"  # naive: taken as local
+    assert no.moment(date(2026, 11, 26)) == "26.11.2026"
+    assert no.moment(None) == "–"

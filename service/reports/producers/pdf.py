@@ -156,7 +156,7 @@ def _credit_risk(content: ReportContent) -> list:
         Paragraph(
             f'Risk score <b>{escape(no.decimal(risk["risk_score"], 1))}</b> of 100 (higher is riskier); '
             f'risk class <font color="{colour}"><b>{escape(label)}</b></font>. '
-            f"Model {escape(risk['model_version'])}, computed {escape(no.day(timezone.localtime(risk['computed_at'])))}.",
+            f"Model {escape(risk['model_version'])}, computed {escape(no.day(risk['computed_at']))}.",
             STYLES["body"],
         )
     )
@@ -185,7 +185,7 @@ def _flags(content: ReportContent) -> list:
         rows.append([
             Paragraph(f"<b>{escape(flag['key'].replace('_', ' ').capitalize())}</b><br/>{escape(flag['description'])}",
                       STYLES["cell"]),
-            _p(no.day(timezone.localtime(flag["flag_date"]))),  # the day in Oslo: a flag begins at midnight there
+            _p(no.day(flag["flag_date"])),
             _p(" ".join(evidence_lines(flag["key"], flag["context"])) or no.DASH),
         ])
     story.append(_table(rows, [70 * mm, 22 * mm, WIDTH - 92 * mm]))
@@ -338,8 +338,7 @@ def _beneficial_owners(content: ReportContent) -> list:
 
 
 def _sources_note(content: ReportContent) -> str:
-    generated = timezone.localtime(timezone.now())
     return escape(
         f"Sources: the Brønnøysund registers as held by Vakt, and Vakt's own analysis (credit risk model and flags). "
-        f"Generated {no.day(generated)} {generated:%H:%M} for {content.ordered_by}."
+        f"Generated {no.moment(timezone.now())} for {content.ordered_by}."
     )
