@@ -39,16 +39,14 @@ def _reset(since: float | None, seconds: int, now: float) -> int:
 def window_add(key: str, *, seconds: int) -> WindowCount:
     """Count one event under `key`; the answer includes it."""
     now = time.time()
-    if cache.add(key, 0, timeout=seconds):
-        cache.set(_since_key(key), now, timeout=seconds)
     try:
-        count = cache.incr(key)
-    except ValueError:  # the window closed between add and incr: this event opens the next
-        cache.set(key, 1, timeout=seconds)
-        cache.set(_since_key(key), now, timeout=seconds)
-        count = 1
-    since = now if count == 1 else cache.get(_since_key(key))
-    return WindowCount(count=count, reset_seconds=_reset(since, seconds, now))
+        count = cache.incr(key)  # the common case, on every API request: the window is open
+    except ValueError:  # no open window
+        if cache.add(key, 1, timeout=seconds):  # this event opens it
+            cache.set(_since_key(key), now, timeout=seconds)
+            return WindowCount(count=1, reset_seconds=seconds)
+        count = cache.incr(key)  # another process opened it a moment ago
+    return WindowCount(count=count, reset_seconds=_reset(cache.get(_since_key(key)), seconds, now))
 
 
 def window_read(keys: list[str], *, seconds: int) -> dict[str, WindowCount]:
