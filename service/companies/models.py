@@ -8,6 +8,7 @@ change filters.
 """
 
 import uuid
+from datetime import date
 
 from django.db import models
 
@@ -203,6 +204,17 @@ class CompanyRole(Entity):
     from_date = models.DateField(null=True, blank=True)
     to_date = models.DateField(null=True, blank=True)
     update_timestamp = models.DateTimeField(auto_now=True, db_index=True)
+
+    # One rule for "current": a role holds from its from_date (none: it always has) until the
+    # day before its to_date (none: it still does). current_q is the same rule for queries.
+    def current_on(self, day: date) -> bool:
+        return (self.from_date is None or self.from_date <= day) and (self.to_date is None or self.to_date > day)
+
+    @staticmethod
+    def current_q(day: date) -> models.Q:
+        return (models.Q(from_date__isnull=True) | models.Q(from_date__lte=day)) & (
+            models.Q(to_date__isnull=True) | models.Q(to_date__gt=day)
+        )
 
     class Meta:
         constraints = [

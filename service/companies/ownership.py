@@ -28,7 +28,6 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Literal
 from uuid import UUID
 
-from django.db.models import Q
 from django.utils import timezone
 
 from service.companies.models import Company, CompanyRole
@@ -218,7 +217,7 @@ def ownership_links_load(*, company: Company, as_of: date, max_depth: int = MAX_
 def _shareholder_rows(companies: list[UUID], as_of: date):
     return (
         CompanyRole.objects.filter(
-            _current(as_of), company_id__in=companies, company_role_type__key=SHAREHOLDER, share_percentage__gt=0
+            CompanyRole.current_q(as_of), company_id__in=companies, company_role_type__key=SHAREHOLDER, share_percentage__gt=0
         )
         .order_by("company_id", "uuid")
         .values_list(
@@ -230,10 +229,6 @@ def _shareholder_rows(companies: list[UUID], as_of: date):
             "share_percentage",
         )
     )
-
-
-def _current(as_of: date) -> Q:
-    return (Q(from_date__isnull=True) | Q(from_date__lte=as_of)) & (Q(to_date__isnull=True) | Q(to_date__gt=as_of))
 
 
 # --- who is screened ---------------------------------------------------------------------------------
@@ -267,7 +262,7 @@ def persons_to_screen(*, company_uuid: UUID, setting_key: str, as_of: date | Non
 
 def _person_roles(company: Company, as_of: date) -> dict[UUID, PersonRoles]:
     found: dict[UUID, tuple[str, set[str]]] = {}
-    rows = CompanyRole.objects.filter(_current(as_of), company=company, holder_person__isnull=False).values_list(
+    rows = CompanyRole.objects.filter(CompanyRole.current_q(as_of), company=company, holder_person__isnull=False).values_list(
         "holder_person_id", "holder_person__full_name", "company_role_type__key"
     )
     for person, full_name, key in rows:

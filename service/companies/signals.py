@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.models import Company, CompanyRole
-from service.companies.ownership import MAX_DEPTH, SHAREHOLDER, _current
+from service.companies.ownership import MAX_DEPTH, SHAREHOLDER
 
 company_persons_changed = Signal()
 entity_details_changed = Signal()
@@ -60,7 +60,7 @@ def companies_downstream(*, company_uuids: Iterable[uuid.UUID], as_of: date | No
         discovered: set[uuid.UUID] = set()
         for start in range(0, len(frontier), _LEVEL_BATCH):
             owned = CompanyRole.objects.filter(
-                _current(as_of),
+                CompanyRole.current_q(as_of),
                 company_role_type__key=SHAREHOLDER,
                 share_percentage__gt=0,
                 holder_company_id__in=frontier[start : start + _LEVEL_BATCH],
@@ -73,16 +73,18 @@ def companies_downstream(*, company_uuids: Iterable[uuid.UUID], as_of: date | No
     return found
 
 
-def company_persons_changed_announce(*, changed: AffectedCompanies | Iterable[uuid.UUID]) -> None:
+def company_persons_changed_announce(
+    *, changed: AffectedCompanies | Iterable[uuid.UUID], day: date | None = None
+) -> None:
     """Send `company_persons_changed` once the current transaction commits (at once outside
-    one); nothing when nothing changed."""
+    one); nothing when nothing changed. `day` is the day of the change (default today)."""
     if isinstance(changed, AffectedCompanies):
         everything, uuids = changed.everything, set(changed.uuids)
     else:
         everything, uuids = False, set(changed)
     if not everything and not uuids:
         return
-    today = timezone.localdate()
+    today = day or timezone.localdate()
 
     def send() -> None:
         company_uuids = None if everything else sorted(companies_downstream(company_uuids=uuids, as_of=today), key=str)

@@ -112,9 +112,13 @@ def report_content_gather(
             _, cases = register.collection_cases_list(debtor_identifier=identifier)
             content.collection_cases = [_case(case) for case in cases]
     if report_type_key == "ownership_report":
-        content.roles = _roles(company)
-        content.ownership = ownership_chains(company)
-        content.beneficial_owners = _beneficial_owners_for(company)
+        # One day and one reading of the links for the whole report, so a report produced
+        # across midnight cannot disagree with itself.
+        as_of = timezone.localdate()
+        links = ownership.ownership_links_load(company=company, as_of=as_of)
+        content.roles = _roles(company, as_of)
+        content.ownership = ownership_chains(company, links)
+        content.beneficial_owners = _beneficial_owners_for(company, links)
     return content
 
 
@@ -184,16 +188,11 @@ def _case(case: cm.CollectionCase) -> dict:
     }
 
 
-def _active(role: cm.CompanyRole, today: date) -> bool:
-    return role.to_date is None or role.to_date > today
-
-
-def _roles(company: cm.Company) -> list[dict]:
-    today = timezone.localdate()
+def _roles(company: cm.Company, as_of: date) -> list[dict]:
     _, roles = register.company_roles_list(identifier=str(company.uuid))
     out = []
     for role in sorted(roles, key=lambda r: (ROLE_ORDER.index(r.company_role_type.key) if r.company_role_type.key in ROLE_ORDER else 99, -(r.share_percentage or 0))):
-        if not _active(role, today):
+        if not role.current_on(as_of):
             continue
         holder = role.holder_person or role.holder_company
         out.append(
@@ -213,12 +212,11 @@ def _fraction(percentage) -> Decimal | None:
     return None if percentage is None else Decimal(percentage) / 100
 
 
-def ownership_chains(company: cm.Company) -> list[OwnershipLink]:
+def ownership_chains(company: cm.Company, links: list[ownership.OwnershipLink]) -> list[OwnershipLink]:
     """The shareholders above the company, depth first, each with its share along the chain.
 
     A presentation of the links `service.companies.ownership` loads (the one reading of the
     register's current shareholder roles); cycles cut, depth capped."""
-    links = ownership.ownership_links_load(company=company, as_of=timezone.localdate())
     owners_of: dict[uuid.UUID, list[ownership.OwnershipLink]] = defaultdict(list)
     for link in links:
         owners_of[link.company_uuid].append(link)
@@ -242,8 +240,8 @@ def ownership_chains(company: cm.Company) -> list[OwnershipLink]:
     return rows
 
 
-def _beneficial_owners_for(company: cm.Company) -> BeneficialOwners:
-    owners = ownership.beneficial_owners(company_uuid=company.uuid)
+def _beneficial_owners_for(company: cm.Company, links: list[ownership.OwnershipLink]) -> BeneficialOwners:
+    owners = ownership.beneficial_owners_in_graph(links, company.uuid)
     return BeneficialOwners(
         heading="Beneficial owners",
         note=(

@@ -21,6 +21,7 @@ nothing.
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -63,8 +64,11 @@ def group_ownership_import(
                     result.reject(line=row.line, reason=str(exc))
             with transaction.atomic():
                 listed.update(_batch_write(links, shareholder, result, affected, owners_changed))
-    result.closed = _unlisted_close(listed=listed, shareholder=shareholder, affected=affected, owners_changed=owners_changed)
-    company_persons_changed_announce(changed=owners_changed)
+    today = timezone.localdate()  # the day of the change: the closed roles' end and the announcement's
+    result.closed = _unlisted_close(
+        listed=listed, shareholder=shareholder, affected=affected, owners_changed=owners_changed, today=today
+    )
+    company_persons_changed_announce(changed=owners_changed, day=today)
     if refresh_analysis:
         affected.refresh()
     return result
@@ -91,7 +95,12 @@ def _org_nr(value: str, column: str) -> str:
 
 
 def _unlisted_close(
-    *, listed: set[tuple], shareholder: CompanyRoleType, affected: AffectedCompanies, owners_changed: AffectedCompanies
+    *,
+    listed: set[tuple],
+    shareholder: CompanyRoleType,
+    affected: AffectedCompanies,
+    owners_changed: AffectedCompanies,
+    today: date,
 ) -> int:
     """Close the open ownerships of this import's kind that the file no longer lists."""
     stale = [
@@ -103,7 +112,7 @@ def _unlisted_close(
     ]
     if stale:
         CompanyRole.objects.filter(uuid__in=[uuid for uuid, _ in stale]).update(
-            to_date=timezone.localdate(), update_timestamp=timezone.now()
+            to_date=today, update_timestamp=timezone.now()
         )
         affected.add(company for _, (company, _holder) in stale)
         owners_changed.add(company for _, (company, _holder) in stale)

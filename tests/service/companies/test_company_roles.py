@@ -1,9 +1,10 @@
 """GET /analysis/v1/company-role?company_identifier=...: role composites."""
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from tests.conftest import make_caller
 from tests.service.companies.factories import company_make, person_make, role_make
@@ -86,3 +87,14 @@ def test_unknown_malformed_and_missing_identifiers(api, db):
 def test_it_runs_a_fixed_number_of_queries(api, company, django_assert_max_num_queries):
     with django_assert_max_num_queries(AUTH_QUERIES + 2):
         assert api.get(URL, {"company_identifier": str(company.uuid)}).status_code == 200
+
+
+def test_a_role_that_starts_later_is_not_active_yet(api, company, stopped_clock):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    role_make(company=company, role_key="auditor", holder_company=company_make(name="Revisor AS"), from_date=tomorrow)
+
+    response = api.get(URL, {"company_identifier": str(company.uuid)})
+
+    auditor = by_type(response)["auditor"]["company_role"]
+    assert auditor["from_date"] == tomorrow.isoformat()
+    assert auditor["active_flag"] is False

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import uuid
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from django.core.files.storage import default_storage
+from django.utils import timezone
 
 from service.companies.analysis import analysis_refresh
+from service.reports.content import report_content_gather
 from service.reports.models import PartnerReport
 from service.reports.paths import storage_name
-from tests.service.companies.factories import accounts_make, company_make
+from tests.service.companies.factories import accounts_make, company_make, person_make, role_make
 from tests.service.reports.conftest import order_reports, pdf_text
 
 
@@ -80,3 +83,31 @@ def test_an_ownership_report_shows_roles_chains_and_owners(api, company, django_
     owners = text[text.index("Beneficial owners"):]
     assert "Kari Nordmann" in owners and "Per Berg" in owners and "38,0 %" in owners
     assert "Nordlys Holding AS (100,0 %)" in owners  # the chain behind Kari Nordmann's 62 %
+
+
+def test_an_ownership_report_leaves_out_a_role_that_starts_later(api, company, stopped_clock, django_capture_on_commit_callbacks):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    role_make(company=company, role_key="board_member", person=person_make(full_name="Siri Senere"), from_date=tomorrow)
+
+    text = text_of(api, django_capture_on_commit_callbacks, company, "ownership_report", roles=())
+
+    assert "Kari Nordmann" in text and "Siri Senere" not in text
+
+
+def test_an_ownership_report_produced_as_midnight_passes_agrees_with_itself(api, company, monkeypatch):
+    """Per Berg's 38 % ends at midnight: the roles, the chains and the owners all say the same."""
+    before_midnight = date(2026, 11, 26)
+    berg = company.roles.get(holder_person__full_name="Per Berg")
+    berg.to_date = before_midnight + timedelta(days=1)
+    berg.save()
+    days = iter([before_midnight])
+    monkeypatch.setattr(timezone, "localdate", lambda *args: next(days, before_midnight + timedelta(days=1)))
+
+    content = report_content_gather(
+        company=company, report_type_key="ownership_report", granted_roles=frozenset(), ordered_by="Test",
+        ordered_at=timezone.now(), report_uuid=uuid.uuid4(),
+    )
+
+    assert "Per Berg" in [role["holder"] for role in content.roles]
+    assert "Per Berg" in [link.holder_name for link in content.ownership]
+    assert "Per Berg" in [owner.full_name for owner in content.beneficial_owners.owners]

@@ -20,7 +20,7 @@ class CompanyRoleOut(Schema):
     share_percentage: float | None = Field(description="Ownership share in percent, for shareholders")
     from_date: date | None
     to_date: date | None
-    active_flag: bool = Field(description="True while to_date is null or in the future")
+    active_flag: bool = Field(description="True while the role holds today: from_date null or not in the future, to_date null or in the future")
     app_url: str | None
 
 
@@ -73,7 +73,7 @@ def company_role_composite_out(role: m.CompanyRole, company: m.Company, *, with_
             "share_percentage": number(role.share_percentage),
             "from_date": role.from_date,
             "to_date": role.to_date,
-            "active_flag": role.to_date is None or role.to_date > today,
+            "active_flag": role.current_on(today),
             "app_url": company_part_url(company.uuid, "roles"),
         },
         "company_role_type": {

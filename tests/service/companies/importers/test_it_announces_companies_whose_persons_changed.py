@@ -74,3 +74,20 @@ def test_the_group_import_announces_the_owned_companies_once(announced, tmp_path
     call_command("import_group_ownership", str(path), "--quiet", "--no-analysis", "--batch-size", "1")
 
     assert announced == [({child.uuid, grandchild.uuid}, timezone.localdate())]
+
+
+def test_a_group_import_as_midnight_passes_dates_the_closing_and_the_announcement_alike(announced, tmp_path, monkeypatch):
+    parent, child = (company_make(name=n) for n in ("Mor AS", "Datter AS"))
+    header = "influencing_tax_ident,influenced_tax_ident,rel_type_code,percentage\n"
+    path = tmp_path / "konsern-roller.csv"
+    path.write_text(header + f"{parent.org_nr},{child.org_nr},HFOR,100\n", encoding="utf-8")
+    call_command("import_group_ownership", str(path), "--quiet", "--no-analysis")
+    announced.clear()
+    path.write_text(header, encoding="utf-8")  # the ownership is no longer listed
+    days = iter([date(2026, 11, 26)])
+    monkeypatch.setattr(timezone, "localdate", lambda *args: next(days, date(2026, 11, 27)))
+
+    call_command("import_group_ownership", str(path), "--quiet", "--no-analysis")
+
+    closed = child.roles.get(holder_company=parent)
+    assert announced == [({child.uuid}, closed.to_date)]
