@@ -27,3 +27,8 @@ ACTIONS: dict[str, str] = {
     "app_membership.deactivate": "Deactivated a member",
     "app_membership.reactivate": "Reactivated a member",
 }
+
+# The role a record's reader needs besides app_admin, by the object acted on: cases, monitorings,
+# the screening setup and customer persons are screening data, read elsewhere only with `aml`.
+SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "customer_person")
+ACTION_ROLES: dict[str, str] = {key: "aml" for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES}

@@ -80,7 +80,8 @@ def audit_event_out(event) -> dict:
         "watchlists, API users and members, each with its actor and the changed fields before and after. "
         "Newest first; `limit` (default 100, at most 1000) and `offset`. Filters: `action_key` (comma list), "
         "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`. Records are "
-        "append-only: no endpoint changes or deletes them. Needs the `app_admin` role."
+        "append-only: no endpoint changes or deletes them. Needs the `app_admin` role; the records of "
+        "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`."
     ),
     openapi_extra={"x-vakt-extension": True},
 )
@@ -90,6 +91,7 @@ def audit_event_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, q
     page = page_from(query.limit, query.offset)
     events = audit_events_list(
         app_customer_uuid=customer,
+        granted_roles=principal.granted_roles,
         action_keys=audit_action_keys_parse(query.action_key),
         actor_app_membership_uuid=query.actor_app_membership_uuid,
         actor_api_user_uuid=query.actor_api_user_uuid,

@@ -1,4 +1,5 @@
-"""Reading the audit log, always of the calling organisation only, newest first."""
+"""Reading the audit log, always of the calling organisation only, newest first; records of screening
+actions only for a caller granted `aml` (actions.ACTION_ROLES)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import uuid
 
 from django.db.models import QuerySet
 
-from service.audit.actions import ACTIONS
+from service.audit.actions import ACTION_ROLES, ACTIONS
 from service.audit.models import AuditEvent
 from service.errors import bad_field
 
@@ -25,13 +26,16 @@ def audit_action_keys_parse(raw: str | None) -> list[str] | None:
 def audit_events_list(
     *,
     app_customer_uuid: uuid.UUID,
+    granted_roles: frozenset[str],
     action_keys: list[str] | None = None,
     actor_app_membership_uuid: uuid.UUID | None = None,
     actor_api_user_uuid: uuid.UUID | None = None,
     object_type: str | None = None,
     object_uuid: uuid.UUID | None = None,
 ) -> QuerySet[AuditEvent]:
-    queryset = AuditEvent.objects.filter(app_customer_id=app_customer_uuid)
+    """The organisation's records; those of actions behind a role the caller lacks (ACTION_ROLES) are left out."""
+    hidden = [key for key, role in ACTION_ROLES.items() if role not in granted_roles]
+    queryset = AuditEvent.objects.filter(app_customer_id=app_customer_uuid).exclude(action_key__in=hidden)
     if action_keys:
         queryset = queryset.filter(action_key__in=action_keys)
     if actor_app_membership_uuid is not None:

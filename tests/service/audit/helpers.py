@@ -10,8 +10,8 @@ def audit_url(app_customer_uuid) -> str:
     return f"{V1}/app-customer/{app_customer_uuid}/audit-event"
 
 
-def audit_events(caller, **params) -> list[dict]:
-    response = caller.get(audit_url(caller.app_customer_uuid), params, roles=ADMIN)
+def audit_events(caller, roles=ADMIN, **params) -> list[dict]:
+    response = caller.get(audit_url(caller.app_customer_uuid), params, roles=roles)
     assert response.status_code == 200, response.json()
     [collection] = response.json()
     return collection["elements"]

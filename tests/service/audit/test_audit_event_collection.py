@@ -87,3 +87,24 @@ def test_naming_another_organisations_member_as_actor_is_a_400_and_changes_nothi
     assert response.status_code == 400
     assert response.json()["errors"] == [{"loc": ["body", "app_membership_uuid"], "msg": "not a member of the calling organisation"}]
     assert audit_events(api, action_key="screening_config.create") == []
+
+
+def test_it_shows_screening_records_only_with_aml(api):
+    # Customer persons, cases and monitorings are screening data (aml); app_admin alone must not read them here.
+    from tests.service.screening.helpers import config_make, customer_person_make
+
+    config = config_make(api)
+    customer_person_make(api, config["uuid"], full_name="Vladimir Kundesen", birth_date="1961-04-12")
+    watchlist_make(api, "Kunder")
+
+    without_aml = api.get(audit_url(api.app_customer_uuid), roles=ADMIN)
+    with_aml = api.get(audit_url(api.app_customer_uuid), roles=[*ADMIN, "aml"])
+
+    assert without_aml.status_code == with_aml.status_code == 200
+    assert "Vladimir Kundesen" in with_aml.content.decode()
+    assert "Vladimir Kundesen" not in without_aml.content.decode()
+    assert "1961-04-12" not in without_aml.content.decode()
+    [page] = without_aml.json()
+    assert "watchlist.create" in {e["action_key"] for e in page["elements"]}
+    assert not {e["object_type"] for e in page["elements"]} & {"screening_config", "customer_person"}
+    assert page["count"] == len(page["elements"]) == with_aml.json()[0]["count"] - 2  # the count leaks nothing either
