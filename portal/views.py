@@ -21,6 +21,7 @@ from portal.models import Member, WorkerHeartbeat
 from portal.roles import API_ROLE_DESCRIPTIONS, api_role_keys_for
 from portal.service import ServiceError, ServiceUnauthorized, service_client_for
 from reports.models import ReportDownload
+from reports.selectors import downloads_visible_to
 from screening.views_related import home_summary as screening_home_summary
 
 
@@ -66,7 +67,7 @@ def home(request):
         overview, watchlists = client.gather(client.organisation.overview, client.watchlists.list)
     except ServiceError as exc:
         error = exc.detail
-    reports = ReportDownload.objects.filter(organisation=member.organisation)
+    reports = downloads_visible_to(member)
     by_status = dict(reports.values_list("status").annotate(n=Count("uuid")).order_by())
     context = {
         "overview": overview,

@@ -27,6 +27,9 @@ class ReportDownload(models.Model):
     company_name = models.CharField(max_length=300)
     company_org_nr = models.CharField(max_length=40, blank=True)
     report_type = models.CharField(max_length=50)
+    # The report-changing roles the order was placed with (reports.catalogue.CONTENT_ROLES), comma-separated:
+    # the row is shown only to members whose calls carry each, and its links are made with them.
+    role_keys = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     failure_reason = models.TextField(blank=True)
     file_path = models.CharField(max_length=500, blank=True)
@@ -44,6 +47,10 @@ class ReportDownload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.report_type} of {self.company_name} ({self.status})"
+
+    @property
+    def role_key_list(self) -> list[str]:
+        return [key for key in self.role_keys.split(",") if key]
 
     @property
     def is_finished(self) -> bool:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime
 
+from django.db.models import QuerySet
+
+from portal.models import Member
+from portal.roles import member_api_role_keys
+from reports.catalogue import CONTENT_ROLES
 from reports.models import ReportDownload
 
 UNFINISHED = (ReportDownload.Status.PENDING, ReportDownload.Status.PROCESSING)
@@ -16,3 +22,13 @@ def downloads_unfinished_uuids(*, ordered_before: datetime) -> list[uuid.UUID]:
         ReportDownload.objects.filter(status__in=UNFINISHED, ordered_at__lt=ordered_before)
         .order_by("ordered_at", "uuid").values_list("uuid", flat=True)
     )
+
+
+def downloads_visible_to(member: Member) -> QuerySet[ReportDownload]:
+    """The organisation's downloads the member may see and follow: a report made with a role that
+    changes what it shows (a colleague's credit report, or any report ordered with credit_check, shows
+    payment remarks) only when the member's own calls carry that role."""
+    downloads = ReportDownload.objects.filter(organisation=member.organisation)
+    for role in sorted(CONTENT_ROLES - set(member_api_role_keys(member))):
+        downloads = downloads.exclude(role_keys__regex=rf"(^|,){re.escape(role)}(,|$)")
+    return downloads

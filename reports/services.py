@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from portal.access import client_for_member, client_for_organisation
 from portal.models import Member, Organisation
+from reports.catalogue import content_role_keys
 from reports.models import ReportDownload
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> lis
 
     Raises the service's errors (ServiceForbidden for a credit report without credit_check ...)."""
     placed = client_for_member(member).reports.order([(company_uuid, report_type)])
+    role_keys = ",".join(content_role_keys(member))
     with transaction.atomic():
         downloads = [
             ReportDownload.objects.create(
@@ -41,6 +43,7 @@ def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> lis
                 company_name=report.company.name,
                 company_org_nr=report.company.org_nr,
                 report_type=report.report_type.key,
+                role_keys=role_keys,
                 status=ReportDownload.Status.PENDING,
             )
             for report in placed.reports
@@ -61,7 +64,8 @@ def report_download_refresh(*, download: ReportDownload, now: datetime | None = 
     now = now or timezone.now()
     if download.is_finished:
         return True
-    reports = client_for_organisation(download.organisation).reports
+    # The roles the order was placed with: the service makes a file session only for a caller granted them.
+    reports = client_for_organisation(download.organisation, role_keys=download.role_key_list).reports
     order = reports.order_get(download.order_uuid)
     if order.status == "failed":
         _fail(download, order.failure_reason or "The service could not produce the report.")
@@ -98,7 +102,8 @@ def report_links_renew(*, organisation: Organisation, now: datetime | None = Non
     )
     if not stale:
         return 0
-    reports = client_for_organisation(organisation).reports
+    role_keys = sorted({key for download in stale for key in download.role_key_list})
+    reports = client_for_organisation(organisation, role_keys=role_keys).reports
     sessions = {session.file_path: session for session in reports.file_sessions([d.file_path for d in stale])}
     for download in stale:
         session = sessions.get(download.file_path)

@@ -17,7 +17,7 @@ from portal.access import member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
 from reports.catalogue import label_of, orderable_kinds
-from reports.models import ReportDownload
+from reports.selectors import downloads_visible_to
 from reports.services import report_links_renew, report_order
 
 LIST_LIMIT = 200
@@ -31,14 +31,14 @@ def report_list(request):
         report_links_renew(organisation=organisation)
     except ServiceError as exc:
         error = f"Download links could not be renewed: {service_error_text(exc)}"
-    downloads = list(ReportDownload.objects.filter(organisation=organisation)[:LIST_LIMIT])
+    downloads = list(downloads_visible_to(request.member)[:LIST_LIMIT])
     context = {"downloads": downloads, "service_error": error, "limit": LIST_LIMIT}
     return render(request, "reports/list.html", context)
 
 
 @member_required()
 def report_row(request, download_uuid: uuid.UUID):
-    download = get_object_or_404(ReportDownload, uuid=download_uuid, organisation=request.member.organisation)
+    download = get_object_or_404(downloads_visible_to(request.member), uuid=download_uuid)
     return render(request, "reports/list.html#row", {"download": download})
 
 

@@ -57,3 +57,21 @@ def test_it_shows_only_the_organisations_own_reports(member, other_member, compa
 
 def test_it_needs_a_login(client, db):
     assert client.get("/reports/").status_code == 302
+
+
+def test_a_viewer_gets_no_link_to_a_report_made_with_credit_check(member, company, django_capture_on_commit_callbacks):
+    # The officer's reports are made with credit_check (payment remarks, remark factors and flag):
+    # a viewer, whose calls never carry it, must not download them from the reports page or home.
+    from portal.models import Member
+    from tests.portal.conftest import add_member
+
+    with django_capture_on_commit_callbacks(execute=True):
+        credit = report_order(member=member.member, company_uuid=company.uuid, report_type="credit_report")[0]
+    credit.refresh_from_db()
+    assert credit.status == "complete" and credit.download_url
+    viewer = add_member(member, "vilde", Member.Role.VIEWER).client()
+
+    for page in (viewer.get("/reports/").content.decode(), viewer.get("/").content.decode()):
+        assert str(credit.file_session_uuid) not in page and credit.file_path not in page
+    assert viewer.get(f"/reports/{credit.uuid}/row/").status_code == 404
+    assert str(credit.file_session_uuid) in member.client().get("/reports/").content.decode()
