@@ -108,7 +108,8 @@ def report_list(request: HttpRequest, app_customer_uuid: uuid.UUID, query: Query
     summary="File sessions: download links that need no authorization header",
     description=(
         "One session per element, bound to that one file and valid for one day (the file stays). All or "
-        "nothing: a malformed path is 400; another organisation's path or a file that does not exist is 404."
+        "nothing: a malformed path is 400; another organisation's path or a file that does not exist is 404; "
+        "a report ordered with `credit_check` (it shows payment remarks) needs `credit_check` (403)."
     ),
 )
 def file_session_create(request: HttpRequest, body: list[s.FileSessionIn]):
@@ -128,7 +129,8 @@ def file_session_create(request: HttpRequest, body: list[s.FileSessionIn]):
         "With basic or token auth for the organisation that owns the file, or with "
         f"`?file_session_uuid=...&bucket_name={BUCKET}` and no authorization header. A malformed path "
         "(`..`, absolute, backslashes, encoded characters) or another bucket is 400; an unknown, expired or "
-        "malformed session is 401; another organisation's file, or a session made for another file, is 404."
+        "malformed session is 401; another organisation's file, or a session made for another file, is 404. "
+        "With auth, a report ordered with `credit_check` needs `credit_check` (403)."
     ),
 )
 def file_download(
@@ -149,6 +151,8 @@ def file_download(
     if path.app_customer_uuid != owner:
         raise NotFound("No such file.")
     report = selectors.report_file_get(app_customer_uuid=owner, file_path=path.path)
+    if not isinstance(grant, FileSessionGrant):
+        services.file_roles_require(principal_of(request), report)
     name = storage_name(report.file_path)
     if not default_storage.exists(name):
         raise NotFound("No such file.")

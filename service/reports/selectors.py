@@ -75,7 +75,10 @@ def report_types_resolve(identifiers: str) -> list[PartnerReportType]:
 
 def report_file_get(*, app_customer_uuid: uuid.UUID, file_path: str) -> PartnerReport:
     """The organisation's complete report with this file path, else 404."""
-    report = _reports().filter(app_customer_id=app_customer_uuid, file_path=file_path, status=COMPLETE).first()
+    report = (
+        _reports().filter(app_customer_id=app_customer_uuid, file_path=file_path, status=COMPLETE)
+        .select_related("order").first()
+    )
     if report is None:
         raise NotFound("No such file.")
     return report

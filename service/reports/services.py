@@ -191,6 +191,13 @@ def _order_finish(order: PartnerReportOrder) -> str:
     return order.status
 
 
+def file_roles_require(principal: Principal, report: PartnerReport) -> None:
+    """A report's file shows what the roles its order was made with allow (CONTENT_ROLES: payment
+    remarks with credit_check), so it is given, downloaded with auth or as a file session, only to a
+    caller granted each of them (403 otherwise); a session, made by such a caller, carries them."""
+    principal.require(*report.order.granted_role_keys)
+
+
 @dataclass(frozen=True)
 class FileSessionRequest:
     app_customer_uuid: uuid.UUID
@@ -199,7 +206,8 @@ class FileSessionRequest:
 
 def file_sessions_create(*, principal: Principal, requests: list[FileSessionRequest]) -> list[FileSession]:
     """One session per requested file: all or nothing. A malformed path is a 400; a path of
-    another organisation, or of no complete report, a 404; nothing is created then."""
+    another organisation, or of no complete report, a 404; a report made with a role the caller
+    lacks a 403 (file_roles_require); nothing is created then."""
     loc = ["body"]
     if not requests:
         raise BadRequest("Ask for at least one file session.", errors=[field_error(loc, "must not be empty")])
@@ -211,11 +219,12 @@ def file_sessions_create(*, principal: Principal, requests: list[FileSessionRequ
     for item in requests:
         principal.own_app_customer(item.app_customer_uuid)
         path = report_file_path_parse(item.file_path, loc=["body"])
-        owned = PartnerReport.objects.filter(
+        report = PartnerReport.objects.filter(
             app_customer_id=principal.app_customer_uuid, file_path=path.path, status=COMPLETE
-        ).exists()
-        if path.app_customer_uuid != principal.app_customer_uuid or not owned:
+        ).select_related("order").first()
+        if path.app_customer_uuid != principal.app_customer_uuid or report is None:
             raise NotFound(f"No file {item.file_path}.")
+        file_roles_require(principal, report)
     expires = timezone.now() + timedelta(hours=settings.VAKT_FILE_SESSION_HOURS)
     sessions = [
         FileSession(app_customer_id=principal.app_customer_uuid, file_path=item.file_path, expires=expires)

@@ -125,8 +125,8 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     w.ids["screening_batch_uuid"] = batch["uuid"]
     w.secrets |= {batch["uuid"], f"Batchrow {tag} Olsen"}
 
-    with capture(execute=True):  # the report is produced on commit
-        order = _ok(w.call("post", f"{V1}/app-customer/{org}/partner-report-order-composite", body=report_order_body(company)))
+    with capture(execute=True):  # the report is produced on commit; ordered without roles, its file needs none
+        order = _ok(w.call("post", f"{V1}/app-customer/{org}/partner-report-order-composite", body=report_order_body(company), roles=[]))
     w.ids["partner_report_order_uuid"] = order["partner_report_order"]["uuid"]
     reports = _ok(w.call("get", f"{V1}/app-customer/{org}/partner-report-composite"))
     file_path = reports[0]["partner_report"]["file_path"]

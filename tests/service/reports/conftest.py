@@ -86,8 +86,9 @@ def order_reports(caller, capture, company, *keys, roles=("credit_check",)) -> d
 
 @pytest.fixture
 def report_file(api, company, django_capture_on_commit_callbacks):
-    """The file path of a complete company profile of `api`'s organisation."""
+    """The file path of a complete company profile of `api`'s organisation, ordered without roles
+    (so any caller of the organisation may download it)."""
     from service.reports.models import PartnerReport
 
-    answer = order_reports(api, django_capture_on_commit_callbacks, company, "company_profile")
+    answer = order_reports(api, django_capture_on_commit_callbacks, company, "company_profile", roles=())
     return PartnerReport.objects.get(uuid=answer["partner_report_composites"][0]["partner_report"]["uuid"]).file_path

@@ -79,7 +79,7 @@ def test_it_refuses_a_wrong_bucket_with_400(api, report_file):
 
 
 def test_it_refuses_a_session_used_for_another_file_with_404(api, company, report_file, django_capture_on_commit_callbacks):
-    other = order_reports(api, django_capture_on_commit_callbacks, company, "ownership_report")
+    other = order_reports(api, django_capture_on_commit_callbacks, company, "ownership_report", roles=())
     other_path = other["partner_report_composites"][0]["partner_report"]
     from service.reports.models import PartnerReport
 
@@ -94,7 +94,7 @@ def test_it_refuses_a_session_used_for_another_file_with_404(api, company, repor
 
 def test_it_refuses_another_organisations_session_for_its_own_file(api, other_api, company, report_file,
                                                                    django_capture_on_commit_callbacks):
-    foreign = order_reports(other_api, django_capture_on_commit_callbacks, company, "company_profile")
+    foreign = order_reports(other_api, django_capture_on_commit_callbacks, company, "company_profile", roles=())
     from service.reports.models import PartnerReport
 
     foreign_path = PartnerReport.objects.get(uuid=foreign["partner_report_composites"][0]["partner_report"]["uuid"]).file_path
@@ -159,3 +159,20 @@ def test_it_needs_auth_or_a_session(report_file):
 
     assert response.status_code == 401
     assert "WWW-Authenticate" in response
+
+
+def test_a_report_made_with_credit_check_is_given_only_to_a_caller_granted_it(api, company, django_capture_on_commit_callbacks):
+    # The order keeps the roles it was made with; its file shows payment remarks, so the file needs them too.
+    from service.reports.models import PartnerReport
+
+    answer = order_reports(api, django_capture_on_commit_callbacks, company, "credit_report", roles=("credit_check",))
+    path = PartnerReport.objects.get(uuid=answer["partner_report_composites"][0]["partner_report"]["uuid"]).file_path
+    body = [{"app_customer_uuid": str(api.app_customer_uuid), "file_path": path}]
+
+    download = api.get(URL + path, roles=["aml"])
+    session = api.post("/analysis/v1/file-session", body, roles=["aml"])
+
+    assert (download.status_code, download.json()["code"]) == (403, "role_missing")
+    assert (session.status_code, session.json()["code"]) == (403, "role_missing")
+    assert "Inkasso Norge AS" in pdf_text(b"".join(api.get(URL + path, roles=["credit_check"]).streaming_content))[0]
+    assert api.post("/analysis/v1/file-session", body, roles=["credit_check"]).status_code == 201
