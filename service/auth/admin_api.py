@@ -21,7 +21,7 @@ from service.auth import services
 from service.auth.models import ApiUser, AppCustomer, AppMembership
 from service.auth.principal import Principal, require_roles
 from service.auth.selectors import acting_membership_get
-from service.errors import ApiError, bad_field, found
+from service.errors import ApiError, RoleMissing, bad_field, found
 from service.openapi import conflict_answer
 from service.pagination import composite_collection, page_from
 
@@ -53,6 +53,16 @@ def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
     beyond = [key for key in keys if key not in principal.assigned_roles]
     if beyond:
         raise bad_field(["body", "role_keys"], f"the organisation does not have the role(s) {', '.join(beyond)}")
+    return keys
+
+
+def _rotatable(principal: Principal, api_user: ApiUser) -> list[str]:
+    """New secrets work with every role of the API user: an admin obtains them only for an API user
+    whose roles its own API user holds, as with granting (403 naming the others)."""
+    keys = [role.key for role in api_user.roles.all()]
+    beyond = [key for key in keys if key not in principal.assigned_roles]
+    if beyond:
+        raise RoleMissing(beyond)
     return keys
 
 
@@ -159,15 +169,16 @@ def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user
     response={201: s.ApiUserCredentialsOut},
     summary="Extension: rotate an API user's secrets",
     description="New basic and token auth secrets, shown only in this answer. The old secrets, and every token "
-    "issued with them, stop working at once. A deactivated API user is a 409.",
+    "issued with them, stop working at once. A deactivated API user is a 409; an API user holding a role the "
+    "calling API user does not hold is a 403 (its secrets would carry that role).",
     openapi_extra={**EXTENSION, **conflict_answer("The API user is deactivated (api_user_deactivated)")},
     tags=["Extensions"],
 )
 def api_user_rotate(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ActingIn):
-    _, customer = _admin(request, app_customer_uuid)
+    principal, customer = _admin(request, app_customer_uuid)
     api_user = _api_user(customer, api_user_uuid)
     if not api_user.is_active:
         raise ApiError("This API user is deactivated; create a new one instead.", code="api_user_deactivated", status=409)
+    keys = _rotatable(principal, api_user)
     actor = _actor(request, customer, payload.app_membership_uuid)
-    keys = [role.key for role in api_user.roles.all()]
     return Status(201, s.credentials_out(services.api_user_rotate_secrets(api_user=api_user, role_keys=keys, actor=actor)))

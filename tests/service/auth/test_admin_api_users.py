@@ -67,6 +67,23 @@ def test_it_grants_only_roles_the_calling_api_user_holds(db):
     ]
 
 
+def test_it_rotates_only_an_api_user_whose_roles_the_calling_api_user_holds(db):
+    # Rotation hands over working secrets: an admin without credit_check must not obtain a colleague's that carry it.
+    from service.auth.models import AppCustomer
+    from service.auth.services import api_user_create
+
+    caller = make_caller("Aml Admin AS", roles=["aml", "app_admin"])
+    organisation = AppCustomer.objects.get(uuid=caller.app_customer_uuid)
+    credit = api_user_create(app_customer=organisation, name="Credit desk", role_keys=["credit_check"]).api_user
+    screening = api_user_create(app_customer=organisation, name="Screening", role_keys=["aml"]).api_user
+
+    refused = _post(caller, f"{_users_url(caller)}/{credit.uuid}/secret-rotation", {})
+
+    assert refused.status_code == 403 and refused.json()["code"] == "role_missing"
+    assert "credit_check" in refused.json()["detail"] and "secret" not in refused.content.decode()
+    assert _post(caller, f"{_users_url(caller)}/{screening.uuid}/secret-rotation", {}).status_code == 201
+
+
 def test_it_changes_roles_and_the_next_request_sees_them(api):
     body = _post(api, _users_url(api), {"name": "ERP", "role_keys": ["aml"]}).json()
     url = f"{_users_url(api)}/{body['api_user']['uuid']}"
