@@ -28,7 +28,10 @@ ACTIONS: dict[str, str] = {
     "app_membership.reactivate": "Reactivated a member",
 }
 
-# The role a record's reader needs besides app_admin, by the object acted on: cases, monitorings,
-# the screening setup and customer persons are screening data, read elsewhere only with `aml`.
+# The roles a record's reader needs besides app_admin, by the object acted on: cases, monitorings,
+# the screening setup and customer persons are screening data, read elsewhere only with `aml`; that a
+# person got a national id, and its schema, only with `person_national_identification` as well.
 SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "customer_person")
-ACTION_ROLES: dict[str, str] = {key: "aml" for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES}
+ACTION_ROLES: dict[str, frozenset[str]] = {
+    key: frozenset({"aml"}) for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES
+} | {"customer_person.national_id_add": frozenset({"aml", "person_national_identification"})}

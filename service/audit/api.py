@@ -81,7 +81,8 @@ def audit_event_out(event) -> dict:
         "Newest first; `limit` (default 100, at most 1000) and `offset`. Filters: `action_key` (comma list), "
         "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`. Records are "
         "append-only: no endpoint changes or deletes them. Needs the `app_admin` role; the records of "
-        "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`."
+        "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`, "
+        "a national id's addition only with `person_national_identification` as well."
     ),
     openapi_extra={"x-vakt-extension": True},
 )

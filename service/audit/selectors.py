@@ -1,5 +1,6 @@
 """Reading the audit log, always of the calling organisation only, newest first; records of screening
-actions only for a caller granted `aml` (actions.ACTION_ROLES)."""
+actions only for a caller granted `aml`, of national ids also `person_national_identification`
+(actions.ACTION_ROLES)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ def audit_events_list(
     object_type: str | None = None,
     object_uuid: uuid.UUID | None = None,
 ) -> QuerySet[AuditEvent]:
-    """The organisation's records; those of actions behind a role the caller lacks (ACTION_ROLES) are left out."""
-    hidden = [key for key, role in ACTION_ROLES.items() if role not in granted_roles]
+    """The organisation's records; those of actions behind roles the caller lacks (ACTION_ROLES) are left out."""
+    hidden = [key for key, roles in ACTION_ROLES.items() if not roles <= granted_roles]
     queryset = AuditEvent.objects.filter(app_customer_id=app_customer_uuid).exclude(action_key__in=hidden)
     if action_keys:
         queryset = queryset.filter(action_key__in=action_keys)

@@ -108,3 +108,21 @@ def test_it_shows_screening_records_only_with_aml(api):
     assert "watchlist.create" in {e["action_key"] for e in page["elements"]}
     assert not {e["object_type"] for e in page["elements"]} & {"screening_config", "customer_person"}
     assert page["count"] == len(page["elements"]) == with_aml.json()[0]["count"] - 2  # the count leaks nothing either
+
+
+def test_it_shows_that_a_customer_person_got_a_national_id_only_with_that_role(api):
+    # The record names the person and the number's schema, both behind person_national_identification elsewhere.
+    from tests.service.screening.helpers import config_make, customer_person_make, customer_person_url
+
+    person = customer_person_make(api, config_make(api)["uuid"], full_name="Vladimir Kundesen")
+    added = api.post(customer_person_url(person["uuid"], "/customer-person-national-identification"),
+                     {"national_identification_schema": "NO", "national_identification_number": "15108695088"},
+                     roles=["aml", "person_national_identification"])
+    assert added.status_code == 201
+
+    def national_id_records(roles):
+        response = api.get(audit_url(api.app_customer_uuid), {"action_key": "customer_person.national_id_add"}, roles=roles)
+        return response.json()[0]["count"]
+
+    assert national_id_records([*ADMIN, "aml"]) == 0
+    assert national_id_records([*ADMIN, "aml", "person_national_identification"]) == 1

@@ -59,7 +59,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     _ok(api.client.post(f"{users}/{erp}/secret-rotation", acting, content_type="application/json", **api.headers(ADMIN)), 201)
     _ok(patch(api, f"{users}/{erp}", {"active_flag": False, **acting}, roles=ADMIN))
 
-    events = audit_events(api, roles=[*ADMIN, "aml"], limit=1000)
+    events = audit_events(api, roles=[*ADMIN, "aml", "person_national_identification"], limit=1000)
 
     by_action = {}
     for event in events:
@@ -97,7 +97,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
 
-    only_reviews = audit_events(api, roles=[*ADMIN, "aml"], action_key="screening_case.review,screening_case.assign")
+    only_reviews = audit_events(api, roles=[*ADMIN, "aml", "person_national_identification"], action_key="screening_case.review,screening_case.assign")
     assert {e["action_key"] for e in only_reviews} == {"screening_case.review", "screening_case.assign"}
     assert [e["uuid"] for e in audit_events(api, object_uuid=erp)] == [e["uuid"] for e in events if e["object_uuid"] == erp]
-    assert len(audit_events(api, roles=[*ADMIN, "aml"], actor_app_membership_uuid=anna)) == len([e for e in events if e["actor_email"]])
+    assert len(audit_events(api, roles=[*ADMIN, "aml", "person_national_identification"], actor_app_membership_uuid=anna)) == len([e for e in events if e["actor_email"]])
