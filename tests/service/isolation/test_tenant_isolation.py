@@ -14,10 +14,11 @@ For every operation of both OpenAPI documents (tests/service/isolation/matrix.py
 from __future__ import annotations
 
 import json
+import uuid
 
 from tests.service.isolation.calls import content_of, leaks, send, url_of, write_order
 from tests.service.isolation.matrix import PRIVATE, PUBLIC, operations, path_params, public_calls
-from tests.service.isolation.world import World
+from tests.service.isolation.world import EVERY_ROLE, World
 
 
 def _comparable(response):
@@ -100,4 +101,28 @@ def test_it_shows_organisation_b_nothing_of_organisation_a(worlds):
                 problems.append(f"public {url} leaks {leaked}")
 
     print(f"\nisolation: {len(PRIVATE)} private + {len(PUBLIC)} public operations, {cases} cases asserted")
+    assert not problems, "\n".join(problems)
+
+
+def test_it_answers_a_foreign_identifier_as_an_unknown_one_whatever_the_roles(worlds):
+    """No existence oracle: B's status for A's identifiers equals its status for made-up ones, with
+    every role, none, and each role left out (a role checked after an unscoped lookup would differ)."""
+    a, b = worlds
+    problems = []
+    for (method, path), spec in PRIVATE.items():
+        names = [name for name in path_params(path) if name != "company_identifier"]
+        if not names:
+            continue
+        made_up = {**a.ids, **{name: str(uuid.uuid4()) for name in names}}
+        if "file_path" in names:
+            made_up["file_path"] = a.ids["file_path"].rsplit("/", 1)[0] + f"/{uuid.uuid4()}.pdf"
+        for roles in (EVERY_ROLE, [], *([r for r in EVERY_ROLE if r != left] for left in EVERY_ROLE)):
+            statuses = []
+            for ids in (a.ids, made_up):
+                body = spec.body(b) if spec.body else None
+                query = spec.query(b) if spec.query else None
+                multipart = spec.multipart(b) if spec.multipart else None
+                statuses.append(b.call(method, url_of(path, ids), body=body, query=query, multipart=multipart, roles=roles).status_code)
+            if statuses[0] != statuses[1]:
+                problems.append(f"{method.upper()} {path} with {roles}: {statuses[0]} for A's, {statuses[1]} for made-up ids")
     assert not problems, "\n".join(problems)
