@@ -9,8 +9,13 @@ from django.db.models import Q
 from portal.models import Member
 
 
+# The email is the login's username: no longer than a username may be (checked before the service
+# is asked, so an address the database would refuse never leaves a person in the service without a login).
+LOGIN_MAX_LENGTH = get_user_model()._meta.get_field("username").max_length
+
+
 class InviteForm(forms.Form):
-    email = forms.EmailField(label="Email", max_length=254, help_text="They sign in with this address.")
+    email = forms.EmailField(label="Email", max_length=LOGIN_MAX_LENGTH, help_text="They sign in with this address.")
     full_name = forms.CharField(label="Full name", max_length=150)
     role = forms.ChoiceField(label="Dashboard role", choices=Member.Role.choices, initial=Member.Role.VIEWER)
 

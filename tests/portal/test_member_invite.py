@@ -49,6 +49,18 @@ def test_bad_input_shows_field_errors_and_invites_nobody(db):
     assert AppMembership.objects.filter(app_customer=admin.app_customer).count() == 1  # the admin only
 
 
+def test_an_email_too_long_for_a_login_is_a_field_error_and_invites_nobody(db):
+    admin = _admin()
+    email = "k" * 150 + "@nordbank.no"  # a valid address, longer than a login's username may be
+
+    response = admin.client().post("/members/invite/", {"email": email, "full_name": "Kari Lang", "role": "viewer"})
+
+    assert response.status_code == 400 and 'data-testid="error-email"' in response.content.decode()
+    # not a person in the service first and then a login that the database refuses (a 500, half-written)
+    assert AppMembership.objects.filter(app_customer=admin.app_customer).count() == 1
+    assert not get_user_model().objects.filter(email=email).exists()
+
+
 def test_an_admin_sets_a_members_role_but_not_their_own(db):
     admin = _admin()
     vera = add_member(admin, "vera", Member.Role.VIEWER)
