@@ -75,7 +75,7 @@ def benchmark(request, company_uuid: uuid.UUID):
                "unit": unit, "year": year_text}
     if not year_text:  # a company without accounts has no year to start from: the panel asks for one
         return render(request, "companies/detail.html#benchmark", context)
-    if not year_text.isdigit():
+    if not (year_text.isascii() and year_text.isdigit()):  # "²".isdigit(), but int("²") fails
         context["error"] = "The year is a four-digit number, e.g. 2024."
         return render(request, "companies/detail.html#benchmark", context)
     try:

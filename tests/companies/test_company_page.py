@@ -110,6 +110,13 @@ def test_it_explains_a_benchmark_the_service_refuses(member, aker):
     assert 'data-testid="benchmark-error"' in response.content.decode()
 
 
+def test_a_year_that_is_not_a_plain_number_is_explained_not_a_500(member, aker):
+    for year in ("²", "20²4", "abc"):  # "²".isdigit() is true, int("²") is not
+        response = member.client().get(f"/companies/{aker.uuid}/benchmark/", {"measure": "return_on_assets", "year": year})
+        assert response.status_code == 200, year
+        assert "The year is a four-digit number, e.g. 2024." in response.content.decode(), year
+
+
 def test_it_lists_names_starting_with_the_query_first(member, db):
     for name in ("Nordic Aker Invest AS", "Aker Bygg AS", "Berg og Aker AS", "Aker ASA"):
         company_make(name=name)
