@@ -26,6 +26,7 @@ VIEWS = ("pending", "active", "persons")
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
+NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
 TYPE_WORDS = {
     "beneficial_owners": "Beneficial owner",
     "alternative_beneficial_owners": "Standing in for the owners",
@@ -79,7 +80,10 @@ def decide(request):
     screening = client.screening
     try:
         config = screening.current_config()
-        approved, uuids = _chosen(request, screening, config) if config else (True, [])
+        if config is None:
+            messages.error(request, f"Nothing was decided. {NOT_SET_UP}")
+            return _after_decision(request, back)
+        approved, uuids = _chosen(request, screening, config)
     except ServiceError as exc:
         refused(request, "Nothing was decided.", exc)
         return _after_decision(request, back)
@@ -116,6 +120,9 @@ def remove(request):
     screening = client_for_member(request.member).screening
     try:
         config = screening.current_config()
+        if config is None:
+            messages.error(request, f"{name} was not removed. {NOT_SET_UP}")
+            return redirect(back)
         screening.remove_monitoring(config.uuid, request.POST.get("monitoring", ""), reason=reason)
     except ServiceError as exc:
         refused(request, f"{name} was not removed.", exc)
@@ -306,7 +313,7 @@ def _after_decision(request, back: str):
     context = {"view": "pending", "can_decide": True, "next_url": back}
     try:
         config = client.screening.current_config()
-        context.update(config=config, **_pending(request, client, config))
+        context.update(config=config, **(_pending(request, client, config) if config else {}))
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
     return render(request, "screening/approvals_pending.html", context)

@@ -34,3 +34,13 @@ def test_an_officer_cannot_remove(org):
     response = officer.post("/screening/approvals/remove/", {"monitoring": kari["entity_monitoring"]["uuid"], "reason": "x"})
     assert response.status_code == 403
     assert statuses(org, config)["Kari Nordmann"] == "active"
+
+
+def test_before_screening_is_set_up_a_removal_or_decision_says_so(org, admin):
+    some = "00000000-0000-0000-0000-000000000007"
+
+    removed = admin.post("/screening/approvals/remove/", {"monitoring": some, "name": "Kari", "reason": "Sold"}, follow=True)
+    decided = admin.post("/screening/approvals/decide/", {"action": f"approve:{some}"}, HTTP_HX_REQUEST="true")
+
+    assert removed.status_code == 200 and "Kari was not removed. Set up screening first" in removed.content.decode()
+    assert decided.status_code == 200 and "Set up screening first" in decided.content.decode()
