@@ -26,6 +26,7 @@ VIEWS = ("pending", "active", "persons")
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
+DECISIONS = {"approve": True, "decline": False}  # a choice: anything else decides nothing
 NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
 TYPE_WORDS = {
     "beneficial_owners": "Beneficial owner",
@@ -87,7 +88,9 @@ def decide(request):
     except ServiceError as exc:
         refused(request, "Nothing was decided.", exc)
         return _after_decision(request, back)
-    if not uuids:
+    if approved is None:
+        messages.error(request, "Nothing was decided: choose approve or decline.")
+    elif not uuids:
         messages.warning(request, "Choose at least one monitoring to approve or decline.")
     elif not approved and not comment:
         messages.error(request, "Nothing was declined: say why in the comment (it is kept with the decision).")
@@ -271,18 +274,20 @@ def _persons(request, client, config, *, form) -> dict:
 # --- deciding ------------------------------------------------------------------------------------
 
 
-def _chosen(request, screening, config) -> tuple[bool, list[str]]:
-    """Approve or decline, and for which monitorings: one row's button (`action=approve:<uuid>`), all of a
-    company (`company_all=approve:<company uuid>`), the whole page (`page_all=approve`), or the ticked rows
-    (`action=approve`)."""
+def _chosen(request, screening, config) -> tuple[bool | None, list[str]]:
+    """Approve (True) or decline (False), and for which monitorings: one row's button (`action=approve:<uuid>`),
+    all of a company (`company_all=approve:<company uuid>`), the whole page (`page_all=approve`), or the ticked
+    rows (`action=approve`). None when the request says neither (nothing is decided then)."""
     if request.POST.get("company_all"):
         verb, _, company = request.POST["company_all"].partition(":")
+        if verb not in DECISIONS:
+            return None, []
         page = screening.monitorings(config.uuid, status_key="pending", related_company_uuid=company, limit=PENDING_FETCH)
-        return verb == "approve", [str(m.uuid) for m in page.rows]
+        return DECISIONS[verb], [str(m.uuid) for m in page.rows]
     if request.POST.get("page_all"):
-        return request.POST["page_all"] == "approve", request.POST.getlist("page_monitoring")
+        return DECISIONS.get(request.POST["page_all"]), request.POST.getlist("page_monitoring")
     verb, _, one = request.POST.get("action", "").partition(":")
-    return verb == "approve", [one] if one else request.POST.getlist("monitoring")
+    return DECISIONS.get(verb), [one] if one else request.POST.getlist("monitoring")
 
 
 def _decided_text(done, approved: bool) -> str:

@@ -160,3 +160,14 @@ def test_a_declined_monitoring_can_be_approved_after_all_on_its_page(org, admin)
     assert "Declined, so not screened" in page and "Not a customer" in page
     admin.post("/screening/approvals/decide/", {"action": f"approve:{kari}", "comment": "Customer again"})
     assert statuses(org, config)["Kari Nordmann"] == "active"
+
+
+def test_neither_approve_nor_decline_decides_nothing(org, admin):
+    config, _ = screening_with_nordlys(org)
+    kari = _pending_uuid(org, config, "Kari Nordmann")
+
+    for data in ({"action": f"frobnicate:{kari}"}, {"monitoring": [kari]}, {"page_all": "yes", "page_monitoring": [kari]}):
+        response = admin.post("/screening/approvals/decide/", {**data, "comment": "a comment"}, follow=True)
+        assert "Nothing was decided: choose approve or decline." in response.content.decode(), data
+
+    assert set(statuses(org, config).values()) == {"pending"}  # an unknown choice is not a decline
