@@ -95,3 +95,22 @@ def test_it_shows_a_sentence_not_a_trace_when_the_service_is_unreachable(member,
     ):
         page = response.content.decode()
         assert "The service could not be reached" in page and "connection refused" not in page and "Traceback" not in page
+
+
+def test_another_organisations_watchlist_is_neither_shown_nor_changed(member, other_member, companies):
+    theirs_client = other_member.client()
+    theirs = create(theirs_client, "Their customers")
+    paste(theirs_client, theirs, companies[0].org_nr)
+    client, base = member.client(), f"/watchlists/{theirs}/"
+
+    for path in ("", "delete/", "clear/"):
+        assert client.get(base + path).status_code == 404, path
+    client.post(base + "rename/", {"watchlist_name": "Taken over"})
+    client.post(base + "add/", {"numbers": companies[1].org_nr})
+    client.post(base + f"companies/{companies[0].uuid}/remove/")
+    client.post(base + "clear/")
+    client.post(base + "delete/")
+
+    page = theirs_client.get(base).content.decode()
+    assert "Their customers" in page and "Taken over" not in page
+    assert companies[0].name in page and companies[1].name not in page
