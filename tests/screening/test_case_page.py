@@ -66,6 +66,10 @@ def test_another_organisations_case_is_404(officer, lists):
 
     assert other.client().get(case_url(screened.pep_case.uuid)).status_code == 404
     assert officer.client().get(case_url(uuid.uuid4())).status_code == 404
+    # nor its report PDF, nor taking it on
+    assert other.client().get(f"{case_url(screened.pep_case.uuid)}report.pdf").status_code == 404
+    assert other.client().post(f"{case_url(screened.pep_case.uuid)}assign/", {"to": "me"}).status_code == 404
+    assert ScreeningCase.objects.get(uuid=screened.pep_case.uuid).assignee_app_membership_id is None
 
 
 def test_the_case_report_downloads_as_a_pdf_with_a_sensible_name(officer, lists):
