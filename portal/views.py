@@ -132,14 +132,14 @@ HEALTH_WORDS = {
 
 @never_cache
 def health(request):
-    checks = [_check_database(), _check_broker(), _check_worker(), _check_service(request)]
+    member = getattr(request.user, "member", None) if request.user.is_authenticated else None
+    show_details = member is not None and member.role == Member.Role.ADMIN  # ids and errors are for admins
+    checks = [_check_database(), _check_broker(), _check_worker(), _check_service(member, show_ids=show_details)]
     healthy = all(check["ok"] for check in checks)
     if request.GET.get("format") != "json":
         for check in checks:
             title, fine, failing = HEALTH_WORDS[check["name"]]
             check.update(title=title, words=fine if check["ok"] else failing)
-    member = getattr(request.user, "member", None) if request.user.is_authenticated else None
-    show_details = member is not None and member.role == Member.Role.ADMIN  # ids and errors are for admins
     context = {"checks": checks, "healthy": healthy, "show_details": show_details}
     status = 200 if healthy else 503
     if request.GET.get("format") == "json":
@@ -188,9 +188,8 @@ def _check_worker() -> dict:
     return _timed("Worker", probe)
 
 
-def _check_service(request) -> dict:
+def _check_service(member: Member | None, *, show_ids: bool) -> dict:
     def probe():
-        member = getattr(request.user, "member", None) if request.user.is_authenticated else None
         if member is None:
             # Anonymous: check only that the API answers (401 is a healthy answer without credentials).
             try:
@@ -198,6 +197,8 @@ def _check_service(request) -> dict:
             except ServiceUnauthorized:
                 pass  # refusing unknown credentials is a healthy answer
             return "answering"
-        return client_for_member(member).auth_status().strip()
+        answer = client_for_member(member).auth_status().strip()
+        # The answer names the organisation's API user and ids: for admins, in the JSON as on the page.
+        return answer if show_ids else "answering"
 
     return _timed("Service API", probe)

@@ -104,13 +104,16 @@ def test_it_is_never_cached(db, client):
     assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
 
 
-def test_for_a_member_it_checks_the_members_own_credentials(member):
-    client = member.client()
+def test_for_an_admin_it_checks_the_members_own_credentials(db):
+    from portal.models import Member
+    from tests.portal.conftest import make_member
 
-    service = _checks(client.get(HEALTH, {"format": "json"}))["Service API"]
+    admin = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
+
+    service = _checks(admin.client().get(HEALTH, {"format": "json"}))["Service API"]
 
     assert service["ok"] is True
-    assert str(member.app_customer.uuid) in service["detail"]
+    assert str(admin.app_customer.uuid) in service["detail"]
 
 
 def test_it_reports_a_member_whose_credentials_are_refused(member):
@@ -150,3 +153,7 @@ def test_an_officer_or_viewer_sees_no_technical_ids(db, role):
     assert "health-details" not in page and "Technical details" not in page
     assert str(someone.app_customer.uuid) not in page
     assert "Analysis service" in page and "company data, watchlists and reports are available" in page
+    # nor through the JSON: the service's answer names the organisation's API user and its ids
+    service = _checks(someone.client().get(HEALTH, {"format": "json"}))["Service API"]
+    assert service["ok"] is True and service["detail"] == "answering"
+    assert str(someone.app_customer.uuid) not in str(service) and str(someone.credentials.api_user.uuid) not in str(service)
