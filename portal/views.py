@@ -29,6 +29,11 @@ class LoginView(auth_views.LoginView):
     template_name = "portal/login.html"
     redirect_authenticated_user = True
 
+    def get_redirect_url(self):
+        """`next`, unless it is this page: a signed-in member would be sent back here (Django raises, a 500)."""
+        url = super().get_redirect_url()
+        return "" if url == self.request.path else url
+
     def post(self, request, *args, **kwargs):
         username = request.POST.get("username", "")
         address = request.META.get("REMOTE_ADDR", "")

@@ -152,3 +152,10 @@ def test_a_logged_in_user_visiting_login_goes_home(member):
 
     assert response.status_code == 302
     assert response["Location"] == HOME
+
+
+def test_a_logged_in_user_sent_to_login_with_next_login_goes_home_not_a_500(member):
+    response = member.client().get(LOGIN, {"next": LOGIN})  # Django would raise "Redirection loop"
+
+    assert response.status_code == 302
+    assert response["Location"] == HOME
