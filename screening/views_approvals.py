@@ -7,6 +7,8 @@ the same view of the page) and, with htmx, swaps only the pending list.
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import QueryDict
@@ -196,7 +198,10 @@ def customer_person_add(request):
 
 def _pending(request, client, config) -> dict:
     """The pending monitorings grouped by company; the page's companies with who/why details."""
-    company = request.GET.get("company") or None
+    try:
+        company = str(uuid.UUID(request.GET.get("company") or ""))
+    except ValueError:  # no filter, or not a company's uuid: every company, as the queue drops it
+        company = None
     page = client.screening.monitorings(config.uuid, status_key="pending", related_company_uuid=company, limit=PENDING_FETCH)
     groups: dict = {}
     for monitoring in page.rows:

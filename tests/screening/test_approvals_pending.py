@@ -171,3 +171,14 @@ def test_neither_approve_nor_decline_decides_nothing(org, admin):
         assert "Nothing was decided: choose approve or decline." in response.content.decode(), data
 
     assert set(statuses(org, config).values()) == {"pending"}  # an unknown choice is not a decline
+
+
+def test_a_company_filter_that_is_no_uuid_shows_every_company_not_a_503(org, admin):
+    _, nordlys = screening_with_nordlys(org)
+
+    response = admin.get(APPROVALS, {"company": "not-a-uuid"})
+
+    assert response.status_code == 200
+    assert "Nordlys AS" in response.content.decode() and response.context["company_filter"] is None
+    assert admin.get(APPROVALS, {"company": str(nordlys.uuid)}).context["pending_company_count"] == 1
+    assert admin.get(APPROVALS, {"company": str(uuid.uuid4())}).context["pending_company_count"] == 0
