@@ -20,6 +20,7 @@ from portal.service.watchlists import CompanyNumber
 
 DEFAULT_SCHEMA = "NO"
 MAX_LINES = 10_000  # the service's limit per request
+MAX_UPLOAD_BYTES = 5_000_000  # MAX_LINES lines of up to 500 characters: a file is refused before it is read
 _PREFIXED = re.compile(r"^\s*([A-Za-z]{2})[\s:-]*(\d.*)$")
 _SEPARATORS = (",", ";", "\t")
 
@@ -51,6 +52,11 @@ def lines_read(text: str) -> list[Line]:
 
 def upload_text(upload) -> str:
     """An uploaded CSV as text (UTF-8, with or without BOM, or Latin-1 as spreadsheets in Norway save it)."""
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise UnreadableUpload(
+            f"The file is too large: {upload.size:,} bytes, at most {MAX_UPLOAD_BYTES:,} "
+            f"({MAX_LINES:,} companies at once). Split the list."
+        )
     content = upload.read()
     if b"\x00" in content:
         raise UnreadableUpload("The file is not a text or CSV file.")

@@ -88,6 +88,18 @@ def test_it_refuses_a_binary_upload_with_a_message(member, companies):
     assert "The file is not a text or CSV file." in response.content.decode()
 
 
+def test_it_refuses_a_file_too_large_to_read_with_a_message(member, companies, monkeypatch):
+    monkeypatch.setattr("watchlists.numbers.MAX_UPLOAD_BYTES", 1000)
+    client = member.client()
+    watchlist = create(client)
+    big = (f"{companies[0].org_nr}\n" * 200).encode()  # 2,000 bytes, one company
+
+    response = client.post(f"/watchlists/{watchlist}/add/", {"csv_file": SimpleUploadedFile("kunder.csv", big)})
+
+    assert "The file is too large" in response.content.decode()
+    assert _rows(client, watchlist) == 0
+
+
 def test_it_asks_for_numbers_when_none_are_given(member):
     client = member.client()
     watchlist = create(client)
