@@ -62,10 +62,10 @@ class RoleMissing(ApiError):
     status = 403
     code = "role_missing"
 
-    def __init__(self, roles: Sequence[str]) -> None:
+    def __init__(self, roles: Sequence[str], *, why: str = "") -> None:
         names = ", ".join(roles)
         super().__init__(
-            f"Missing role(s): {names}. Do you have access to the role, "
+            f"{why}Missing role(s): {names}. Do you have access to the role, "
             "and have you added it to the Nk-Role-Keys header?",
             errors=[{"loc": ["header", "Nk-Role-Keys"], "msg": f"missing role: {r}"} for r in roles],
         )

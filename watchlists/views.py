@@ -20,6 +20,7 @@ from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
 from portal.service.watchlists import bad_entries
 from watchlists.numbers import MAX_LINES, UnreadableUpload, lines_read, upload_text, without
+from watchlists.screened import removal_refusal
 
 SEARCH_LIMIT = 10
 
@@ -69,7 +70,10 @@ def watchlist_rename(request, watchlist_uuid: uuid.UUID):
 
 @member_required()
 def watchlist_delete(request, watchlist_uuid: uuid.UUID):
-    watchlists = client_for_member(request.member).watchlists
+    client = client_for_member(request.member)
+    watchlists = client.watchlists
+    if refused := _removal_refused(request, client, watchlist_uuid):
+        return refused
     if request.method != "POST":
         return _confirm(request, watchlists, watchlist_uuid, "delete")
     try:
@@ -83,7 +87,10 @@ def watchlist_delete(request, watchlist_uuid: uuid.UUID):
 
 @member_required()
 def watchlist_clear(request, watchlist_uuid: uuid.UUID):
-    watchlists = client_for_member(request.member).watchlists
+    client = client_for_member(request.member)
+    watchlists = client.watchlists
+    if refused := _removal_refused(request, client, watchlist_uuid):
+        return refused
     if request.method != "POST":
         return _confirm(request, watchlists, watchlist_uuid, "clear")
     try:
@@ -98,8 +105,11 @@ def watchlist_clear(request, watchlist_uuid: uuid.UUID):
 @member_required()
 def watchlist_remove(request, watchlist_uuid: uuid.UUID, company_uuid: uuid.UUID):
     name = request.POST.get("company_name") or "The company"
+    client = client_for_member(request.member)
+    if refused := _removal_refused(request, client, watchlist_uuid):
+        return refused
     try:
-        client_for_member(request.member).watchlists.remove(watchlist_uuid, company_uuid)
+        client.watchlists.remove(watchlist_uuid, company_uuid)
     except ServiceNotFound:
         # Not on the list (removed meanwhile, in another tab), or the list itself is gone.
         messages.info(request, f"{name} is not on the watchlist (any more).")
@@ -129,7 +139,10 @@ def watchlist_add(request, watchlist_uuid: uuid.UUID):
     if len(lines) > MAX_LINES:
         problem = f"{len(lines):,} lines: at most {MAX_LINES:,} companies can be added at once. Split the list."
         return _detail(request, watchlist_uuid, form={**form, "problem": problem})
-    watchlists = client_for_member(request.member).watchlists
+    client = client_for_member(request.member)
+    if replace and (refused := _removal_refused(request, client, watchlist_uuid)):
+        return refused
+    watchlists = client.watchlists
     dropped: list[int] = []
     put = watchlists.replace if replace else watchlists.add
     try:
@@ -187,8 +200,33 @@ def _detail(request, watchlist_uuid, *, form: dict | None = None):
         context = {"service_error": service_error_text(exc), "watchlist": None, "companies": []}
         return render(request, "watchlists/detail.html", context, status=503)
     # A refused add re-renders the page with 200, as a form with errors does: the page itself is fine.
-    context = {"watchlist": watchlist, "watchlist_uuid": watchlist.uuid, "companies": companies, "form": form or {}}
+    context = {
+        "watchlist": watchlist,
+        "watchlist_uuid": watchlist.uuid,
+        "companies": companies,
+        "form": form or {},
+        "removal_refusal": _refusal_or_none(request, client, watchlist_uuid),
+    }
     return render(request, "watchlists/detail.html", context)
+
+
+def _removal_refused(request, client, watchlist_uuid):
+    """A redirect to the watchlist with the reason when the member may not remove its companies."""
+    try:
+        refusal = removal_refusal(client, request.member, watchlist_uuid)
+    except ServiceError as exc:
+        return _refused(request, exc, "Nothing was removed.", watchlist_uuid)
+    if refusal is None:
+        return None
+    messages.error(request, f"Nothing was removed. {refusal}")
+    return redirect("watchlists:detail", watchlist_uuid)
+
+
+def _refusal_or_none(request, client, watchlist_uuid) -> str | None:
+    try:
+        return removal_refusal(client, request.member, watchlist_uuid)
+    except ServiceError:
+        return None  # the controls stay; a removal asks again and says what went wrong
 
 
 def _bad_lines(error: ServiceBadRequest, lines) -> dict[int, list[str]]:

@@ -29,6 +29,10 @@ from service.watchlists import selectors, services
 router = Router(tags=["Watchlists"])
 
 EXTENSION = {"x-vakt-extension": True}
+REMOVAL_NEEDS_AML = (
+    "On a watchlist a screening config follows, removing companies stops their screening, so it needs "
+    "`aml` (403 `role_missing` otherwise), as detaching the watchlist does."
+)
 
 
 def _actor(request: HttpRequest) -> Actor:
@@ -52,6 +56,12 @@ def _watchlist(request: HttpRequest, watchlist_uuid: uuid.UUID, *, with_count: b
     return selectors.watchlist_get(
         app_customer_uuid=principal_of(request).app_customer_uuid, watchlist_uuid=watchlist_uuid, with_count=with_count
     )
+
+
+def _removable_watchlist(request: HttpRequest, watchlist_uuid: uuid.UUID):
+    watchlist = _watchlist(request, watchlist_uuid)
+    services.watchlist_removal_allow(watchlist=watchlist, granted_roles=principal_of(request).granted_roles)
+    return watchlist
 
 
 @router.get(
@@ -103,11 +113,14 @@ def watchlist_rename(request: HttpRequest, watchlist_uuid: uuid.UUID, payload: s
     "/watchlist/{watchlist_uuid}",
     response={204: None},
     summary="Extension: delete a watchlist",
-    description="Deletes the watchlist and its memberships (not the companies). Irreversible.",
+    description=(
+        "Deletes the watchlist and its memberships (not the companies). Irreversible. " + REMOVAL_NEEDS_AML
+    ),
     openapi_extra=EXTENSION,
 )
 def watchlist_delete(request: HttpRequest, watchlist_uuid: uuid.UUID):
-    services.watchlist_delete(watchlist=_watchlist(request, watchlist_uuid), actor=_actor(request))
+    watchlist = _removable_watchlist(request, watchlist_uuid)
+    services.watchlist_delete(watchlist=watchlist, actor=_actor(request))
     return Status(204, None)
 
 
@@ -162,10 +175,10 @@ def watchlist_companies_add(request: HttpRequest, watchlist_uuid: uuid.UUID):
     "/watchlist/{watchlist_uuid}/company",
     response=s.RemovedOut,
     summary="Remove all companies from a watchlist",
-    description="Irreversible. To replace a watchlist's content: DELETE, then POST the new list.",
+    description="Irreversible. To replace a watchlist's content: DELETE, then POST the new list. " + REMOVAL_NEEDS_AML,
 )
 def watchlist_companies_remove(request: HttpRequest, watchlist_uuid: uuid.UUID):
-    watchlist = _watchlist(request, watchlist_uuid)
+    watchlist = _removable_watchlist(request, watchlist_uuid)
     return {"removed_count": services.watchlist_remove_companies(watchlist=watchlist, actor=_actor(request))}
 
 
@@ -173,11 +186,14 @@ def watchlist_companies_remove(request: HttpRequest, watchlist_uuid: uuid.UUID):
     "/watchlist/{watchlist_uuid}/company/{company_identifier}",
     response={204: None},
     summary="Extension: remove one company from a watchlist",
-    description="`company_identifier`: a company uuid or a schema-prefixed org nr (NO913748174). 404 when not on the watchlist.",
+    description=(
+        "`company_identifier`: a company uuid or a schema-prefixed org nr (NO913748174). 404 when not on the "
+        "watchlist. " + REMOVAL_NEEDS_AML
+    ),
     openapi_extra=EXTENSION,
 )
 def watchlist_company_remove(request: HttpRequest, watchlist_uuid: uuid.UUID, company_identifier: str):
-    watchlist = _watchlist(request, watchlist_uuid)
+    watchlist = _removable_watchlist(request, watchlist_uuid)
     company = company_by_identifier(identifier=company_identifier)
     services.watchlist_remove_company(watchlist=watchlist, company_uuid=company.uuid, actor=_actor(request))
     return Status(204, None)

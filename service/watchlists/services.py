@@ -18,7 +18,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from service.audit.services import Actor, audit_record
-from service.errors import NotFound
+from service.errors import NotFound, RoleMissing
 from service.watchlists import selectors
 from service.watchlists.models import Watchlist, WatchlistCompany
 from service.watchlists.signals import watchlist_companies_changed
@@ -62,6 +62,17 @@ def watchlist_rename(*, watchlist: Watchlist, watchlist_name: str, actor: Actor 
         if before != watchlist_name:
             _audit(watchlist, actor, "watchlist.rename", {"watchlist_name": before}, {"watchlist_name": watchlist_name})
     return watchlist
+
+
+def watchlist_removal_allow(*, watchlist: Watchlist, granted_roles: frozenset[str]) -> None:
+    """Removing companies from a watchlist a screening config follows stops their screening
+    (spec §3), as detaching it does; the screening endpoints keep that behind `aml`, so these
+    removals need it too (403 naming the role). Deleting the watchlist is such a removal."""
+    if "aml" not in granted_roles and watchlist.screening_config_links.exists():
+        raise RoleMissing(
+            ["aml"],
+            why=f"Watchlist {watchlist.uuid} is followed by screening: removing its companies stops their screening. ",
+        )
 
 
 def watchlist_delete(*, watchlist: Watchlist, actor: Actor | None = None) -> None:

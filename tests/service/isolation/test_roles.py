@@ -33,6 +33,7 @@ SCREENING = re.compile(
 )
 ADMIN = re.compile(r"^/analysis/v1/app-customer/\{app_customer_uuid\}/(api-user|audit-event)")
 NATIONAL_ID_PATH = "/customer-person-national-identification"
+WATCHLIST_REMOVAL = re.compile(r"^/analysis/v1/watchlist/\{watchlist_uuid\}(/company(/\{company_identifier\})?)?$")
 
 
 def required_roles(method: str, path: str) -> set[str]:
@@ -44,6 +45,8 @@ def required_roles(method: str, path: str) -> set[str]:
         roles.add("person_national_identification")  # reading or writing a customer person's national ids
     if ADMIN.match(path) or (method != "get" and "/app-membership" in path):
         roles.add("app_admin")  # API users, the audit log, inviting and deactivating members
+    if method == "delete" and WATCHLIST_REMOVAL.match(path):
+        roles.add("aml")  # the world's watchlist is followed by screening: a removal stops screening
     if path == f"{A}/collection-case-composite":
         roles.add("credit_check")
     return roles

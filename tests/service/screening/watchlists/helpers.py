@@ -24,7 +24,7 @@ def watchlist_add(caller, watchlist_uuid, *companies) -> None:
 
 
 def watchlist_remove(caller, watchlist_uuid, company) -> None:
-    response = caller.delete(f"{V1}/watchlist/{watchlist_uuid}/company/{company.uuid}")
+    response = caller.delete(f"{V1}/watchlist/{watchlist_uuid}/company/{company.uuid}", roles=AML)
     assert response.status_code == 204, response.content
 
 

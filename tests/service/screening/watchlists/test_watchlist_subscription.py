@@ -131,7 +131,7 @@ def test_deleting_the_watchlist_removes_its_monitorings(api):
     nordlys, _ = nordlys_owned_by_kari()
     watchlist = watchlist_make(api, companies=[nordlys])
     attach(api, config["uuid"], watchlist)
-    assert api.delete(f"/analysis/v1/watchlist/{watchlist}").status_code == 204
+    assert api.delete(f"/analysis/v1/watchlist/{watchlist}", roles=AML).status_code == 204
     assert {status_of(r) for r in monitorings(api, config["uuid"])} == {"removed"}
 
 

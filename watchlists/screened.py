@@ -1,0 +1,35 @@
+"""Who may remove companies from a watchlist that screening follows.
+
+A screening config that follows a watchlist screens its companies and their owners; removing
+companies from it (one, all, by replacing the list, or by deleting it) stops that screening, as
+detaching the watchlist does. In the dashboard only admins set screening up, so only they make
+those removals; the service itself asks for `aml`, which every role's calls carry.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from portal.models import Member
+from portal.service import ServiceForbidden
+
+REFUSAL = (
+    "Screening follows this watchlist: removing companies from it stops their screening, "
+    "so only an admin can remove them, replace the list or delete it."
+)
+
+
+def removal_refusal(client, member: Member, watchlist_uuid: UUID) -> str | None:
+    """Why the member may not remove companies from the watchlist, or None when they may."""
+    if member.role == Member.Role.ADMIN:
+        return None
+    screening = client.screening
+    try:
+        followed = any(
+            link.watchlist_uuid == watchlist_uuid
+            for config in screening.configs()
+            for link in screening.attached_watchlists(config.uuid)
+        )
+    except ServiceForbidden:
+        return None  # no screening for these calls: the service decides (it asks for aml)
+    return REFUSAL if followed else None
