@@ -13,23 +13,35 @@ from uuid import UUID
 from portal.models import Member
 from portal.service import ServiceForbidden
 
+FOLLOWED = "Screening follows this watchlist: removing a company from it stops its screening."
 REFUSAL = (
     "Screening follows this watchlist: removing companies from it stops their screening, "
     "so only an admin can remove them, replace the list or delete it."
 )
 
 
-def removal_refusal(client, member: Member, watchlist_uuid: UUID) -> str | None:
-    """Why the member may not remove companies from the watchlist, or None when they may."""
-    if member.role == Member.Role.ADMIN:
-        return None
+def screening_follows(client, watchlist_uuid: UUID) -> bool:
+    """Whether one of the organisation's screening configs follows the watchlist."""
     screening = client.screening
     try:
-        followed = any(
+        return any(
             link.watchlist_uuid == watchlist_uuid
             for config in screening.configs()
             for link in screening.attached_watchlists(config.uuid)
         )
     except ServiceForbidden:
-        return None  # no screening for these calls: the service decides (it asks for aml)
-    return REFUSAL if followed else None
+        return False  # no screening for these calls: the service decides (it asks for aml)
+
+
+def removal_refusal(client, member: Member, watchlist_uuid: UUID) -> str | None:
+    """Why the member may not remove companies from the watchlist, or None when they may."""
+    if member.role == Member.Role.ADMIN:
+        return None
+    return REFUSAL if screening_follows(client, watchlist_uuid) else None
+
+
+def screening_note(client, member: Member, watchlist_uuid: UUID) -> str | None:
+    """What the watchlist's pages say about screening: the refusal, or to an admin the warning."""
+    if not screening_follows(client, watchlist_uuid):
+        return None
+    return FOLLOWED if member.role == Member.Role.ADMIN else REFUSAL

@@ -20,7 +20,7 @@ from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
 from portal.service.watchlists import bad_entries
 from watchlists.numbers import MAX_LINES, UnreadableUpload, lines_read, upload_text, without
-from watchlists.screened import removal_refusal
+from watchlists.screened import REFUSAL, removal_refusal, screening_note
 
 SEARCH_LIMIT = 10
 
@@ -75,7 +75,7 @@ def watchlist_delete(request, watchlist_uuid: uuid.UUID):
     if refused := _removal_refused(request, client, watchlist_uuid):
         return refused
     if request.method != "POST":
-        return _confirm(request, watchlists, watchlist_uuid, "delete")
+        return _confirm(request, client, watchlist_uuid, "delete")
     try:
         watchlist = watchlists.get(watchlist_uuid)
         watchlists.delete(watchlist_uuid)
@@ -92,7 +92,7 @@ def watchlist_clear(request, watchlist_uuid: uuid.UUID):
     if refused := _removal_refused(request, client, watchlist_uuid):
         return refused
     if request.method != "POST":
-        return _confirm(request, watchlists, watchlist_uuid, "clear")
+        return _confirm(request, client, watchlist_uuid, "clear")
     try:
         removed = watchlists.remove_all(watchlist_uuid)
     except ServiceError as exc:
@@ -205,7 +205,7 @@ def _detail(request, watchlist_uuid, *, form: dict | None = None):
         "watchlist_uuid": watchlist.uuid,
         "companies": companies,
         "form": form or {},
-        "removal_refusal": _refusal_or_none(request, client, watchlist_uuid),
+        **_screening_context(request, client, watchlist_uuid),
     }
     return render(request, "watchlists/detail.html", context)
 
@@ -222,18 +222,21 @@ def _removal_refused(request, client, watchlist_uuid):
     return redirect("watchlists:detail", watchlist_uuid)
 
 
-def _refusal_or_none(request, client, watchlist_uuid) -> str | None:
+def _screening_context(request, client, watchlist_uuid) -> dict:
+    """`screening_note` to show, and `removal_refusal` (hides the removal controls)."""
     try:
-        return removal_refusal(client, request.member, watchlist_uuid)
+        note = screening_note(client, request.member, watchlist_uuid)
     except ServiceError:
-        return None  # the controls stay; a removal asks again and says what went wrong
+        note = None  # the controls stay; a removal asks again and says what went wrong
+    return {"screening_note": note, "removal_refusal": note if note == REFUSAL else None}
 
 
 def _bad_lines(error: ServiceBadRequest, lines) -> dict[int, list[str]]:
     return {index: reasons for index, reasons in bad_entries(error).items() if 0 <= index < len(lines)}
 
 
-def _confirm(request, watchlists, watchlist_uuid, action: str):
+def _confirm(request, client, watchlist_uuid, action: str):
+    watchlists = client.watchlists
     try:
         watchlist = watchlists.get(watchlist_uuid)
     except ServiceNotFound:
@@ -241,7 +244,8 @@ def _confirm(request, watchlists, watchlist_uuid, action: str):
     except ServiceError as exc:
         messages.error(request, service_error_text(exc))
         return redirect("watchlists:list")
-    return render(request, "watchlists/confirm.html", {"watchlist": watchlist, "action": action})
+    context = {"watchlist": watchlist, "action": action, **_screening_context(request, client, watchlist_uuid)}
+    return render(request, "watchlists/confirm.html", context)
 
 
 def _refused(request, error: ServiceError, what: str, watchlist_uuid):

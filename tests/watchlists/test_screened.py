@@ -11,6 +11,7 @@ from tests.service.screening.helpers import config_make
 from tests.service.screening.watchlists.helpers import attach, watchlist_make
 
 REFUSAL = "Screening follows this watchlist: removing companies from it stops their screening"
+WARNING = "Screening follows this watchlist: removing a company from it stops its screening."
 
 
 @pytest.fixture
@@ -37,6 +38,15 @@ def test_the_page_says_why_and_offers_no_removal(org, screened, role):  # noqa: 
     assert "Remove Nordlys AS" not in page and "Remove all" not in page
     assert "Delete watchlist" not in page and "Replace the list with these" not in page
     assert "Add to the list" not in page  # no mode to choose: pasted numbers are added
+
+
+def test_a_watchlist_screening_does_not_follow_says_nothing_of_it(org):  # noqa: F811
+    watchlist = watchlist_make(org.api, "Suppliers", companies=[company_make(name="Nordlys AS")])
+    config_make(org.api)
+
+    page = org.member("vera", Member.Role.VIEWER).get(f"/watchlists/{watchlist}/").content.decode()
+
+    assert "Screening follows" not in page and "Remove Nordlys AS" in page
 
 
 @pytest.mark.parametrize(
@@ -71,10 +81,14 @@ def test_an_officer_still_adds(org, screened):  # noqa: F811
     assert "Added 1 company; 3 on the watchlist now." in page.content.decode()
 
 
-def test_an_admin_removes_and_deletes(org, screened):  # noqa: F811
+def test_an_admin_is_warned_then_removes_and_deletes(org, screened):  # noqa: F811
     watchlist, companies = screened
     client = org.admin.client()
-    assert REFUSAL not in client.get(f"/watchlists/{watchlist}/").content.decode()
+    page = client.get(f"/watchlists/{watchlist}/").content.decode()
+    assert REFUSAL not in page and "Remove Nordlys AS" in page
+    assert WARNING in page
+    assert WARNING in client.get(f"/watchlists/{watchlist}/delete/").content.decode()
+    assert WARNING in client.get(f"/watchlists/{watchlist}/clear/").content.decode()
 
     client.post(f"/watchlists/{watchlist}/companies/{companies[0].uuid}/remove/", {"company_name": "Nordlys AS"})
     assert on_the_list(watchlist) == 1
