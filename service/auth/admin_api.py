@@ -177,8 +177,6 @@ def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user
 def api_user_rotate(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ActingIn):
     principal, customer = _admin(request, app_customer_uuid)
     api_user = _api_user(customer, api_user_uuid)
-    if not api_user.is_active:
-        raise ApiError("This API user is deactivated; create a new one instead.", code="api_user_deactivated", status=409)
     keys = _rotatable(principal, api_user)
     actor = _actor(request, customer, payload.app_membership_uuid)
     return Status(201, s.credentials_out(services.api_user_rotate_secrets(api_user=api_user, role_keys=keys, actor=actor)))

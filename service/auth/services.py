@@ -73,14 +73,20 @@ def api_user_create(
 
 @transaction.atomic
 def api_user_rotate_secrets(
-    *, api_user: ApiUser, role_keys: Iterable[str], actor: Actor | None = None
+    *, api_user: ApiUser, role_keys: Iterable[str], actor: Actor | None = None, reactivate: bool = False
 ) -> IssuedCredentials:
-    """New secrets (the old ones stop working at once) and the given roles.
+    """New secrets (the old ones stop working at once) and the given roles. A deactivated API user
+    is a 409, unless `reactivate` (the create_api_user command's --rotate) issues it new secrets.
 
     "At once": the secrets' hashes and `credentials_version` (carried in tokens) change in this
     transaction, and saving clears this process's memory of callers (principal_cache); other
-    processes forget within VAKT_AUTH_CACHE_SECONDS."""
+    processes forget within VAKT_AUTH_CACHE_SECONDS. The row is locked and read again first, so a
+    deactivation committed since the caller read it is not undone, and concurrent rotations each
+    take a new `credentials_version` (tokens of the first do not outlive the second)."""
     roles = _roles_for(role_keys)
+    api_user = ApiUser.objects.select_for_update().get(pk=api_user.pk)
+    if not api_user.is_active and not reactivate:
+        raise ApiError("This API user is deactivated; create a new one instead.", code="api_user_deactivated", status=409)
     before = _api_user_state(api_user)
     basic_secret, token_secret = secret_generate(), secret_generate()
     api_user.basic_auth_secret_hash = secret_hash(basic_secret)

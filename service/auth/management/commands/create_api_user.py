@@ -42,7 +42,7 @@ class Command(BaseCommand):
                     app_customer = app_customer_create(name=organisation)
                 existing = ApiUser.objects.filter(app_customer=app_customer, name=name).first() if rotate else None
                 if existing:
-                    issued = api_user_rotate_secrets(api_user=existing, role_keys=role_keys)
+                    issued = api_user_rotate_secrets(api_user=existing, role_keys=role_keys, reactivate=True)
                 else:
                     issued = api_user_create(app_customer=app_customer, name=name, role_keys=role_keys)
         except ApiError as exc:
