@@ -9,6 +9,10 @@ the config receives hits from (PEP always, sanctions as selected: rule 5, as for
 runs). Each chunk's results and the job's progress are written in one transaction; a chunk
 that exists is skipped, so a redelivered or concurrent task resumes without doubling rows.
 At the end the result CSV and JSON are written to the storage and the job is complete.
+Complete is final: a chunk, the progress and the result files are written under the job's
+row lock and only while the job is not complete, so a second run that finishes after the
+first neither replaces the result files with what is left of the chunks (none: completing
+deletes them) nor writes chunks and counts into the finished job.
 """
 
 from __future__ import annotations
@@ -120,9 +124,17 @@ def _progress(batch: ScreeningBatch) -> None:
     )
 
 
+def _open_locked(batch: ScreeningBatch) -> bool:
+    """Lock the job's row (in the caller's transaction); False when another run completed it."""
+    status = ScreeningBatch.objects.select_for_update().filter(pk=batch.pk).values_list("status", flat=True).first()
+    return status not in (None, ScreeningBatch.Status.COMPLETE)
+
+
 def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> None:
     results = [row_result(row, loaded, category_keys=keys) for row in rows]
     with transaction.atomic():
+        if not _open_locked(batch):
+            return
         ScreeningBatchChunk.objects.bulk_create(
             [
                 ScreeningBatchChunk(
@@ -150,7 +162,7 @@ def _results_write(batch: ScreeningBatch) -> None:
 
 
 def _failed(batch: ScreeningBatch, reason: str) -> None:
-    ScreeningBatch.objects.filter(pk=batch.pk).update(
+    ScreeningBatch.objects.filter(pk=batch.pk).exclude(status=ScreeningBatch.Status.COMPLETE).update(
         status=ScreeningBatch.Status.FAILED, failure_reason=reason[:1000], update_timestamp=timezone.now()
     )
 
@@ -175,13 +187,14 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
             if number not in done:
                 loaded = loaded or screening_index()
                 _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys)
-        _results_write(batch)
         with transaction.atomic():
-            ScreeningBatch.objects.filter(pk=batch.pk).exclude(status=ScreeningBatch.Status.COMPLETE).update(
-                status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(), update_timestamp=timezone.now(),
-                failure_reason="",
-            )
-            batch.chunks.all().delete()  # the result files hold them now
+            if _open_locked(batch):
+                _results_write(batch)
+                ScreeningBatch.objects.filter(pk=batch.pk).update(
+                    status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(),
+                    update_timestamp=timezone.now(), failure_reason="",
+                )
+                batch.chunks.all().delete()  # the result files hold them now
     except OperationalError:
         raise  # transient: the task retries and resumes after the last chunk written
     except (FileNotFoundError, ScreeningFileError, TooManyRows) as exc:
