@@ -10,14 +10,14 @@ class ServiceAuthConfig(AppConfig):
         from django.db.models.signals import m2m_changed, post_delete, post_save
 
         from service.auth.models import ApiUser, AppCustomer, AppMembership
-        from service.auth.principal_cache import callers_forget
+        from service.auth.principal_cache import callers_changed
         from service.overview import counter_register
 
         # Any change to who may call, or with which roles, is seen by the next request.
         for model in (ApiUser, AppCustomer):
-            post_save.connect(callers_forget, sender=model, dispatch_uid=f"forget-callers-save-{model.__name__}")
-            post_delete.connect(callers_forget, sender=model, dispatch_uid=f"forget-callers-delete-{model.__name__}")
-        m2m_changed.connect(callers_forget, sender=ApiUser.roles.through, dispatch_uid="forget-callers-roles")
+            post_save.connect(callers_changed, sender=model, dispatch_uid=f"forget-callers-save-{model.__name__}")
+            post_delete.connect(callers_changed, sender=model, dispatch_uid=f"forget-callers-delete-{model.__name__}")
+        m2m_changed.connect(callers_changed, sender=ApiUser.roles.through, dispatch_uid="forget-callers-roles")
 
         counter_register(
             key="api_users",

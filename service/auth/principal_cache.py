@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,16 @@ def caller_remember(key: tuple, caller: KnownCaller | None) -> None:
         _entries[key] = (time.monotonic() + ttl, caller, generation)
 
 
-def callers_forget(**_signal_kwargs) -> None:
+def callers_changed(**_signal_kwargs) -> None:
+    """Receiver of every change to an API user, its organisation or its roles: forget every caller
+    now, and again once the change commits. Until then other requests still read the old rows and
+    may remember them under the new generation; without the second forgetting a deactivated API
+    user's credentials would keep working there for VAKT_AUTH_CACHE_SECONDS."""
+    callers_forget()
+    transaction.on_commit(callers_forget)  # at once when there is no transaction
+
+
+def callers_forget() -> None:
     """Forget every remembered caller, here and (through the shared generation) in every process."""
     with _lock:
         _entries.clear()

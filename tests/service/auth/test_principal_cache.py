@@ -47,3 +47,27 @@ def test_another_process_forgetting_reaches_this_one(api):
     cache.incr(GENERATION_KEY)  # what callers_forget does in the other process
 
     assert api.get("/analysis/v1/auth-status").status_code == 401
+
+
+def test_what_another_process_remembered_while_a_deactivation_was_uncommitted_is_forgotten_at_commit(
+    api, django_capture_on_commit_callbacks
+):
+    """Until the deactivation commits, another process still reads the API user as active and
+    may remember it (under the generation the save just bumped): the commit must forget it too,
+    or the credentials keep working there for VAKT_AUTH_CACHE_SECONDS."""
+    from django.db import transaction
+
+    from service.auth.principal_cache import KnownCaller, caller_remember, caller_remembered
+    from service.auth.services import api_user_deactivate
+
+    user = api.credentials.api_user
+    key = ("token", user.uuid, user.credentials_version)
+    with django_capture_on_commit_callbacks(execute=True):
+        with transaction.atomic():
+            api_user_deactivate(api_user=user)
+            # Another process, a request with a token, reading the committed (still active) row:
+            caller_remember(key, KnownCaller(user.uuid, user.app_customer_id, frozenset({"aml"})))
+            assert caller_remembered(key)[0]
+
+    assert caller_remembered(key) == (False, None)
+    assert api.get("/analysis/v1/auth-status").status_code == 401
