@@ -72,15 +72,18 @@ def _audit(config: ScreeningConfig, actor: Actor | None, action: str, before: di
 
 def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None = None) -> ScreeningConfig:
     """`changes` holds only the fields sent. A changed suggestion setting or auto-approve flag
-    re-evaluates the config's watchlisted companies (after commit)."""
+    re-evaluates the config's watchlisted companies (after commit). The changes are made to the
+    row as it is now (locked), not to the caller's copy: an update committed since the caller
+    read it is neither undone nor left out of the audit log's before and after."""
     from service.screening.subscription import config_resync_on_commit
 
-    before = (config.suggestion_setting_id, config.auto_approve_monitoring_flag)
-    state_before = config_audit_state(config)
-    for field, value in changes.items():
-        setattr(config, field, value)
     with transaction.atomic():
-        config.save()
+        config = ScreeningConfig.objects.select_for_update(of=("self",)).select_related("suggestion_setting").get(pk=config.pk)
+        before = (config.suggestion_setting_id, config.auto_approve_monitoring_flag)
+        state_before = config_audit_state(config)
+        for field, value in changes.items():
+            setattr(config, field, value)
+        config.save(update_fields=[*changes, "update_timestamp"])
         if (config.suggestion_setting_id, config.auto_approve_monitoring_flag) != before:
             config_resync_on_commit(config=config)
         state_after = config_audit_state(config)
