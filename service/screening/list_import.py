@@ -104,15 +104,21 @@ def screening_list_import(
     if not Path(path).is_file():
         raise ListImportError(f"no file at {path}")
     sha256 = file_sha256(path)
-    current = category.current_version
-    if current is not None and current.source_sha256 == sha256 and not force:
-        return ListImportResult(category.key, current, unchanged=True)
+
+    def unchanged(current: ScreeningListVersion | None) -> bool:
+        return current is not None and current.source_sha256 == sha256 and not force
+
+    if unchanged(category.current_version):
+        return ListImportResult(category.key, category.current_version, unchanged=True)
 
     summary = ParseSummary()
     try:
         with transaction.atomic():
             locked = ScreeningListCategory.objects.select_for_update().get(pk=category.pk)
             previous = locked.current_version
+            if unchanged(previous):  # another import of this file committed since `category` was read
+                category.current_version = previous
+                return ListImportResult(category.key, previous, unchanged=True)
             number = (locked.versions.aggregate(n=Max("number"))["n"] or 0) + 1
             version = ScreeningListVersion.objects.create(
                 category=locked, number=number, source_name=Path(path).name, source_sha256=sha256

@@ -91,6 +91,20 @@ def test_it_skips_an_unchanged_file():
 
 
 @pytest.mark.django_db
+def test_a_second_import_of_the_same_file_started_before_the_first_committed_makes_no_version():
+    """Two imports at once (beat's refresh and the command, or a redelivered refresh): the one
+    that gets the category's lock second sees the first one's version, not the one it read."""
+    path = shared_file(UN_XML)
+    read_before_the_first_committed = _un_category()
+    screening_list_import(category=_un_category(), path=path)
+
+    again = screening_list_import(category=read_before_the_first_committed, path=path)
+
+    assert again.unchanged and again.version.number == 1
+    assert _un_category().versions.count() == 1
+
+
+@pytest.mark.django_db
 def test_it_imports_through_the_command_with_a_summary(capsys):
     path = shared_file("sanctions/ofac/sdn.csv")
     call_command("import_screening_list", str(path), "--quiet")
