@@ -6,6 +6,7 @@
     decimal(1.5, 2)       -> "1,50"
     day(date(2024, 6, 15)) -> "15.06.2024"
     moment(<2026-11-26 10:25 UTC>) -> "26.11.2026 11:25"   (on the deployment's clock)
+    percents_in_text("Owns 31.0% of X (62.0% × 50.0%)") -> "Owns 31,0 % of X (62,0 % × 50,0 %)"
 
 A moment (an aware datetime) is shown on the deployment's calendar and clock: a flag that
 began at midnight in Oslo, 23:00 UTC the day before, is that day. Django sets the process's
@@ -17,6 +18,7 @@ standard Helvetica font, whose WinAnsi encoding has the one but not the other.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -50,6 +52,20 @@ def kroner(value) -> str:
 def percent(ratio) -> str:
     """A ratio (0.123) as a percentage with one decimal (12,3 %)."""
     return DASH if ratio is None else f"{decimal(Decimal(str(ratio)) * 100, 1)}{NBSP}%"
+
+
+_PERCENT_IN_TEXT = re.compile(r"(?<![\d.,])(\d+)(?:\.(\d+))?%")
+
+
+def percents_in_text(text: str) -> str:
+    """The percentages of an English sentence the service wrote ("Owns 31.0% of X", "at least 25%")
+    in the Norwegian form, with the decimals they were written with ("31,0 %", "25 %")."""
+
+    def norwegian(match: re.Match) -> str:
+        whole, fraction = match.group(1), match.group(2) or ""
+        return f"{decimal(Decimal(f'{whole}.{fraction or 0}'), len(fraction))}{NBSP}%"
+
+    return _PERCENT_IN_TEXT.sub(norwegian, text or "")
 
 
 def _local(value: datetime) -> datetime:

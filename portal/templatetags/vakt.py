@@ -60,6 +60,13 @@ def moment(value) -> str:
 
 
 @register.filter
+def why(monitoring) -> str:
+    """Why a monitoring exists: the service's reason with Norwegian percentages ("Owns 31,0 % of ..."),
+    or the comment as a person typed it; a dash for none."""
+    return fmt.monitoring_why(monitoring)
+
+
+@register.filter
 def measure(value, unit) -> str:
     """A measure's value by its unit (ratio, NOK, count)."""
     return fmt.measure_value(value, unit)

@@ -13,6 +13,7 @@ def test_it_lists_the_screened_and_removes_one_with_the_reason(org, admin):
     rows = page.context["active_rows"]
     assert {row["monitoring"].entity_name for row in rows} == {"Kari Nordmann", "Nordlys AS"}
     assert "automatic" in page.content.decode()
+    assert "Owns 31,0\xa0% of Nordlys AS" in page.content.decode()  # why screened, Norwegian as elsewhere
     kari = next(row["monitoring"] for row in rows if row["monitoring"].entity_name == "Kari Nordmann")
 
     without = admin.post("/screening/approvals/remove/", {"monitoring": kari.uuid, "name": "Kari Nordmann", "reason": " "}, follow=True)

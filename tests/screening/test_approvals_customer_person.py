@@ -49,6 +49,13 @@ def test_unticked_the_person_waits_for_approval(org, admin):
     assert statuses(org, config) == {"Kari Nordmann": "pending"}
 
 
+def test_a_comment_a_person_typed_is_shown_as_typed(org, admin):
+    config_make(org.api)
+    admin.post(ADD, _form(approve="", national_id_number="", national_id_schema="", comment="Owns 12.5% of Fjord AS, per KYC form"))
+    pending = admin.get("/screening/approvals/").content.decode()
+    assert "Owns 12.5% of Fjord AS, per KYC form" in pending  # only the service's own reason is reformatted
+
+
 def test_a_bad_national_id_is_shown_at_its_field_and_the_person_is_not_made_twice(org, admin):
     config = config_make(org.api)
     response = admin.post(ADD, _form(national_id_number="15108695087"))

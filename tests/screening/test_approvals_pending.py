@@ -27,7 +27,9 @@ def test_it_groups_the_pending_by_company_with_role_share_chain_and_reason(org, 
     assert "Kari Nordmann" in body and "Beneficial owner" in body
     assert "31,0\xa0%" in body  # her effective share, 50% × 62%
     assert "Kari Nordmann <span class=\"text-secondary\">→ 62,0\xa0% of</span> Fjell Holding AS" in body
-    assert "Owns 31.0% of Nordlys AS through Fjell Holding AS" in body  # the monitoring's reason
+    # the service's reason (an English API value), its percentages as in the Share column beside it
+    assert "Owns 31,0\xa0% of Nordlys AS through Fjell Holding AS (62,0\xa0% × 50,0\xa0%)" in body
+    assert "31.0%" not in body
     assert "The company itself" in body and "screened by its own name" in body
 
 
@@ -121,7 +123,7 @@ def test_the_monitoring_page_shows_why_and_decides(org, admin):
     config, _ = screening_with_nordlys(org)
     kari = _pending_uuid(org, config, "Kari Nordmann")
     page = admin.get(f"/screening/monitorings/{kari}/").content.decode()
-    assert "Owns 31.0% of Nordlys AS" in page and "No decision yet" in page
+    assert "Owns 31,0\xa0% of Nordlys AS" in page and "No decision yet" in page
     response = admin.post(
         "/screening/approvals/decide/", {"action": f"approve:{kari}", "next": f"/screening/monitorings/{kari}/"}, follow=True
     )

@@ -52,3 +52,14 @@ def test_a_moment_is_shown_on_the_deployments_calendar_and_clock(settings):
     assert no.moment(datetime(2026, 11, 26, 9, 5)) == "26.11.2026 09:05"  # naive: taken as local
     assert no.moment(date(2026, 11, 26)) == "26.11.2026"
     assert no.moment(None) == "–"
+
+
+def test_the_percentages_of_a_sentence_the_service_wrote():
+    from vakt_format.norwegian import percents_in_text
+
+    assert percents_in_text("Owns 31.0% of Nordlys AS through Fjell Holding AS (62.0% × 50.0%)") == (
+        "Owns 31,0\xa0% of Nordlys AS through Fjell Holding AS (62,0\xa0% × 50,0\xa0%)"
+    )
+    assert percents_in_text("no person holds 25% or more") == "no person holds 25\xa0% or more"
+    assert percents_in_text("24.9999% through a chain") == "24,9999\xa0% through a chain"  # the decimals as written
+    assert percents_in_text("Nordlys AS is on the watchlist Kunder.") == "Nordlys AS is on the watchlist Kunder."
