@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from vakt_format.credit_factors import factor_band, factor_label, factor_value, key_words
 from vakt_format.flag_evidence import evidence_lines
-from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, kroner, moment, percent, percents_in_text
+from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, file_size, kroner, moment, percent, percents_in_text
 
 __all__ = [
-    "DASH", "NBSP", "amount", "day", "decimal", "kroner", "moment", "percent", "percents_in_text",
+    "DASH", "NBSP", "amount", "day", "decimal", "file_size", "kroner", "moment", "percent", "percents_in_text",
     "measure_value", "monitoring_why", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
 ]
 

@@ -6,6 +6,7 @@
     decimal(1.5, 2)       -> "1,50"
     day(date(2024, 6, 15)) -> "15.06.2024"
     moment(<2026-11-26 10:25 UTC>) -> "26.11.2026 11:25"   (on the deployment's clock)
+    file_size(6042)       -> "5,9 kB"         (1024 bytes a kB, one decimal)
     percents_in_text("Owns 31.0% of X (62.0% × 50.0%)") -> "Owns 31,0 % of X (62,0 % × 50,0 %)"
 
 A moment (an aware datetime) is shown on the deployment's calendar and clock: a flag that
@@ -90,6 +91,18 @@ def moment(value) -> str:
     if not isinstance(value, datetime):
         return day(value)
     return f"{_local(value):%d.%m.%Y %H:%M}"
+
+
+def file_size(size) -> str:
+    """A file's size: "830 byte", "5,9 kB", "1,2 MB" (1024 bytes a kB, as the browser counts)."""
+    if size is None:
+        return DASH
+    if size < 1024:
+        return f"{amount(size)}{NBSP}byte"
+    for unit in ("kB", "MB"):
+        size = Decimal(size) / 1024
+        if size < 1024 or unit == "MB":
+            return f"{decimal(size, 1)}{NBSP}{unit}"
 
 
 def millions(value) -> str:

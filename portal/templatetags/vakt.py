@@ -67,6 +67,12 @@ def why(monitoring) -> str:
 
 
 @register.filter
+def size(value) -> str:
+    """A file's size with a decimal comma: 6042 -> "5,9 kB"."""
+    return fmt.file_size(value)
+
+
+@register.filter
 def measure(value, unit) -> str:
     """A measure's value by its unit (ratio, NOK, count)."""
     return fmt.measure_value(value, unit)

@@ -25,12 +25,16 @@ def test_it_polls_a_pending_row_every_2s_and_stops_when_it_is_ready(member, comp
     row = client.get(f"/reports/{download.uuid}/row/").content.decode()
     assert 'hx-trigger="every 2s"' in row and "Ordered" in row and 'data-testid="download"' not in row
 
+    expires = timezone.now() + timedelta(hours=20)
     ReportDownload.objects.filter(pk=download.pk).update(
         status="complete", download_url="/analysis/v1/file/x.pdf?file_session_uuid=1&bucket_name=general",
-        link_expires_at=timezone.now() + timedelta(hours=20),
+        link_expires_at=expires, file_size=6042,
     )
     row = client.get(f"/reports/{download.uuid}/row/").content.decode()
     assert "hx-trigger" not in row and "Ready" in row and 'data-testid="download"' in row
+    # Norwegian like the rest of the dashboard, not 2026-11-27 03:59 and 5.9 KB
+    assert f"5,9\xa0kB · link valid until {timezone.localtime(expires):%d.%m.%Y %H:%M}" in row
+    assert f"{timezone.localtime(download.ordered_at):%d.%m.%Y %H:%M}" in row
 
 
 def test_it_renews_a_link_when_a_day_has_passed(member, company, django_capture_on_commit_callbacks):

@@ -63,3 +63,10 @@ def test_the_percentages_of_a_sentence_the_service_wrote():
     assert percents_in_text("no person holds 25% or more") == "no person holds 25\xa0% or more"
     assert percents_in_text("24.9999% through a chain") == "24,9999\xa0% through a chain"  # the decimals as written
     assert percents_in_text("Nordlys AS is on the watchlist Kunder.") == "Nordlys AS is on the watchlist Kunder."
+
+
+def test_a_file_size_has_a_decimal_comma():
+    assert no.file_size(830) == f"830{NBSP}byte"
+    assert no.file_size(6042) == f"5,9{NBSP}kB"
+    assert no.file_size(1_258_291) == f"1,2{NBSP}MB"
+    assert no.file_size(None) == no.DASH

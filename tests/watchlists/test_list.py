@@ -1,5 +1,7 @@
 """The watchlists page: the organisation's lists with company counts; create one."""
 
+import re
+
 from tests.watchlists.helpers import create, paste
 
 
@@ -29,6 +31,9 @@ def test_it_lists_each_watchlist_with_its_company_count(member, companies):
     assert page.index("Empty one") < page.index("Suppliers")  # by name
     assert '<td class="text-end" data-testid="company-count">2</td>' in page
     assert '<td class="text-end" data-testid="company-count">0</td>' in page
+    # created and last changed as on every other page: 27.11.2026, 27.11.2026 10:25
+    assert re.search(r'<td class="text-nowrap">\d\d\.\d\d\.\d{4}</td>\s*<td class="text-nowrap">\d\d\.\d\d\.\d{4} \d\d:\d\d</td>', page)
+    assert not re.search(r"\d{4}-\d\d-\d\d", page)
 
 
 def test_it_refuses_a_blank_name_with_a_message(member):

@@ -1,5 +1,7 @@
 """A watchlist's page: its companies with risk and flags; rename, remove one, remove all, delete."""
 
+import re
+
 from portal.service import ServiceUnavailable
 from tests.watchlists.helpers import create, paste
 
@@ -17,6 +19,7 @@ def test_it_shows_each_company_with_risk_class_flags_and_a_link(member, companie
     assert 'class="badge risk-' in row
     assert "Negative total equity" in row
     assert 'value="company_profile"' in row  # a report can be ordered from the row
+    assert re.search(r'<td class="text-nowrap">\d\d\.\d\d\.\d{4}</td>', row)  # added, dd.mm.yyyy
 
 
 def test_it_renames(member):
