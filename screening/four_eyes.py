@@ -58,3 +58,15 @@ def proposal_badge_title(case: Case, member: Member) -> str:
     """A queue row's words for a proposal awaiting a second officer ("" when there is none)."""
     proposal = case.hit_proposal
     return f"Confirmed hit proposed by {_who(proposal, member)} — awaiting a second officer" if proposal else ""
+
+
+def escalation_badge_title(case: Case, member: Member, *, on: bool) -> str:
+    """A queue row's words for an open case whose latest review escalated it ("" otherwise): without them
+    the row reads only "Ongoing", and nobody scanning the queue sees which cases wait for a second opinion."""
+    latest = case.latest_review
+    if case.status_key == "complete" or latest is None or latest.status_key != "escalated":
+        return ""
+    who = _who(latest, member)
+    if on:
+        return f"Escalated by {who} — another officer must close it (four-eyes review)"
+    return f"Escalated by {who} for a second opinion"

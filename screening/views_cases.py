@@ -29,7 +29,7 @@ from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
 from portal.service.cases import Case
 from screening import freshness
-from screening.four_eyes import RULE_TEXT, four_eyes_for, proposal_badge_title
+from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
@@ -81,7 +81,8 @@ def case_queue(request):
             context["service_error"] = service_error_text(exc)
         else:
             context.update(page=page, tabs=filters.status_tabs(counts.per_status()), **_page_links(request, filters, page))
-            context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"])
+            context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"],
+                                    four_eyes=config.four_eyes_review)
             context["company_name"] = _company_name(filters.company, page.cases)
     status = 503 if context["service_error"] and config is not None else 200
     return render(request, "screening/queue.html", context, status=status)
@@ -100,7 +101,8 @@ def _page_links(request, filters: QueueFilters, page) -> dict:
     }
 
 
-def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | None = None, back: str = "") -> list[dict]:
+def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | None = None, back: str = "",
+          four_eyes: bool = False) -> list[dict]:
     names = _assignee_names(member, cases)
     today = timezone.localdate()
     filters = filters or QueueFilters()
@@ -115,6 +117,8 @@ def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | No
             "assignee": names.get(case.assignee_uuid) if case.assignee_uuid else None,
             "mine": case.assignee_uuid is not None and case.assignee_uuid == member.app_membership_uuid,
             "proposal": proposal_badge_title(case, member),
+            "escalation": escalation_badge_title(case, member, on=four_eyes),
+            "escalation_label": "Escalated · needs 2nd officer" if four_eyes else "Escalated",
             **_raised(case, today),
             **_lines(case),
             "companies": [(company, filters.query(company=company.uuid)) for company in case.related_companies],
@@ -308,14 +312,15 @@ def case_assign(request, case_uuid: uuid.UUID):
         return _assign_answer(request, None, case_uuid, target, error=f"The case was not assigned. {service_error_text(exc)}")
     freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
     text = "Assigned to you." if to == "me" else "The case is assigned to nobody now."
-    return _assign_answer(request, case, case_uuid, target, success=text)
+    return _assign_answer(request, case, case_uuid, target, success=text, four_eyes=config.four_eyes_review)
 
 
-def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = ""):
+def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = "", four_eyes: bool = False):
     if request.htmx and case is not None:
         back = _back_url(request)
         filters = QueueFilters.from_query(QueryDict(urlsplit(back).query))
-        context = {"row": _rows(request.member, (case,), filters=filters, back=back)[0], "flash": success, "back": back,
+        row = _rows(request.member, (case,), filters=filters, back=back, four_eyes=four_eyes)[0]
+        context = {"row": row, "flash": success, "back": back,
                    "can_review": True}
         return render(request, "screening/queue.html#queue-row", context)
     if request.htmx:

@@ -51,6 +51,11 @@ def _review(member, case, data):
     return member.client().post(f"{case_url(case.uuid)}review/", data)
 
 
+def _queue_row(member, name: str) -> str:
+    queue = member.client().get(QUEUE).content.decode()
+    return re.search(rf'<tr data-testid="queue-row"[^>]*>(?:(?!</tr>).)*{name}(?:(?!</tr>).)*</tr>', queue, re.DOTALL).group(0)
+
+
 def test_the_escalator_is_told_before_and_refused_when_closing_and_a_second_officer_closes(officers):
     anna, bjorn, screened = officers
     case = screened.pep_case
@@ -70,6 +75,9 @@ def test_the_escalator_is_told_before_and_refused_when_closing_and_a_second_offi
     assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "ongoing"
 
     assert "You escalated" not in bjorn.client().get(case_url(case.uuid)).content.decode()
+    row = _queue_row(bjorn, "Solbakken")  # the queue says which open case waits for a second officer
+    assert "Escalated · needs 2nd officer" in row
+    assert "Escalated by anna@example.com — another officer must close it (four-eyes review)" in row
     closed = bjorn.client().post(f"{case_url(case.uuid)}review/", CLOSE, follow=True)
 
     assert "Review saved: false positive. The case is complete." in closed.content.decode()
@@ -106,3 +114,6 @@ def test_without_four_eyes_the_form_says_nothing_of_it(lists):
     page = anna.client().get(case_url(screened.pep_case.uuid)).content.decode()
 
     assert "Four-eyes review is on" not in page and "You escalated" not in page
+    row = _queue_row(anna, "Solbakken")
+    assert 'data-testid="escalation">Escalated</span>' in row and "needs 2nd officer" not in row
+    assert "Escalated by you for a second opinion" in row
