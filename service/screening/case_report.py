@@ -24,6 +24,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from xml.sax.saxutils import escape
 
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
+from service.screening.models import EntityMonitoring
 from vakt_format import norwegian as no
 
 TITLE = "Screening case report"
@@ -111,10 +112,19 @@ def _screened(case, monitorings: list) -> list:
             body.append([
                 para(f"{company.name} ({company.org_nr})" if company else "None: screened as a customer"),
                 para(MONITORING_TYPE_LABELS.get(m.entity_monitoring_type.key, m.entity_monitoring_type.key)),
-                para(m.monitoring_comment or no.DASH),
+                para(_why(m) or no.DASH),
             ])
         story.append(table(body, [55 * mm, 40 * mm, WIDTH - 95 * mm]))
     return story
+
+
+def _why(monitoring) -> str:
+    """The monitoring's comment; the service's own reason for a suggestion ("Owns 60.0% of ...", the
+    API's English value) with its percentages the Norwegian way, as the report's other figures."""
+    comment = monitoring.monitoring_comment
+    if monitoring.monitoring_origin_key in (EntityMonitoring.Origin.SUGGESTION, EntityMonitoring.Origin.AUTO_APPROVE):
+        return no.percents_in_text(comment)
+    return comment
 
 
 def _list_entry(case) -> list:

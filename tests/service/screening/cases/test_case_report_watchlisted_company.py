@@ -22,7 +22,8 @@ def test_it_names_the_related_company_and_why_the_owner_is_monitored(api, lists)
     owner = _text(_report(api, config["uuid"], screening_case_uuid=by_kind["person"]["screening_case"]["uuid"]).json()[0])
     itself = _text(_report(api, config["uuid"], screening_case_uuid=by_kind["company"]["screening_case"]["uuid"]).json()[0])
 
-    assert "Koryo Fjord Trading AS" in owner and "Beneficial owner" in owner and "Owns 60" in owner
+    assert "Koryo Fjord Trading AS" in owner and "Beneficial owner" in owner
+    assert "Owns 60,0 % of Koryo Fjord Trading AS directly" in owner  # the reason's share as the report's other figures
     assert "Register person" in owner and "14.03.1966" in owner
     assert "Screened as Company" in itself and company.org_nr in itself
     assert "KORYO FJORD TRADING" in itself and "KPe.901" in itself
