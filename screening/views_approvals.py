@@ -36,6 +36,12 @@ TYPE_WORDS = {
     "company": "The company itself",
     "other": "Customer person",
 }
+ORIGIN_WORDS = {  # how a monitoring came about, after "Since <day>"
+    "suggestion": "suggested by the screening setup",
+    "auto_approve": "suggested by the screening setup, approved automatically",
+    "user": "added by a person",
+    "api": "added through the API",
+}
 ROLE_WORDS = {
     "shareholder": "shareholder",
     "board_chair": "chair of the board",

@@ -17,7 +17,7 @@ from portal.models import Member
 from portal.feedback import service_error_text
 from portal.service import ServiceError
 from screening.pages import can_read_national_ids, can_read_screening, first_found, no_aml_text
-from screening.views_approvals import TYPE_WORDS
+from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
 
 
 @member_required()
@@ -39,6 +39,7 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
     context.update(
         monitoring=monitoring,
         type_words=TYPE_WORDS.get(monitoring.type_key, monitoring.type_key),
+        origin_words=ORIGIN_WORDS.get(monitoring.origin_key, monitoring.origin_key.replace("_", " ")),
         decisions=[{"decision": d, "by": _decided_by(member, d)} for d in monitoring.decisions],
     )
     return render(request, "screening/approvals_monitoring.html", context)

@@ -3,6 +3,8 @@ the service's field errors shown at the fields; the person's page."""
 
 from __future__ import annotations
 
+import re
+
 from portal.models import Member
 from service.screening.models import CustomerPerson
 from tests.screening.setup_helpers import admin, org, other_org, statuses  # noqa: F401
@@ -54,6 +56,10 @@ def test_a_comment_a_person_typed_is_shown_as_typed(org, admin):
     admin.post(ADD, _form(approve="", national_id_number="", national_id_schema="", comment="Owns 12.5% of Fjord AS, per KYC form"))
     pending = admin.get("/screening/approvals/").content.decode()
     assert "Owns 12.5% of Fjord AS, per KYC form" in pending  # only the service's own reason is reformatted
+    monitoring = re.search(r'href="(/screening/monitorings/[0-9a-f-]+/)">Kari Nordmann<', pending).group(1)
+    page = admin.get(monitoring).content.decode()
+    assert 'data-testid="origin">(added by a person)</span>' in page
+    assert "Owns 12.5% of Fjord AS, per KYC form" in page
 
 
 def test_a_bad_national_id_is_shown_at_its_field_and_the_person_is_not_made_twice(org, admin):

@@ -124,6 +124,7 @@ def test_the_monitoring_page_shows_why_and_decides(org, admin):
     kari = _pending_uuid(org, config, "Kari Nordmann")
     page = admin.get(f"/screening/monitorings/{kari}/").content.decode()
     assert "Owns 31,0\xa0% of Nordlys AS" in page and "No decision yet" in page
+    assert 'data-testid="origin">(suggested by the screening setup)</span>' in page  # not the raw key "(suggestion)"
     response = admin.post(
         "/screening/approvals/decide/", {"action": f"approve:{kari}", "next": f"/screening/monitorings/{kari}/"}, follow=True
     )
