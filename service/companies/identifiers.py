@@ -11,6 +11,7 @@ import re
 import uuid
 from dataclasses import dataclass
 
+from stdnum.exceptions import InvalidChecksum, InvalidFormat, InvalidLength
 from stdnum.exceptions import ValidationError as StdnumValidationError
 from stdnum.dk import cvr as dk_cvr
 from stdnum.fi import ytunnus as fi_ytunnus
@@ -20,6 +21,8 @@ from stdnum.se import orgnr as se_orgnr
 from service.errors import NotFound, bad_field
 
 _SCHEMA_VALIDATORS = {"NO": no_orgnr, "SE": se_orgnr, "DK": dk_cvr, "FI": fi_ytunnus}
+# digits of a valid number (FI with its check digit), for saying what is wrong with one
+_DIGITS = {"NO": (9, "Norwegian"), "SE": (10, "Swedish"), "DK": (8, "Danish"), "FI": (8, "Finnish")}
 ORG_NR_SCHEMAS = tuple(_SCHEMA_VALIDATORS)
 # Two schema letters, then the number itself, which starts with a digit: "not-a-uuid" is no "NO" number.
 _SCHEMA_PREFIX = re.compile(r"^([A-Za-z]{2})\s*(\d.*)$")
@@ -57,7 +60,20 @@ def org_nr_compact(*, org_nr: str, org_nr_schema: str) -> str:
     try:
         return validator.validate(org_nr)
     except StdnumValidationError as exc:
-        raise OrgNrInvalid("org_nr", f"{org_nr!r} is not a valid {schema} organisation number ({exc})") from None
+        raise OrgNrInvalid("org_nr", f"{org_nr!r} is not a valid {schema} organisation number: {_why(exc, org_nr, schema)}") from None
+
+
+def _why(exc: StdnumValidationError, org_nr: str, schema: str) -> str:
+    """What is wrong, in words a person can act on (python-stdnum says "The number has an invalid length.")."""
+    if isinstance(exc, InvalidLength):
+        digits = sum(char.isdigit() for char in org_nr)
+        expected, country = _DIGITS[schema]
+        return f"it has {digits} digit{'s' if digits != 1 else ''}, a {country} organisation number has {expected}"
+    if isinstance(exc, InvalidChecksum):
+        return "its check digit does not match (a digit mistyped or two swapped?)"
+    if isinstance(exc, InvalidFormat):
+        return "it holds something other than digits"
+    return str(exc).rstrip(".").lower()
 
 
 def org_nr_validate(*, org_nr: str, org_nr_schema: str, loc: list[str | int]) -> str:

@@ -50,7 +50,7 @@ def test_it_fills_a_watchlist_orders_a_report_and_downloads_the_pdf(page, member
     bad = page.get_by_test_id("bad-line")
     expect(bad).to_have_count(1)
     expect(bad).to_contain_text("2")
-    expect(bad).to_contain_text("is not a valid NO organisation number")
+    expect(bad).to_contain_text("is not a valid NO organisation number: it has 8 digits, a Norwegian organisation number has 9")
     page.screenshot(path=str(shots / "watchlist-paste-error.png"), full_page=True)
 
     page.locator("#numbers").fill(f"{healthy.org_nr}\nNO {troubled.org_nr[:3]} {troubled.org_nr[3:6]} {troubled.org_nr[6:]}\n")

@@ -36,7 +36,8 @@ def test_it_shows_each_bad_line_with_its_number_and_reason_and_adds_nothing(memb
     assert response.status_code == 200
     assert "Nothing was added:" in page and "2 of 4 lines are not right" in page
     assert '<tr data-testid="bad-line"><td>3</td><td class="font-monospace text-nowrap">923 609 017</td><td>' in page
-    assert "is not a valid NO organisation number" in page
+    # what to fix, in words: not python-stdnum's "(The number's checksum or check digit is invalid.)"
+    assert "is not a valid NO organisation number: its check digit does not match (a digit mistyped or two swapped?)" in page
     assert '<tr data-testid="bad-line"><td>5</td>' in page and "NO999999999 is not in the register" in page
     assert f">{text}</textarea>" in page  # kept for fixing
     assert "Drop the bad lines and add the rest" in page

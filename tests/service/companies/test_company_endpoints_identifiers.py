@@ -67,3 +67,17 @@ def test_a_bare_organisation_number_is_told_to_add_its_schema(api, db):
     body = api.get("/analysis/v1/company/923609016").json()
 
     assert "NO923609016" in body["errors"][0]["msg"]
+
+
+@pytest.mark.parametrize(
+    ("identifier", "why"),
+    [
+        ("NO91374817", "'91374817' is not a valid NO organisation number: it has 8 digits, a Norwegian organisation number has 9"),
+        ("NO923609017", "'923609017' is not a valid NO organisation number: its check digit does not match"),
+        ("SE12345", "'12345' is not a valid SE organisation number: it has 5 digits, a Swedish organisation number has 10"),
+    ],
+)
+def test_a_wrong_organisation_number_is_told_what_to_fix(api, db, identifier, why):
+    body = api.get(f"/analysis/v1/company/{identifier}").json()
+
+    assert why in body["errors"][0]["msg"]
