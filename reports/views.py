@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from portal.access import member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
-from reports.catalogue import label_of, orderable_kinds
+from reports.catalogue import CONTENT_ROLES, content_role_keys, label_of, orderable_kinds
 from reports.selectors import downloads_visible_to
 from reports.services import report_links_renew, report_order
 
@@ -32,7 +32,9 @@ def report_list(request):
     except ServiceError as exc:
         error = f"Download links could not be renewed: {service_error_text(exc)}"
     downloads = list(downloads_visible_to(request.member)[:LIST_LIMIT])
-    context = {"downloads": downloads, "service_error": error, "limit": LIST_LIMIT}
+    # Reports showing what the member's role does not read (payment remarks) are left out: say so.
+    some_left_out = bool(CONTENT_ROLES - set(content_role_keys(request.member)))
+    context = {"downloads": downloads, "service_error": error, "limit": LIST_LIMIT, "some_left_out": some_left_out}
     return render(request, "reports/list.html", context)
 
 

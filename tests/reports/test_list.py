@@ -79,3 +79,5 @@ def test_a_viewer_gets_no_link_to_a_report_made_with_credit_check(member, compan
         assert str(credit.file_session_uuid) not in page and credit.file_path not in page
     assert viewer.get(f"/reports/{credit.uuid}/row/").status_code == 404
     assert str(credit.file_session_uuid) in member.client().get("/reports/").content.decode()
+    assert "that your role opens (reports showing payment remarks are listed for roles that read them)" in viewer.get("/reports/").content.decode()
+    assert "reports showing payment remarks" not in member.client().get("/reports/").content.decode()
