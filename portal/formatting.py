@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from vakt_format.credit_factors import factor_band, factor_label, factor_value, key_words
 from vakt_format.flag_evidence import evidence_lines
-from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, file_size, kroner, moment, percent, percents_in_text
+from vakt_format.monitoring_reason import reason_text
+from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, file_size, kroner, moment, percent
 
 __all__ = [
-    "DASH", "NBSP", "amount", "day", "decimal", "file_size", "kroner", "moment", "percent", "percents_in_text",
+    "DASH", "NBSP", "amount", "day", "decimal", "file_size", "kroner", "moment", "percent",
     "measure_value", "monitoring_why", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
 ]
 
@@ -32,10 +33,5 @@ def measure_value(value, unit: str) -> str:
 
 
 def monitoring_why(monitoring) -> str:
-    """Why a person or company is monitored. The service's reason for a suggestion is an API value in
-    English ("Owns 31.0% of Nordlys AS directly"): the page shows its percentages the Norwegian way,
-    as beside them in the Share column ("31,0 %"). A comment a person typed is shown as typed."""
-    comment = monitoring.comment
-    if not comment:
-        return DASH
-    return percents_in_text(comment) if monitoring.comment_by_service else comment
+    """Why a person or company is monitored (vakt_format.monitoring_reason); a dash for none."""
+    return reason_text(monitoring.comment, monitoring.origin_key) if monitoring.comment else DASH

@@ -11,9 +11,6 @@ from uuid import UUID
 from portal.service.common import CompanyRef, day, decimal_or_none, moment, uuid_or_none
 
 
-SERVICE_ORIGINS = ("suggestion", "auto_approve")  # monitorings the service made, with its reason as comment
-
-
 @dataclass(frozen=True, slots=True)
 class ChainLink:
     holder_name: str
@@ -66,12 +63,6 @@ class Monitoring:
     created_at: datetime | None
     decisions: tuple[Decision, ...]
     app_url: str | None
-
-    @property
-    def comment_by_service(self) -> bool:
-        """The comment is the service's reason for a suggestion (English, "Owns 31.0% of ..."),
-        not what a person typed."""
-        return self.origin_key in SERVICE_ORIGINS
 
     @classmethod
     def from_json(cls, data: dict) -> Monitoring:

@@ -47,11 +47,15 @@ def _api_user(customer: AppCustomer, api_user_uuid: uuid.UUID) -> ApiUser:
     return found(ApiUser.objects.filter(app_customer=customer, uuid=api_user_uuid).prefetch_related("roles"), "API user", api_user_uuid)
 
 
+def _not_held(principal: Principal, role_keys: list[str]) -> list[str]:
+    """The roles the calling admin's own API user does not hold: it hands none of them on."""
+    return [key for key in role_keys if key not in principal.assigned_roles]
+
+
 def _grantable(principal: Principal, role_keys: list[str]) -> list[str]:
     """An admin grants only roles its own API user holds: no API user gets more than the organisation has."""
     keys = sorted({key.strip() for key in role_keys if key.strip()})
-    beyond = [key for key in keys if key not in principal.assigned_roles]
-    if beyond:
+    if beyond := _not_held(principal, keys):
         raise bad_field(["body", "role_keys"], f"the organisation does not have the role(s) {', '.join(beyond)}")
     return keys
 
@@ -60,8 +64,7 @@ def _rotatable(principal: Principal, api_user: ApiUser) -> list[str]:
     """New secrets work with every role of the API user: an admin obtains them only for an API user
     whose roles its own API user holds, as with granting (403 naming the others)."""
     keys = [role.key for role in api_user.roles.all()]
-    beyond = [key for key in keys if key not in principal.assigned_roles]
-    if beyond:
+    if beyond := _not_held(principal, keys):
         raise RoleMissing(beyond)
     return keys
 

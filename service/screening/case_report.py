@@ -24,8 +24,8 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from xml.sax.saxutils import escape
 
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
-from service.screening.models import EntityMonitoring
 from vakt_format import norwegian as no
+from vakt_format.monitoring_reason import reason_text
 
 TITLE = "Screening case report"
 REPORT_NAMESPACE = uuid.UUID("6f1d3c52-2f8e-4a4b-9c1e-5a0d7e3b9a41")
@@ -119,12 +119,7 @@ def _screened(case, monitorings: list) -> list:
 
 
 def _why(monitoring) -> str:
-    """The monitoring's comment; the service's own reason for a suggestion ("Owns 60.0% of ...", the
-    API's English value) with its percentages the Norwegian way, as the report's other figures."""
-    comment = monitoring.monitoring_comment
-    if monitoring.monitoring_origin_key in (EntityMonitoring.Origin.SUGGESTION, EntityMonitoring.Origin.AUTO_APPROVE):
-        return no.percents_in_text(comment)
-    return comment
+    return reason_text(monitoring.monitoring_comment, monitoring.monitoring_origin_key)
 
 
 def _list_entry(case) -> list:

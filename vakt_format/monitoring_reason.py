@@ -1,0 +1,17 @@
+"""A monitoring's reason as a person reads it, in the dashboard and in the case report PDF.
+
+A monitoring the service made (a suggestion, or one approved automatically) carries the
+service's reason as its comment, an English API value ("Owns 31.0% of Nordlys AS directly");
+it is shown with its percentages the Norwegian way, as the figures beside it. A comment a
+person typed (origin `user` or `api`) is shown as typed.
+"""
+
+from __future__ import annotations
+
+from vakt_format.norwegian import percents_in_text
+
+SERVICE_ORIGINS = frozenset({"suggestion", "auto_approve"})  # the service wrote the comment
+
+
+def reason_text(comment: str, origin_key: str) -> str:
+    return percents_in_text(comment) if origin_key in SERVICE_ORIGINS else comment
