@@ -33,6 +33,7 @@ from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for
 from screening.name_parts import name_parts
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
+from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
 
 REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
@@ -183,6 +184,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
     try:
         case = client.cases.get(config.uuid, case_uuid)
         others = client.cases.of_entity(config.uuid, case.subject.uuid, limit=20)
+        monitorings = client.screening.monitorings(config.uuid, entity_uuid=case.subject.uuid).rows
     except ServiceNotFound:
         raise Http404("No such screening case.") from None
     except ServiceError as exc:
@@ -192,6 +194,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "case": case,
         "others": [c for c in others.cases if c.uuid != case.uuid],
         "others_count": max(others.count - 1, 0),
+        "monitored_for": _monitored_for(monitorings),
         "query_parts": name_parts(explanation.query_name or case.subject.name, explanation, side="query"),
         "listed_parts": name_parts(explanation.matched_name or case.list_entry.primary_name, explanation, side="listed"),
         "other_names": [n for n in case.list_entry.names if n[0] != (explanation.matched_name or case.list_entry.primary_name)],
@@ -207,6 +210,16 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "back": _back_url(request),
     }
     return render(request, "screening/case.html", context, status=status)
+
+
+def _monitored_for(monitorings) -> list[dict]:
+    """Each company the screened person or company is monitored for (monitorings not removed), with
+    how it is tied to it and why: the officer judges a hit knowing whose customer it concerns."""
+    return [
+        {"monitoring": m, "type_words": TYPE_WORDS.get(m.type_key, m.type_key)}
+        for m in monitorings
+        if m.status_key != "removed"
+    ]
 
 
 def _listed_dates(values) -> list[str]:

@@ -69,10 +69,9 @@ def customer_person_page(request, customer_person_uuid: uuid.UUID):
     screening = client.screening
     try:
         detail = first_found([lambda: screening.customer_person(customer_person_uuid)])
-        page = screening.monitorings(detail.person.config_uuid, limit=1000)
+        monitorings = screening.monitorings(detail.person.config_uuid, entity_uuid=detail.person.uuid).rows
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
         return render(request, "screening/approvals_customer_person.html", context, status=503)
-    monitorings = [m for m in page.rows if m.customer_person_uuid == detail.person.uuid]
     context.update(detail=detail, monitorings=monitorings)
     return render(request, "screening/approvals_customer_person.html", context)

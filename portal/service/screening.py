@@ -305,10 +305,24 @@ class ScreeningArea(Area):
     # --- monitorings -----------------------------------------------------------------------------
 
     def monitorings(
-        self, config_uuid, *, status_key: str | None = None, related_company_uuid=None, limit: int = 100, offset: int = 0
+        self,
+        config_uuid,
+        *,
+        status_key: str | None = None,
+        related_company_uuid=None,
+        entity_uuid=None,
+        limit: int = 100,
+        offset: int = 0,
     ) -> MonitoringPage:
-        """Oldest first; status pending, active, declined or removed (None: every one)."""
-        params = {"approval_status_key": status_key, "related_company_uuid": related_company_uuid, "limit": limit, "offset": offset}
+        """Oldest first; status pending, active, declined or removed (None: every one); `entity_uuid`:
+        one person's, customer person's or company's monitorings (every company it is monitored for)."""
+        params = {
+            "approval_status_key": status_key,
+            "related_company_uuid": related_company_uuid,
+            "monitoring_entity_uuid": entity_uuid,
+            "limit": limit,
+            "offset": offset,
+        }
         rows = self.client.get("analysis", _config_path(config_uuid, "/entity-monitoring-composite"), params=params)
         return MonitoringPage(tuple(Monitoring.from_json(r) for r in rows), has_more=len(rows) >= limit)
 

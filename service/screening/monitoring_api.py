@@ -132,6 +132,7 @@ class MonitoringQuery(PageQuery):
     no_related_company_flag: bool | None = None
     related_company_uuid: uuid.UUID | None = None
     approval_status_key: str | None = None
+    monitoring_entity_uuid: uuid.UUID | None = None
 
 
 @router.get(
@@ -141,6 +142,8 @@ class MonitoringQuery(PageQuery):
     description=(
         "Oldest first. `approval_status_key`: pending (needs a decision) or active (screened); as an extension "
         "also declined and removed. Without it every monitoring is listed, removed ones with their reason. "
+        "Extension: `monitoring_entity_uuid` lists the monitorings of one person, customer person or company "
+        "(every company it is monitored for, each with its reason). "
         "`limit` (default 100, at most 1000) and `offset` as in rule 6: the end is reached when fewer than "
         "`limit` come back."
     ),
@@ -153,6 +156,7 @@ def monitoring_list(request: HttpRequest, screening_config_uuid: uuid.UUID, quer
         no_related_company_flag=query.no_related_company_flag,
         related_company_uuid=query.related_company_uuid,
         approval_status_key=query.approval_status_key,
+        entity_uuid=query.monitoring_entity_uuid,
     )[page.offset : page.offset + page.limit]
     return [s.monitoring_composite_out(m) for m in rows]
 

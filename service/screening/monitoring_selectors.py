@@ -93,8 +93,11 @@ def monitorings_list(
     no_related_company_flag: bool | None = None,
     related_company_uuid: uuid.UUID | None = None,
     approval_status_key: str | None = None,
+    entity_uuid: uuid.UUID | None = None,
 ) -> QuerySet[EntityMonitoring]:
     queryset = EntityMonitoring.objects.filter(screening_config=config)
+    if entity_uuid is not None:
+        queryset = queryset.filter(Q(person_id=entity_uuid) | Q(customer_person_id=entity_uuid) | Q(company_id=entity_uuid))
     if no_related_company_flag is not None:
         queryset = queryset.filter(related_company__isnull=no_related_company_flag)
     if related_company_uuid is not None:

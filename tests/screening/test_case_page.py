@@ -9,10 +9,14 @@ import uuid
 import pytest
 from pypdf import PdfReader
 
+from django.utils import timezone
+
 from portal.models import Member
+from service.companies.models import Company
 from tests.screening.helpers import QUEUE, api_of, case_url, cases_make, member_make
-from service.screening.models import ScreeningCase
+from service.screening.models import EntityMonitoring, ScreeningCase
 from tests.service.screening.cases.steps import config_with
+from tests.service.screening.helpers import monitoring_make
 
 
 @pytest.fixture
@@ -39,6 +43,29 @@ def test_it_shows_the_person_and_the_list_entry_side_by_side_with_the_matching_p
     assert "DPRK" in _cell(page, "listed-programme") and "KPi.901" in _cell(page, "listed-source")
     assert "Nordlys AS" in page and 'data-testid="no-reviews"' in page
     assert 'data-testid="review-form"' in page and "press <kbd>r</kbd>" in page
+
+
+def test_it_shows_each_company_the_person_is_monitored_for_and_why(officer, lists):
+    screened = cases_make(officer)
+    owner = screened.sanction_case.entity_inquiry.person
+    api = api_of(officer)
+    fjord = Company.objects.create(name="Fjord Holding AS", org_nr="987654325")
+    pending = monitoring_make(api, screened.config_uuid, person=owner.uuid, type_key="beneficial_owners",
+                              related_company=fjord.uuid, monitoring_comment="Chair of the board, owner through a trust")
+    gone = Company.objects.create(name="Gammel Kunde AS", org_nr="923456783")
+    removed = monitoring_make(api, screened.config_uuid, person=owner.uuid, type_key="beneficial_owners", related_company=gone.uuid)
+    EntityMonitoring.objects.filter(uuid=removed["entity_monitoring"]["uuid"]).update(
+        removed_flag=True, removed_timestamp=timezone.now(), removal_reason="No longer a customer"
+    )
+
+    page = officer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
+
+    rows = re.findall(r'data-testid="monitored-for">(.*?)</div>\s*</div>', page, re.DOTALL)
+    assert [("Nordlys AS" in r, "Fjord Holding AS" in r) for r in rows] == [(True, False), (False, True)]
+    assert "Beneficial owner" in rows[0] and "Pending" not in rows[0]
+    assert "Chair of the board, owner through a trust" in rows[1] and "Pending" in rows[1]
+    assert f'/screening/monitorings/{pending["entity_monitoring"]["uuid"]}/' in rows[1]
+    assert "Gammel Kunde AS" not in page
 
 
 def test_it_lists_the_other_cases_of_the_same_entity(officer, lists):

@@ -75,6 +75,29 @@ def test_it_filters_by_related_company_and_pages(api, config, kari):
     assert monitorings(api, config["uuid"], limit=1, offset=2) == []
 
 
+def test_it_lists_the_monitorings_of_one_entity_for_every_company(api, config, kari):
+    nordlys, fjord = company_make(name="Nordlys AS"), company_make(name="Fjord AS")
+    owner, other = person_make(full_name="Ola Eier"), person_make(full_name="Per Annen")
+    in_nordlys = monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners", related_company=nordlys.uuid)
+    in_fjord = monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners", related_company=fjord.uuid)
+    monitoring_make(api, config["uuid"], person=other.uuid, type_key="beneficial_owners", related_company=nordlys.uuid)
+    itself = monitoring_make(api, config["uuid"], company=fjord.uuid, type_key="company")
+    ids = lambda rows: [r["entity_monitoring"]["uuid"] for r in rows]  # noqa: E731
+    assert ids(monitorings(api, config["uuid"], monitoring_entity_uuid=str(owner.uuid))) == [
+        in_nordlys["entity_monitoring"]["uuid"],
+        in_fjord["entity_monitoring"]["uuid"],
+    ]
+    assert ids(monitorings(api, config["uuid"], monitoring_entity_uuid=str(fjord.uuid))) == [itself["entity_monitoring"]["uuid"]]
+    assert ids(monitorings(api, config["uuid"], monitoring_entity_uuid=kari)) == []
+
+
+def test_it_lists_no_monitoring_of_another_configs_entity(api, config):
+    owner = person_make(full_name="Ola Eier")
+    other_config = config_make(api, name="Second")
+    monitoring_make(api, other_config["uuid"], person=owner.uuid, type_key="beneficial_owners", related_company=company_make().uuid)
+    assert monitorings(api, config["uuid"], monitoring_entity_uuid=str(owner.uuid)) == []
+
+
 def test_it_monitors_a_company_by_its_own_name(api, config):
     company = company_make(name="Nordlys AS")
     created = monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
