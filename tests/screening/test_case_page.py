@@ -68,6 +68,20 @@ def test_it_shows_each_company_the_person_is_monitored_for_and_why(officer, list
     assert "Gammel Kunde AS" not in page
 
 
+def test_a_company_case_offers_no_pep_confirmation(officer, lists):
+    # PEP is a person's status; a hit on a company's own name is a sanction hit or none.
+    screened = cases_make(officer)
+    company = Company.objects.create(name="Koryo Fjord Trading AS", org_nr="987654325")
+    monitoring_make(api_of(officer), screened.config_uuid, company=company.uuid, type_key="company", decision={"approved_flag": True})
+    company_case = ScreeningCase.objects.get(entity_inquiry__company=company)
+
+    company_page = officer.client().get(case_url(company_case.uuid)).content.decode()
+    person_page = officer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
+
+    assert 'data-testid="review-form"' in company_page and 'name="pep_confirmed"' not in company_page
+    assert 'name="pep_confirmed"' in person_page
+
+
 def test_it_lists_the_other_cases_of_the_same_entity(officer, lists):
     screened = cases_make(officer)
     first = screened.sanction_case
