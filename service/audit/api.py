@@ -4,7 +4,7 @@ Needs the `app_admin` role; only the calling organisation's events are ever read
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -50,6 +50,8 @@ class AuditQuery(Schema):
     actor_api_user_uuid: uuid.UUID | None = None
     object_type: str | None = None
     object_uuid: uuid.UUID | None = None
+    created_from: date | None = Field(None, description="Records made on or after this day (Europe/Oslo)")
+    created_to: date | None = Field(None, description="Records made on or before this day (Europe/Oslo)")
 
 
 def audit_event_out(event) -> dict:
@@ -79,7 +81,8 @@ def audit_event_out(event) -> dict:
         "Who changed what: case reviews and assignments, monitoring decisions and removals, screening setup, "
         "watchlists, API users and members, each with its actor and the changed fields before and after. "
         "Newest first; `limit` (default 100, at most 1000) and `offset`. Filters: `action_key` (comma list), "
-        "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`. Records are "
+        "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`, and the days "
+        "`created_from` and `created_to` (YYYY-MM-DD, Europe/Oslo, both included). Records are "
         "append-only: no endpoint changes or deletes them. Needs the `app_admin` role; the records of "
         "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`, "
         "a national id's addition only with `person_national_identification` as well."
@@ -98,5 +101,7 @@ def audit_event_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, q
         actor_api_user_uuid=query.actor_api_user_uuid,
         object_type=query.object_type,
         object_uuid=query.object_uuid,
+        created_from=query.created_from,
+        created_to=query.created_to,
     )
     return composite_collection(events, page, audit_event_out, ordering=("-created_timestamp", "-uuid"))

@@ -3,6 +3,8 @@ behind `app_admin`, and no way to change or remove a record."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from service.audit.models import AuditAppendOnly, AuditEvent
@@ -126,3 +128,40 @@ def test_it_shows_that_a_customer_person_got_a_national_id_only_with_that_role(a
 
     assert national_id_records([*ADMIN, "aml"]) == 0
     assert national_id_records([*ADMIN, "aml", "person_national_identification"]) == 1
+
+
+def test_it_selects_the_records_of_a_range_of_days_in_oslo_time(api):
+    for name, at in (
+        ("Before", "2026-03-31T21:59:00+00:00"),  # 31 March 23:59 in Oslo
+        ("First", "2026-03-31T22:00:00+00:00"),  # 1 April 00:00 in Oslo
+        ("Last", "2026-04-30T21:59:59+00:00"),  # 30 April 23:59:59 in Oslo
+        ("After", "2026-04-30T22:00:00+00:00"),  # 1 May in Oslo
+    ):
+        AuditEvent.objects.create(  # as the service records them, at a chosen moment
+            app_customer_id=api.app_customer_uuid, action_key="watchlist.create", object_type="watchlist",
+            object_label=name, created_timestamp=datetime.fromisoformat(at),
+        )
+    params = {"action_key": "watchlist.create", "created_from": "2026-04-01", "created_to": "2026-04-30"}
+
+    [page] = api.get(audit_url(api.app_customer_uuid), params, roles=ADMIN).json()
+    [from_only] = api.get(audit_url(api.app_customer_uuid), {"action_key": "watchlist.create", "created_from": "2026-04-01"}, roles=ADMIN).json()
+
+    assert [e["object_label"] for e in page["elements"]] == ["Last", "First"] and page["count"] == 2
+    assert [e["object_label"] for e in from_only["elements"]] == ["After", "Last", "First"]
+
+
+@pytest.mark.parametrize(
+    ("params", "loc", "msg"),
+    [
+        ({"created_from": "2026-05-01", "created_to": "2026-04-01"}, ["query", "created_to"], "2026-04-01 is before created_from 2026-05-01"),
+        ({"created_from": "01.04.2026"}, ["query", "created_from"], None),
+    ],
+)
+def test_it_refuses_a_bad_range_of_days_naming_the_field(api, params, loc, msg):
+    response = api.get(audit_url(api.app_customer_uuid), params, roles=ADMIN)
+
+    assert response.status_code in (400, 422)
+    [error] = response.json()["errors"]
+    assert error["loc"] == loc
+    if msg:
+        assert error["msg"] == msg
