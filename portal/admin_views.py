@@ -17,10 +17,13 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
+from portal.audit_export import audit_changes, audit_csv_response
 from portal.admin_forms import ApiUserForm, InviteForm, RoleForm
 from portal.feedback import service_error_text
 from portal.models import Member
@@ -248,14 +251,6 @@ def _object_url(event) -> str | None:
         return None
 
 
-def _changes(event) -> list[dict]:
-    """The fields a record names, leaving out those an update kept as they were."""
-    before, after = event.before or {}, event.after or {}
-    keys = list(dict.fromkeys([*before, *after]))
-    changed = [key for key in keys if not (event.before and event.after and before.get(key) == after.get(key))]
-    return [{"key": key, "before": before.get(key), "after": after.get(key)} for key in changed]
-
-
 @never_cache
 @member_required(ADMIN)
 def audit(request):
@@ -273,7 +268,7 @@ def audit(request):
         )
     except ServiceError as exc:
         error = service_error_text(exc)
-    rows = [{"event": e, "url": _object_url(e), "changes": _changes(e)} for e in (page.events if page else ())]
+    rows = [{"event": e, "url": _object_url(e), "changes": audit_changes(e)} for e in (page.events if page else ())]
     context = {
         "rows": rows,
         "page": page,
@@ -283,3 +278,20 @@ def audit(request):
         "service_error": error,
     }
     return render(request, "portal/audit.html", context)
+
+
+@never_cache
+@member_required(ADMIN)
+def audit_export(request):
+    """Every record the audit page's filter selects, as a CSV file."""
+    group = request.GET.get("kind", "")
+    action_key = AUDIT_GROUPS[group][1] if group in AUDIT_GROUPS else ""
+    day = timezone.localdate().isoformat()
+    filename = f"audit-log-{slugify(request.member.organisation.name)}{'-' + group if action_key else ''}-{day}.csv"
+    try:
+        return audit_csv_response(
+            admin_client=_admin_client(request), filename=filename, action_key=action_key, created_from=None, created_to=None
+        )
+    except ServiceError as exc:
+        messages.error(request, f"The audit log could not be downloaded: {service_error_text(exc)}")
+        return redirect(f"{reverse('audit')}{'?kind=' + group if action_key else ''}")

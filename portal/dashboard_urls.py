@@ -14,5 +14,6 @@ urlpatterns = [
     path("members/api-users/<uuid:api_user_uuid>/rotate/", admin_views.api_user_rotate, name="api-user-rotate"),
     path("members/api-users/<uuid:api_user_uuid>/deactivate/", admin_views.api_user_deactivate, name="api-user-deactivate"),
     path("members/audit/", admin_views.audit, name="audit"),
+    path("members/audit/export.csv", admin_views.audit_export, name="audit-export"),
     path("health/", views.health, name="health"),
 ]

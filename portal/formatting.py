@@ -15,7 +15,7 @@ from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, file_size, k
 
 __all__ = [
     "DASH", "NBSP", "amount", "day", "decimal", "file_size", "kroner", "moment", "percent",
-    "measure_value", "monitoring_why", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
+    "measure_value", "monitoring_why", "recorded_text", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
 ]
 
 
@@ -35,3 +35,17 @@ def measure_value(value, unit: str) -> str:
 def monitoring_why(monitoring) -> str:
     """Why a person or company is monitored (vakt_format.monitoring_reason); a dash for none."""
     return reason_text(monitoring.comment, monitoring.origin_key) if monitoring.comment else DASH
+
+
+def recorded_text(value) -> str:
+    """A value the service recorded (an audit record's field), for reading: lists joined, yes/no,
+    amounts grouped (years left alone), a dash for nothing."""
+    if value is None or value == "" or value == []:
+        return DASH
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(item) for item in value)
+    if isinstance(value, (int, float)) and abs(value) >= 10_000:
+        return amount(value)
+    return str(value)

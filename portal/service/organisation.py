@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment, uuid_or_none
@@ -167,7 +167,24 @@ class OrganisationAdminArea(Area):
         path = f"{self._base()}/api-user/{path_segment(api_user_uuid)}"
         return ApiUser.from_json(self.client.patch("analysis", path, json={"active_flag": False, **self.acting_body()}))
 
-    def audit_events(self, *, limit: int = 50, offset: int = 0, action_key: str = "", object_uuid=None) -> AuditPage:
-        params = {"limit": limit, "offset": offset, "action_key": action_key or None, "object_uuid": object_uuid}
+    def audit_events(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        action_key: str = "",
+        object_uuid=None,
+        created_from: date | None = None,
+        created_to: date | None = None,
+    ) -> AuditPage:
+        """Newest first; `created_from` / `created_to`: Oslo days, both included."""
+        params = {
+            "limit": limit,
+            "offset": offset,
+            "action_key": action_key or None,
+            "object_uuid": object_uuid,
+            "created_from": created_from.isoformat() if created_from else None,
+            "created_to": created_to.isoformat() if created_to else None,
+        }
         [page] = self.client.get("analysis", f"{self._base()}/audit-event", params=params)
         return AuditPage(tuple(AuditEvent.from_json(e) for e in page["elements"]), int(page["count"]), bool(page["has_more"]))

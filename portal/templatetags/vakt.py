@@ -17,15 +17,7 @@ def key_label(value) -> str:
 @register.filter
 def plain(value) -> str:
     """A value the service recorded, for reading: lists joined, yes/no, a dash for nothing."""
-    if value is None or value == "" or value == []:
-        return fmt.DASH
-    if isinstance(value, bool):
-        return "Yes" if value else "No"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(item) for item in value)
-    if isinstance(value, (int, float)) and abs(value) >= 10_000:  # amounts grouped; years (2025) left alone
-        return fmt.amount(value)
-    return str(value)
+    return fmt.recorded_text(value)
 
 
 @register.filter

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from service.screening.batch_file import ScreeningRow, screening_file_read
 from service.screening.engine import LoadedIndex, screening_index
+from vakt_format.spreadsheet import cell_text
 
 BEST_HITS = 3  # per row in the result
 # More than BEST_HITS: hits of lists a config does not screen against are dropped after the
@@ -26,8 +27,6 @@ RESULT_COLUMNS = (
     "hit_count",
     *(f"hit_{n}_{name}" for n in range(1, BEST_HITS + 1) for name in HIT_FIELDS),
 )
-# A cell a spreadsheet would run as a formula; names come from the uploader.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def row_result(
@@ -63,18 +62,13 @@ def row_result(
     return {**row.as_dict(), "hits": hits}
 
 
-def _safe(value) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
 def result_csv_row(result: dict) -> dict:
-    out = {column: _safe(result[column]) for column in ROW_COLUMNS}
+    out = {column: cell_text(result[column]) for column in ROW_COLUMNS}
     out["line"] = result["line"]
     out["hit_count"] = len(result["hits"])
     for n, hit in enumerate(result["hits"][:BEST_HITS], start=1):
         for name in HIT_FIELDS:
-            value = f"{hit['score']:.3f}" if name == "score" else _safe(hit[name])
+            value = f"{hit['score']:.3f}" if name == "score" else cell_text(hit[name])
             out[f"hit_{n}_{name}"] = value
     return out
 
