@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from service.audit.services import Actor, audit_record
 from service.auth.credentials import client_id_generate, secret_generate, secret_hash
@@ -145,11 +145,15 @@ def app_membership_invite(
     *, app_customer: AppCustomer, email: str, full_name: str, actor: Actor | None = None
 ) -> AppMembership:
     """A new member of the organisation. Inviting the email of a deactivated member makes them
-    active again (same person, same history); an active member's email is a 400."""
+    active again (same person, same history); an active member's email is a 400.
+
+    Two invites of a new email at once both find no row to lock; the unique constraint decides:
+    the second insert waits for the first to commit and fails, and is the same 400."""
     email = email.strip().lower()
+    already = bad_field(["body", "email"], f"{email} is already a member of the organisation", code="already_member")
     existing = AppMembership.objects.select_for_update().filter(app_customer=app_customer, email=email).first()
     if existing is not None and existing.active_flag:
-        raise bad_field(["body", "email"], f"{email} is already a member of the organisation", code="already_member")
+        raise already
     before = None
     if existing is not None:
         before = _membership_state(existing)
@@ -157,7 +161,11 @@ def app_membership_invite(
         existing.save(update_fields=["active_flag", "full_name"])
         membership = existing
     else:
-        membership = AppMembership.objects.create(app_customer=app_customer, email=email, full_name=full_name)
+        try:
+            with transaction.atomic():  # a savepoint: the failed insert may be caught
+                membership = AppMembership.objects.create(app_customer=app_customer, email=email, full_name=full_name)
+        except IntegrityError:
+            raise already from None
     _audit_membership(membership, actor, "app_membership.invite", before)
     return membership
 

@@ -10,6 +10,7 @@ from django.test import Client
 from portal.models import Member
 from service.audit.models import AuditEvent
 from service.auth.models import AppMembership
+from service.auth.services import app_membership_create
 from tests.portal.conftest import add_member, make_member
 
 
@@ -47,6 +48,18 @@ def test_bad_input_shows_field_errors_and_invites_nobody(db):
     assert 'data-testid="error-email"' in page and 'data-testid="error-full_name"' in page
     assert "Someone with this email already has a login." in taken.content.decode()
     assert AppMembership.objects.filter(app_customer=admin.app_customer).count() == 1  # the admin only
+
+
+def test_a_person_already_active_in_the_service_is_a_field_error_and_gets_no_login(db):
+    admin = _admin()
+    app_membership_create(app_customer=admin.app_customer, email="kari@nordbank.no")  # invited through the API
+
+    response = admin.client().post("/members/invite/", {"email": "kari@nordbank.no", "full_name": "Kari", "role": "viewer"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'data-testid="error-email"' in page and "kari@nordbank.no is already a member of the organisation" in page
+    assert not get_user_model().objects.filter(username="kari@nordbank.no").exists()
 
 
 def test_an_email_too_long_for_a_login_is_a_field_error_and_invites_nobody(db):

@@ -39,6 +39,7 @@ def test_it_refuses_an_active_members_email_again_and_a_non_email(api):
     bad = _post(api, _members_url(api), {"email": "kari-nordbank"})
 
     assert again.status_code == 400 and again.json()["code"] == "already_member"
+    assert again.json()["errors"][0]["loc"] == ["body", "email"]
     assert bad.status_code == 400 and bad.json()["errors"][0]["loc"] == ["body", "email"]
     assert AppMembership.objects.count() == 1
 
