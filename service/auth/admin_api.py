@@ -147,23 +147,19 @@ def api_user_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload:
     response=s.ApiUserOut,
     summary="Extension: change an API user's roles, or deactivate it",
     description="`role_keys` replaces its roles (only roles the calling API user holds). `active_flag` false "
-    "deactivates it: its secrets and tokens stop working at once. An API user cannot deactivate itself (409).",
+    "deactivates it: its secrets and tokens stop working at once. Both in one PATCH: both or neither. An API "
+    "user cannot deactivate itself (409).",
     openapi_extra={**EXTENSION, **conflict_answer("An API user deactivating itself (cannot_deactivate_self)")},
     tags=["Extensions"],
 )
 def api_user_update(request: HttpRequest, app_customer_uuid: uuid.UUID, api_user_uuid: uuid.UUID, payload: s.ApiUserPatch):
     principal, customer = _admin(request, app_customer_uuid)
     api_user = _api_user(customer, api_user_uuid)
-    if payload.active_flag is True and not api_user.is_active:
-        raise bad_field(["body", "active_flag"], "a deactivated API user stays deactivated; create a new one")
     role_keys = _grantable(principal, payload.role_keys) if payload.role_keys is not None else None
     if payload.active_flag is False and api_user.uuid == principal.api_user_uuid:
         raise ApiError("An API user cannot deactivate itself: use another admin API user.", code="cannot_deactivate_self", status=409)
     actor = _actor(request, customer, payload.app_membership_uuid)
-    if role_keys is not None:
-        services.api_user_roles_set(api_user=api_user, role_keys=role_keys, actor=actor)
-    if payload.active_flag is False:
-        services.api_user_deactivate(api_user=api_user, actor=actor)
+    services.api_user_update(api_user=api_user, role_keys=role_keys, active_flag=payload.active_flag, actor=actor)
     return s.api_user_out(_api_user(customer, api_user_uuid))
 
 

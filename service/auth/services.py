@@ -101,25 +101,28 @@ def api_user_rotate_secrets(
 
 
 @transaction.atomic
-def api_user_roles_set(*, api_user: ApiUser, role_keys: Iterable[str], actor: Actor | None = None) -> ApiUser:
-    roles = _roles_for(role_keys)
-    before = _api_user_state(api_user)
-    api_user.roles.set(roles)
-    after = _api_user_state(api_user)
-    if after != before:
-        _audit_api_user(api_user, actor, "api_user.roles_change", before, after)
-    return api_user
-
-
-@transaction.atomic
-def api_user_deactivate(*, api_user: ApiUser, actor: Actor | None = None) -> ApiUser:
-    """Its credentials stop working at once (basic auth and tokens); deactivating twice changes nothing."""
-    if not api_user.is_active:
-        return api_user
-    before = _api_user_state(api_user)
-    api_user.is_active = False
-    api_user.save(update_fields=["is_active"])
-    _audit_api_user(api_user, actor, "api_user.deactivate", before, _api_user_state(api_user))
+def api_user_update(
+    *, api_user: ApiUser, role_keys: Iterable[str] | None = None, active_flag: bool | None = None, actor: Actor | None = None
+) -> ApiUser:
+    """Replaces its roles (`role_keys`) and deactivates it (`active_flag` false): both or neither. Each
+    part that changes something has its audit record (`api_user.roles_change`, `api_user.deactivate`).
+    A deactivated API user's credentials stop working at once, and it stays deactivated (`active_flag`
+    true is a 400). As in `api_user_rotate_secrets`, the row is locked and read again first, so a change
+    committed since the caller read it is what the checks and the audit records see."""
+    roles = _roles_for(role_keys) if role_keys is not None else None
+    api_user = ApiUser.objects.select_for_update().get(pk=api_user.pk)
+    if active_flag is True and not api_user.is_active:
+        raise bad_field(["body", "active_flag"], "a deactivated API user stays deactivated; create a new one")
+    if roles is not None:
+        before = _api_user_state(api_user)
+        api_user.roles.set(roles)
+        if (after := _api_user_state(api_user)) != before:
+            _audit_api_user(api_user, actor, "api_user.roles_change", before, after)
+    if active_flag is False and api_user.is_active:
+        before = _api_user_state(api_user)
+        api_user.is_active = False
+        api_user.save(update_fields=["is_active"])
+        _audit_api_user(api_user, actor, "api_user.deactivate", before, _api_user_state(api_user))
     return api_user
 
 

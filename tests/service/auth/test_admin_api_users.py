@@ -130,6 +130,54 @@ def test_deactivating_stops_its_credentials_and_cannot_be_undone_or_rotated(api)
     assert _patch(api, url, {"active_flag": True}).status_code == 400
 
 
+def test_a_patch_with_roles_and_deactivation_does_both_with_a_record_each(api):
+    from service.audit.models import AuditEvent
+
+    body = _post(api, _users_url(api), {"name": "ERP", "role_keys": ["aml"]}).json()
+    url = f"{_users_url(api)}/{body['api_user']['uuid']}"
+
+    response = _patch(api, url, {"role_keys": ["credit_check"], "active_flag": False})
+
+    assert response.status_code == 200, response.json()
+    assert (response.json()["role_keys"], response.json()["active_flag"]) == (["credit_check"], False)
+    assert _basic(api.client, body["basic_auth_id"], body["basic_auth_secret"]).status_code == 401
+    records = AuditEvent.objects.filter(object_uuid=body["api_user"]["uuid"]).exclude(action_key="api_user.create")
+    assert [(r.action_key, r.before, r.after) for r in records.order_by("created_timestamp", "pk")] == [
+        ("api_user.roles_change", {"role_keys": ["aml"], "active_flag": True}, {"role_keys": ["credit_check"], "active_flag": True}),
+        ("api_user.deactivate", {"role_keys": ["credit_check"], "active_flag": True}, {"role_keys": ["credit_check"], "active_flag": False}),
+    ]
+
+
+def test_a_failure_while_deactivating_leaves_the_roles_unchanged_too(api, monkeypatch):
+    from django.test import Client
+
+    from service.audit.models import AuditEvent
+    from service.auth import services
+    from tests.conftest import ApiCaller
+
+    body = _post(api, _users_url(api), {"name": "ERP", "role_keys": ["aml"]}).json()
+    url = f"{_users_url(api)}/{body['api_user']['uuid']}"
+    written = []
+
+    def second_record_fails(**record):
+        written.append(record["action"])
+        if len(written) == 2:
+            raise RuntimeError("the database went away")
+        return audit_record(**record)
+
+    audit_record = services.audit_record
+    monkeypatch.setattr(services, "audit_record", second_record_fails)
+    failing = ApiCaller(Client(raise_request_exception=False), api.credentials)
+
+    response = _patch(failing, url, {"role_keys": ["credit_check"], "active_flag": False})
+
+    assert response.status_code == 500 and written == ["api_user.roles_change", "api_user.deactivate"]
+    [listing] = api.get(_users_url(api), roles=ADMIN).json()
+    [erp] = [u for u in listing["elements"] if u["uuid"] == body["api_user"]["uuid"]]
+    assert (erp["role_keys"], erp["active_flag"]) == (["aml"], True)  # not the roles without the deactivation
+    assert not AuditEvent.objects.filter(object_uuid=erp["uuid"]).exclude(action_key="api_user.create").exists()
+
+
 def test_an_api_user_cannot_deactivate_itself(api):
     response = _patch(api, f"{_users_url(api)}/{api.credentials.api_user.uuid}", {"active_flag": False})
 

@@ -58,13 +58,13 @@ def test_what_another_process_remembered_while_a_deactivation_was_uncommitted_is
     from django.db import transaction
 
     from service.auth.principal_cache import KnownCaller, caller_remember, caller_remembered
-    from service.auth.services import api_user_deactivate
+    from service.auth.services import api_user_update
 
     user = api.credentials.api_user
     key = ("token", user.uuid, user.credentials_version)
     with django_capture_on_commit_callbacks(execute=True):
         with transaction.atomic():
-            api_user_deactivate(api_user=user)
+            api_user_update(api_user=user, active_flag=False)
             # Another process, a request with a token, reading the committed (still active) row:
             caller_remember(key, KnownCaller(user.uuid, user.app_customer_id, frozenset({"aml"})))
             assert caller_remembered(key)[0]
