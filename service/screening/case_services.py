@@ -145,7 +145,12 @@ def case_assign(
             raise bad_field(loc, "not a member of the calling organisation")
         membership_active_check(assignee, loc)
     with transaction.atomic():
-        before = ScreeningCase.objects.filter(pk=case.pk).values_list("assignee_app_membership__email", flat=True).first()
+        # Locked before the "before" is read: two assignments at once then record a chain
+        # (one's after is the other's before), not the same before twice. The assignee is read
+        # after the lock, not joined into the locking query: PostgreSQL would give the joined
+        # row as it was before the lock was waited for.
+        locked = ScreeningCase.objects.select_for_update().get(pk=case.pk)
+        before = locked.assignee_app_membership.email if locked.assignee_app_membership_id else None
         ScreeningCase.objects.filter(pk=case.pk).update(assignee_app_membership=assignee, update_timestamp=timezone.now())
         audit_record(
             app_customer_uuid=app_customer_uuid,

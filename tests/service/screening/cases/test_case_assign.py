@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+from django.db import connection
+from django.test import Client
+
+from service.audit.models import AuditEvent
+from service.screening import case_services
+from tests.conftest import ApiCaller
+from tests.racing import race
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of
 from tests.service.screening.helpers import config_url, patch
@@ -75,3 +83,25 @@ def test_it_refuses_a_deactivated_assignee_or_assigner_and_records_nothing(api, 
     assert {e["code"] for e in (as_assignee.json(), as_assigner.json())} == {"membership_deactivated"}
     assert _assignee(api, config["uuid"]) is None
     assert not AuditEvent.objects.filter(action_key="screening_case.assign").exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
+def test_two_assignments_at_once_record_a_chain_of_assignees(api, lists, monkeypatch):
+    config = config_with(api, "un_security_council")
+    case_uuid = _case(api, config["uuid"])
+    path = config_url(config["uuid"], f"/screening-case/{case_uuid}")
+    anna, ola = member_of(api, "anna@nordbank.no"), member_of(api, "ola@nordbank.no")
+
+    def assign(member):
+        return lambda: patch(ApiCaller(Client(), api.credentials), path, {"assignee_app_membership_uuid": member})
+
+    # The first is held after its update, uncommitted, until the second waits for the case's lock.
+    first, second = race(monkeypatch, case_services, "audit_record", assign(anna), assign(ola))
+
+    assert (first.status_code, second.status_code) == (200, 200)
+    records = AuditEvent.objects.filter(action_key="screening_case.assign", object_uuid=case_uuid).order_by("created_timestamp")
+    assert [(r.before["assignee_email"], r.after["assignee_email"]) for r in records] == [
+        (None, "anna@nordbank.no"),
+        ("anna@nordbank.no", "ola@nordbank.no"),  # not None again: the second read the case after the first
+    ]
+    assert _assignee(api, config["uuid"]) == ola
