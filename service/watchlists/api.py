@@ -141,41 +141,80 @@ def watchlist_companies(request: HttpRequest, watchlist_uuid: uuid.UUID):
     return json_response([s.watchlist_company_out(row) for row in rows])
 
 
+COMPANIES_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "array",
+                    "maxItems": selectors.MAX_COMPANIES_PER_REQUEST,
+                    "items": s.WatchlistCompanyIn.model_json_schema(),
+                }
+            }
+        },
+    }
+}
+
+
+def _entries(request: HttpRequest) -> object:
+    """The add or replace body as JSON; its shape is checked with the entries (selectors)."""
+    try:
+        return orjson.loads(request.body)
+    except orjson.JSONDecodeError as exc:
+        raise BadRequest(f"The body is not valid JSON: {exc}", code="invalid_request", errors=[field_error(["body"], "invalid JSON")]) from None
+
+
 @router.post(
     "/watchlist/{watchlist_uuid}/company",
     response=s.AddCompaniesOut,
     summary="Add companies to a watchlist",
     description=s.ADD_BODY_DOC + " Companies already on the watchlist are ignored (idempotent).",
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {
-                        "type": "array",
-                        "maxItems": selectors.MAX_COMPANIES_PER_REQUEST,
-                        "items": s.WatchlistCompanyIn.model_json_schema(),
-                    }
-                }
-            },
-        }
-    },
+    openapi_extra=COMPANIES_BODY,
 )
 def watchlist_companies_add(request: HttpRequest, watchlist_uuid: uuid.UUID):
     watchlist = _watchlist(request, watchlist_uuid)
-    try:
-        entries = orjson.loads(request.body)
-    except orjson.JSONDecodeError as exc:
-        raise BadRequest(f"The body is not valid JSON: {exc}", code="invalid_request", errors=[field_error(["body"], "invalid JSON")]) from None
-    result = services.watchlist_add_companies(watchlist=watchlist, entries=entries, actor=_actor(request))
+    result = services.watchlist_add_companies(watchlist=watchlist, entries=_entries(request), actor=_actor(request))
     return {"added_count": result.added_count, "ignored_count": result.ignored_count, "company_count": result.company_count}
+
+
+@router.put(
+    "/watchlist/{watchlist_uuid}/company",
+    response=s.ReplaceCompaniesOut,
+    summary="Extension: replace a watchlist's companies",
+    description=(
+        "Makes the watchlist hold exactly the companies of the body, in one transaction: the companies not "
+        "named are removed, the new ones added, those named and already there kept. The body is the add's: "
+        + s.ADD_BODY_DOC
+        + " An empty array empties the watchlist. When it removes companies from a watchlist a screening "
+        "config follows, it needs `aml` (403 `role_missing` otherwise, nothing changed), as the removals do; "
+        "a replace that only adds needs no role. Screening hears of every company added and removed at once."
+    ),
+    openapi_extra={**COMPANIES_BODY, **EXTENSION},
+)
+def watchlist_companies_replace(request: HttpRequest, watchlist_uuid: uuid.UUID):
+    watchlist = _watchlist(request, watchlist_uuid)
+    result = services.watchlist_replace_companies(
+        watchlist=watchlist,
+        entries=_entries(request),
+        granted_roles=principal_of(request).granted_roles,
+        actor=_actor(request),
+    )
+    return {
+        "added_count": result.added_count,
+        "removed_count": result.removed_count,
+        "kept_count": result.kept_count,
+        "company_count": result.company_count,
+    }
 
 
 @router.delete(
     "/watchlist/{watchlist_uuid}/company",
     response=s.RemovedOut,
     summary="Remove all companies from a watchlist",
-    description="Irreversible. To replace a watchlist's content: DELETE, then POST the new list. " + REMOVAL_NEEDS_AML,
+    description=(
+        "Irreversible. To replace a watchlist's content in one step: PUT the new list (extension). " + REMOVAL_NEEDS_AML
+    ),
 )
 def watchlist_companies_remove(request: HttpRequest, watchlist_uuid: uuid.UUID):
     watchlist = _removable_watchlist(request, watchlist_uuid)

@@ -53,7 +53,7 @@ class WatchlistCompanyIn(Schema):
 ADD_BODY_DOC = (
     f"A JSON array of at most {MAX_COMPANIES_PER_REQUEST:,} `{{org_nr, org_nr_schema}}`; numbers are checked "
     "with python-stdnum and must be in the register. All or nothing: a 400 lists every bad entry "
-    '(`errors[].loc = ["body", <index>, "org_nr" | "org_nr_schema"]`) and adds none.'
+    '(`errors[].loc = ["body", <index>, "org_nr" | "org_nr_schema"]`) and changes nothing.'
 )
 
 
@@ -91,6 +91,13 @@ def watchlist_company_out(row: WatchlistCompanyRow) -> dict:
 class AddCompaniesOut(Schema):
     added_count: int = Field(description="Companies this request added")
     ignored_count: int = Field(description="Entries already on the watchlist or repeated in the body")
+    company_count: int = Field(description="Companies on the watchlist afterwards")
+
+
+class ReplaceCompaniesOut(Schema):
+    added_count: int = Field(description="Companies this request added")
+    removed_count: int = Field(description="Companies this request removed (those the body does not name)")
+    kept_count: int = Field(description="Companies the body names that were already on the watchlist")
     company_count: int = Field(description="Companies on the watchlist afterwards")
 
 

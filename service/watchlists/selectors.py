@@ -91,7 +91,7 @@ def watchlist_companies_list(*, watchlist: Watchlist, granted_roles: Iterable[st
 
 
 def company_entries_resolve(*, entries: object) -> list[uuid.UUID]:
-    """The register's companies named by an add request's body, a JSON array of
+    """The register's companies named by an add or replace request's body, a JSON array of
     {org_nr, org_nr_schema}, in the body's order without repeats. A 400 listing every bad
     entry (loc ["body", index, field]) when any is malformed, of an unknown schema or not
     in the register; more than MAX_COMPANIES_PER_REQUEST entries is a 400 before any check."""
@@ -125,7 +125,7 @@ def company_entries_resolve(*, entries: object) -> list[uuid.UUID]:
     if errors:
         errors.sort(key=lambda error: error["loc"][1] if len(error["loc"]) > 1 else -1)
         raise BadRequest(
-            f"{_entries_with_errors(errors)} of {len(entries)} entries are invalid; nothing was added.",
+            f"{_entries_with_errors(errors)} of {len(entries)} entries are invalid; nothing was changed.",
             code="invalid_request",
             errors=errors,
         )

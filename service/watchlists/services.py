@@ -4,8 +4,9 @@
 Adding is an upsert against the UNIQUE(watchlist, company) constraint: INSERT ... ON
 CONFLICT DO NOTHING RETURNING company_id, so two requests adding overlapping lists at
 once both succeed, each company lands once, and each request counts (and reports to
-screening) only the rows it really inserted. Removing all uses DELETE ... RETURNING for
-the same reason. Both statements are the same on PostgreSQL and SQLite (3.35+).
+screening) only the rows it really inserted. Removing (all, or those a replace drops)
+uses DELETE ... RETURNING for the same reason. Both statements are the same on
+PostgreSQL and SQLite (3.35+).
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ logger = logging.getLogger(__name__)
 class AddResult:
     added_count: int
     ignored_count: int
+    company_count: int
+
+
+@dataclass(frozen=True)
+class ReplaceResult:
+    added_count: int
+    removed_count: int
+    kept_count: int  # named in the body and already on the watchlist
     company_count: int
 
 
@@ -109,6 +118,36 @@ def watchlist_add_companies(*, watchlist: Watchlist, entries: object, actor: Act
     return AddResult(len(added), len(entries) - len(added), company_count)  # type: ignore[arg-type]
 
 
+def watchlist_replace_companies(
+    *, watchlist: Watchlist, entries: object, granted_roles: frozenset[str], actor: Actor | None = None
+) -> ReplaceResult:
+    """Makes the watchlist hold exactly the register companies the body names, in one
+    transaction: the body is checked whole first (the add's 400), then the companies not
+    named are removed (which needs what `watchlist_removal_allow` asks, only when there are
+    any) and the new ones added. One signal names every company added and removed; a
+    replace that changes nothing sends none. An empty array empties the watchlist."""
+    company_uuids = selectors.company_entries_resolve(entries=entries)
+    with transaction.atomic():
+        # The row lock orders replaces and deletes of this watchlist one after another.
+        if not Watchlist.objects.select_for_update().filter(pk=watchlist.pk).exists():
+            raise NotFound(f"No watchlist {watchlist.uuid}.")
+        present = set(WatchlistCompany.objects.filter(watchlist=watchlist).values_list("company_id", flat=True))
+        wanted = set(company_uuids)
+        if present - wanted:
+            watchlist_removal_allow(watchlist=watchlist, granted_roles=granted_roles)
+        removed = _delete_memberships_returning(watchlist, company_uuids=sorted(present - wanted, key=str))
+        added = _insert_ignoring_present(watchlist, [c for c in company_uuids if c not in present])
+        if added or removed:
+            _touch(watchlist)
+        if removed:
+            _audit(watchlist, actor, "watchlist.companies_remove", _companies_state(removed), None)
+        if added:
+            _audit(watchlist, actor, "watchlist.companies_add", None, _companies_state(added))
+        company_count = WatchlistCompany.objects.filter(watchlist=watchlist).count()
+        _changed_on_commit(watchlist, added=added, removed=removed)
+    return ReplaceResult(len(added), len(removed), len(wanted) - len(added), company_count)
+
+
 def _companies_state(company_uuids: Sequence[uuid.UUID]) -> dict:
     # The first 100 uuids and the count: a 10,000-company import stays a readable record.
     return {"company_count": len(company_uuids), "company_uuids": [str(u) for u in list(company_uuids)[:100]]}
@@ -179,17 +218,39 @@ def _insert_ignoring_present(watchlist: Watchlist, company_uuids: Sequence[uuid.
     return added
 
 
-def _delete_memberships_returning(watchlist: Watchlist) -> list[uuid.UUID]:
+def _delete_memberships_returning(
+    watchlist: Watchlist, *, company_uuids: Sequence[uuid.UUID] | None = None
+) -> list[uuid.UUID]:
+    """DELETE ... RETURNING: the companies this statement really removed; all of the watchlist's,
+    or those of `company_uuids` (PostgreSQL: one array; SQLite: batches under its parameter limit)."""
     meta = WatchlistCompany._meta
     watchlist_field, company_field = meta.get_field("watchlist"), meta.get_field("company")
     quote = connection.ops.quote_name
+    sql = f"DELETE FROM {quote(meta.db_table)} WHERE {quote(watchlist_field.column)} = %s"
+    returning = f" RETURNING {quote(company_field.column)}"
+    watchlist_param = watchlist_field.get_db_prep_save(watchlist.pk, connection)
+    removed: list[uuid.UUID] = []
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"DELETE FROM {quote(meta.db_table)} WHERE {quote(watchlist_field.column)} = %s "
-            f"RETURNING {quote(company_field.column)}",
-            [watchlist_field.get_db_prep_save(watchlist.pk, connection)],
-        )
-        return [_as_uuid(value) for (value,) in cursor.fetchall()]
+        if company_uuids is None:
+            cursor.execute(sql + returning, [watchlist_param])
+            return [_as_uuid(value) for (value,) in cursor.fetchall()]
+        if connection.vendor == "postgresql":
+            if company_uuids:
+                cursor.execute(
+                    sql + f" AND {quote(company_field.column)} = ANY(%s::uuid[])" + returning,
+                    [watchlist_param, list(company_uuids)],
+                )
+                removed = [_as_uuid(value) for (value,) in cursor.fetchall()]
+            return removed
+        for start in range(0, len(company_uuids), _INSERT_BATCH):
+            batch = company_uuids[start : start + _INSERT_BATCH]
+            params = [company_field.get_db_prep_save(company_uuid, connection) for company_uuid in batch]
+            cursor.execute(
+                sql + f" AND {quote(company_field.column)} IN ({', '.join(['%s'] * len(batch))})" + returning,
+                [watchlist_param, *params],
+            )
+            removed += [_as_uuid(value) for (value,) in cursor.fetchall()]
+    return removed
 
 
 def _as_uuid(value) -> uuid.UUID:

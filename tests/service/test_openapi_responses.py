@@ -167,6 +167,7 @@ def _writes(walk: Walk, company) -> None:
     walk.result(r, "uuid", "watchlist_uuid")
     walk.call("patch", V1 + "/watchlist/{watchlist_uuid}", body={"watchlist_name": "Kunder 2"})
     walk.call("post", V1 + "/watchlist/{watchlist_uuid}/company", body=[org])
+    walk.call("put", V1 + "/watchlist/{watchlist_uuid}/company", body=[org])
 
     r = walk.call("post", CUSTOMER + "/screening-config", body={})
     walk.result(r, "uuid", "screening_config_uuid")

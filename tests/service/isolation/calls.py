@@ -38,5 +38,5 @@ def leaks(response, secrets: set[str], sent: str) -> list[str]:
 def write_order(op):
     method, path = op
     # Reads first, then writes; deletes last, the deepest resource first (B's own controls stay valid).
-    rank = {"get": 0, "post": 1, "patch": 2, "delete": 3}[method]
+    rank = {"get": 0, "post": 1, "patch": 2, "put": 2, "delete": 3}[method]
     return (rank, -len(path) if method == "delete" else 0)

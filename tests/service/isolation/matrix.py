@@ -60,6 +60,7 @@ def _monitoring_for_spare(w: World) -> dict:
 GET = "get"
 POST = "post"
 PATCH = "patch"
+PUT = "put"
 DELETE = "delete"
 A = "/analysis/v1"
 
@@ -87,6 +88,8 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (DELETE, f"{A}/watchlist/{{watchlist_uuid}}"): Private(),
     (GET, f"{A}/watchlist/{{watchlist_uuid}}/company"): Private(),
     (POST, f"{A}/watchlist/{{watchlist_uuid}}/company"): Private(body=lambda w: [{"org_nr": "913748174", "org_nr_schema": "NO"}]),
+    # The company already on the world's watchlist: a replace that removes nothing (no role needed).
+    (PUT, f"{A}/watchlist/{{watchlist_uuid}}/company"): Private(body=lambda w: [{"org_nr": "913748174", "org_nr_schema": "NO"}]),
     (DELETE, f"{A}/watchlist/{{watchlist_uuid}}/company"): Private(),
     (DELETE, f"{A}/watchlist/{{watchlist_uuid}}/company/{{company_identifier}}"): Private(),
     # Screening configs, their categories and watchlists.

@@ -1,4 +1,4 @@
-"""URLs, a PATCH for the `api` caller, a watchlist maker and a signal recorder for the watchlist tests."""
+"""URLs, a PATCH and a PUT for the `api` caller, a watchlist maker and a signal recorder for the watchlist tests."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ def entry(company, *, spaced: bool = False) -> dict:
 
 def patch(caller, path: str, body):
     return caller.client.patch(path, json.dumps(body), content_type="application/json", **caller.headers())
+
+
+def put(caller, path: str, body, *, roles=None):
+    return caller.client.put(path, json.dumps(body), content_type="application/json", **caller.headers(roles))
 
 
 def watchlist_make(caller, name: str = "Kunder", companies=()) -> str:

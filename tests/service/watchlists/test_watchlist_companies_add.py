@@ -79,7 +79,7 @@ def test_it_lists_every_bad_entry_with_its_index_and_adds_nothing(api):
     assert response.status_code == 400
     error = response.json()
     assert error["code"] == "invalid_request"
-    assert "8 of 9 entries are invalid" in error["detail"] and "nothing was added" in error["detail"]
+    assert "8 of 9 entries are invalid" in error["detail"] and "nothing was changed" in error["detail"]
     assert [e["loc"] for e in error["errors"]] == [
         ["body", 1, "org_nr"],
         ["body", 2, "org_nr_schema"],

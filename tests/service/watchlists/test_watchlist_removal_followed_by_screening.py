@@ -1,13 +1,13 @@
 """Removing companies from a watchlist a screening config follows stops their screening, as
-detaching the watchlist does, so the three removals (one company, all companies, the whole
-watchlist) need `aml` there; elsewhere they need no role."""
+detaching the watchlist does, so the removals (one company, all companies, the whole
+watchlist, a replace that leaves some out) need `aml` there; elsewhere they need no role."""
 
 import pytest
 
 from service.watchlists.models import WatchlistCompany
 from tests.service.companies.factories import company_make
 from tests.service.screening.helpers import AML, config_make, config_url
-from tests.service.watchlists.helpers import companies_url, watchlist_make, watchlist_url
+from tests.service.watchlists.helpers import companies_url, entry, put, watchlist_make, watchlist_url
 
 
 @pytest.fixture
@@ -57,3 +57,39 @@ def test_a_watchlist_no_config_follows_needs_no_role_to_empty(api):
     watchlist_uuid = watchlist_make(api, companies=[company_make()])
 
     assert api.delete(companies_url(watchlist_uuid)).json() == {"removed_count": 1}
+
+
+def test_a_replace_that_removes_needs_aml_and_changes_nothing_without_it(api, followed):
+    watchlist_uuid, companies = followed
+    new = company_make(name="Ny AS")
+
+    response = put(api, companies_url(watchlist_uuid), [entry(companies[0]), entry(new)], roles=["credit_check"])
+
+    assert response.status_code == 403
+    body = response.json()
+    assert body["code"] == "role_missing" and "followed by screening" in body["detail"]
+    assert body["errors"] == [{"loc": ["header", "Nk-Role-Keys"], "msg": "missing role: aml"}]
+    assert set(WatchlistCompany.objects.filter(watchlist_id=watchlist_uuid).values_list("company_id", flat=True)) == {
+        c.uuid for c in companies
+    }
+
+
+def test_a_replace_that_only_adds_needs_no_role(api, followed):
+    watchlist_uuid, companies = followed
+    new = company_make(name="Ny AS")
+
+    response = put(api, companies_url(watchlist_uuid), [*(entry(c) for c in companies), entry(new)], roles=["credit_check"])
+
+    assert response.status_code == 200
+    assert response.json() == {"added_count": 1, "removed_count": 0, "kept_count": 2, "company_count": 3}
+
+
+def test_a_replace_that_removes_goes_through_with_aml(api, followed):
+    watchlist_uuid, companies = followed
+
+    response = put(api, companies_url(watchlist_uuid), [entry(companies[1])], roles=AML)
+
+    assert response.status_code == 200 and response.json()["removed_count"] == 1
+    assert list(WatchlistCompany.objects.filter(watchlist_id=watchlist_uuid).values_list("company_id", flat=True)) == [
+        companies[1].uuid
+    ]
