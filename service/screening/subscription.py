@@ -268,15 +268,17 @@ def on_watchlist_companies_changed(
 ) -> None:
     """Receiver of `watchlist_companies_changed` (sent after commit). Added companies concern
     the configs the watchlist is attached to; removed ones every config of the organisation,
-    since a deleted watchlist's links are gone by now."""
+    since a deleted watchlist's links are gone by now. Each config syncs its companies of
+    the change together (a replace adds and removes at once)."""
+    linked: set[uuid.UUID] = set()
     if added_company_uuids:
-        linked = ScreeningConfigWatchlist.objects.filter(watchlist_id=watchlist_uuid).values_list("screening_config_id", flat=True)
-        for config_uuid in linked:
-            companies_sync_on_commit(config_uuid=config_uuid, company_uuids=added_company_uuids)
+        linked = set(ScreeningConfigWatchlist.objects.filter(watchlist_id=watchlist_uuid).values_list("screening_config_id", flat=True))
+    configs = linked
     if removed_company_uuids:
-        configs = ScreeningConfig.objects.filter(app_customer_id=app_customer_uuid).values_list("uuid", flat=True)
-        for config_uuid in configs:
-            companies_sync_on_commit(config_uuid=config_uuid, company_uuids=removed_company_uuids)
+        configs = set(ScreeningConfig.objects.filter(app_customer_id=app_customer_uuid).values_list("uuid", flat=True))
+    for config_uuid in sorted(configs, key=str):
+        added = added_company_uuids if config_uuid in linked else []
+        companies_sync_on_commit(config_uuid=config_uuid, company_uuids=[*added, *removed_company_uuids])
 
 
 WATCHED_LOOKUP_BATCH = 5000  # companies per query when an import announces many

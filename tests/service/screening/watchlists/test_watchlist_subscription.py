@@ -4,6 +4,9 @@ watchlist (or detaching it) removes them with a reason. All through the HTTP API
 
 from __future__ import annotations
 
+import json
+
+from service.screening import subscription
 from tests.service.companies.factories import company_make, person_make, role_make
 from tests.service.screening.helpers import (
     AML,
@@ -190,3 +193,27 @@ def test_other_organisations_configs_do_not_follow_my_watchlists(api, other_api)
     watchlist_add(api, watchlist, nordlys)
     assert len(monitorings(api, mine["uuid"])) == 2
     assert monitorings(other_api, theirs["uuid"]) == []
+
+
+def test_a_replace_reevaluates_each_config_once_for_the_added_and_the_removed(api, monkeypatch):
+    config = config_make(api, auto_approve_monitoring_flag=True)
+    nordlys, _ = nordlys_owned_by_kari()
+    watchlist = watchlist_make(api, companies=[nordlys])
+    attach(api, config["uuid"], watchlist)
+    newcomer = company_make(name="Havbris AS")
+    syncs = []
+
+    def recorded(**kwargs):
+        syncs.append(kwargs)
+        return enqueue(**kwargs)
+
+    enqueue = subscription.companies_sync_on_commit
+    monkeypatch.setattr(subscription, "companies_sync_on_commit", recorded)
+
+    body = [{"org_nr": newcomer.org_nr, "org_nr_schema": "NO"}]
+    response = api.client.put(f"/analysis/v1/watchlist/{watchlist}/company", json.dumps(body), content_type="application/json", **api.headers(AML))
+
+    assert response.status_code == 200, response.json()
+    assert [(str(s["config_uuid"]), s["company_uuids"]) for s in syncs] == [(config["uuid"], [newcomer.uuid, nordlys.uuid])]
+    statuses = {name: status_of(r) for name, r in _by_name(monitorings(api, config["uuid"])).items()}
+    assert statuses == {"Havbris AS": "active", "Nordlys AS": "removed", "Kari Nordmann": "removed"}
