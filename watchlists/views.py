@@ -144,10 +144,11 @@ def watchlist_add(request, watchlist_uuid: uuid.UUID):
         return refused
     watchlists = client.watchlists
     dropped: list[int] = []
-    put = watchlists.replace if replace else watchlists.add
+    # One call either way: the service adds, or replaces, all or nothing.
+    send = watchlists.replace if replace else watchlists.add
     try:
         try:
-            result = put(watchlist_uuid, [line.company for line in lines])
+            result = send(watchlist_uuid, [line.company for line in lines])
         except ServiceBadRequest as exc:
             bad = _bad_lines(exc, lines)
             if not bad or request.POST.get("drop_bad") != "1":
@@ -156,7 +157,7 @@ def watchlist_add(request, watchlist_uuid: uuid.UUID):
             lines = without(lines, set(bad))
             if not lines:
                 return _detail(request, watchlist_uuid, form={**form, "problem": "Every line was bad: nothing to add."})
-            result = put(watchlist_uuid, [line.company for line in lines])
+            result = send(watchlist_uuid, [line.company for line in lines])
     except ServiceBadRequest as exc:
         bad = _bad_lines(exc, lines)
         if not bad:
@@ -166,7 +167,8 @@ def watchlist_add(request, watchlist_uuid: uuid.UUID):
     except ServiceError as exc:
         if isinstance(exc, ServiceNotFound):
             raise Http404("No such watchlist.") from None
-        return _detail(request, watchlist_uuid, form={**form, "problem": service_error_text(exc)})
+        problem = service_error_text(exc)
+        return _detail(request, watchlist_uuid, form={**form, "problem": f"The list was not replaced. {problem}" if replace else problem})
     messages.success(request, _added_text(result, replace=replace, dropped=dropped))
     return redirect("watchlists:detail", watchlist_uuid)
 
@@ -257,13 +259,21 @@ def _refused(request, error: ServiceError, what: str, watchlist_uuid):
 
 
 def _added_text(result, *, replace: bool, dropped: list[int]) -> str:
+    """`result` is the add's AddResult, or the replace's ReplaceResult."""
     if replace:
-        text = f"Watchlist replaced: {result.company_count} companies now ({result.added_count} new)."
+        text = (
+            f"Watchlist replaced: {_companies(result.company_count)} now "
+            f"({result.added_count} new, {result.removed_count} removed)."
+        )
     else:
-        text = f"Added {result.added_count} {'company' if result.added_count == 1 else 'companies'}"
+        text = f"Added {_companies(result.added_count)}"
         if result.ignored_count:
             text += f" ({result.ignored_count} already on the list)"
         text += f"; {result.company_count} on the watchlist now."
     if dropped:
         text += f" Dropped {len(dropped)} bad {'line' if len(dropped) == 1 else 'lines'} ({', '.join(map(str, dropped))})."
     return text
+
+
+def _companies(count: int) -> str:
+    return f"{count} {'company' if count == 1 else 'companies'}"

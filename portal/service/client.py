@@ -160,6 +160,10 @@ class ServiceClient:
         response = self.request("PATCH", api, path, **kwargs)
         return response.json() if response.content else None
 
+    def put(self, api: ApiName, path: str, **kwargs) -> Any:
+        response = self.request("PUT", api, path, **kwargs)
+        return response.json() if response.content else None
+
     def delete(self, api: ApiName, path: str, **kwargs) -> Any:
         response = self.request("DELETE", api, path, **kwargs)
         return response.json() if response.content else None

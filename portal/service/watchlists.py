@@ -70,15 +70,19 @@ class CompanyNumber:
     def as_json(self) -> dict:
         return {"org_nr": self.org_nr, "org_nr_schema": self.org_nr_schema}
 
-    @property
-    def comparable(self) -> tuple[str, str]:
-        return (self.org_nr_schema.strip().upper(), "".join(ch for ch in self.org_nr if ch.isalnum()))
-
 
 @dataclass(frozen=True, slots=True)
 class AddResult:
     added_count: int
     ignored_count: int  # already on the list
+    company_count: int  # on the list afterwards
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaceResult:
+    added_count: int
+    removed_count: int  # on the list before, not named
+    kept_count: int  # named and already on the list
     company_count: int  # on the list afterwards
 
 
@@ -139,21 +143,19 @@ class WatchlistsArea(Area):
         data = self.client.delete("analysis", f"{_path(watchlist_uuid)}/company", params=self.acting_params())
         return int((data or {}).get("removed_count") or 0)
 
-    def replace(self, watchlist_uuid, numbers: Iterable[CompanyNumber]) -> AddResult:
-        """Make the list exactly `numbers`: add first (all or nothing), then remove the others one by one.
-
-        Not the spec's DELETE-then-POST: a refused list would leave the watchlist
-        empty, and screening would stop and restart monitoring every company kept.
-        """
-        wanted = list(numbers)
-        result = self.add(watchlist_uuid, wanted)
-        keep = {number.comparable for number in wanted}
-        removed = 0
-        for row in self.companies(watchlist_uuid):
-            if (row.company.org_nr_schema.upper(), row.company.org_nr) not in keep:
-                self.remove(watchlist_uuid, row.company.uuid)
-                removed += 1
-        return AddResult(result.added_count, result.ignored_count, result.company_count - removed)
+    def replace(self, watchlist_uuid, numbers: Iterable[CompanyNumber]) -> ReplaceResult:
+        """Make the list exactly `numbers` in one call (the extension PUT), one transaction in the
+        service: a refused list (a bad entry: ServiceBadRequest, see `bad_entries`; a removal the
+        calls' roles do not allow: ServiceForbidden) changes nothing."""
+        data = self.client.put(
+            "analysis",
+            f"{_path(watchlist_uuid)}/company",
+            json=[number.as_json() for number in numbers],
+            params=self.acting_params(),
+        )
+        return ReplaceResult(
+            int(data["added_count"]), int(data["removed_count"]), int(data["kept_count"]), int(data["company_count"])
+        )
 
 
 def _path(watchlist_uuid) -> str:

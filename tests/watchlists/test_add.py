@@ -1,12 +1,44 @@
 """Filling a watchlist by paste, CSV or search: bad lines are shown and nothing is added until fixed or dropped."""
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
+from portal.models import Member
+from portal.service.client import ServiceClient
+from service.auth.services import api_user_create
+from service.watchlists.models import WatchlistCompany
+from tests.conftest import ALL_ROLES, ApiCaller
+from tests.portal.conftest import make_member
+from tests.service.screening.helpers import config_make
+from tests.service.screening.watchlists.helpers import attach
 from tests.watchlists.helpers import create, paste
 
 
 def _spaced(org_nr):
     return f"{org_nr[:3]} {org_nr[3:6]} {org_nr[6:]}"
+
+
+def _on_the_list(watchlist) -> set:
+    return set(WatchlistCompany.objects.filter(watchlist_id=watchlist).values_list("company_id", flat=True))
+
+
+def _writes_recorded(monkeypatch) -> list[tuple[str, str]]:
+    """(method, path) of every write the dashboard sends to the service from now on."""
+    writes = []
+    send = ServiceClient.request
+
+    def recorded(self, method, api, path, **kwargs):
+        if method.upper() != "GET":
+            writes.append((method.upper(), path))
+        return send(self, method, api, path, **kwargs)
+
+    monkeypatch.setattr(ServiceClient, "request", recorded)
+    return writes
+
+
+def make_caller_of(member) -> ApiCaller:
+    """An API user of the member's organisation holding every role (to set screening up)."""
+    return ApiCaller(Client(), api_user_create(app_customer=member.app_customer, name="Setup", role_keys=ALL_ROLES))
 
 
 def _rows(client, watchlist):
@@ -118,16 +150,37 @@ def test_it_adds_a_company_found_by_search(member, companies):
     assert "Added 1 company; 1 on the watchlist now." in response.content.decode()
 
 
-def test_it_replaces_the_content(member, companies):
+def test_it_replaces_the_content_in_one_call(member, companies, monkeypatch):
     client = member.client()
     watchlist = create(client)
     paste(client, watchlist, f"{companies[0].org_nr}\n{companies[1].org_nr}")
+    writes = _writes_recorded(monkeypatch)
 
     response = paste(client, watchlist, f"{companies[1].org_nr}\n{companies[2].org_nr}", mode="replace", follow=True)
 
     page = response.content.decode()
-    assert "Watchlist replaced: 2 companies now (1 new)." in page
+    assert "Watchlist replaced: 2 companies now (1 new, 1 removed)." in page
     assert "Havbris Teknologi AS" not in page.split('data-testid="watchlist-companies"')[1].split("</table>")[0]
+    assert writes == [("PUT", f"v1/watchlist/{watchlist}/company")]
+
+
+def test_a_replace_the_service_refuses_leaves_the_list_as_it_was(companies, monkeypatch):
+    """An admin passes the dashboard's rule; the service still refuses the removals (the organisation's
+    calls lack `aml` and screening follows the list), and nothing was added either."""
+    admin = make_member("Vestkyst Sparebank", "ada", roles=["credit_check"], role=Member.Role.ADMIN)
+    client = admin.client()
+    watchlist = create(client)
+    paste(client, watchlist, f"{companies[0].org_nr}\n{companies[1].org_nr}")
+    screening = make_caller_of(admin)
+    assert attach(screening, config_make(screening)["uuid"], watchlist).status_code == 201
+    writes = _writes_recorded(monkeypatch)
+
+    response = paste(client, watchlist, f"{companies[1].org_nr}\n{companies[2].org_nr}", mode="replace")
+
+    page = response.content.decode()
+    assert "The list was not replaced. Not allowed for your role:" in page and "followed by screening" in page
+    assert writes == [("PUT", f"v1/watchlist/{watchlist}/company")]
+    assert _on_the_list(watchlist) == {companies[0].uuid, companies[1].uuid}
 
 
 def test_a_refused_replace_keeps_the_list_as_it_was(member, companies):
@@ -135,6 +188,8 @@ def test_a_refused_replace_keeps_the_list_as_it_was(member, companies):
     watchlist = create(client)
     paste(client, watchlist, companies[0].org_nr)
 
-    response = paste(client, watchlist, "12345", mode="replace")
+    response = paste(client, watchlist, f"{companies[1].org_nr}\n12345", mode="replace")
 
-    assert 'data-testid="bad-line"' in response.content.decode() and _rows(client, watchlist) == 1
+    page = response.content.decode()
+    assert 'data-testid="bad-line"' in page and "Nothing was changed:" in page
+    assert _on_the_list(watchlist) == {companies[0].uuid}

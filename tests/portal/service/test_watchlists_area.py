@@ -6,7 +6,7 @@ from uuid import UUID, uuid4
 import pytest
 
 from portal.service import ServiceBadRequest, ServiceNotFound
-from portal.service.watchlists import AddResult, CompanyNumber, bad_entries
+from portal.service.watchlists import AddResult, CompanyNumber, ReplaceResult, bad_entries
 from tests.portal.service.fakes import FakeService, fake_client
 
 ACU = str(uuid4())
@@ -117,29 +117,26 @@ def test_it_removes_one_company_or_all(service, watchlists):
     assert watchlists.remove_all(WATCHLIST) == 4
 
 
-def test_replace_adds_first_then_removes_only_the_companies_not_wanted(service, watchlists):
-    kept, dropped = _row("923609016"), _row("914778271")
-    added = _row("982463718")
-    service.answer("POST", f"/analysis/v1/watchlist/{WATCHLIST}/company", {"added_count": 1, "ignored_count": 1, "company_count": 3})
-    service.answer("GET", f"/analysis/v1/watchlist/{WATCHLIST}/company", [kept, dropped, added])
-    service.answer("DELETE", f"/analysis/v1/watchlist/{WATCHLIST}/company/[^/]+", None, status=204)
+def test_replace_sends_the_whole_list_in_one_put(service, watchlists):
+    service.answer("PUT", f"/analysis/v1/watchlist/{WATCHLIST}/company",
+                   {"added_count": 1, "removed_count": 2, "kept_count": 1, "company_count": 2})
 
     result = watchlists.replace(WATCHLIST, [CompanyNumber("923 609 016"), CompanyNumber("982463718")])
 
-    assert result == AddResult(added_count=1, ignored_count=1, company_count=2)
-    assert [(s.method, s.path.rsplit("/", 1)[-1]) for s in service.sent] == [
-        ("POST", "company"), ("GET", "company"), ("DELETE", dropped["company"]["uuid"]),
-    ]  # never DELETE all: a refused list would leave the watchlist empty
+    assert result == ReplaceResult(added_count=1, removed_count=2, kept_count=1, company_count=2)
+    assert [(s.method, s.path) for s in service.sent] == [("PUT", f"/analysis/v1/watchlist/{WATCHLIST}/company")]
+    assert service.sent[0].body == [{"org_nr": "923 609 016", "org_nr_schema": "NO"}, {"org_nr": "982463718", "org_nr_schema": "NO"}]
 
 
-def test_replace_with_a_bad_list_changes_nothing(service, watchlists):
-    service.answer("POST", f"/analysis/v1/watchlist/{WATCHLIST}/company",
-                   {"detail": "bad", "code": "invalid_body", "errors": [{"loc": ["body", 0, "org_nr"], "msg": "bad"}]}, status=400)
+def test_replace_with_a_bad_list_raises_with_the_bad_entries(service, watchlists):
+    service.answer("PUT", f"/analysis/v1/watchlist/{WATCHLIST}/company",
+                   {"detail": "bad", "code": "invalid_request", "errors": [{"loc": ["body", 0, "org_nr"], "msg": "bad"}]}, status=400)
 
-    with pytest.raises(ServiceBadRequest):
+    with pytest.raises(ServiceBadRequest) as caught:
         watchlists.replace(WATCHLIST, [CompanyNumber("12")])
 
-    assert [s.method for s in service.sent] == ["POST"]
+    assert bad_entries(caught.value) == {0: ["bad"]}
+    assert [s.method for s in service.sent] == ["PUT"]
 
 
 def test_another_organisations_watchlist_is_not_found(service, watchlists):
