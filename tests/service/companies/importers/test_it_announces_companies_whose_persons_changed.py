@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from service.companies.models import CompanyRole
 from service.companies.signals import company_persons_changed
 from tests.service.companies.factories import company_make, role_make
 
@@ -91,3 +92,25 @@ def test_a_group_import_as_midnight_passes_dates_the_closing_and_the_announcemen
 
     closed = child.roles.get(holder_company=parent)
     assert announced == [({child.uuid}, closed.to_date)]
+
+
+def test_a_receiver_that_raises_neither_fails_the_import_nor_silences_the_others(transactional_db, tmp_path, caplog):
+    # A committed register change stays an import that succeeded; the failed receiver's work is logged.
+    heard = []
+
+    def broken(sender, **kwargs):
+        raise RuntimeError("broker down")
+
+    company_persons_changed.connect(broken, dispatch_uid="test-broken")  # connected first: runs first
+    company_persons_changed.connect(lambda sender, company_uuids, **kw: heard.append(set(company_uuids)), weak=False, dispatch_uid="test-heard")
+    try:
+        company = company_make(name="Nordlys AS")
+        path = _roles(tmp_path, {"type": "role", "org_nr": company.org_nr, "role_type": "ceo", "person": {"full_name": "Per Leder"}})
+        call_command("import_jsonl", path, "--quiet", "--no-analysis")
+    finally:
+        company_persons_changed.disconnect(dispatch_uid="test-broken")
+        company_persons_changed.disconnect(dispatch_uid="test-heard")
+
+    assert heard == [{company.uuid}]
+    assert CompanyRole.objects.filter(company=company, holder_person__full_name="Per Leder").exists()
+    assert "its work for them is not done" in caplog.text and "company_uuids 1" in caplog.text
