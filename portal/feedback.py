@@ -5,6 +5,7 @@ from __future__ import annotations
 from portal.service import (
     ServiceError,
     ServiceForbidden,
+    ServiceNoAnswer,
     ServiceNotFound,
     ServiceRateLimited,
     ServiceUnauthorized,
@@ -13,6 +14,11 @@ from portal.service import (
 
 
 def service_error_text(error: ServiceError) -> str:
+    if isinstance(error, ServiceNoAnswer):
+        return (
+            "The service did not answer, so it is not known whether the change was saved. "
+            "Reload the page to see before trying again."
+        )
     if isinstance(error, ServiceUnavailable):
         return "The service could not be reached, so nothing was changed. Try again in a moment."
     if isinstance(error, ServiceRateLimited):

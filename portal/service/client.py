@@ -26,11 +26,15 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import requests
+from urllib3.exceptions import NewConnectionError
 
-from portal.service.errors import ServiceError, ServiceRateLimited, ServiceUnavailable, error_class_for
+from portal.service.errors import ServiceError, ServiceNoAnswer, ServiceRateLimited, ServiceUnavailable, error_class_for
 
 ApiName = Literal["analysis", "datasets"]
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})  # change nothing: a lost answer loses nothing
+# A gateway's "bad gateway" and "timeout": the service behind it may have done the write.
+GATEWAY_NO_ANSWER = frozenset({502, 504})
 RETRY_STATUSES = frozenset({502, 503, 504})
 TOKEN_REFRESH_MARGIN_SECONDS = 60
 T = TypeVar("T")
@@ -136,10 +140,14 @@ class ServiceClient:
                 if attempt < attempts:
                     self._sleep(attempt)
                     continue
+                if method not in SAFE_METHODS and not _never_sent(exc):
+                    raise ServiceNoAnswer(0, "no_answer", f"The service did not answer: {exc}") from exc
                 raise ServiceUnavailable(0, "unreachable", f"The service could not be reached: {exc}") from exc
             if response.status_code in RETRY_STATUSES and attempt < attempts:
                 self._sleep(attempt)
                 continue
+            if response.status_code in GATEWAY_NO_ANSWER and method not in SAFE_METHODS:
+                raise ServiceNoAnswer(response.status_code, "no_answer", f"The gateway answered {response.status_code}.")
             if response.status_code == 401 and self.auth == "token" and not refreshed_token:
                 # The token may have been revoked or the server's clock may differ: fetch a new one once.
                 TOKENS.drop(self._token_key(api))
@@ -308,3 +316,12 @@ def _error_from(response: requests.Response) -> ServiceError:
             status, code, detail, body.get("errors"), retry_after=int(retry_after) if retry_after else None
         )
     return cls(status, code, detail, body.get("errors"))
+
+
+def _never_sent(exc: Exception) -> bool:
+    """The request never reached the service: no connection was made (refused, or timed out
+    connecting). Anything else (dropped or timed out after sending) may have been done."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(reason, NewConnectionError)

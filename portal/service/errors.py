@@ -38,6 +38,11 @@ class ServiceUnavailable(ServiceError):
     """The service could not be reached, or answered 5xx after the retries."""
 
 
+class ServiceNoAnswer(ServiceUnavailable):
+    """A write reached the service but its answer never came (the connection dropped or timed out
+    after sending, or a gateway answered 502/504): the change may or may not have been made."""
+
+
 _BY_STATUS: dict[int, type[ServiceError]] = {
     400: ServiceBadRequest,
     401: ServiceUnauthorized,

@@ -42,8 +42,9 @@ class FlakyProxy:
         return f"http://{host}:{port}"
 
     def fail_next(self, count: int, *, how: str = "503", path_prefix: str = "/") -> None:
-        """Make the next `count` requests under `path_prefix` fail: `503` or `drop` (close without answering)."""
-        assert how in ("503", "drop")
+        """Make the next `count` requests under `path_prefix` fail: `503`, `504` (a gateway that gave up
+        waiting, without forwarding) or `drop` (close without answering)."""
+        assert how in ("503", "504", "drop")
         with self._lock:
             self._failures_left, self._failure, self._path_prefix = count, how, path_prefix
 
@@ -76,9 +77,9 @@ class FlakyProxy:
                     self.close_connection = True
                     self.connection.close()
                     return
-                if failure == "503":
+                if failure in ("503", "504"):
                     payload = b'{"detail": "try again", "code": "unavailable", "errors": []}'
-                    self.send_response(503)
+                    self.send_response(int(failure))
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
                     self.end_headers()
@@ -98,7 +99,7 @@ class FlakyProxy:
                 self.end_headers()
                 self.wfile.write(content)
 
-            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _handle
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = _handle
 
         return Handler
 

@@ -8,7 +8,8 @@ import socket
 
 import pytest
 
-from portal.service import ServiceNotFound, ServiceUnavailable
+from portal.feedback import service_error_text
+from portal.service import ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 
 AUTH_STATUS = "/analysis/v1/auth-status"
 
@@ -105,3 +106,37 @@ def test_an_unavailable_token_issuer_is_not_called_a_refusal(org, proxy):
     assert caught.value.status == 503
     assert "refused" not in caught.value.detail
     assert proxy.count("GET", AUTH_STATUS) == 0
+
+
+@pytest.mark.parametrize(("method", "how"), [("post", "drop"), ("post", "504"), ("patch", "drop"), ("put", "drop"), ("delete", "504")])
+def test_a_write_whose_answer_is_lost_is_not_called_unchanged(org, proxy, method, how):
+    # The request reached the service (or a gateway before it): the change may have been made.
+    client = org.client(proxy.url, auth="basic", retries=1)
+    proxy.fail_next(5, how=how)
+
+    with pytest.raises(ServiceNoAnswer) as caught:
+        getattr(client, method)("analysis", "v1/auth-status", json={"anything": 1})
+
+    assert "not known whether the change was saved" in service_error_text(caught.value)
+    assert "nothing was changed" not in service_error_text(caught.value)
+
+
+def test_a_write_that_never_reached_the_service_says_nothing_was_changed(org):
+    client = org.client(_closed_port_url(), auth="basic", retries=0)
+
+    with pytest.raises(ServiceUnavailable) as caught:
+        client.post("analysis", "v1/auth-status", json={"anything": 1})
+
+    assert not isinstance(caught.value, ServiceNoAnswer)
+    assert "nothing was changed" in service_error_text(caught.value)
+
+
+@pytest.mark.parametrize("how", ["drop", "504"])
+def test_a_read_whose_answer_is_lost_is_plainly_unavailable(org, proxy, how):
+    client = org.client(proxy.url, auth="basic", retries=1)
+    proxy.fail_next(5, how=how)
+
+    with pytest.raises(ServiceUnavailable) as caught:
+        client.auth_status()
+
+    assert not isinstance(caught.value, ServiceNoAnswer)
