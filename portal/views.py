@@ -125,7 +125,8 @@ HEALTH_WORDS = {
     "Worker": (
         "Background worker",
         "The background worker is running.",
-        "The background worker is not running: ordered reports will not show as ready until it is back.",
+        "The background worker has not reported for a while: it is stopped, starting, or busy with long work "
+        "such as a full re-screen. Ordered reports and new screening results are late until it reports again.",
     ),
     "Service API": (
         "Analysis service",

@@ -84,7 +84,7 @@ def test_it_shows_the_checks_as_a_page_in_words(db, client):
     for title in ("Dashboard records", "Background queue", "Background worker", "Analysis service"):
         assert f'<div class="fw-semibold">{title}</div>' in page
     assert "degraded" in page
-    assert "The background worker is not running: ordered reports will not show as ready until it is back." in page
+    assert "The background worker has not reported for a while: it is stopped, starting, or busy" in page
     assert "no heartbeat from a worker yet" not in page  # the technical detail is for admins only
 
 
