@@ -37,6 +37,11 @@ class CaseFilterQuery(Schema):
         None, description=EXT + "the cases of one screened person or company (entity_inquiry.inquiry_entity_uuid)"
     )
     screening_case_uuid: uuid.UUID | None = Field(None, description=EXT + "one case (an empty page when not this config's)")
+    name_contains: str | None = Field(
+        None,
+        description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
+        "this text, in any case (at most 200 characters; blank: no search)",
+    )
 
     def filters(self, status_keys: list[str] | None = None) -> selectors.CaseFilters:
         return selectors.CaseFilters(
@@ -48,6 +53,7 @@ class CaseFilterQuery(Schema):
             assigned_flag=self.assigned_flag,
             inquiry_entity_uuid=self.inquiry_entity_uuid,
             screening_case_uuid=self.screening_case_uuid,
+            name_contains=selectors.case_name_search_parse(self.name_contains),
         )
 
 

@@ -10,7 +10,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from service.errors import bad_field
 from service.screening.access import not_found
@@ -70,6 +70,10 @@ class CaseFilters:
     assigned_flag: bool | None = None
     inquiry_entity_uuid: uuid.UUID | None = None
     screening_case_uuid: uuid.UUID | None = None
+    name_contains: str | None = None
+
+
+NAME_SEARCH_MAX = 200
 
 
 def case_sort_order_parse(raw: str | None) -> tuple[str, ...]:
@@ -103,7 +107,29 @@ def cases_filtered(*, config: ScreeningConfig, filters: CaseFilters, with_status
         queryset = queryset.filter(entity_inquiry__inquiry_entity_uuid=filters.inquiry_entity_uuid)
     if filters.screening_case_uuid is not None:
         queryset = queryset.filter(uuid=filters.screening_case_uuid)
+    if filters.name_contains:
+        queryset = queryset.filter(_name_q(filters.name_contains))
     return queryset
+
+
+def _name_q(text: str) -> Q:
+    """The screened person's or company's name, or the listed entry's, contains `text` (any case)."""
+    return (
+        Q(entity_inquiry__person__full_name__icontains=text)
+        | Q(entity_inquiry__customer_person__full_name__icontains=text)
+        | Q(entity_inquiry__company__name__icontains=text)
+        | Q(list_entry__primary_name__icontains=text)
+    )
+
+
+def case_name_search_parse(raw: str | None) -> str | None:
+    """The text of a name search; blank is no search; too long is a 400 naming `name_contains`."""
+    text = " ".join((raw or "").split())
+    if not text:
+        return None
+    if len(text) > NAME_SEARCH_MAX:
+        raise bad_field(["query", "name_contains"], f"at most {NAME_SEARCH_MAX} characters")
+    return text
 
 
 def cases_list(

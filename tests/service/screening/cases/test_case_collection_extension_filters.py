@@ -72,3 +72,29 @@ def test_it_refuses_an_unknown_sort_order_naming_it(api, lists):
 
     assert response.status_code == 400
     assert response.json()["errors"][0]["loc"] == ["query", "sort_order"]
+
+
+def test_it_finds_cases_by_the_screened_or_the_listed_name_in_any_case(api, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], "Ivan Sergeyevitsj Dragunov", "1966-03-14")  # spelled the Norwegian way
+    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
+    company = Company.objects.create(name="Koryo Fjord Trading AS", org_nr="987654325")
+    monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+
+    assert _names(cases(api, config["uuid"], name_contains="sergeyevitsj")) == ["KPi.901"]  # the screened name
+    assert _names(cases(api, config["uuid"], name_contains="IVAN SERGEYEVICH")) == ["KPi.901"]  # the listed name
+    assert _names(cases(api, config["uuid"], name_contains="  solbakken ")) == ["pep-1"]
+    assert _names(cases(api, config["uuid"], name_contains="fjord trading")) == ["KPe.901"]
+    assert cases(api, config["uuid"], name_contains="Nordmann")["count"] == 0
+    assert cases(api, config["uuid"], name_contains=" ")["count"] == 3  # blank: no search
+
+
+def test_it_refuses_a_name_search_over_200_characters_naming_it(api, lists):
+    config = config_with(api)
+
+    response = api.get(
+        config_url(config["uuid"], "/screening-case-composite-collection"), {"name_contains": "x" * 201}, roles=AML
+    )
+
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"loc": ["query", "name_contains"], "msg": "at most 200 characters"}]
