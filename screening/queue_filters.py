@@ -1,6 +1,7 @@
 """The queue's filters as they stand in the URL, and as the service reads them.
 
-    ?status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
+    ?q=<text>                                   (the screened or listed name contains it)
+    &status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
     &hit=pep|sanction                           (default any)
     &company=<related company uuid>
     &assignee=me|nobody                         (default anyone)
@@ -31,6 +32,7 @@ HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
 ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
 SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
 PAGE_SIZE = 50
+NAME_MAX = 200  # the service's limit of a name search
 NOBODYS_UUID = uuid.UUID(int=0)  # "assigned to me" for a login not linked to a service person: finds nothing
 
 
@@ -43,6 +45,7 @@ class QueueFilters:
     sort: str = "oldest"
     page: int = 1
     page_size: int = PAGE_SIZE
+    name: str = ""
 
     @classmethod
     def from_query(cls, query) -> QueueFilters:
@@ -66,6 +69,7 @@ class QueueFilters:
             sort=choice("sort", SORT_CHOICES, "oldest"),
             page=page,
             page_size=PAGE_SIZE,
+            name=" ".join((query.get("q") or "").split())[:NAME_MAX],
         )
 
     @property
@@ -85,6 +89,7 @@ class QueueFilters:
             related_company_uuid=self.company,
             assignee_uuid=(me or NOBODYS_UUID) if self.assignee == "me" else None,
             assigned=False if self.assignee == "nobody" else None,
+            name=self.name or None,
         )
 
     def status_tabs(self, counts: dict[str, int]) -> list[dict]:
@@ -101,6 +106,7 @@ class QueueFilters:
             changes.setdefault("page", 1)
         values = replace(self, **changes)
         params = {
+            "q": values.name or None,
             "status": values.status if values.status != "open" else None,
             "hit": values.hit or None,
             "company": str(values.company) if values.company else None,
@@ -112,4 +118,4 @@ class QueueFilters:
         return f"?{text}" if text else "?"
 
     def is_narrowed(self) -> bool:
-        return bool(self.hit or self.company or self.assignee)
+        return bool(self.hit or self.company or self.assignee or self.name)

@@ -208,9 +208,11 @@ class CaseFilters:
     related_company_uuid: UUID | None = None
     assignee_uuid: UUID | None = None
     assigned: bool | None = None
+    name: str | None = None  # the screened or listed name contains it
 
     def params(self) -> dict:
         return {
+            "name_contains": self.name,
             "related_company_uuid": self.related_company_uuid,
             "pep_flag": self.pep,
             "sanction_flag": self.sanction,

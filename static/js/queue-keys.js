@@ -1,5 +1,5 @@
 // Keyboard shortcuts of the screening case queue and case page (no dependencies).
-//   queue: j / k move through the rows, o or Enter opens the current row's case
+//   queue: j / k move through the rows, o or Enter opens the current row's case, / the name search
 //   case page: r focuses the review form
 // Keys typed into a field, or with a modifier, are left alone. The queue's filter
 // selects submit on change; the form's Apply button does the same without JavaScript.
@@ -65,6 +65,7 @@
       open(); event.preventDefault();
     }
     else if (key === "r" && focusReview()) { event.preventDefault(); }
+    else if (key === "/" && document.getElementById("f-name")) { document.getElementById("f-name").focus(); event.preventDefault(); }
   });
 
   // A click on a row opens it, unless it was on a link, a button or a form.

@@ -52,6 +52,21 @@ def test_filters_in_the_url_change_the_rows_and_the_counts(officer, lists):
     assert _rows(complete) == [] and 'data-testid="queue-empty"' in complete
 
 
+def test_a_name_search_narrows_the_rows_and_the_counts_and_stays_in_the_links(officer, lists):
+    cases_make(officer)
+    client = officer.client()
+
+    found = client.get(QUEUE, {"q": "  solbakken ", "sort": "newest"}, follow=True).content.decode()
+    listed = client.get(QUEUE, {"q": "IVAN SERGEYEVICH"}).content.decode()
+    nobody = client.get(QUEUE, {"q": "Nordmann"}).content.decode()
+
+    assert [("Solbakken" in r) for r in _rows(found)] == [True] and _count(found, "open") == "1"
+    assert 'value="solbakken"' in found
+    assert "?q=solbakken&amp;status=all" in found  # the status tabs keep the search
+    assert [("Dragunov" in r) for r in _rows(listed)] == [True]
+    assert _rows(nobody) == [] and "No open cases match these filters." in nobody and 'data-testid="clear-filters"' in nobody
+
+
 def test_assign_to_me_then_filter_by_me_and_by_nobody(officer, lists):
     screened = cases_make(officer)
     client = officer.client()
