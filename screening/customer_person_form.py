@@ -4,7 +4,7 @@ service's field errors land on it.
 Adding takes up to four calls (person, national id, address, monitoring); the service has
 no single call for it. When a later call is refused, the person already exists: the form
 carries its uuid, so sending the corrected form again continues with that person instead
-of creating a second one.
+of creating a second one (views_approvals reads that person and skips what they already have).
 """
 
 from __future__ import annotations

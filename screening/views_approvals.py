@@ -8,6 +8,7 @@ the same view of the page) and, with htmx, swaps only the pending list.
 from __future__ import annotations
 
 import uuid
+from dataclasses import astuple
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError
+from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
 from portal.service.screening import PersonAddress
 from screening.customer_person_form import CustomerPersonForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
@@ -162,41 +163,76 @@ def customer_person_add(request):
     form = context["person_form"]
     if not form.is_valid():
         return render(request, "screening/approvals.html", context)
-    step = "person"
-    data = form.cleaned_data
-    person_uuid = data.get("customer_person_uuid")
-    try:
-        if person_uuid is None:
-            person_uuid = screening.create_customer_person(
-                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
-            ).uuid
-        step = "national_id"
-        if data.get("national_id_number"):
-            screening.add_national_id(person_uuid, schema=data["national_id_schema"], number=data["national_id_number"])
-        step = "location"
-        address = PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
-        if address.given:
-            screening.add_location(person_uuid, address, location_type_uuid=_residence(context))
-        step = "monitoring"
-        monitoring = screening.monitor_customer_person(
-            config.uuid, person_uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
-            comment=data["comment"] or "Added as a customer person in the dashboard.",
-        )
-    except ServiceError as exc:
-        if isinstance(exc, ServiceBadRequest):
-            form.add_service_errors(step, exc)
-        else:
-            form.add_error(None, service_error_text(exc))
-        if step != "person":
-            # Keep the person made by the first call: sending the form again continues with them.
-            form.data = form.data.copy()
-            form.data["customer_person_uuid"] = str(person_uuid)
-            form.add_error(None, f"{data['full_name']} was saved, but not yet {_step_words(step)}. Correct the field and send again.")
-        # a form with errors, as after the form's own checks: the page itself is fine
+    monitoring = _customer_person_save(screening, config, context, form)
+    if monitoring is None:  # a form with errors, as after the form's own checks: the page itself is fine
         return render(request, "screening/approvals.html", context)
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")
     return redirect(f"{reverse('screening:approvals')}?view=persons")
+
+
+def _customer_person_save(screening, config, context, form):
+    """The person, national id, address and monitoring, in as many calls; the monitoring, or None with
+    the form saying what was saved and what not.
+
+    A form sent again after a refused later step carries the saved person's uuid: it continues with
+    that person (read first: another organisation's or a deleted one is a 404, and nothing is written)
+    and skips what the person already has."""
+    data = form.cleaned_data
+    saved = None  # the person, once they exist in the service
+    step = "person"
+    try:
+        if data.get("customer_person_uuid") is None:
+            saved = screening.create_customer_person(
+                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
+            )
+            locations = ()
+        else:
+            detail = screening.customer_person(data["customer_person_uuid"])
+            saved, locations = detail.person, detail.locations
+        step = "national_id"
+        if data.get("national_id_number"):
+            try:
+                screening.add_national_id(saved.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
+            except ServiceBadRequest as exc:
+                if exc.code != "already_recorded":  # recorded by the earlier send: done
+                    raise
+        step = "location"
+        address = PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
+        if address.given and astuple(address) not in map(astuple, locations):
+            screening.add_location(saved.uuid, address, location_type_uuid=_residence(context))
+        step = "monitoring"
+        return screening.monitor_customer_person(
+            config.uuid, saved.uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
+            comment=data["comment"] or "Added as a customer person in the dashboard.",
+        )
+    except ServiceError as exc:
+        _not_saved(form, step=step, saved=saved, error=exc)
+        return None
+
+
+def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
+    """Put the refusal on the form, saying what was saved before it: nothing, or the person."""
+    gone = form.cleaned_data.get("customer_person_uuid") is not None and saved is None and isinstance(error, ServiceNotFound)
+    if saved or gone:
+        form.data = form.data.copy()  # what sending the form again continues with: the saved person, or a new one
+        form.data["customer_person_uuid"] = str(saved.uuid) if saved else ""
+    bad_request = isinstance(error, ServiceBadRequest)
+    if bad_request and error.code != "already_monitored":
+        form.add_service_errors(step, error)
+    if gone:
+        text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
+                "Send the form again to add the person anew.")
+    elif saved is None:
+        text = "Nothing was saved. " + ("Correct the field and send again." if bad_request else service_error_text(error))
+    elif bad_request and error.code == "already_monitored":
+        text = f"{saved.full_name} was saved and is already monitored in this screening config."
+    elif bad_request:
+        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. Correct the field and send again."
+    else:
+        reason = "The service could not be reached." if isinstance(error, ServiceUnavailable) else service_error_text(error)
+        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. {reason} Send the form again to continue."
+    form.add_error(None, text)
 
 
 # --- reading -----------------------------------------------------------------------------------

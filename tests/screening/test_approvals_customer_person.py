@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from portal.models import Member
-from service.screening.models import CustomerPerson
+from portal.service import ServiceUnavailable
+from portal.service.screening import ScreeningArea
+from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification
 from tests.screening.setup_helpers import admin, org, other_org, statuses  # noqa: F401
 from tests.service.companies.factories import geo_make
 from tests.service.screening.helpers import config_make, customer_person_make, gender_uuid
@@ -93,3 +97,73 @@ def test_officers_cannot_add_and_another_organisations_person_is_404(org, other_
     assert CustomerPerson.objects.count() == 0
     theirs = customer_person_make(other_org.api, config_make(other_org.api)["uuid"])
     assert admin.get(f"/screening/customer-persons/{theirs['uuid']}/").status_code == 404
+
+
+def _sent_back(response) -> tuple[list[str], str]:
+    """The form's messages above the fields, and the person it continues with when sent again."""
+    form = response.context["person_form"]
+    return list(form.non_field_errors()), form.data.get("customer_person_uuid", "")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"national_id_number": "", "national_id_schema": "", "street_address": "", "postal_code": "", "postal_place": "", "country_code": ""}],
+    ids=["with-national-id-and-address", "monitoring-only"],
+)
+def test_another_organisations_person_in_the_form_saves_nothing_and_says_so(org, other_org, admin, fields):
+    config = config_make(org.api)
+    theirs = customer_person_make(other_org.api, config_make(other_org.api)["uuid"])
+    response = admin.post(ADD, _form(customer_person_uuid=theirs["uuid"], **fields))
+
+    assert response.status_code == 200
+    errors, continues_with = _sent_back(response)
+    assert errors[0].startswith("Nothing was saved: the person this form continued with was not found")
+    assert "was saved, but not yet" not in response.content.decode()
+    assert continues_with == ""  # sending again adds a new person
+    assert CustomerPersonNationalIdentification.objects.count() == 0
+    assert CustomerPersonLocation.objects.count() == 0
+    assert statuses(org, config) == {}
+
+
+def test_a_refused_first_step_says_nothing_was_saved(org, admin):
+    config_make(org.api)
+    response = admin.post(ADD, _form(birth_date="2999-01-01"))
+    errors, continues_with = _sent_back(response)
+    assert errors == ["Nothing was saved. Correct the field and send again."]
+    assert continues_with == ""
+
+
+def test_sending_again_after_a_refused_address_does_not_stop_at_the_saved_national_id(org, admin):
+    config = config_make(org.api)
+    first = admin.post(ADD, _form(country_code="N1"))  # two characters for the form, not letters for the service
+    errors, kept = _sent_back(first)
+    assert errors == ["Kari Nordmann was saved, but not yet given its address. Correct the field and send again."]
+    assert CustomerPersonNationalIdentification.objects.count() == 1
+
+    fixed = admin.post(ADD, _form(customer_person_uuid=kept), follow=True)
+    assert "Kari Nordmann added as a customer person and is screened from now on." in fixed.content.decode()
+    assert CustomerPersonNationalIdentification.objects.count() == 1
+    assert CustomerPersonLocation.objects.count() == 1
+    assert statuses(org, config) == {"Kari Nordmann": "active"}
+
+
+def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice(org, admin, monkeypatch):
+    config = config_make(org.api)
+
+    def unreachable(*args, **kwargs):
+        raise ServiceUnavailable(0, "unreachable", "connection refused")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ScreeningArea, "monitor_customer_person", unreachable)
+        first = admin.post(ADD, _form(full_name="Kari Nordmann"))
+    errors, kept = _sent_back(first)
+    assert errors == [
+        "Kari Nordmann was saved, but not yet put under monitoring. The service could not be reached. Send the form again to continue."
+    ]
+
+    # the name typed again differently: the saved person is continued, and named as saved
+    fixed = admin.post(ADD, _form(customer_person_uuid=kept, full_name="Kari Nordman"), follow=True)
+    assert "Kari Nordmann added as a customer person" in fixed.content.decode()
+    assert CustomerPerson.objects.count() == 1
+    assert CustomerPersonLocation.objects.count() == 1
+    assert statuses(org, config) == {"Kari Nordmann": "active"}
