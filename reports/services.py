@@ -18,6 +18,7 @@ from portal.access import client_for_member, client_for_organisation
 from portal.models import Member, Organisation
 from reports.catalogue import content_role_keys
 from reports.models import ReportDownload
+from reports.selectors import UNFINISHED
 
 logger = logging.getLogger(__name__)
 
@@ -76,19 +77,21 @@ def report_download_refresh(*, download: ReportDownload, now: datetime | None = 
             _fail(download, f"The report was not ready after {minutes} minutes.")
             return True
         if download.status != order.status:
-            download.status = order.status
-            download.save(update_fields=["status", "updated_at"])
+            _unfinished_update(download, status=order.status)
         return False
     report = next((r for r in reports.list(order_uuid=download.order_uuid) if r.uuid == download.report_uuid), None)
     if report is None or not report.file_path:
         _fail(download, "The service lists no file for this report.")
         return True
-    download.status = ReportDownload.Status.COMPLETE
-    download.file_path = report.file_path
-    download.file_name = report.file_name or ""
-    download.file_size = report.file_size
-    _link(download, reports, reports.file_session(report.file_path), now)
-    download.save()
+    link = _link(reports, reports.file_session(report.file_path), now)
+    _unfinished_update(
+        download,
+        status=ReportDownload.Status.COMPLETE,
+        file_path=report.file_path,
+        file_name=report.file_name or "",
+        file_size=report.file_size,
+        **link,
+    )
     return True
 
 
@@ -108,19 +111,34 @@ def report_links_renew(*, organisation: Organisation, now: datetime | None = Non
     for download in stale:
         session = sessions.get(download.file_path)
         if session is not None:
-            _link(download, reports, session, now)
+            for name, value in _link(reports, session, now).items():
+                setattr(download, name, value)
             download.save(update_fields=["file_session_uuid", "download_url", "link_expires_at", "updated_at"])
     return len(stale)
 
 
-def _link(download: ReportDownload, reports, session, now: datetime) -> None:
-    download.file_session_uuid = session.uuid
-    download.download_url = reports.download_url(session)
-    download.link_expires_at = session.expires_at or now + LINK_FALLBACK_LIFETIME
+def _link(reports, session, now: datetime) -> dict:
+    """A download's link fields for a file session."""
+    return {
+        "file_session_uuid": session.uuid,
+        "download_url": reports.download_url(session),
+        "link_expires_at": session.expires_at or now + LINK_FALLBACK_LIFETIME,
+    }
 
 
 def _fail(download: ReportDownload, reason: str) -> None:
-    download.status = ReportDownload.Status.FAILED
-    download.failure_reason = reason
-    download.save(update_fields=["status", "failure_reason", "updated_at"])
-    logger.info("Report %s of order %s failed: %s", download.report_uuid, download.order_uuid, reason)
+    if _unfinished_update(download, status=ReportDownload.Status.FAILED, failure_reason=reason):
+        logger.info("Report %s of order %s failed: %s", download.report_uuid, download.order_uuid, reason)
+
+
+def _unfinished_update(download: ReportDownload, **fields) -> bool:
+    """Write the poll's fields, and only while the row is unfinished: a poll's copy may be stale (two polls
+    of one download, a link renewed meanwhile), and a finished row keeps what it has. False, and the
+    copy read again, when it was finished meanwhile."""
+    fields["updated_at"] = timezone.now()
+    if not ReportDownload.objects.filter(pk=download.pk, status__in=UNFINISHED).update(**fields):
+        download.refresh_from_db()
+        return False
+    for name, value in fields.items():
+        setattr(download, name, value)
+    return True

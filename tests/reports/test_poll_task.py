@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from reports.models import ReportDownload
-from reports.services import report_download_refresh, report_order
+from reports.services import report_download_refresh, report_links_renew, report_order
 from reports.tasks import ReportNotReady, report_download_poll, report_downloads_resume
 from service.reports.models import PartnerReportOrder
 
@@ -90,3 +90,37 @@ def test_it_resumes_no_download_that_finished(pending, settings):
     ReportDownload.objects.update(ordered_at=timezone.now() - timedelta(seconds=60))
 
     assert report_downloads_resume() == 0
+
+
+def test_a_link_renewed_while_a_second_poll_runs_survives_that_poll(pending, django_capture_on_commit_callbacks):
+    from service.reports.services import partner_report_order_process
+
+    partner_report_order_process(order_uuid=pending.order_uuid)
+    stale = ReportDownload.objects.get()  # a second poll's copy (a resumed poll), read while the row was pending
+    assert report_download_poll.run(str(pending.uuid)) == "complete"
+    ReportDownload.objects.update(link_expires_at=timezone.now())
+    assert report_links_renew(organisation=pending.organisation) == 1
+    renewed = ReportDownload.objects.get()
+
+    assert report_download_refresh(download=stale) is True
+
+    after = ReportDownload.objects.get()
+    assert (after.file_session_uuid, after.download_url) == (renewed.file_session_uuid, renewed.download_url)
+    assert after.link_expires_at == renewed.link_expires_at
+    assert stale.status == "complete" and stale.file_session_uuid == renewed.file_session_uuid  # the copy read again
+
+
+def test_a_poll_writes_only_its_own_fields(pending, member):
+    stale = ReportDownload.objects.get()
+    member.member.delete()  # who ordered it: the row keeps no link to a deleted member
+    assert ReportDownload.objects.get().ordered_by is None
+
+    PartnerReportOrder.objects.filter(uuid=pending.order_uuid).update(status="processing")
+    assert report_download_refresh(download=stale) is False
+    from service.reports.services import partner_report_order_process
+
+    partner_report_order_process(order_uuid=pending.order_uuid)
+    assert report_download_refresh(download=stale) is True
+
+    after = ReportDownload.objects.get()
+    assert after.status == "complete" and after.ordered_by_id is None
