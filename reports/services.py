@@ -15,7 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal.access import client_for_member, client_for_organisation
+from portal.feedback import service_error_text
 from portal.models import Member, Organisation
+from portal.service import ServiceForbidden
 from reports.catalogue import content_role_keys
 from reports.models import ReportDownload
 from reports.selectors import UNFINISHED
@@ -61,7 +63,8 @@ def report_download_refresh(*, download: ReportDownload, now: datetime | None = 
     """One poll of the download's order; True when there is nothing more to wait for.
 
     Complete: reads the report's file metadata, makes a file session and stores the link.
-    Failed, or still unfinished after VAKT_REPORT_WAIT_SECONDS: marked failed with a reason."""
+    Failed, still unfinished after VAKT_REPORT_WAIT_SECONDS, or its file refused (403: the organisation
+    lost a role the order was placed with): marked failed with a reason."""
     now = now or timezone.now()
     if download.is_finished:
         return True
@@ -83,7 +86,12 @@ def report_download_refresh(*, download: ReportDownload, now: datetime | None = 
     if report is None or not report.file_path:
         _fail(download, "The service lists no file for this report.")
         return True
-    link = _link(reports, reports.file_session(report.file_path), now)
+    try:
+        session = reports.file_session(report.file_path)
+    except ServiceForbidden as exc:  # no retry makes the role come back: finished now, with what to do
+        _fail(download, _role_lost_reason(download, exc))
+        return True
+    link = _link(reports, session, now)
     _unfinished_update(
         download,
         status=ReportDownload.Status.COMPLETE,
@@ -124,6 +132,17 @@ def _link(reports, session, now: datetime) -> dict:
         "download_url": reports.download_url(session),
         "link_expires_at": session.expires_at or now + LINK_FALLBACK_LIFETIME,
     }
+
+
+def _role_lost_reason(download: ReportDownload, error: ServiceForbidden) -> str:
+    if not download.role_key_list:
+        return f"The service refused the report's file. {service_error_text(error)}"
+    roles = ", ".join(download.role_key_list)
+    return (
+        f"This report was ordered with the API role {roles}, which your organisation's API user no longer holds, "
+        "and the service gives its file only to callers with that role. Ask your organisation's admin to have the "
+        "role added to its API user, then order the report again."
+    )
 
 
 def _fail(download: ReportDownload, reason: str) -> None:

@@ -124,3 +124,36 @@ def test_a_poll_writes_only_its_own_fields(pending, member):
 
     after = ReportDownload.objects.get()
     assert after.status == "complete" and after.ordered_by_id is None
+
+
+@pytest.mark.parametrize("dashboard_knows", [False, True], ids=["service-only", "dashboard-too"])
+def test_a_credit_report_whose_organisation_lost_credit_check_fails_at_once_saying_why(
+    member, company, settings, django_capture_on_commit_callbacks, dashboard_knows
+):
+    from service.auth.services import api_user_roles_set
+    from service.reports.services import partner_report_order_process
+    from tests.conftest import ALL_ROLES
+
+    with django_capture_on_commit_callbacks(execute=False):
+        credit = report_order(member=member.member, company_uuid=company.uuid, report_type="credit_report")[0]
+    without = [key for key in ALL_ROLES if key != "credit_check"]
+    with django_capture_on_commit_callbacks(execute=True):  # the service forgets the roles it remembered
+        api_user_roles_set(api_user=member.credentials.api_user, role_keys=without)
+    if dashboard_knows:  # dashboard_connect run again with the API user's roles
+        member.organisation.api_role_keys = ",".join(without)
+        member.organisation.save()
+    partner_report_order_process(order_uuid=credit.order_uuid)
+
+    assert report_download_poll.run(str(credit.uuid)) == "failed"  # not retried until the wait runs out
+
+    credit.refresh_from_db()
+    assert credit.status == "failed" and not credit.download_url
+    assert credit.failure_reason.startswith(
+        "This report was ordered with the API role credit_check, which your organisation's API user no longer holds"
+    )
+    settings.VAKT_RESUME_AFTER_SECONDS = 5
+    ReportDownload.objects.update(ordered_at=timezone.now() - timedelta(seconds=60))
+    assert report_downloads_resume() == 0
+    if not dashboard_knows:  # the officer's calls still carry credit_check: the row and its reason are shown
+        row = member.client().get(f"/reports/{credit.uuid}/row/").content.decode()
+        assert "Failed" in row and "no longer holds" in row and "hx-trigger" not in row
