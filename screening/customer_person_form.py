@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django import forms
 
+from portal.form_fields import DayField
 from portal.service import ServiceBadRequest
 
 # The service's body field, per step, -> the form's field
@@ -35,7 +36,7 @@ NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"
 
 class CustomerPersonForm(forms.Form):
     full_name = forms.CharField(max_length=300, label="Full name")
-    birth_date = forms.DateField(required=False, label="Birth date", widget=forms.DateInput(attrs={"type": "date"}))
+    birth_date = DayField(required=False, label="Birth date")
     gender = forms.ChoiceField(required=False, label="Gender")
     national_id_schema = forms.ChoiceField(required=False, choices=NATIONAL_ID_SCHEMAS, label="National id country")
     national_id_number = forms.CharField(required=False, max_length=40, label="National id number")

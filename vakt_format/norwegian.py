@@ -25,6 +25,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 NBSP = "\u00a0"
 DASH = "–"  # shown for a missing value
+DAY_FORMAT = "%d.%m.%Y"  # how a day is written, and typed into the dashboard's date fields
 
 
 def _quantize(value, places: int) -> Decimal:
@@ -83,14 +84,14 @@ def day(value) -> str:
             return value
     if isinstance(value, datetime):
         value = _local(value).date()
-    return value.strftime("%d.%m.%Y")
+    return value.strftime(DAY_FORMAT)
 
 
 def moment(value) -> str:
     """Day and time, "26.11.2026 11:25"; a date alone is shown as its day."""
     if not isinstance(value, datetime):
         return day(value)
-    return f"{_local(value):%d.%m.%Y %H:%M}"
+    return f"{_local(value):{DAY_FORMAT} %H:%M}"
 
 
 def file_size(size) -> str:

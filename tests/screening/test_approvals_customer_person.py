@@ -167,3 +167,27 @@ def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice
     assert CustomerPerson.objects.count() == 1
     assert CustomerPersonLocation.objects.count() == 1
     assert statuses(org, config) == {"Kari Nordmann": "active"}
+
+
+def test_the_birth_date_is_typed_and_shown_as_dd_mm_yyyy(org, admin):
+    config_make(org.api)
+    page = admin.get("/screening/approvals/?view=persons").content.decode()
+    field = re.search(r'<input[^>]*name="birth_date"[^>]*>', page).group(0)
+    assert 'type="text"' in field and 'placeholder="dd.mm.yyyy"' in field  # not the browser's own date format
+    assert "Birth date <span" in page and "(dd.mm.yyyy)" in page
+
+    # sent back for another field: the day is shown as the dashboard writes days, also when typed as ISO
+    for typed in ("15.10.1986", "1986-10-15"):
+        back = admin.post(ADD, _form(birth_date=typed, national_id_number="15108695087", full_name=f"Kari {typed}"))
+        assert re.search(r'<input[^>]*name="birth_date"[^>]*value="15.10.1986"', back.content.decode())
+    assert {p.birth_date.isoformat() for p in CustomerPerson.objects.all()} == {"1986-10-15"}
+    assert "<td>15.10.1986</td>" in admin.get("/screening/approvals/?view=persons").content.decode()
+
+
+def test_a_birth_date_in_another_format_is_refused_at_the_field_and_nothing_is_saved(org, admin):
+    config_make(org.api)
+    for typed in ("10/15/1986", "31.02.1986", "15.10.86"):
+        response = admin.post(ADD, _form(birth_date=typed))
+        assert response.context["person_form"].errors["birth_date"] == ["Enter the date as dd.mm.yyyy, e.g. 15.10.1986."]
+        assert re.search(rf'<input[^>]*name="birth_date"[^>]*value="{re.escape(typed)}"', response.content.decode())
+    assert CustomerPerson.objects.count() == 0
