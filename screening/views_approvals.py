@@ -165,6 +165,11 @@ def customer_person_add(request):
         return render(request, "screening/approvals.html", context)
     monitoring = _customer_person_save(screening, config, context, form)
     if monitoring is None:  # a form with errors, as after the form's own checks: the page itself is fine
+        if form.data.get("customer_person_uuid") and not request.POST.get("customer_person_uuid"):
+            try:  # the person saved before the refusal is listed beside the form that says so
+                context["customer_persons"] = screening.customer_persons(config.uuid)
+            except ServiceError:
+                pass  # the list as read before: the form's message names the person
         return render(request, "screening/approvals.html", context)
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")

@@ -75,6 +75,8 @@ def test_a_bad_national_id_is_shown_at_its_field_and_the_person_is_not_made_twic
     assert "Kari Nordmann was saved, but not yet given its national id" in form.errors["__all__"][0]
     kept = form.data["customer_person_uuid"]
     assert 'data-testid="field-error-national_id_number"' in response.content.decode()
+    listed = re.findall(r'data-testid="customer-person"><td><a href="[^"]+">([^<]+)<', response.content.decode())
+    assert listed == ["Kari Nordmann"]  # the saved person is listed beside the message that says so
 
     fixed = admin.post(ADD, _form(customer_person_uuid=kept), follow=True)
     assert "added as a customer person" in fixed.content.decode()
