@@ -153,10 +153,13 @@ def _fail(download: ReportDownload, reason: str) -> None:
 def _unfinished_update(download: ReportDownload, **fields) -> bool:
     """Write the poll's fields, and only while the row is unfinished: a poll's copy may be stale (two polls
     of one download, a link renewed meanwhile), and a finished row keeps what it has. False, and the
-    copy read again, when it was finished meanwhile."""
+    copy read again, when it was finished (or deleted) meanwhile."""
     fields["updated_at"] = timezone.now()
     if not ReportDownload.objects.filter(pk=download.pk, status__in=UNFINISHED).update(**fields):
-        download.refresh_from_db()
+        try:
+            download.refresh_from_db()
+        except ReportDownload.DoesNotExist:
+            pass  # deleted meanwhile: nothing left to follow
         return False
     for name, value in fields.items():
         setattr(download, name, value)

@@ -157,3 +157,14 @@ def test_a_credit_report_whose_organisation_lost_credit_check_fails_at_once_sayi
     if not dashboard_knows:  # the officer's calls still carry credit_check: the row and its reason are shown
         row = member.client().get(f"/reports/{credit.uuid}/row/").content.decode()
         assert "Failed" in row and "no longer holds" in row and "hx-trigger" not in row
+
+
+def test_a_download_deleted_while_its_poll_runs_stays_deleted(pending):
+    from service.reports.services import partner_report_order_process
+
+    partner_report_order_process(order_uuid=pending.order_uuid)
+    stale = ReportDownload.objects.get()
+    ReportDownload.objects.all().delete()
+
+    assert report_download_refresh(download=stale) is True
+    assert not ReportDownload.objects.exists()  # not written back from the poll's copy
