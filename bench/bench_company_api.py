@@ -148,8 +148,10 @@ def fill_analysis() -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO service_companies_companycreditrisk "
-            "(company_id, risk_score, risk_class, model_version, factors, computed_at) "
-            "SELECT c.uuid, t.risk_score, t.risk_class, t.model_version, t.factors, t.computed_at "
+            "(company_id, risk_score, risk_class, public_risk_score, public_risk_class, model_version, factors, "
+            "computed_at) "
+            "SELECT c.uuid, t.risk_score, t.risk_class, t.public_risk_score, t.public_risk_class, t.model_version, "
+            "t.factors, t.computed_at "
             "FROM service_companies_companycreditrisk t, service_companies_company c "
             "WHERE t.company_id = %s AND " + fills.format(table="service_companies_companycreditrisk"),
             params,

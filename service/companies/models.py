@@ -341,11 +341,19 @@ class CompanyRiskStatus(Entity):
 
 
 class CompanyCreditRisk(models.Model):
-    """The computed score (0-100, higher is riskier) and class, with the factors behind it."""
+    """The computed score (0-100, higher is riskier) and class, with the factors behind it.
+
+    Two scores of one model: `risk_score`/`risk_class` with every factor, for a caller granted the
+    roles of the role-bound factors, and `public_risk_score`/`public_risk_class` without those
+    factors, for everyone else (credit_risk.score_columns_for picks; a stored public score lets
+    dataset filters use it without revealing the full one through which companies match).
+    """
 
     company = models.OneToOneField(Company, on_delete=models.CASCADE, primary_key=True, related_name="credit_risk")
     risk_score = models.DecimalField(max_digits=5, decimal_places=1)
     risk_class = models.CharField(max_length=16)  # very_low, low, medium, high, very_high
+    public_risk_score = models.DecimalField(max_digits=5, decimal_places=1)
+    public_risk_class = models.CharField(max_length=16)
     model_version = models.CharField(max_length=20)
     factors = models.JSONField(default=dict)
     computed_at = models.DateTimeField(auto_now=True)

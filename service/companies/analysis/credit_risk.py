@@ -11,6 +11,10 @@ status overrides the score to 100 (very_high). Every factor's input value and po
 stored in CompanyCreditRisk.factors, with the model version, so a score can always be
 recomputed by hand from what the API shows.
 
+Factors behind a role (FACTOR_ROLES) give two scores of the same function: the full one with
+every factor, and the public one without the role-bound factors, for a caller who may not see
+them (a score built on them would reveal what the role protects). Both are stored.
+
 Inputs come from the latest current `annual_company_accounts` (the legal entity's own
 accounts; see measures.py for why group accounts are not used).
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -76,16 +81,19 @@ FACTOR_BANDS: dict[str, Bands] = {
     "unsettled_payment_remarks_count": Bands(0, ((1, 0), (2, 12), (4, 18), (None, 25))),
     "unsettled_payment_remarks_amount": Bands(0, ((0.01, 0), (50_000, 3), (500_000, 6), (None, 10))),
 }
-# Factors whose input is a fact behind a role (spec §7: payment remarks need credit_check). They
-# count in the score for everyone, but their value, band and points are shown only with the role.
+# Factors whose input is a fact behind a role (spec §7: payment remarks need credit_check). Only a
+# caller granted every one of these roles sees them and the full score; everyone else gets the
+# public score, computed without them, so neither the factors nor the score reveal the fact.
 FACTOR_ROLES = {
     "unsettled_payment_remarks_count": "credit_check",
     "unsettled_payment_remarks_amount": "credit_check",
 }
+FULL_SCORE_ROLES = frozenset(FACTOR_ROLES.values())
 HIDDEN_FACTOR_NOTE = (
     "Some factors are hidden because they need a role you did not send in Nk-Role-Keys: {factors}. "
     "The score and class include them."
 )
+OVERRIDE_BAND = "override: very_high"
 NEGATIVE_EQUITY_POINTS = 10
 MISSING_ACCOUNTS_POINTS = 15
 AUDITOR_NOTE_POINTS = {
@@ -102,6 +110,8 @@ STATUS_POINTS = {"under_liquidation": 20}
 class CreditRisk:
     risk_score: Decimal
     risk_class: str
+    public_risk_score: Decimal
+    public_risk_class: str
     factors: dict
 
 
@@ -114,6 +124,35 @@ def risk_class_of(score: float | Decimal) -> str:
 
 def score_of(points: float) -> Decimal:
     return Decimal(str(round(100 / (1 + math.exp(-points / POINTS_PER_LOGIT)), 1)))
+
+
+def score_and_class(factors: dict, *, leave_out: Iterable[str] = ()) -> tuple[Decimal, str]:
+    """The model's one function from its factors to score and class: P is the sum of the points
+    of every factor not left out; an override status (risk_status's band) gives 100 whatever P."""
+    if factors["risk_status"]["band"] == OVERRIDE_BAND:
+        score = Decimal("100.0")
+    else:
+        left_out = frozenset(leave_out)
+        score = score_of(sum(factor["points"] for key, factor in factors.items() if key not in left_out))
+    return score, risk_class_of(score)
+
+
+def public_score_and_class(factors: dict) -> tuple[Decimal, str]:
+    """The score and class without the role-bound factors: what a caller without their roles gets."""
+    return score_and_class(factors, leave_out=FACTOR_ROLES)
+
+
+def full_score_visible_to(granted_roles: Iterable[str]) -> bool:
+    """The one rule for which score a caller gets: the full one (and the role-bound factors) only
+    with every role a factor is behind; otherwise the public one."""
+    return FULL_SCORE_ROLES <= frozenset(granted_roles)
+
+
+def score_columns_for(granted_roles: Iterable[str]) -> tuple[str, str]:
+    """The CompanyCreditRisk score and class columns the caller may read (for ORM paths)."""
+    if full_score_visible_to(granted_roles):
+        return "risk_score", "risk_class"
+    return "public_risk_score", "public_risk_class"
 
 
 def company_age_years(facts: CompanyFacts, today: date) -> float | None:
@@ -174,40 +213,48 @@ def credit_risk_compute(facts: CompanyFacts, highlights: dict[uuid.UUID, Ratios]
     factors["risk_status"] = {
         "value": statuses,
         "points": sum(STATUS_POINTS.get(key, 0) for key in statuses),
-        "band": "override: very_high" if override else None,
+        "band": OVERRIDE_BAND if override else None,
     }
 
-    total = sum(factor["points"] for factor in factors.values())
-    score = Decimal("100.0") if override else score_of(total)
-    return CreditRisk(risk_score=score, risk_class=risk_class_of(score), factors=factors)
+    score, risk_class = score_and_class(factors)
+    public_score, public_class = public_score_and_class(factors)
+    return CreditRisk(score, risk_class, public_score, public_class, factors)
 
 
 def factors_visible_to(factors: dict, granted_roles: frozenset[str]) -> tuple[dict, list[str]]:
-    """The factors the caller may see, and the keys of those left out for a missing role."""
-    hidden = sorted(key for key, role in FACTOR_ROLES.items() if key in factors and role not in granted_roles)
+    """The factors the caller may see, and the keys of those left out for a missing role: all
+    role-bound ones unless the caller gets the full score, so the shown points always sum to the
+    P of the score the caller gets."""
+    if full_score_visible_to(granted_roles):
+        return factors, []
+    hidden = sorted(key for key in FACTOR_ROLES if key in factors)
     return {key: value for key, value in factors.items() if key not in hidden}, hidden
 
 
 def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, CreditRisk]) -> int:
     ids = [facts.uuid for facts in batch]
+    values = ["risk_score", "risk_class", "public_risk_score", "public_risk_class", "model_version", "factors"]
     existing = {
-        company_id: (score, risk_class, version, factors)
-        for company_id, score, risk_class, version, factors in m.CompanyCreditRisk.objects.filter(
+        company_id: (Decimal(score), risk_class, Decimal(public_score), *rest)
+        for company_id, score, risk_class, public_score, *rest in m.CompanyCreditRisk.objects.filter(
             company_id__in=ids
-        ).values_list("company_id", "risk_score", "risk_class", "model_version", "factors")
+        ).values_list("company_id", *values)
     }
     now = timezone.now()
     rows = []
     for company_id, risk in computed.items():
-        old = existing.get(company_id)
-        if old is not None and (Decimal(old[0]), *old[1:]) == (risk.risk_score, risk.risk_class, MODEL_VERSION, risk.factors):
+        new = (
+            risk.risk_score, risk.risk_class, risk.public_risk_score, risk.public_risk_class, MODEL_VERSION,
+            risk.factors,
+        )
+        if existing.get(company_id) == new:
             continue
-        rows.append((company_id, risk.risk_score, risk.risk_class, MODEL_VERSION, risk.factors, now))
+        rows.append((company_id, *new, now))
     return upsert(
         model=m.CompanyCreditRisk,
-        columns=["company_id", "risk_score", "risk_class", "model_version", "factors", "computed_at"],
+        columns=["company_id", *values, "computed_at"],
         rows=rows,
         conflict=["company_id"],
-        update=["risk_score", "risk_class", "model_version", "factors", "computed_at"],
+        update=[*values, "computed_at"],
         new_uuid=False,
     )

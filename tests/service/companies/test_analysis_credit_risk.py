@@ -1,10 +1,12 @@
 """The credit risk points model: scores recomputed here from the documented weights."""
 
+import importlib
 import math
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.apps import apps
 
 from service.companies import models as m
 from service.companies import services
@@ -66,6 +68,9 @@ def test_a_weak_company_with_remarks_and_a_going_concern_note_scores_very_high()
     assert risk.risk_class == "very_high"
     assert risk.factors["unsettled_payment_remarks_amount"]["value"] == 70000
     assert risk.factors["auditor_note"] == {"value": "going_concern", "points": 12, "band": None}
+    # the public score leaves the two remark factors out: P - 18 - 6
+    assert risk.public_risk_score == expected_score(points - 18 - 6) == Decimal("89.1")
+    assert risk.public_risk_class == "very_high"
 
 
 def test_a_company_without_accounts_gets_the_missing_points_and_the_missing_accounts_penalty():
@@ -90,6 +95,7 @@ def test_bankruptcy_overrides_the_score():
     assert risk.risk_score == Decimal("100.0")
     assert risk.risk_class == "very_high"
     assert risk.factors["risk_status"]["value"] == ["bankrupt"]
+    assert (risk.public_risk_score, risk.public_risk_class) == (Decimal("100.0"), "very_high")  # a public fact
 
 
 def test_under_liquidation_adds_points():
@@ -124,3 +130,34 @@ def test_the_score_follows_new_data():
     after = risk_of(company)
     assert after.risk_score == expected_score(-39 + 12 + 10)
     assert after.risk_score > before
+
+
+def test_a_company_without_remarks_has_the_same_public_and_full_score():
+    company = company_make(registration_date=date(2010, 3, 1))
+    accounts_make(company=company, year=2024)
+
+    risk = risk_of(company)
+
+    assert (risk.public_risk_score, risk.public_risk_class) == (risk.risk_score, risk.risk_class)
+
+
+def test_the_migration_fills_the_public_score_from_the_stored_factors():
+    with_remarks = company_make(registration_date=date(2010, 3, 1))
+    accounts_make(company=with_remarks, year=2023)
+    accounts_make(company=with_remarks, year=2024)
+    payment_remark_make(company=with_remarks, amount="600000", registered=date(2025, 5, 1))
+    bankrupt = company_make(registration_date=date(2010, 3, 1))
+    payment_remark_make(company=bankrupt, amount="100", registered=date(2025, 5, 1))
+    services.company_risk_status_set(company=bankrupt, status_key="bankrupt", on_date=date(2025, 6, 1))
+    analysis_refresh(company_uuids=[with_remarks.uuid, bankrupt.uuid], today=TODAY)
+    refreshed = dict(m.CompanyCreditRisk.objects.values_list("pk", "public_risk_score"))
+    m.CompanyCreditRisk.objects.update(public_risk_score=Decimal("0.0"), public_risk_class="unset")
+
+    migration = importlib.import_module("service.companies.migrations.0004_credit_risk_public_score")
+    migration.public_scores_fill(apps, None)
+
+    filled = {r.pk: r for r in m.CompanyCreditRisk.objects.all()}
+    assert {pk: r.public_risk_score for pk, r in filled.items()} == refreshed
+    assert filled[with_remarks.pk].risk_score == expected_score(-39 + 12 + 10)
+    assert filled[with_remarks.pk].public_risk_score == expected_score(-39)  # as the healthy company above
+    assert filled[bankrupt.pk].public_risk_class == "very_high"

@@ -32,7 +32,8 @@ def test_company_composite_joins_its_catalogue_entities_and_credit_risk(api):
     organization_type = m.OrganizationType.objects.create(key="NO-AS", code="AS", name="Aksjeselskap")
     with_type = a_company(name="Med Type AS", organization_type=organization_type)
     m.CompanyCreditRisk.objects.create(
-        company=with_type, risk_score=Decimal("12.5"), risk_class="low", model_version="v1"
+        company=with_type, risk_score=Decimal("12.5"), risk_class="low", public_risk_score=Decimal("12.5"),
+        public_risk_class="low", model_version="v1",
     )
     a_company(name="Uten Type AS")
 
@@ -144,7 +145,8 @@ def test_company_role_composite_has_the_holder_person_or_company(api):
 def test_company_credit_risk_is_keyed_by_the_company(api):
     company = a_company()
     m.CompanyCreditRisk.objects.create(
-        company=company, risk_score=Decimal("80.0"), risk_class="very_high", model_version="v1"
+        company=company, risk_score=Decimal("80.0"), risk_class="very_high", public_risk_score=Decimal("80.0"),
+        public_risk_class="very_high", model_version="v1",
     )
 
     [element] = elements_of(api.get(f"{DATASETS}/company-credit-risk", {"risk_class": "very_high"}))
