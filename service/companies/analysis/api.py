@@ -33,7 +33,8 @@ router = Router(tags=["Companies"])
         "The computed credit risk (see the factors for why), the register's risk statuses and, only when the "
         "caller holds the `credit_check` role (header `Nk-Role-Keys`), the payment remarks. Without the role "
         "`company_payment_remarks` is empty and the factors built on payment remarks are left out "
-        "(named in `hidden_factors`, explained by `hidden_factor_note`); the score is the same. It is not an error."
+        "(named in `hidden_factors`, explained by `hidden_factor_note`), and the score and class are computed "
+        "without them, so they tell nothing of payment remarks. It is not an error."
     ),
 )
 def company_credit_risk(request: HttpRequest, company_identifier: str):

@@ -90,8 +90,8 @@ FACTOR_ROLES = {
 }
 FULL_SCORE_ROLES = frozenset(FACTOR_ROLES.values())
 HIDDEN_FACTOR_NOTE = (
-    "Some factors are hidden because they need a role you did not send in Nk-Role-Keys: {factors}. "
-    "The score and class include them."
+    "Some factors are left out because they need a role you did not send in Nk-Role-Keys: {factors}. "
+    "The score and class are computed without them, from the factors shown."
 )
 OVERRIDE_BAND = "override: very_high"
 NEGATIVE_EQUITY_POINTS = 10

@@ -28,20 +28,30 @@ class CreditRiskFactorOut(Schema):
 class CompanyCreditRiskOut(Schema):
     company_uuid: UUID
     risk_score: float | None = Field(
-        description="0-100, higher is riskier: 100 / (1 + exp(-sum(points) / 10)); null until analysed"
+        description=(
+            "0-100, higher is riskier: 100 / (1 + exp(-P / 10)), P the sum of the points of `factors` as "
+            "returned (100 with a bankrupt, forced_dissolution, liquidated or deleted status). Without "
+            "credit_check the payment-remark factors are left out of both, so the score says nothing of "
+            "payment remarks; null until analysed"
+        )
     )
-    risk_class: str | None = Field(description="very_low (<20), low (<40), medium (<60), high (<80), very_high")
+    risk_class: str | None = Field(
+        description="very_low (<20), low (<40), medium (<60), high (<80), very_high: the class of risk_score"
+    )
     has_company_risk_status: bool
     company_risk_statuses: list[CompanyRiskStatusOut] = Field(description="Active risk statuses")
     company_risk_status_history: list[CompanyRiskStatusOut] = Field(description="Every status period, newest first")
     factors: dict[str, CreditRiskFactorOut] = Field(
         description=(
             "Each factor's input value and points (extension). Factors whose input needs a role the caller "
-            "did not send (the payment remarks' count and amount: credit_check) are left out; see hidden_factors"
+            "did not send (the payment remarks' count and amount: credit_check) are left out, and the score is "
+            "computed without them; see hidden_factors"
         )
     )
     hidden_factors: list[str] = Field(
-        description="Keys of the factors left out for a missing role; the score still includes them (extension)"
+        description=(
+            "Keys of the factors left out for a missing role; the score and class leave them out too (extension)"
+        )
     )
     hidden_factor_note: str | None = Field(
         description="Why factors are missing, when some are; null when every factor is shown (extension)"

@@ -1,8 +1,8 @@
 """Reads of what the analysis computed: credit risk, active flags and yearly measures.
 
-Role-protected parts (payment remarks, factors built on them, flag types with a required
-role) are filtered here by the caller's granted roles, so an API function cannot forget
-to. Credit risk and flags are one hand-written statement each (`service.companies.raw_reads`
+Role-protected parts (payment remarks, factors built on them and the score computed with
+those factors, flag types with a required role) are filtered here by the caller's granted
+roles, so an API function cannot forget to. Credit risk and flags are one hand-written statement each (`service.companies.raw_reads`
 says why); they give model instances, as the ORM reads do.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Q, QuerySet
@@ -18,7 +20,7 @@ from django.utils import timezone
 
 from service.auth.models import AppRole
 from service.companies import models as m
-from service.companies.analysis.credit_risk import factors_visible_to
+from service.companies.analysis.credit_risk import factors_visible_to, score_columns_for
 from service.companies.raw_reads import model_rows
 from service.companies.register.selectors import company_by_identifier, company_not_found, company_where
 from service.errors import bad_field
@@ -27,9 +29,19 @@ from service.errors import bad_field
 
 
 @dataclass(frozen=True)
+class CreditRiskShown:
+    """The score and class the caller may see (the public ones without the factors' roles)."""
+
+    risk_score: Decimal
+    risk_class: str
+    model_version: str
+    computed_at: datetime
+
+
+@dataclass(frozen=True)
 class CreditRiskView:
     company: m.Company
-    credit_risk: m.CompanyCreditRisk | None  # None until analysed
+    credit_risk: CreditRiskShown | None  # None until analysed
     risk_statuses: list[tuple[m.CompanyRiskStatus, m.CompanyRiskStatusType]]  # every period, newest first
     payment_remarks: list[m.PaymentRemark] | None  # None: the caller lacks credit_check
     factors: dict  # the factors the caller may see
@@ -63,7 +75,8 @@ def company_credit_risk_get(*, identifier: str, granted_roles: frozenset[str]) -
     """The company, its score, its status history and (with credit_check) its payment remarks: one query.
 
     Factors whose input needs a role the caller lacks (the payment remarks' count and amount) are
-    left out of `factors` and named in `hidden_factors`; the score stays the one computed with them."""
+    left out of `factors` and named in `hidden_factors`, and the score and class are then the
+    public ones, computed without them (credit_risk.score_columns_for)."""
     can_see_payment_remarks = "credit_check" in granted_roles
     where, params = company_where(identifier)
     if can_see_payment_remarks:
@@ -78,7 +91,19 @@ def company_credit_risk_get(*, identifier: str, granted_roles: frozenset[str]) -
     statuses = [(row[2], row[3]) for row in rows if row[2] is not None]
     remarks = [row[4] for row in rows if row[4] is not None] if can_see_payment_remarks else None
     factors, hidden = factors_visible_to(credit_risk.factors if credit_risk else {}, granted_roles)
-    return CreditRiskView(company, credit_risk, statuses, remarks, factors, hidden)
+    return CreditRiskView(company, _shown(credit_risk, granted_roles), statuses, remarks, factors, hidden)
+
+
+def _shown(credit_risk: m.CompanyCreditRisk | None, granted_roles: frozenset[str]) -> CreditRiskShown | None:
+    if credit_risk is None:
+        return None
+    score_column, class_column = score_columns_for(granted_roles)
+    return CreditRiskShown(
+        risk_score=getattr(credit_risk, score_column),
+        risk_class=getattr(credit_risk, class_column),
+        model_version=credit_risk.model_version,
+        computed_at=credit_risk.computed_at,
+    )
 
 
 # --- flags -------------------------------------------------------------------------------------------

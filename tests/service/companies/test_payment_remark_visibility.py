@@ -1,13 +1,16 @@
 """Payment remarks are a fact behind credit_check: absent from every answer without the role.
 
-Not only the remarks themselves: the credit risk factors built on them, the payment_remarks
-flag and its evidence, and every dataset. The score stays the one computed with them.
+Not only the remarks themselves: the credit risk factors built on them, the score and class
+(computed without those factors for a caller without the role, so a company with remarks
+scores as its twin without), the payment_remarks flag and its evidence, and every dataset.
 """
 
+import math
 from datetime import date
 
 import pytest
 
+from service.companies import services
 from service.companies.analysis import analysis_refresh
 from tests.conftest import make_caller
 from tests.service.companies.datasets.responses import elements_of
@@ -16,13 +19,33 @@ from tests.service.companies.factories import accounts_make, company_make, payme
 REMARK_FACTORS = ["unsettled_payment_remarks_amount", "unsettled_payment_remarks_count"]
 
 
-@pytest.fixture
-def company(db):
+def documented_score(factors: dict) -> tuple[float, str]:
+    """docs/analysis.md: P is the sum of the points, score 100 / (1 + exp(-P / 10)) to 0.1, classes by 20s."""
+    points = sum(factor["points"] for factor in factors.values())
+    score = round(100 / (1 + math.exp(-points / 10)), 1)
+    return score, ["very_low", "low", "medium", "high", "very_high"][min(int(score // 20), 4)]
+
+
+def twin_make(*, remarks: bool):
     company = company_make(registration_date=date(2012, 5, 1))
     accounts_make(company=company, year=2024)
-    payment_remark_make(company=company, amount="48250", registered=date(2025, 1, 10), creditor_name="Kreditor AS")
+    if remarks:
+        payment_remark_make(
+            company=company, amount="48250", registered=date(2025, 1, 10), creditor_name="Kreditor AS"
+        )
     analysis_refresh(company_uuids=[company.uuid])
     return company
+
+
+@pytest.fixture
+def company(db):
+    return twin_make(remarks=True)
+
+
+@pytest.fixture
+def twin(db):
+    """The same company without payment remarks."""
+    return twin_make(remarks=False)
 
 
 def _risk(caller, company, roles=None) -> dict:
@@ -31,7 +54,7 @@ def _risk(caller, company, roles=None) -> dict:
     return response.json()[0]["company_credit_risk"]
 
 
-def test_it_leaves_the_remark_factors_out_without_the_role_and_keeps_the_score(api, company):
+def test_it_leaves_the_remark_factors_out_of_the_factors_and_the_score_without_the_role(api, company):
     full = _risk(api, company, roles=["credit_check"])
     without = _risk(api, company)
 
@@ -41,8 +64,34 @@ def test_it_leaves_the_remark_factors_out_without_the_role_and_keeps_the_score(a
     assert without["hidden_factors"] == REMARK_FACTORS
     assert "credit_check" not in without["hidden_factor_note"]  # it names factors, not a role to ask for
     assert "unsettled_payment_remarks_count" in without["hidden_factor_note"]
-    assert (without["risk_score"], without["risk_class"]) == (full["risk_score"], full["risk_class"])
+    assert "computed without them" in without["hidden_factor_note"]
+    # The shown points sum to the P of the score shown: nothing is left over to reveal the remarks.
+    assert (without["risk_score"], without["risk_class"]) == documented_score(without["factors"])
+    assert (full["risk_score"], full["risk_class"]) == documented_score(full["factors"])
+    assert full["risk_score"] > without["risk_score"]
     assert full["hidden_factors"] == [] and full["hidden_factor_note"] is None
+
+
+def test_without_the_role_a_company_with_remarks_scores_as_one_without(api, company, twin):
+    with_remarks, without_remarks = _risk(api, company), _risk(api, twin)
+
+    assert (with_remarks["risk_score"], with_remarks["risk_class"]) == (
+        without_remarks["risk_score"],
+        without_remarks["risk_class"],
+    )
+    assert with_remarks["factors"] == without_remarks["factors"]
+    assert _risk(api, company, roles=["credit_check"])["risk_score"] != _risk(api, twin, roles=["credit_check"])[
+        "risk_score"
+    ]
+
+
+def test_a_bankruptcy_overrides_the_score_for_every_caller(api, company):
+    services.company_risk_status_set(company=company, status_key="bankrupt", on_date=date(2025, 6, 1))
+    analysis_refresh(company_uuids=[company.uuid])
+
+    for roles in (None, ["credit_check"]):
+        risk = _risk(api, company, roles=roles)
+        assert (risk["risk_score"], risk["risk_class"]) == (100.0, "very_high")
 
 
 def test_a_role_requested_but_not_assigned_hides_them_too(company):
@@ -52,6 +101,7 @@ def test_a_role_requested_but_not_assigned_hides_them_too(company):
 
     assert not set(REMARK_FACTORS) & set(risk["factors"])
     assert risk["hidden_factors"] == REMARK_FACTORS
+    assert risk["risk_score"] == documented_score(risk["factors"])[0]
 
 
 def test_the_payment_remarks_flag_and_its_evidence_need_the_role(api, company):
