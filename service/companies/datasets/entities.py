@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db import models
 
 from service.companies import models as m
+from service.companies.analysis.credit_risk import score_columns_for
 from service.companies.datasets.fields import FieldType as T
 from service.companies.datasets.schema import Entity, Field
 from service.companies.references import company_app_url
@@ -409,14 +410,32 @@ def holder_company_reference(*, via: str) -> Entity:
     return Entity("holder_company", reference.fields, presence=f"{via}uuid")
 
 
+@dataclass(frozen=True)
+class CreditRiskColumn:
+    """The path of the score (0) or class (1) column the caller's roles allow: the full score only
+    with the roles of its role-bound factors (credit_risk.score_columns_for), so neither the values
+    nor which companies a filter on them matches reveal payment remarks."""
+
+    via: str
+    index: int
+
+    def __call__(self, granted_roles: frozenset[str]) -> str:
+        return f"{self.via}{score_columns_for(granted_roles)[self.index]}"
+
+
 def company_credit_risk(*, via: str = "", company_path: str = "company_id") -> Entity:
     # One row per company, keyed by the company: it has no uuid of its own (spec §2.5 neither).
+    # The score and class are the public ones unless the caller's roles allow the full ones.
     return Entity(
         "company_credit_risk",
         (
             Field("company_uuid", company_path, T.UUID),
-            Field("risk_score", f"{via}risk_score", T.DECIMAL),
-            Field("risk_class", f"{via}risk_class", T.STRING),
+            Field(
+                "risk_score", f"{via}public_risk_score", T.DECIMAL, path_for_roles=CreditRiskColumn(via, 0)
+            ),
+            Field(
+                "risk_class", f"{via}public_risk_class", T.STRING, path_for_roles=CreditRiskColumn(via, 1)
+            ),
             Field("model_version", f"{via}model_version", T.STRING),
             Field("computed_at", f"{via}computed_at", T.DATETIME),
             app_url_on_company_page(company_path=company_path, section="risk"),

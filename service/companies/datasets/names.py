@@ -1,7 +1,8 @@
 """Resolving `entity.field`, `entity` and bare root `field` names of a dataset, with errors that help.
 
 Unknown names are 400s listing what is available; a field the caller's roles
-do not cover is the 403 of spec §7 (its name is public, its values are not).
+do not cover is the 403 of spec §7 (its name is public, its values are not). The
+fields handed out read the column the caller's roles allow (Field.for_roles).
 """
 
 from __future__ import annotations
@@ -17,7 +18,12 @@ def unknown_name(loc: Sequence[str], detail: str, *, code: str) -> BadRequest:
 
 
 def visible_fields(entity: Entity, *, granted_roles: frozenset[str]) -> tuple[Field, ...]:
-    return tuple(field for field in entity.fields if field.role is None or field.role in granted_roles)
+    """The fields the caller's roles show, each reading the column those roles allow."""
+    return tuple(
+        field.for_roles(granted_roles)
+        for field in entity.fields
+        if field.role is None or field.role in granted_roles
+    )
 
 
 def entity_for(*, dataset: Dataset, name: str, loc: Sequence[str]) -> Entity:
@@ -45,7 +51,7 @@ def field_for(
         )
     if field.role is not None and field.role not in granted_roles:
         raise RoleMissing([field.role])
-    return field
+    return field.for_roles(granted_roles)
 
 
 def split_reference(reference: str) -> tuple[str | None, str]:

@@ -59,7 +59,8 @@ _DATASETS = (
         model=m.Company,
         composite=True,
         description=(
-            "Companies with organisation type, primary NACE code, business municipality and country, credit risk."
+            "Companies with organisation type, primary NACE code, business municipality and country, credit risk "
+            "(without credit_check computed without the payment-remark factors)."
         ),
         entities=(
             e.company_record(),
@@ -149,7 +150,10 @@ _DATASETS = (
         name="company-credit-risk",
         model=m.CompanyCreditRisk,
         composite=False,
-        description="The computed risk score (0-100, higher is riskier) and risk class per company.",
+        description=(
+            "The computed risk score (0-100, higher is riskier) and risk class per company; without "
+            "credit_check computed without the payment-remark factors."
+        ),
         entities=(e.company_credit_risk(),),
     ),
     Dataset(

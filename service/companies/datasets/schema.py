@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Model, QuerySet
@@ -20,6 +20,11 @@ class Field:
     register does not hold, always written as null. `derive` turns the column
     into the written value (a company uuid into its page URL); derived fields
     cannot be filtered on. `role` hides the field from callers without it.
+    `path_for_roles` gives the path for the caller's granted roles where one field
+    reads a different column by role (the credit risk score: the full one only with
+    credit_check); `path` is then the one for a caller without roles, and
+    names.visible_fields/field_for hand out the field resolved (`for_roles`), so
+    writing and filtering read the same column.
     """
 
     name: str
@@ -27,6 +32,12 @@ class Field:
     type: FieldType
     derive: Callable[[Any], Any] | None = None
     role: str | None = None
+    path_for_roles: Callable[[frozenset[str]], str] | None = None
+
+    def for_roles(self, granted_roles: frozenset[str]) -> Field:
+        if self.path_for_roles is None:
+            return self
+        return replace(self, path=self.path_for_roles(granted_roles), path_for_roles=None)
 
     @property
     def filterable(self) -> bool:

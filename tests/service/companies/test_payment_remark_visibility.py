@@ -128,3 +128,31 @@ def test_no_dataset_shows_a_remark_or_its_evidence_without_the_role(api, company
 
     assert api.get("/datasets/v1/dataset/payment-remark").status_code == 403
     assert api.get("/datasets/v1/dataset/payment-remark", roles=["credit_check"]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("dataset", "entity"), [("company-credit-risk", None), ("company-composite", "company_credit_risk")]
+)
+def test_a_dataset_filter_on_the_score_cannot_tell_remarks_apart_without_the_role(api, company, twin, dataset, entity):
+    full = _risk(api, company, roles=["credit_check"])
+    public = _risk(api, twin)
+    both, with_remarks = {str(company.uuid), str(twin.uuid)}, {str(company.uuid)}
+
+    def matched(field: str, value: str, roles=None) -> set[str]:
+        name = f"{entity}.{field}" if entity else field
+        elements = elements_of(api.get(f"/datasets/v1/dataset/{dataset}", {name: value}, roles=roles))
+        risks = [element[entity] if entity else element for element in elements]
+        for risk in risks:
+            shown = full if roles and risk["company_uuid"] == str(company.uuid) else public
+            assert (float(risk["risk_score"]), risk["risk_class"]) == (shown["risk_score"], shown["risk_class"])
+        return {risk["company_uuid"] for risk in risks}
+
+    assert full["risk_class"] != public["risk_class"]
+    assert matched("risk_score", f"EQ:{public['risk_score']}") == both
+    assert matched("risk_score", f"GT:{public['risk_score']}") == set()
+    assert matched("risk_score", f"GTE:{full['risk_score']}") == set()
+    assert matched("risk_class", public["risk_class"]) == both
+    assert matched("risk_class", full["risk_class"]) == set()
+    # With the role, the full score, and the filter on it.
+    assert matched("risk_score", f"GT:{public['risk_score']}", roles=["credit_check"]) == with_remarks
+    assert matched("risk_class", full["risk_class"], roles=["credit_check"]) == with_remarks
