@@ -130,7 +130,8 @@ def watchlist_delete(request: HttpRequest, watchlist_uuid: uuid.UUID):
     summary="List the companies in a watchlist",
     description=(
         "Every company by name, with its credit risk class and score and its active flag keys. Flag types "
-        "that need a role (payment_remarks: `credit_check`) are listed only when the role is granted."
+        "that need a role (payment_remarks: `credit_check`) are listed only when the role is granted; without "
+        "`credit_check` the score and class are computed without the payment-remark factors."
     ),
 )
 def watchlist_companies(request: HttpRequest, watchlist_uuid: uuid.UUID):

@@ -58,8 +58,10 @@ ADD_BODY_DOC = (
 
 
 class CreditRiskBrief(Schema):
-    risk_score: float | None = Field(description="0-100, higher is riskier")
-    risk_class: str | None = Field(description="very_low, low, medium, high, very_high")
+    risk_score: float | None = Field(
+        description="0-100, higher is riskier; without credit_check computed without the payment-remark factors"
+    )
+    risk_class: str | None = Field(description="very_low, low, medium, high, very_high: the class of risk_score")
 
 
 class WatchlistCompanyOut(Schema):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.db.models import Count, QuerySet
 
 from service.companies.analysis import selectors as company_selectors
+from service.companies.analysis.credit_risk import score_columns_for
 from service.companies.identifiers import OrgNrInvalid, org_nr_compact
 from service.companies.models import Company
 from service.errors import BadRequest, NotFound, field_error
@@ -58,7 +59,10 @@ class WatchlistCompanyRow:
 
 def watchlist_companies_list(*, watchlist: Watchlist, granted_roles: Iterable[str]) -> list[WatchlistCompanyRow]:
     """Every company of the watchlist by name, with its credit risk and active flag keys
-    (role-protected flag types only with the role). Two queries whatever the size."""
+    (role-protected flag types only with the role; the score and class the roles allow: the
+    public ones, without the payment-remark factors, unless credit_check). Two queries
+    whatever the size."""
+    score_column, class_column = score_columns_for(granted_roles)
     memberships = (
         WatchlistCompany.objects.filter(watchlist=watchlist)
         .order_by("company__name", "company_id")
@@ -69,8 +73,8 @@ def watchlist_companies_list(*, watchlist: Watchlist, granted_roles: Iterable[st
             "company__name",
             "company__org_nr",
             "company__org_nr_schema",
-            "company__credit_risk__risk_score",
-            "company__credit_risk__risk_class",
+            f"company__credit_risk__{score_column}",
+            f"company__credit_risk__{class_column}",
         )
     )
     flags = company_selectors.company_flag_type_keys_active(

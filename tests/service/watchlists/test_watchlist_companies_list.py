@@ -100,3 +100,27 @@ def test_the_answer_has_exactly_the_declared_shape(api, troubled):
     body = api.get(companies_url(watchlist_uuid), roles=["credit_check"]).json()
 
     assert_declared(list[WatchlistCompanyOut], body)
+
+
+def test_without_credit_check_the_score_leaves_the_remark_factors_out(api, troubled):
+    """The full score would tell a company with payment remarks from the same company without."""
+    today = timezone.localdate()
+    twin = company_make(name="Alfa Tvilling AS", registration_date=date(2010, 1, 1))
+    for year in range(today.year - 3, today.year):
+        accounts_make(company=twin, year=year, balance={"total_equity": Decimal("-250000")})
+    analysis_refresh(company_uuids=[twin.uuid])
+    watchlist_uuid = watchlist_make(api, "Kunder", [troubled, twin])
+
+    def listed(roles=None) -> list[dict]:
+        return [row["company_credit_risk"] for row in api.get(companies_url(watchlist_uuid), roles=roles).json()]
+
+    def on_the_risk_endpoint(company, roles=None) -> dict:
+        url = f"/analysis/v1/company/{company.uuid}/company-credit-risk-composite"
+        risk = api.get(url, roles=roles).json()[0]["company_credit_risk"]
+        return {"risk_score": risk["risk_score"], "risk_class": risk["risk_class"]}
+
+    troubled_risk, twin_risk = listed()
+    assert troubled_risk == twin_risk == on_the_risk_endpoint(troubled)
+    troubled_full, twin_full = listed(roles=["credit_check"])
+    assert troubled_full == on_the_risk_endpoint(troubled, roles=["credit_check"])
+    assert troubled_full["risk_score"] > troubled_risk["risk_score"] and twin_full == twin_risk
