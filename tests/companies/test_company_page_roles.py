@@ -17,6 +17,15 @@ REMARK_AMOUNT = Decimal("187654")
 
 
 @pytest.fixture
+def debt_free(db):
+    """The indebted company's twin without the payment remark."""
+    company = company_make(name="Skyldfri Handel AS")
+    accounts_make(company=company, year=2024)
+    analysis_refresh(company_uuids=[company.uuid])
+    return company
+
+
+@pytest.fixture
 def indebted(db):
     company = company_make(name="Skyldig Handel AS")
     accounts_make(company=company, year=2024)
@@ -45,7 +54,7 @@ def test_a_viewer_sees_no_payment_remark_anywhere(db, indebted):
     assert not re.search(r"payment|remark", page, re.IGNORECASE)
     assert not any(form in page for form in _amount_forms(REMARK_AMOUNT))
     assert "Inkasso Norge AS" not in page
-    assert "2 factors hidden from your role; the score includes them." in page
+    assert "2 factors hidden from your role; the score and class are computed without them." in page
 
 
 @pytest.mark.parametrize("role", [Member.Role.OFFICER, Member.Role.ADMIN])
@@ -67,3 +76,36 @@ def test_an_officer_of_an_organisation_without_credit_check_sees_none(db, indebt
     page = _page(officer, indebted)
 
     assert not re.search(r"payment|remark", page, re.IGNORECASE)
+
+
+def _risk(page) -> str:
+    """The score and class as the page shows them."""
+    block = page.split('data-testid="risk">')[1].split("</div>")[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block)).strip()
+
+
+def test_without_credit_check_the_score_is_the_one_without_the_remark_factors(db, indebted, debt_free):
+    viewer = make_member("Nordbank ASA", "vera", role=Member.Role.VIEWER)
+    officer = make_member("Kredittbanken ASA", "olga", role=Member.Role.OFFICER)
+
+    seen_by_viewer = _risk(_page(viewer, indebted))
+
+    # A viewer cannot tell the company from its twin without the remark, nor the remark's weight.
+    assert seen_by_viewer == _risk(_page(viewer, debt_free)) == _risk(_page(officer, debt_free))
+    assert _risk(_page(officer, indebted)) != seen_by_viewer
+
+
+def test_the_search_shows_the_class_without_the_remark_factors_without_credit_check(db, indebted, debt_free):
+    def classes(member) -> dict[str, str]:
+        page = member.client().get("/companies/", {"q": "Skyld"}).content.decode()
+        rows = page.split("<tbody>")[1].split("<tr>")[1:]
+        return {
+            re.search(r">(Skyld\w+ Handel AS)<", row).group(1): re.search(r"badge risk-(\w+)", row).group(1)
+            for row in rows
+        }
+
+    seen = classes(make_member("Nordbank ASA", "otto", roles=["aml"]))
+    full = classes(make_member("Kredittbanken ASA", "olga"))
+
+    assert seen["Skyldig Handel AS"] == seen["Skyldfri Handel AS"] == full["Skyldfri Handel AS"]
+    assert full["Skyldig Handel AS"] != seen["Skyldig Handel AS"]

@@ -3,6 +3,9 @@
 import re
 
 from portal.service import ServiceUnavailable
+from service.companies.analysis import analysis_refresh
+from tests.service.companies.factories import accounts_make, company_make, payment_remark_make
+from tests.watchlists.conftest import make_member
 from tests.watchlists.helpers import create, paste
 
 
@@ -20,6 +23,33 @@ def test_it_shows_each_company_with_risk_class_flags_and_a_link(member, companie
     assert "Negative total equity" in row
     assert 'value="company_profile"' in row  # a report can be ordered from the row
     assert re.search(r'<td class="text-nowrap">\d\d\.\d\d\.\d{4}</td>', row)  # added, dd.mm.yyyy
+
+
+def test_without_credit_check_the_risk_shown_leaves_payment_remarks_out(db):
+    """A company with a payment remark shows the risk of its twin without: the full score would tell them apart."""
+    indebted, twin = company_make(name="Skyldig Handel AS"), company_make(name="Skyldfri Handel AS")
+    for company in (indebted, twin):
+        accounts_make(company=company, year=2024)
+    payment_remark_make(company=indebted, amount="187654")
+    analysis_refresh(company_uuids=[indebted.uuid, twin.uuid])
+
+    def risks(member) -> list[str]:
+        client = member.client()
+        watchlist = create(client)
+        paste(client, watchlist, f"{indebted.org_nr}\n{twin.org_nr}")
+        page = client.get(f"/watchlists/{watchlist}/").content.decode()
+        return [  # by name: Skyldfri, Skyldig
+            re.search(r'<span class="badge risk-[^>]*>[^<]*</span>', row).group(0)
+            for row in page.split('data-testid="watchlist-company">')[1:]
+        ]
+
+    without_credit_check = make_member("Nordbank ASA", "otto", roles=["aml"])
+    with_credit_check = make_member("Kredittbanken ASA", "olga", roles=["aml", "credit_check"])
+
+    twin_seen, indebted_seen = risks(without_credit_check)
+    assert indebted_seen == twin_seen  # score (in the title) and class alike
+    twin_full, indebted_full = risks(with_credit_check)
+    assert twin_full == twin_seen and indebted_full != indebted_seen
 
 
 def test_it_renames(member):
