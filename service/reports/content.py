@@ -2,7 +2,8 @@
 
 Nothing here recomputes the analysis: the risk score, its factors and the flags are
 read as the API serves them, with the roles the caller held when ordering. Without
-`credit_check` a report shows no payment remarks, no remark factors and no remark flag.
+`credit_check` a report shows no payment remarks, no remark factors and no remark flag,
+and its score and class are the public ones, computed without the remark factors.
 The PDF producer (producers/pdf.py) only lays this out.
 """
 
@@ -123,7 +124,8 @@ def report_content_gather(
 
 
 def _credit_risk(view) -> dict | None:
-    """The score with the factors the ordering caller may see (the selector leaves out the rest)."""
+    """The score and factors the ordering caller may see (the selector leaves out the rest and
+    gives the score computed without them)."""
     risk = view.credit_risk
     if risk is None:
         return None

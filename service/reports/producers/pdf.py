@@ -172,7 +172,11 @@ def _credit_risk(content: ReportContent) -> list:
     story.append(_table(rows, [50 * mm, 45 * mm, WIDTH - 115 * mm, 20 * mm]))
     if not content.with_credit_check:
         story.append(Spacer(1, 1.5 * mm))
-        story.append(_p("Payment remarks are not shown: the report was ordered without the credit_check role.", "small"))
+        story.append(_p(
+            "Payment remarks are not shown, and the score and class are computed without them: "
+            "the report was ordered without the credit_check role.",
+            "small",
+        ))
     return story
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -57,7 +58,26 @@ def test_a_company_profile_without_credit_check_shows_no_payment_remarks(api, co
 
     assert "unsettled" not in text.lower()  # no remark factors, no payment_remarks flag
     assert "184 500" not in text and "Inkasso Norge" not in text and "Collection cases" not in text
-    assert "ordered without the credit_check role" in text  # said whether or not there are remarks
+    assert "ordered without the credit_check role" in " ".join(text.split())  # said whether or not there are remarks
+
+
+def test_a_company_profile_shows_the_score_the_ordering_roles_allow(api, company, django_capture_on_commit_callbacks):
+    def in_pdf(roles) -> tuple[float, str]:
+        text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile", roles=roles)
+        shown = re.search(r"Risk score (\S+) of 100 \(higher is riskier\); risk class (.+?)\. Model", " ".join(text.split()))
+        score, risk_class = shown.groups()
+        return float(score.replace(",", ".")), risk_class.lower().replace(" ", "_")
+
+    def on_the_endpoint(roles) -> tuple[float, str]:
+        url = f"/analysis/v1/company/{company.uuid}/company-credit-risk-composite"
+        risk = api.get(url, roles=list(roles)).json()[0]["company_credit_risk"]
+        return risk["risk_score"], risk["risk_class"]
+
+    public, full = in_pdf(()), in_pdf(("credit_check",))
+
+    assert public == on_the_endpoint(())  # computed without the remark factors (test_payment_remark_visibility)
+    assert full == on_the_endpoint(("credit_check",))
+    assert full[0] > public[0]  # the remark's points are in the full score only
 
 
 def test_a_company_profile_with_credit_check_shows_the_remark_factors(api, company, django_capture_on_commit_callbacks):
