@@ -440,7 +440,7 @@ def company_credit_risk(*, via: str = "", company_path: str = "company_id") -> E
             Field("computed_at", f"{via}computed_at", T.DATETIME),
             app_url_on_company_page(company_path=company_path, section="risk"),
         ),
-        presence=f"{via}risk_class",
+        presence=f"{via}public_risk_class",  # null exactly when the company has no score
     )
 
 
