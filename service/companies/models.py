@@ -357,6 +357,8 @@ class CompanyCreditRisk(models.Model):
     model_version = models.CharField(max_length=20)
     factors = models.JSONField(default=dict)
     computed_at = models.DateTimeField(auto_now=True)
+    # When what the public score's caller sees last changed (credit_risk.public_part).
+    public_computed_at = models.DateTimeField(null=True, blank=True)
 
 
 class CollectionCase(Entity):

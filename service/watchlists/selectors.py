@@ -62,7 +62,7 @@ def watchlist_companies_list(*, watchlist: Watchlist, granted_roles: Iterable[st
     (role-protected flag types only with the role; the score and class the roles allow: the
     public ones, without the payment-remark factors, unless credit_check). Two queries
     whatever the size."""
-    score_column, class_column = score_columns_for(granted_roles)
+    score_column, class_column, _ = score_columns_for(granted_roles)
     memberships = (
         WatchlistCompany.objects.filter(watchlist=watchlist)
         .order_by("company__name", "company_id")

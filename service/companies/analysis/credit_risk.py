@@ -148,11 +148,21 @@ def full_score_visible_to(granted_roles: Iterable[str]) -> bool:
     return FULL_SCORE_ROLES <= frozenset(granted_roles)
 
 
-def score_columns_for(granted_roles: Iterable[str]) -> tuple[str, str]:
-    """The CompanyCreditRisk score and class columns the caller may read (for ORM paths)."""
+def score_columns_for(granted_roles: Iterable[str]) -> tuple[str, str, str]:
+    """The CompanyCreditRisk score, class and computed-at columns the caller may read (for ORM
+    paths). The public score has its own time: one that moved whenever a role-bound factor did
+    would tell a caller without the role that the hidden factors changed."""
     if full_score_visible_to(granted_roles):
-        return "risk_score", "risk_class"
-    return "public_risk_score", "public_risk_class"
+        return "risk_score", "risk_class", "computed_at"
+    return "public_risk_score", "public_risk_class", "public_computed_at"
+
+
+def public_part(risk_values: tuple) -> tuple:
+    """What a caller without the role-bound factors' roles can see of stored or computed values
+    (public score, public class, model version, factors): the public time moves only with it."""
+    public_score, public_class, model_version, factors = risk_values
+    shown = {key: value for key, value in (factors or {}).items() if key not in FACTOR_ROLES}
+    return Decimal(public_score), public_class, model_version, shown
 
 
 def company_age_years(facts: CompanyFacts, today: date) -> float | None:
@@ -235,10 +245,10 @@ def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, Cr
     ids = [facts.uuid for facts in batch]
     values = ["risk_score", "risk_class", "public_risk_score", "public_risk_class", "model_version", "factors"]
     existing = {
-        company_id: (Decimal(score), risk_class, Decimal(public_score), *rest)
-        for company_id, score, risk_class, public_score, *rest in m.CompanyCreditRisk.objects.filter(
+        company_id: ((Decimal(score), risk_class, Decimal(public_score), *rest), public_at)
+        for company_id, score, risk_class, public_score, *rest, public_at in m.CompanyCreditRisk.objects.filter(
             company_id__in=ids
-        ).values_list("company_id", *values)
+        ).values_list("company_id", *values, "public_computed_at")
     }
     now = timezone.now()
     rows = []
@@ -247,14 +257,17 @@ def credit_risk_write(*, batch: list[CompanyFacts], computed: dict[uuid.UUID, Cr
             risk.risk_score, risk.risk_class, risk.public_risk_score, risk.public_risk_class, MODEL_VERSION,
             risk.factors,
         )
-        if existing.get(company_id) == new:
+        old, public_at = existing.get(company_id, (None, None))
+        if old == new:
             continue
-        rows.append((company_id, *new, now))
+        if old is None or public_at is None or public_part(old[2:]) != public_part(new[2:]):
+            public_at = now
+        rows.append((company_id, *new, now, public_at))
     return upsert(
         model=m.CompanyCreditRisk,
-        columns=["company_id", *values, "computed_at"],
+        columns=["company_id", *values, "computed_at", "public_computed_at"],
         rows=rows,
         conflict=["company_id"],
-        update=[*values, "computed_at"],
+        update=[*values, "computed_at", "public_computed_at"],
         new_uuid=False,
     )

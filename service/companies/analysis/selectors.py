@@ -97,12 +97,12 @@ def company_credit_risk_get(*, identifier: str, granted_roles: frozenset[str]) -
 def _shown(credit_risk: m.CompanyCreditRisk | None, granted_roles: frozenset[str]) -> CreditRiskShown | None:
     if credit_risk is None:
         return None
-    score_column, class_column = score_columns_for(granted_roles)
+    score_column, class_column, computed_column = score_columns_for(granted_roles)
     return CreditRiskShown(
         risk_score=getattr(credit_risk, score_column),
         risk_class=getattr(credit_risk, class_column),
         model_version=credit_risk.model_version,
-        computed_at=credit_risk.computed_at,
+        computed_at=getattr(credit_risk, computed_column),
     )
 
 

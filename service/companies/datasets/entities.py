@@ -412,9 +412,9 @@ def holder_company_reference(*, via: str) -> Entity:
 
 @dataclass(frozen=True)
 class CreditRiskColumn:
-    """The path of the score (0) or class (1) column the caller's roles allow: the full score only
-    with the roles of its role-bound factors (credit_risk.score_columns_for), so neither the values
-    nor which companies a filter on them matches reveal payment remarks."""
+    """The path of the score (0), class (1) or computed-at (2) column the caller's roles allow: the
+    full score only with the roles of its role-bound factors (credit_risk.score_columns_for), so
+    neither the values nor which companies a filter on them matches reveal payment remarks."""
 
     via: str
     index: int
@@ -437,7 +437,9 @@ def company_credit_risk(*, via: str = "", company_path: str = "company_id") -> E
                 "risk_class", f"{via}public_risk_class", T.STRING, path_for_roles=CreditRiskColumn(via, 1)
             ),
             Field("model_version", f"{via}model_version", T.STRING),
-            Field("computed_at", f"{via}computed_at", T.DATETIME),
+            Field(
+                "computed_at", f"{via}public_computed_at", T.DATETIME, path_for_roles=CreditRiskColumn(via, 2)
+            ),
             app_url_on_company_page(company_path=company_path, section="risk"),
         ),
         presence=f"{via}public_risk_class",  # null exactly when the company has no score

@@ -156,3 +156,23 @@ def test_a_dataset_filter_on_the_score_cannot_tell_remarks_apart_without_the_rol
     # With the role, the full score, and the filter on it.
     assert matched("risk_score", f"GT:{public['risk_score']}", roles=["credit_check"]) == with_remarks
     assert matched("risk_class", full["risk_class"], roles=["credit_check"]) == with_remarks
+
+
+def test_the_score_time_without_the_role_moves_only_with_what_that_caller_sees(api, company):
+    def times(roles=None) -> tuple[str, str]:
+        risk = _risk(api, company, roles=roles)
+        [element] = [
+            e for e in elements_of(api.get("/datasets/v1/dataset/company-credit-risk", roles=roles))
+            if e["company_uuid"] == str(company.uuid)
+        ]
+        return risk["computed_timestamp"], element["computed_at"]
+
+    public_before, full_before = times(), times(["credit_check"])
+    payment_remark_make(company=company, amount="9000", registered=date(2025, 6, 2), creditor_name="Inkasso AS")
+    analysis_refresh(company_uuids=[company.uuid])
+
+    assert times() == public_before  # a new remark changes nothing this caller sees, its time included
+    assert times(["credit_check"]) != full_before
+    accounts_make(company=company, year=2025)  # a public fact
+    analysis_refresh(company_uuids=[company.uuid])
+    assert times() != public_before
