@@ -1,4 +1,5 @@
-"""Forms of the organisation admin pages: inviting a member, a member's role, an API user."""
+"""Forms of the organisation admin pages: inviting a member, a member's role, an API user, the
+audit log's filter."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from portal.form_fields import DayField
 from portal.models import Member
 
 
@@ -52,3 +54,18 @@ class ApiUserForm(forms.Form):
         if not name:
             raise forms.ValidationError("Give the API user a name.")
         return name
+
+
+class AuditFilterForm(forms.Form):
+    """The audit log's kind and range of days (Oslo days, both included), read from the URL."""
+
+    kind = forms.CharField(required=False)
+    created_from = DayField(label="From", required=False)
+    created_to = DayField(label="To", required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("created_from"), cleaned.get("created_to")
+        if start and end and start > end:
+            self.add_error("created_to", "The last day is before the first.")
+        return cleaned

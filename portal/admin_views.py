@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.audit_export import audit_changes, audit_csv_response
-from portal.admin_forms import ApiUserForm, InviteForm, RoleForm
+from portal.admin_forms import ApiUserForm, AuditFilterForm, InviteForm, RoleForm
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.roles import API_ROLE_DESCRIPTIONS
@@ -254,44 +254,66 @@ def _object_url(event) -> str | None:
 @never_cache
 @member_required(ADMIN)
 def audit(request):
-    """Who did what, newest first, filtered by kind (kept in the URL)."""
-    group = request.GET.get("kind", "")
+    """Who did what, newest first, filtered by kind and days (kept in the URL)."""
+    filters = _audit_filters(request)
     try:
         page_number = max(1, int(request.GET.get("page", "1")))
     except ValueError:
         page_number = 1
-    action_key = AUDIT_GROUPS[group][1] if group in AUDIT_GROUPS else ""
     page, error = None, None
-    try:
-        page = _admin_client(request).audit_events(
-            limit=AUDIT_PAGE_SIZE, offset=(page_number - 1) * AUDIT_PAGE_SIZE, action_key=action_key
-        )
-    except ServiceError as exc:
-        error = service_error_text(exc)
+    if filters["valid"]:
+        try:
+            page = _admin_client(request).audit_events(
+                limit=AUDIT_PAGE_SIZE, offset=(page_number - 1) * AUDIT_PAGE_SIZE, **filters["service"]
+            )
+        except ServiceError as exc:
+            error = service_error_text(exc)
     rows = [{"event": e, "url": _object_url(e), "changes": audit_changes(e)} for e in (page.events if page else ())]
     context = {
         "rows": rows,
         "page": page,
         "page_number": page_number,
-        "kind": group,
+        "kind": filters["kind"],
+        "form": filters["form"],
+        "query": filters["query"],
         "groups": [(key, label) for key, (label, _) in AUDIT_GROUPS.items()],
         "service_error": error,
     }
-    return render(request, "portal/audit.html", context)
+    return render(request, "portal/audit.html", context, status=200 if filters["valid"] else 400)
 
 
 @never_cache
 @member_required(ADMIN)
 def audit_export(request):
     """Every record the audit page's filter selects, as a CSV file."""
-    group = request.GET.get("kind", "")
-    action_key = AUDIT_GROUPS[group][1] if group in AUDIT_GROUPS else ""
-    day = timezone.localdate().isoformat()
-    filename = f"audit-log-{slugify(request.member.organisation.name)}{'-' + group if action_key else ''}-{day}.csv"
+    filters = _audit_filters(request)
+    back = f"{reverse('audit')}?{request.GET.urlencode()}" if request.GET else reverse("audit")
+    if not filters["valid"]:
+        return redirect(back)  # the page says what is wrong with the days
+    parts = [slugify(request.member.organisation.name), filters["kind"]] + [
+        day.isoformat() for day in (filters["service"]["created_from"], filters["service"]["created_to"]) if day
+    ]
+    filename = f"audit-log-{'-'.join(p for p in parts if p)}-{timezone.localdate().isoformat()}.csv"
     try:
-        return audit_csv_response(
-            admin_client=_admin_client(request), filename=filename, action_key=action_key, created_from=None, created_to=None
-        )
+        return audit_csv_response(admin_client=_admin_client(request), filename=filename, **filters["service"])
     except ServiceError as exc:
         messages.error(request, f"The audit log could not be downloaded: {service_error_text(exc)}")
-        return redirect(f"{reverse('audit')}{'?kind=' + group if action_key else ''}")
+        return redirect(back)
+
+
+def _audit_filters(request) -> dict:
+    """The audit filter from the URL: the form (for its errors), the kind, the service's filters and
+    the query the page's links keep (pages, kinds, the download)."""
+    form = AuditFilterForm(request.GET)
+    valid = form.is_valid()
+    data = form.cleaned_data if valid else {}
+    kind = data.get("kind", "") if data.get("kind", "") in AUDIT_GROUPS else ""
+    start, end = data.get("created_from"), data.get("created_to")
+    query = {key: value for key, value in (("from", start), ("to", end)) if value}
+    return {
+        "form": form,
+        "valid": valid,
+        "kind": kind,
+        "query": "&".join(f"created_{key}={day:%d.%m.%Y}" for key, day in query.items()),
+        "service": {"action_key": AUDIT_GROUPS[kind][1] if kind else "", "created_from": start, "created_to": end},
+    }

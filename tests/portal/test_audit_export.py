@@ -118,3 +118,22 @@ def test_only_admins_download_and_only_their_organisations_records(admin):
 
 def _today() -> str:
     return timezone.localdate().isoformat()
+
+
+def test_it_downloads_the_records_of_the_days_chosen(admin):
+    from datetime import datetime
+
+    from service.audit.models import AuditEvent
+
+    for label, at in (("March", "2026-03-31T21:59:00+00:00"), ("April", "2026-04-15T10:00:00+00:00")):
+        AuditEvent.objects.create(
+            app_customer_id=admin.app_customer.uuid, action_key="watchlist.create", object_type="watchlist",
+            object_label=label, created_timestamp=datetime.fromisoformat(at),
+        )
+
+    response = admin.client().get("/members/audit/export.csv", {"kind": "watchlists", "created_from": "01.04.2026", "created_to": "30.04.2026"})
+    wrong_way = admin.client().get("/members/audit/export.csv", {"created_from": "30.04.2026", "created_to": "01.04.2026"})
+
+    assert [r["On"] for r in _csv(response)] == ["April"]
+    assert f'filename="audit-log-nordbank-asa-watchlists-2026-04-01-2026-04-30-{_today()}.csv"' in response["Content-Disposition"]
+    assert wrong_way.status_code == 302 and wrong_way["Location"].startswith("/members/audit/?created_from=30.04.2026")
