@@ -82,4 +82,5 @@ def test_a_range_of_days_the_wrong_way_round_says_so_at_the_field(db):
 
     assert response.status_code == 400
     assert "To: The last day is before the first." in response.content.decode()
+    assert "Correct the days above to see the records." in response.content.decode()
     assert bad_day.status_code == 400 and "From: Enter the date as dd.mm.yyyy" in bad_day.content.decode()
