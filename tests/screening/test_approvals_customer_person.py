@@ -46,6 +46,7 @@ def test_it_adds_a_person_with_national_id_and_address_and_screens_them(org, adm
     assert "NO 15108695088" in page
     assert "Storgata 1, 0155 Oslo, NO" in page
     assert "Screened" in page
+    assert 'href="/screening/cases/?q=Kari+Nordmann&amp;status=all" data-testid="person-cases"' in page
 
 
 def test_unticked_the_person_waits_for_approval(org, admin):
