@@ -130,7 +130,7 @@ def test_a_poll_writes_only_its_own_fields(pending, member):
 def test_a_credit_report_whose_organisation_lost_credit_check_fails_at_once_saying_why(
     member, company, settings, django_capture_on_commit_callbacks, dashboard_knows
 ):
-    from service.auth.services import api_user_roles_set
+    from service.auth.services import api_user_update
     from service.reports.services import partner_report_order_process
     from tests.conftest import ALL_ROLES
 
@@ -138,7 +138,7 @@ def test_a_credit_report_whose_organisation_lost_credit_check_fails_at_once_sayi
         credit = report_order(member=member.member, company_uuid=company.uuid, report_type="credit_report")[0]
     without = [key for key in ALL_ROLES if key != "credit_check"]
     with django_capture_on_commit_callbacks(execute=True):  # the service forgets the roles it remembered
-        api_user_roles_set(api_user=member.credentials.api_user, role_keys=without)
+        api_user_update(api_user=member.credentials.api_user, role_keys=without)
     if dashboard_knows:  # dashboard_connect run again with the API user's roles
         member.organisation.api_role_keys = ",".join(without)
         member.organisation.save()
