@@ -34,7 +34,8 @@ class FourEyesRequired(ApiError):
 
 def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMembership) -> bool:
     """The four-eyes rule of a config with `four_eyes_review_flag` (docs/screening.md), for a review
-    about to be recorded on the locked `case`. Refuses (409) what only a second member may do;
+    about to be recorded on the locked `case` (locked alone: its latest review is read after the
+    lock, so a review written while this one waited is seen). Refuses (409) what only a second member may do;
     answers True when the review is a confirmed_hit *proposal* that leaves the case ongoing."""
     if not case.screening_config.four_eyes_review_flag or status_key not in COMPLETE_REVIEW_KEYS:
         return False
@@ -87,11 +88,12 @@ def review_record(
 ) -> ScreeningCaseReview:
     membership_active_check(reviewer, REVIEWER_LOC)
     with transaction.atomic():
-        locked = (
-            ScreeningCase.objects.select_for_update(of=("self",))
-            .select_related("screening_config", "latest_review__screening_case_review_status")
-            .get(pk=case.pk)
-        )
+        # The case row alone is locked; its config and latest review are read after the lock from
+        # its current ids. Joined into the locking query, PostgreSQL would give them as they were
+        # before the lock was waited for: a review written meanwhile would be missed by the
+        # four-eyes rule and by the record's before.
+        locked = ScreeningCase.objects.select_for_update().get(pk=case.pk)
+        previous = locked.latest_review
         proposal = four_eyes_check(case=locked, status_key=status.key, reviewer=reviewer)
         complete = status.key in COMPLETE_REVIEW_KEYS and not proposal
         new_status = ScreeningCase.Status.COMPLETE if complete else ScreeningCase.Status.ONGOING
@@ -108,7 +110,6 @@ def review_record(
         ScreeningCase.objects.filter(pk=locked.pk).update(
             latest_review=review, case_status_key=new_status, update_timestamp=timezone.now()
         )
-        previous = locked.latest_review
         audit_record(
             app_customer_uuid=locked.screening_config.app_customer_id,
             actor=Actor(api_user_uuid=api_user_uuid, app_membership=reviewer),

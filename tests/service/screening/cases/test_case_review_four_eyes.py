@@ -3,7 +3,15 @@ closed only by a second member. Refusals are 409 `four_eyes_required` and write 
 
 from __future__ import annotations
 
+import pytest
+from django.db import connection
+from django.test import Client
+
+from service.audit.models import AuditEvent
+from service.screening import case_services
 from service.screening.models import ScreeningCaseReview
+from tests.conftest import ApiCaller
+from tests.racing import race
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
 from tests.service.screening.helpers import config_url, patch
@@ -92,3 +100,47 @@ def test_it_refuses_a_deactivated_reviewer_naming_the_field(api, lists):
     assert refused.json()["code"] == "membership_deactivated"
     assert [e["loc"] for e in refused.json()["errors"]] == [["body", "reviewer_app_membership_uuid"]]
     assert not ScreeningCaseReview.objects.exists()
+
+
+def _racing_reviews(monkeypatch, api, config_uuid, case_uuid, first: tuple, second: tuple) -> list:
+    """Two reviews at once, each (status key, decision key, reviewer): the first is held after its
+    write, uncommitted, until the second waits for the case's lock."""
+
+    def reviewing(status_key, decision_key, reviewer):
+        return lambda: review(ApiCaller(Client(), api.credentials), config_uuid, case_uuid, status_key, decision_key, reviewer=reviewer)
+
+    return race(monkeypatch, case_services, "audit_record", reviewing(*first), reviewing(*second))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
+def test_the_proposer_cannot_close_the_case_with_a_review_sent_while_the_proposal_is_written(api, lists, monkeypatch):
+    config_uuid, case_uuid = _four_eyes_case(api)
+    anna = member_of(api, "anna@nordbank.no")
+
+    proposed, closed = _racing_reviews(
+        monkeypatch, api, config_uuid, case_uuid, ("confirmed_hit", "match", anna), ("false_positive", "no_match", anna)
+    )
+
+    assert proposed.status_code == 201
+    assert closed.status_code == 409, closed.json()  # the second read the case after the proposal
+    assert "anna@nordbank.no proposed this confirmed hit" in closed.json()["detail"]
+    assert ScreeningCaseReview.objects.count() == 1
+    assert cases(api, config_uuid)["elements"][0]["screening_case"]["screening_case_status_key"] == "ongoing"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL")
+def test_a_confirmation_sent_while_the_proposal_is_written_completes_the_case(api, lists, monkeypatch):
+    config_uuid, case_uuid = _four_eyes_case(api)
+    anna, bjorn = member_of(api, "anna@nordbank.no"), member_of(api, "bjorn@nordbank.no")
+
+    proposed, confirmed = _racing_reviews(
+        monkeypatch, api, config_uuid, case_uuid, ("confirmed_hit", "match", anna), ("confirmed_hit", "match", bjorn)
+    )
+
+    assert (proposed.status_code, confirmed.status_code) == (201, 201)
+    assert _status(confirmed) == "complete"  # not a second proposal
+    records = AuditEvent.objects.filter(action_key="screening_case.review", object_uuid=case_uuid).order_by("created_timestamp")
+    assert [(r.before, r.after["case_status_key"]) for r in records] == [
+        ({"case_status_key": "pending", "review_status_key": None}, "ongoing"),
+        ({"case_status_key": "ongoing", "review_status_key": "confirmed_hit"}, "complete"),  # the proposal, not None
+    ]
