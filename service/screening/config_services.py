@@ -78,7 +78,9 @@ def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None
     from service.screening.subscription import config_resync_on_commit
 
     with transaction.atomic():
-        config = ScreeningConfig.objects.select_for_update(of=("self",)).select_related("suggestion_setting").get(pk=config.pk)
+        # The config row alone is locked; its setting is read after the lock. Joined into the
+        # locking query, an update that waited for one changing the setting would find no row.
+        config = ScreeningConfig.objects.select_for_update().get(pk=config.pk)
         before = (config.suggestion_setting_id, config.auto_approve_monitoring_flag)
         state_before = config_audit_state(config)
         for field, value in changes.items():
