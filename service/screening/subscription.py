@@ -91,13 +91,10 @@ def config_companies_sync(
     result = SyncResult(companies=len(company_uuids))
     with transaction.atomic():
         # One sync per config at a time: the lock orders concurrent runs, the partial
-        # UNIQUE constraint is the last word on duplicates.
-        config = (
-            ScreeningConfig.objects.select_for_update(of=("self",))
-            .select_related("suggestion_setting")
-            .filter(uuid=config_uuid)
-            .first()
-        )
+        # UNIQUE constraint is the last word on duplicates. The config row alone is locked and
+        # its setting read after the lock: joined, a sync that waited for a change of setting
+        # would find no config and sync nothing.
+        config = ScreeningConfig.objects.select_for_update().filter(uuid=config_uuid).first()
         if config is None:
             return None
         watched = watched_companies(config=config, company_uuids=company_uuids)
