@@ -23,11 +23,8 @@ def configs_list(*, app_customer_uuid: uuid.UUID) -> QuerySet[ScreeningConfig]:
     return ScreeningConfig.objects.filter(app_customer_id=app_customer_uuid).select_related("suggestion_setting")
 
 
-def config_get(*, app_customer_uuid: uuid.UUID, screening_config_uuid: uuid.UUID, for_update: bool = False) -> ScreeningConfig:
-    queryset = configs_list(app_customer_uuid=app_customer_uuid)
-    if for_update:
-        queryset = queryset.select_for_update(of=("self",))
-    config = queryset.filter(uuid=screening_config_uuid).first()
+def config_get(*, app_customer_uuid: uuid.UUID, screening_config_uuid: uuid.UUID) -> ScreeningConfig:
+    config = configs_list(app_customer_uuid=app_customer_uuid).filter(uuid=screening_config_uuid).first()
     if config is None:
         raise not_found("screening config", screening_config_uuid)
     return config

@@ -109,13 +109,8 @@ def monitorings_list(
     return _with_relations(queryset).order_by("create_timestamp", "uuid")
 
 
-def monitoring_get(
-    *, config: ScreeningConfig, monitoring_uuid: uuid.UUID, loc: list | None = None, for_update: bool = False
-) -> EntityMonitoring:
-    queryset = EntityMonitoring.objects.filter(screening_config=config, uuid=monitoring_uuid)
-    if for_update:
-        queryset = queryset.select_for_update(of=("self",))
-    monitoring = _with_relations(queryset).first()
+def monitoring_get(*, config: ScreeningConfig, monitoring_uuid: uuid.UUID, loc: list | None = None) -> EntityMonitoring:
+    monitoring = _with_relations(EntityMonitoring.objects.filter(screening_config=config, uuid=monitoring_uuid)).first()
     if monitoring is None:
         raise not_found("entity monitoring", monitoring_uuid, loc)
     return monitoring
