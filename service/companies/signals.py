@@ -31,7 +31,6 @@ screening re-screens the active monitorings of those entities
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Iterable
 from datetime import date
@@ -43,8 +42,7 @@ from django.utils import timezone
 from service.companies.importers.analysis_hook import AffectedCompanies
 from service.companies.models import Company, CompanyRole
 from service.companies.ownership import MAX_DEPTH, SHAREHOLDER
-
-logger = logging.getLogger(__name__)
+from service.signals import committed_change_send
 
 company_persons_changed = Signal()
 entity_details_changed = Signal()
@@ -91,7 +89,10 @@ def company_persons_changed_announce(
 
     def send() -> None:
         company_uuids = None if everything else sorted(companies_downstream(company_uuids=uuids, as_of=today), key=str)
-        _send_robust(company_persons_changed, company_uuids=company_uuids, register_update=today)
+        about = f"register update {today}: {'all' if company_uuids is None else len(company_uuids)} companies"
+        committed_change_send(
+            company_persons_changed, sender=Company, about=about, company_uuids=company_uuids, register_update=today
+        )
 
     transaction.on_commit(send, robust=True)
 
@@ -102,21 +103,10 @@ def entity_details_changed_announce(*, person_uuids: Iterable[uuid.UUID] = (), c
     persons, companies = sorted(set(person_uuids), key=str), sorted(set(company_uuids), key=str)
     if not persons and not companies:
         return
+    about = f"details of {len(persons)} persons and {len(companies)} companies changed"
     transaction.on_commit(
-        lambda: _send_robust(entity_details_changed, person_uuids=persons, company_uuids=companies), robust=True
+        lambda: committed_change_send(
+            entity_details_changed, sender=Company, about=about, person_uuids=persons, company_uuids=companies
+        ),
+        robust=True,
     )
-
-
-def _send_robust(signal: Signal, **kwargs) -> None:
-    """The register change is committed: a receiver that raises must not fail the import that made
-    it, nor keep the other receivers from running. Its work is not done, so it is logged with what
-    it was for (Django's dispatch logger has the traceback)."""
-    for receiver, result in signal.send_robust(sender=Company, **kwargs):
-        if isinstance(result, Exception):
-            counts = {key: ("all" if value is None else len(value)) for key, value in kwargs.items() if key.endswith("uuids")}
-            logger.error(
-                "%s failed after a register change (%s); its work for them is not done: %r",
-                getattr(receiver, "__qualname__", receiver),
-                ", ".join(f"{key} {count}" for key, count in counts.items()),
-                result,
-            )

@@ -11,7 +11,6 @@ PostgreSQL and SQLite (3.35+).
 
 from __future__ import annotations
 
-import logging
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,11 +22,10 @@ from service.audit.services import Actor, audit_record
 from service.errors import NotFound, RoleMissing
 from service.watchlists import selectors
 from service.watchlists.models import Watchlist, WatchlistCompany
+from service.signals import committed_change_send
 from service.watchlists.signals import watchlist_companies_changed
 
 _INSERT_BATCH = 1_000  # rows per INSERT: 4,000 parameters
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -272,21 +270,7 @@ def _changed_on_commit(
         "added_company_uuids": list(added),
         "removed_company_uuids": list(removed),
     }
-    transaction.on_commit(lambda: _changed_send(kwargs), robust=True)
-
-
-def _changed_send(kwargs: dict) -> None:
-    """The change is committed: a receiver that raises must not turn it into an error for the
-    caller, nor keep the other receivers from running. Its work is lost, so it is logged
-    (Django's dispatch logger has the traceback)."""
-    for receiver, result in watchlist_companies_changed.send_robust(sender=Watchlist, **kwargs):
-        if isinstance(result, Exception):
-            logger.error(
-                "watchlist_companies_changed: %s failed for watchlist %s (%d companies added, %d removed), "
-                "its work for them is not done: %r",
-                getattr(receiver, "__qualname__", receiver),
-                kwargs["watchlist_uuid"],
-                len(kwargs["added_company_uuids"]),
-                len(kwargs["removed_company_uuids"]),
-                result,
-            )
+    about = f"watchlist {watchlist.uuid}: {len(added)} companies added, {len(removed)} removed"
+    transaction.on_commit(
+        lambda: committed_change_send(watchlist_companies_changed, sender=Watchlist, about=about, **kwargs), robust=True
+    )

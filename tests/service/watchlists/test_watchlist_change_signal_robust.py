@@ -40,6 +40,6 @@ def test_it_answers_the_saved_change_when_a_receiver_raises(api, failing_then_re
     assert response.json()["added_count"] == 1
     assert WatchlistCompany.objects.filter(watchlist_id=watchlist_uuid, company=company).exists()
     assert [call["added_company_uuids"] for call in failing_then_recording] == [[company.uuid]]
-    logged = [r.getMessage() for r in caplog.records if r.name == "service.watchlists.services"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "service.signals"]
     assert len(logged) == 1
     assert "failing" in logged[0] and watchlist_uuid in logged[0] and "screening is away" in logged[0]

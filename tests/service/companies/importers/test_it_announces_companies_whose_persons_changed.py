@@ -113,4 +113,4 @@ def test_a_receiver_that_raises_neither_fails_the_import_nor_silences_the_others
 
     assert heard == [{company.uuid}]
     assert CompanyRole.objects.filter(company=company, holder_person__full_name="Per Leder").exists()
-    assert "its work for them is not done" in caplog.text and "company_uuids 1" in caplog.text
+    assert "its work for it is not done" in caplog.text and "1 companies" in caplog.text
