@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
+from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 from portal.service.screening import PersonAddress
 from screening.customer_person_form import CustomerPersonForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
@@ -228,6 +228,8 @@ def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
     if gone:
         text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
                 "Send the form again to add the person anew.")
+    elif saved is None and isinstance(error, ServiceNoAnswer):
+        text = service_error_text(error)  # the person may have been saved: the list says
     elif saved is None:
         text = "Nothing was saved. " + ("Correct the field and send again." if bad_request else service_error_text(error))
     elif bad_request and error.code == "already_monitored":
@@ -235,7 +237,8 @@ def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
     elif bad_request:
         text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. Correct the field and send again."
     else:
-        reason = "The service could not be reached." if isinstance(error, ServiceUnavailable) else service_error_text(error)
+        plainly_down = isinstance(error, ServiceUnavailable) and not isinstance(error, ServiceNoAnswer)
+        reason = "The service could not be reached." if plainly_down else service_error_text(error)
         text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. {reason} Send the form again to continue."
     form.add_error(None, text)
 

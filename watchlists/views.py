@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
+from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
 from portal.service.watchlists import bad_entries
 from watchlists.numbers import MAX_LINES, UnreadableUpload, lines_read, upload_text, without
 from watchlists.screened import REFUSAL, removal_refusal, screening_note
@@ -168,7 +168,9 @@ def watchlist_add(request, watchlist_uuid: uuid.UUID):
         if isinstance(exc, ServiceNotFound):
             raise Http404("No such watchlist.") from None
         problem = service_error_text(exc)
-        return _detail(request, watchlist_uuid, form={**form, "problem": f"The list was not replaced. {problem}" if replace else problem})
+        if replace and not isinstance(exc, ServiceNoAnswer):  # a lost answer: it may have been replaced
+            problem = f"The list was not replaced. {problem}"
+        return _detail(request, watchlist_uuid, form={**form, "problem": problem})
     messages.success(request, _added_text(result, replace=replace, dropped=dropped))
     return redirect("watchlists:detail", watchlist_uuid)
 

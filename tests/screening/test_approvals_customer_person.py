@@ -8,7 +8,7 @@ import re
 import pytest
 
 from portal.models import Member
-from portal.service import ServiceUnavailable
+from portal.service import ServiceNoAnswer, ServiceUnavailable
 from portal.service.screening import ScreeningArea
 from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification
 from tests.screening.setup_helpers import admin, org, other_org, statuses  # noqa: F401
@@ -170,6 +170,22 @@ def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice
     assert CustomerPerson.objects.count() == 1
     assert CustomerPersonLocation.objects.count() == 1
     assert statuses(org, config) == {"Kari Nordmann": "active"}
+
+
+def test_a_lost_answer_never_claims_nothing_was_saved(org, admin, monkeypatch):
+    # The service may have made the person before the answer was lost: the page must not say it did not.
+    config_make(org.api)
+
+    def no_answer(*args, **kwargs):
+        raise ServiceNoAnswer(0, "no_answer", "read timed out")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ScreeningArea, "create_customer_person", no_answer)
+        first = admin.post(ADD, _form(full_name="Kari Nordmann"))
+    errors, _ = _sent_back(first)
+    assert errors == [
+        "The service did not answer, so it is not known whether the change was saved. Reload the page to see before trying again."
+    ]
 
 
 def test_the_birth_date_is_typed_and_shown_as_dd_mm_yyyy(org, admin):

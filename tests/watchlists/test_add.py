@@ -183,6 +183,22 @@ def test_a_replace_the_service_refuses_leaves_the_list_as_it_was(companies, monk
     assert _on_the_list(watchlist) == {companies[0].uuid, companies[1].uuid}
 
 
+def test_a_replace_whose_answer_was_lost_does_not_claim_the_list_is_unchanged(member, companies, monkeypatch):
+    from portal.service import ServiceNoAnswer
+
+    client = member.client()
+    watchlist = create(client)
+
+    def no_answer(*args, **kwargs):
+        raise ServiceNoAnswer(504, "no_answer", "The gateway answered 504.")
+
+    monkeypatch.setattr("portal.service.watchlists.WatchlistsArea.replace", no_answer)
+
+    page = paste(client, watchlist, companies[1].org_nr, mode="replace").content.decode()
+
+    assert "it is not known whether the change was saved" in page and "The list was not replaced" not in page
+
+
 def test_a_refused_replace_keeps_the_list_as_it_was(member, companies):
     client = member.client()
     watchlist = create(client)
