@@ -27,6 +27,7 @@ from stdnum.no import orgnr
 
 from service.auth.models import AppCustomer
 from service.auth.services import app_customer_create
+from service.companies.analysis import analysis_refresh
 from service.companies.models import Company, CompanyRole, CompanyRoleType, OrganizationType, Person
 from service.screening import monitoring_services
 from service.screening.config_services import config_category_select, config_create
@@ -102,6 +103,9 @@ def screening_demo_load(*, organisation: str, progress: Callable[[str], None] = 
     with transaction.atomic():
         companies = {demo.name: company for demo, company in zip(plan, _companies_ensure(plan))}
         config, watchlist = _setup_ensure(organisation)
+    # Written through the ORM, so nothing refreshed their analysis: without it their pages and the
+    # watchlist would show "no risk score yet" until the nightly refresh.
+    analysis_refresh(company_uuids=[c.uuid for c in companies.values()])
     extra = _register_companies(exclude=set(companies.values()))
     watchlist_add_companies(
         watchlist=watchlist,

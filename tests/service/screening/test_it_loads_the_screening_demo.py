@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from service.auth.models import AppCustomer
 from service.auth.services import api_user_create
+from service.companies.models import Company
 from service.screening.models import ScreeningListCategory
 from tests.conftest import ALL_ROLES, ApiCaller, shared_file
 from tests.service.screening.helpers import AML, config_url, configs_url, monitorings
@@ -70,6 +71,10 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     assert persons and all(
         c["monitoring_person"]["full_name"] != c["screening_case_match"]["list_entry"]["primary_name"] for c in persons
     )
+
+    # The demo's own companies have their analysis (a credit risk score), as imported ones do.
+    demo_companies = Company.objects.filter(org_nr__startswith="89")
+    assert demo_companies.exists() and not demo_companies.filter(credit_risk__isnull=True).exists()
 
     assert _load() == summary
     assert len(_cases(caller, config["uuid"])) == len(cases)
