@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from portal.service.cases import CaseFilters
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 STATUS_CHOICES = {
     "open": ("pending", "ongoing"),
@@ -32,7 +33,6 @@ HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
 ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
 SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
 PAGE_SIZE = 50
-NAME_MAX = 200  # the service's limit of a name search
 NOBODYS_UUID = uuid.UUID(int=0)  # "assigned to me" for a login not linked to a service person: finds nothing
 
 
@@ -69,7 +69,7 @@ class QueueFilters:
             sort=choice("sort", SORT_CHOICES, "oldest"),
             page=page,
             page_size=PAGE_SIZE,
-            name=" ".join((query.get("q") or "").split())[:NAME_MAX],
+            name=name_search_text(query.get("q"))[:NAME_SEARCH_MAX],
         )
 
     @property

@@ -17,9 +17,9 @@ from portal.access import client_for_member, member_required
 from portal.models import Member
 from portal.feedback import service_error_text
 from portal.service import ServiceError
-from screening.queue_filters import NAME_MAX
 from screening.pages import can_read_national_ids, can_read_screening, first_found, no_aml_text
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 
 @member_required()
@@ -75,6 +75,6 @@ def customer_person_page(request, customer_person_uuid: uuid.UUID):
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
         return render(request, "screening/approvals_customer_person.html", context, status=503)
-    cases_query = urlencode({"q": " ".join(detail.person.full_name.split())[:NAME_MAX], "status": "all"})
+    cases_query = urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"})
     context.update(detail=detail, monitorings=monitorings, cases_query=cases_query)
     return render(request, "screening/approvals_customer_person.html", context)

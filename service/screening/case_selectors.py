@@ -23,6 +23,7 @@ from service.screening.models import (
     ScreeningConfig,
 )
 from service.screening.monitoring_selectors import monitoring_status_key
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 CASE_STATUS_KEYS = tuple(ScreeningCase.Status.values)
 
@@ -73,8 +74,6 @@ class CaseFilters:
     name_contains: str | None = None
 
 
-NAME_SEARCH_MAX = 200
-
 
 def case_sort_order_parse(raw: str | None) -> tuple[str, ...]:
     """`newest_first` (the default) or `oldest_first`; anything else is a 400 naming `sort_order`."""
@@ -124,7 +123,7 @@ def _name_q(text: str) -> Q:
 
 def case_name_search_parse(raw: str | None) -> str | None:
     """The text of a name search; blank is no search; too long is a 400 naming `name_contains`."""
-    text = " ".join((raw or "").split())
+    text = name_search_text(raw)
     if not text:
         return None
     if len(text) > NAME_SEARCH_MAX:
