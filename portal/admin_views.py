@@ -29,6 +29,7 @@ from portal.feedback import service_error_text
 from portal.models import Member
 from portal.roles import API_ROLE_DESCRIPTIONS
 from portal.service import ServiceBadRequest, ServiceError
+from vakt_format import norwegian as no
 
 ADMIN = Member.Role.ADMIN
 AUDIT_PAGE_SIZE = 50
@@ -314,6 +315,6 @@ def _audit_filters(request) -> dict:
         "form": form,
         "valid": valid,
         "kind": kind,
-        "query": "&".join(f"created_{key}={day:%d.%m.%Y}" for key, day in query.items()),
+        "query": "&".join(f"created_{key}={no.day(day)}" for key, day in query.items()),
         "service": {"action_key": AUDIT_GROUPS[kind][1] if kind else "", "created_from": start, "created_to": end},
     }

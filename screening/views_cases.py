@@ -134,7 +134,7 @@ KIND_LABELS = {"company": "Company", "customer_person": "Customer", "person": "P
 def _lines(case: Case) -> dict:
     """A row's small print, made once here (the template engine is the page's largest cost)."""
     subject, entry = case.subject, case.list_entry
-    born = f" · born {subject.birth_date:%d.%m.%Y}" if subject.birth_date else ""
+    born = f" · born {no.day(subject.birth_date)}" if subject.birth_date else ""
     programmes = f" · {', '.join(entry.programmes)}" if entry.programmes else ""
     return {
         "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + born,
@@ -223,13 +223,7 @@ def _monitored_for(monitorings) -> list[dict]:
 
 
 def _listed_dates(values) -> list[str]:
-    out = []
-    for value in values:
-        try:
-            out.append(date.fromisoformat(value).strftime("%d.%m.%Y"))
-        except ValueError:
-            out.append(value)  # a year or a month: as listed
-    return out
+    return [no.day(value) for value in values]  # a year or a month stays as listed
 
 
 def _form_from(case: Case) -> dict:
