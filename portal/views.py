@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import time
 
-from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import connection
 from django.db.models import Count
