@@ -9,6 +9,7 @@ straight to the service (renewed when it runs out).
 import uuid
 
 from django.db import models
+from django.utils import timezone
 
 
 class ReportDownload(models.Model):
@@ -55,3 +56,8 @@ class ReportDownload(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.COMPLETE, self.Status.FAILED)
+
+    @property
+    def link_is_live(self) -> bool:
+        """A link to follow: a renewal the service refused leaves the old one, which no longer opens."""
+        return bool(self.download_url) and (self.link_expires_at is None or self.link_expires_at > timezone.now())

@@ -6,7 +6,7 @@ import re
 import uuid
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from portal.models import Member
 from portal.roles import member_api_role_keys
@@ -27,8 +27,10 @@ def downloads_unfinished_uuids(*, ordered_before: datetime) -> list[uuid.UUID]:
 def downloads_visible_to(member: Member) -> QuerySet[ReportDownload]:
     """The organisation's downloads the member may see and follow: a report made with a role that
     changes what it shows (a colleague's credit report, or any report ordered with credit_check, shows
-    payment remarks) only when the member's own calls carry that role."""
+    payment remarks) only when the member's own calls carry that role. A failed one has no file and
+    shows no content, so everyone sees it and why it failed (also once nobody's calls carry the role)."""
     downloads = ReportDownload.objects.filter(organisation=member.organisation)
     for role in sorted(CONTENT_ROLES - set(member_api_role_keys(member))):
-        downloads = downloads.exclude(role_keys__regex=rf"(^|,){re.escape(role)}(,|$)")
+        made_with_role = Q(role_keys__regex=rf"(^|,){re.escape(role)}(,|$)")
+        downloads = downloads.exclude(made_with_role & ~Q(status=ReportDownload.Status.FAILED))
     return downloads

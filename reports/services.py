@@ -17,7 +17,7 @@ from django.utils import timezone
 from portal.access import client_for_member, client_for_organisation
 from portal.feedback import service_error_text
 from portal.models import Member, Organisation
-from portal.service import ServiceForbidden
+from portal.service import ServiceError, ServiceForbidden
 from reports.catalogue import content_role_keys
 from reports.models import ReportDownload
 from reports.selectors import UNFINISHED
@@ -104,25 +104,36 @@ def report_download_refresh(*, download: ReportDownload, now: datetime | None = 
 
 
 def report_links_renew(*, organisation: Organisation, now: datetime | None = None) -> int:
-    """New file sessions (one call) for the organisation's ready reports whose links run out; how many."""
+    """New file sessions for the organisation's ready reports whose links run out; how many renewed.
+
+    One call per set of roles the reports were ordered with (a file is given only to callers with
+    its roles), so a set the service refuses (a role the API user lost) keeps no other report's link
+    from renewing; the first refusal is raised once the others are renewed."""
     now = now or timezone.now()
-    stale = list(
-        ReportDownload.objects.filter(
-            organisation=organisation, status=ReportDownload.Status.COMPLETE, link_expires_at__lte=now + LINK_RENEW_MARGIN
-        )
+    stale = ReportDownload.objects.filter(
+        organisation=organisation, status=ReportDownload.Status.COMPLETE, link_expires_at__lte=now + LINK_RENEW_MARGIN
     )
-    if not stale:
-        return 0
-    role_keys = sorted({key for download in stale for key in download.role_key_list})
-    reports = client_for_organisation(organisation, role_keys=role_keys).reports
-    sessions = {session.file_path: session for session in reports.file_sessions([d.file_path for d in stale])}
+    by_roles: dict[tuple[str, ...], list[ReportDownload]] = {}
     for download in stale:
-        session = sessions.get(download.file_path)
-        if session is not None:
-            for name, value in _link(reports, session, now).items():
-                setattr(download, name, value)
-            download.save(update_fields=["file_session_uuid", "download_url", "link_expires_at", "updated_at"])
-    return len(stale)
+        by_roles.setdefault(tuple(sorted(download.role_key_list)), []).append(download)
+    renewed, refusal = 0, None
+    for role_keys, downloads in by_roles.items():
+        reports = client_for_organisation(organisation, role_keys=list(role_keys)).reports
+        try:
+            sessions = {session.file_path: session for session in reports.file_sessions([d.file_path for d in downloads])}
+        except ServiceError as exc:
+            refusal = refusal or exc
+            continue
+        for download in downloads:
+            session = sessions.get(download.file_path)
+            if session is not None:
+                for name, value in _link(reports, session, now).items():
+                    setattr(download, name, value)
+                download.save(update_fields=["file_session_uuid", "download_url", "link_expires_at", "updated_at"])
+                renewed += 1
+    if refusal is not None:
+        raise refusal
+    return renewed
 
 
 def _link(reports, session, now: datetime) -> dict:

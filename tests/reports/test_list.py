@@ -81,3 +81,33 @@ def test_a_viewer_gets_no_link_to_a_report_made_with_credit_check(member, compan
     assert str(credit.file_session_uuid) in member.client().get("/reports/").content.decode()
     assert "that your role opens (reports showing payment remarks are listed for roles that read them)" in viewer.get("/reports/").content.decode()
     assert "reports showing payment remarks" not in member.client().get("/reports/").content.decode()
+
+
+def test_a_refused_renewal_keeps_no_other_reports_link_from_renewing(member, company, django_capture_on_commit_callbacks):
+    # The organisation's API user lost credit_check: the file of the report made with it is refused,
+    # the link of a viewer's report (made without it) is renewed all the same, and the dead link of
+    # the other is no longer offered.
+    from portal.models import Member
+    from service.auth.services import api_user_update
+    from tests.conftest import ALL_ROLES
+    from tests.portal.conftest import add_member
+
+    viewer = add_member(member, "vilde", Member.Role.VIEWER)
+    profile = _ordered(viewer, company, django_capture_on_commit_callbacks)
+    assert profile.role_key_list == []
+    with django_capture_on_commit_callbacks(execute=True):
+        credit = report_order(member=member.member, company_uuid=company.uuid, report_type="credit_report")[0]
+    ReportDownload.objects.update(link_expires_at=timezone.now() - timedelta(minutes=1))
+    old = dict(ReportDownload.objects.values_list("uuid", "file_session_uuid"))
+    with django_capture_on_commit_callbacks(execute=True):  # the service forgets the roles it remembered
+        api_user_update(api_user=member.credentials.api_user, role_keys=[k for k in ALL_ROLES if k != "credit_check"])
+
+    page = member.client().get("/reports/").content.decode()
+
+    profile.refresh_from_db()
+    credit.refresh_from_db()
+    assert profile.file_session_uuid != old[profile.uuid] and profile.link_expires_at > timezone.now()
+    assert f"file_session_uuid={profile.file_session_uuid}" in page
+    assert credit.file_session_uuid == old[credit.uuid] and str(credit.file_session_uuid) not in page
+    assert "Download links could not be renewed" in page
+    assert page.count('data-testid="download"') == 1 and 'data-testid="link-expired"' in page

@@ -154,9 +154,10 @@ def test_a_credit_report_whose_organisation_lost_credit_check_fails_at_once_sayi
     settings.VAKT_RESUME_AFTER_SECONDS = 5
     ReportDownload.objects.update(ordered_at=timezone.now() - timedelta(seconds=60))
     assert report_downloads_resume() == 0
-    if not dashboard_knows:  # the officer's calls still carry credit_check: the row and its reason are shown
-        row = member.client().get(f"/reports/{credit.uuid}/row/").content.decode()
-        assert "Failed" in row and "no longer holds" in row and "hx-trigger" not in row
+    # A failed row has no file and shows no remarks: it and its reason are shown, also once the
+    # dashboard knows nobody's calls carry credit_check (before, it was hidden from everyone).
+    row = member.client().get(f"/reports/{credit.uuid}/row/").content.decode()
+    assert "Failed" in row and "no longer holds" in row and "hx-trigger" not in row
 
 
 def test_a_download_deleted_while_its_poll_runs_stays_deleted(pending):
