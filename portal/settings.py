@@ -263,6 +263,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.companies.tasks.analysis_refresh_all",
         "schedule": float(env_int("VAKT_ANALYSIS_REFRESH_SECONDS", 24 * 3600, minimum=60)),
     },
+    # Makes up a lost watchlist sync (docs/production.md); a sync with nothing to do writes nothing.
+    "screening-configs-resync": {
+        "task": "service.screening.tasks.screening_configs_resync_all",
+        "schedule": float(env_int("VAKT_SCREENING_RESYNC_SECONDS", 24 * 3600, minimum=60)),
+    },
     "screening-lists-refresh": {
         "task": "service.screening.tasks.screening_lists_refresh_all",
         "schedule": float(env_int("VAKT_LIST_REFRESH_SECONDS", 6 * 3600, minimum=60)),

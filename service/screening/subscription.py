@@ -243,8 +243,8 @@ def companies_sync_on_commit(
     extra = {"register_update": register_update} if register_update else {}
     for start in range(0, len(ids), SYNC_BATCH):
         batch = ids[start : start + SYNC_BATCH]
-        # robust: a broker that is away does not fail the request (nothing resumes a lost sync;
-        # docs/production.md says what does instead).
+        # robust: a broker that is away does not fail the request; a lost sync is made up by
+        # beat's daily screening_configs_resync_all (docs/production.md).
         transaction.on_commit(
             lambda batch=batch: screening_config_sync_task.delay(str(config_uuid), batch, **extra), robust=True
         )

@@ -229,6 +229,21 @@ def screening_batches_resume() -> int:
     return tasks_resend(screening_batch_task, batches_pending_uuids(untouched_since=resume_cutoff()), "screening batch jobs")
 
 
+@shared_task(ignore_result=True)
+def screening_configs_resync_all() -> int:
+    """Scheduled by beat (daily): every config's watchlist monitorings synced again; how many configs.
+    Nothing records a sync whose message was lost (a broker outage, a signal receiver that raised),
+    so this makes it up within a day; a sync that finds everything in order writes nothing."""
+    from service.screening.models import ScreeningConfig
+    from service.screening.subscription import config_resync_on_commit
+
+    configs = list(ScreeningConfig.objects.select_related("suggestion_setting").order_by("uuid"))
+    for config in configs:
+        config_resync_on_commit(config=config)  # outside a transaction: enqueued at once
+    logger.info("Watchlist monitorings of %d screening configs synced again.", len(configs))
+    return len(configs)
+
+
 # Tasks kept in modules of their own, imported here so that workers register them.
 from service.screening.batch_tasks import screening_batch_task  # noqa: E402,F401
 from service.screening.notification_tasks import screening_digest_send_task, screening_digests_send_all  # noqa: E402,F401

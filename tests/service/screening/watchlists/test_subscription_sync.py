@@ -57,3 +57,39 @@ def test_it_returns_quietly_when_the_config_is_gone(setup):
 
     ScreeningConfig.objects.filter(uuid=config["uuid"]).delete()
     assert screening_config_sync_task(config["uuid"], [str(nordlys.uuid)]) is None
+
+
+def test_the_daily_resync_makes_up_syncs_whose_messages_were_lost(api, settings):
+    from portal.celery import app
+    from service.screening.tasks import screening_configs_resync_all
+    from service.watchlists.models import WatchlistCompany
+
+    config = config_make(api, auto_approve_monitoring_flag=True)
+    nordlys, _ = nordlys_owned_by_kari()
+    watchlist = watchlist_make(api)
+    attach(api, config["uuid"], watchlist)
+    # Nordlys joins the attached watchlist, but the sync's message is lost: nobody is screened for it.
+    WatchlistCompany.objects.create(watchlist_id=watchlist, company=nordlys)
+    assert monitorings(api, config["uuid"]) == []
+
+    assert screening_configs_resync_all() == 1
+    statuses = {r["entity_monitoring"]["monitoring_entity_name"]: status_of(r) for r in monitorings(api, config["uuid"])}
+    assert statuses == {"Nordlys AS": "active", "Kari Nordmann": "active"}
+
+    # In order now: a second resync writes nothing.
+    before = list(EntityMonitoring.objects.values_list("uuid", "update_timestamp").order_by("uuid"))
+    screening_configs_resync_all()
+    assert list(EntityMonitoring.objects.values_list("uuid", "update_timestamp").order_by("uuid")) == before
+
+    # Nordlys leaves the watchlist, and that sync's message is lost too: its screening stops, saying why.
+    WatchlistCompany.objects.filter(watchlist_id=watchlist).delete()
+    screening_configs_resync_all()
+    rows = monitorings(api, config["uuid"])
+    assert {status_of(r) for r in rows} == {"removed"}
+    assert {r["entity_monitoring"]["removal_reason"] for r in rows} == {
+        "The company is no longer on a watchlist attached to this screening config."
+    }
+
+    app.loader.import_default_modules()  # what a worker does at start
+    entry = settings.CELERY_BEAT_SCHEDULE["screening-configs-resync"]
+    assert entry["task"] in app.tasks and entry["schedule"] == 24 * 3600
