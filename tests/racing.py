@@ -1,6 +1,8 @@
-"""Two writers at once, in the order that loses an update, every time (PostgreSQL only).
+"""Writers at once (PostgreSQL only: SQLite serialises them).
 
-`race` runs `first` in a thread until it calls `module.name` (inside its transaction) and holds it
+`at_once` starts its calls together, each in a thread with a connection of its own.
+
+`race`, for two writers in the order that loses an update, every time: it runs `first` in a thread until it calls `module.name` (inside its transaction) and holds it
 there; runs `second` in another thread until it waits for a lock `first` holds (seen in
 pg_stat_activity); then lets `first` finish. A barrier alone would hit that order only sometimes.
 """
@@ -58,4 +60,30 @@ def race(monkeypatch, module, name: str, first: Callable, second: Callable) -> l
     release.set()
     for thread in threads:
         thread.join()
+    return results
+
+
+def at_once(*calls: Callable) -> list:
+    """The calls' results, in order, once all have run; each starts when all are ready. The first
+    exception a call raised is raised here, after every thread has finished."""
+    start = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+    errors: list = []
+
+    def run(index, call):
+        try:
+            start.wait()
+            results[index] = call()
+        except Exception as exc:  # raised below, in the test's thread
+            errors.append(exc)
+        finally:
+            connections.close_all()  # this thread's connection
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
     return results

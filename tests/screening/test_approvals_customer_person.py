@@ -150,15 +150,21 @@ def test_sending_again_after_a_refused_address_does_not_stop_at_the_saved_nation
     assert statuses(org, config) == {"Kari Nordmann": "active"}
 
 
-def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice(org, admin, monkeypatch):
-    config = config_make(org.api)
+def _sent_while_failing(admin, monkeypatch, *, step: str, error: Exception, **fields):
+    """The form sent while the service call `step` (a ScreeningArea method) fails with `error`."""
 
-    def unreachable(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
+    def failing(*args, **kwargs):
+        raise error
 
     with monkeypatch.context() as patch:
-        patch.setattr(ScreeningArea, "monitor_customer_person", unreachable)
-        first = admin.post(ADD, _form(full_name="Kari Nordmann"))
+        patch.setattr(ScreeningArea, step, failing)
+        return admin.post(ADD, _form(**fields))
+
+
+def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice(org, admin, monkeypatch):
+    config = config_make(org.api)
+    unreachable = ServiceUnavailable(0, "unreachable", "connection refused")
+    first = _sent_while_failing(admin, monkeypatch, step="monitor_customer_person", error=unreachable, full_name="Kari Nordmann")
     errors, kept = _sent_back(first)
     assert errors == [
         "Kari Nordmann was saved, but not yet put under monitoring. The service could not be reached. Send the form again to continue."
@@ -175,13 +181,8 @@ def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice
 def test_a_lost_answer_never_claims_nothing_was_saved(org, admin, monkeypatch):
     # The service may have made the person before the answer was lost: the page must not say it did not.
     config_make(org.api)
-
-    def no_answer(*args, **kwargs):
-        raise ServiceNoAnswer(0, "no_answer", "read timed out")
-
-    with monkeypatch.context() as patch:
-        patch.setattr(ScreeningArea, "create_customer_person", no_answer)
-        first = admin.post(ADD, _form(full_name="Kari Nordmann"))
+    no_answer = ServiceNoAnswer(0, "no_answer", "read timed out")
+    first = _sent_while_failing(admin, monkeypatch, step="create_customer_person", error=no_answer, full_name="Kari Nordmann")
     errors, _ = _sent_back(first)
     assert errors == [
         "The service did not answer, so it is not known whether the change was saved. Reload the page to see before trying again."

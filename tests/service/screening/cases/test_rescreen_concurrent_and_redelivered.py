@@ -3,7 +3,6 @@ chunk delivered twice, runs racing to raise a false positive's successor. No sec
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 from django.db import connection
@@ -12,32 +11,12 @@ from service.screening.models import ScreeningCase, ScreeningRun, ScreeningRunCh
 from service.screening.rescreen import chunk_screen, full_rescreen_plan
 from service.screening.screening_run import monitorings_screen
 from service.screening.tasks import screening_list_version_rescreen_task, screening_run_chunk_task
+from tests.racing import at_once
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.list_versions import NEW_UN_PERSON, un_import, un_xml
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, review
 
 postgresql_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent writers")
-
-
-def _race(*calls) -> None:
-    start = threading.Barrier(len(calls))
-    errors = []
-
-    def run(call):
-        try:
-            start.wait()
-            call()
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
 
 
 def test_it_makes_no_second_case_when_a_chunk_is_delivered_again(api, lists, tmp_path):
@@ -83,7 +62,7 @@ def test_it_makes_one_case_when_chunks_and_runs_race(api, lists, tmp_path):
     ScreeningCase.objects.all().delete()
     ScreeningRunChunk.objects.update(done_timestamp=None)
 
-    _race(
+    at_once(
         lambda: chunk_screen(chunk_uuid=chunk.uuid),
         lambda: chunk_screen(chunk_uuid=chunk.uuid),
         lambda: monitorings_screen(monitoring_uuids=[monitoring["uuid"]]),
@@ -104,7 +83,7 @@ def test_it_raises_one_successor_of_a_false_positive_when_runs_race(api, lists, 
     ScreeningRunChunk.objects.filter(run__list_version=version).update(done_timestamp=None)
     [chunk] = ScreeningRunChunk.objects.filter(run__list_version=version)
 
-    _race(
+    at_once(
         lambda: chunk_screen(chunk_uuid=chunk.uuid),
         lambda: chunk_screen(chunk_uuid=chunk.uuid),
         lambda: monitorings_screen(monitoring_uuids=[monitoring["uuid"]]),

@@ -4,13 +4,12 @@ constraints. PostgreSQL only: SQLite serialises writers anyway."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.db import connection
 
 from service.screening.models import EntityInquiry, ScreeningCase
 from service.screening.screening_run import monitorings_screen
+from tests.racing import at_once
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import config_with
 from tests.service.screening.helpers import customer_person_make, decide, monitoring_make
@@ -25,23 +24,6 @@ def test_it_makes_one_case_under_concurrent_runs(api, lists):
     decide(api, config["uuid"], monitoring["uuid"])  # the first run, on commit
     ScreeningCase.objects.all().delete()
     EntityInquiry.objects.all().delete()
-    start = threading.Barrier(4)
-    errors = []
-
-    def run():
-        try:
-            start.wait()
-            monitorings_screen(monitoring_uuids=[monitoring["uuid"]])
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    at_once(*[lambda: monitorings_screen(monitoring_uuids=[monitoring["uuid"]])] * 4)
     assert EntityInquiry.objects.count() == 1
     assert ScreeningCase.objects.count() == 1

@@ -4,7 +4,6 @@ monitorings with links to the dashboard, at most once a day, and only their own.
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from django.db import connection
@@ -13,6 +12,7 @@ from django.utils import timezone
 from service.screening.models import ScreeningDigest
 from service.screening.notification_tasks import screening_digests_send_all
 from service.screening.notifications import config_digest_send
+from tests.racing import at_once
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
 from tests.service.screening.cases.steps import cases, customer_person_screened, member_of
 from tests.service.screening.helpers import customer_person_make, monitoring_make
@@ -126,23 +126,6 @@ def test_another_organisations_cases_never_appear(api, other_api, screened, mail
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs concurrent writers")
 def test_two_workers_at_once_send_one_digest(api, screened, mailoutbox):
-    start = threading.Barrier(4)
-    results, errors = [], []
-
-    def run():
-        try:
-            start.wait()
-            results.append(config_digest_send(config_uuid=screened["uuid"]))
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    results = at_once(*[lambda: config_digest_send(config_uuid=screened["uuid"])] * 4)
     assert sorted(results) == [0, 0, 0, 2]
     assert len(mailoutbox) == 2 and ScreeningDigest.objects.count() == 1

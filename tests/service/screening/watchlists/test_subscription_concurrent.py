@@ -5,7 +5,6 @@ only: SQLite serialises writers anyway."""
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 from django.db import connection
@@ -15,7 +14,7 @@ from service.screening import config_services
 from service.screening.models import EntityMonitoring, ScreeningConfigSystemSuggestionSetting
 from service.screening.subscription import config_companies_sync
 from tests.conftest import ApiCaller
-from tests.racing import race
+from tests.racing import at_once, race
 from tests.service.screening.helpers import config_make, config_url, monitorings, patch
 from tests.service.screening.watchlists.helpers import attach, nordlys_owned_by_kari, watchlist_add, watchlist_make
 
@@ -30,24 +29,7 @@ def test_concurrent_syncs_make_each_monitoring_once(api):
     watchlist = watchlist_make(api, companies=[nordlys])
     # Link without the API, so no sync has run yet: the threads below do the first one.
     ScreeningConfigWatchlist.objects.create(screening_config_id=config["uuid"], watchlist_id=watchlist)
-    start = threading.Barrier(4)
-    errors = []
-
-    def sync():
-        try:
-            start.wait()
-            config_companies_sync(config_uuid=config["uuid"], company_uuids=[nordlys.uuid])
-        except Exception as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sync) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    at_once(*[lambda: config_companies_sync(config_uuid=config["uuid"], company_uuids=[nordlys.uuid])] * 4)
     rows = EntityMonitoring.objects.filter(screening_config_id=config["uuid"], removed_flag=False)
     assert sorted(rows.values_list("entity_key", flat=True)) == ["company", "person"]
     assert all(m.latest_decision_id for m in rows)
