@@ -1,7 +1,7 @@
 from portal.roles import abilities_for
 
 # The pages under the navigation's Admin (or More) menu: the menu reads active on them.
-NAV_MENU_PAGES = ("setup", "approvals", "members", "member-invite", "member-role", "member-deactivate", "api-users",
+NAV_MENU_PAGES = ("batches", "setup", "approvals", "members", "member-invite", "member-role", "member-deactivate", "api-users",
                   "api-user-rotate", "api-user-deactivate", "audit", "health")
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from screening import views_approvals, views_cases, views_records, views_related, views_setup
+from screening import views_approvals, views_batches, views_cases, views_records, views_related, views_setup
 
 app_name = "screening"
 urlpatterns = [
@@ -25,6 +25,12 @@ urlpatterns = [
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
     path("customer-persons/<uuid:customer_person_uuid>/", views_records.customer_person_page, name="customer-person"),
+    # batch screening of a file (views_batches)
+    path("batches/", views_batches.batches, name="batches"),
+    path("batches/upload/", views_batches.batch_upload, name="batch-upload"),
+    path("batches/<uuid:batch_uuid>/", views_batches.batch_detail, name="batch"),
+    path("batches/<uuid:batch_uuid>/row/", views_batches.batch_row, name="batch-row"),
+    path("batches/<uuid:batch_uuid>/result.<str:file_type>", views_batches.batch_result, name="batch-result"),
     # related companies (views_related)
     path("related-companies/", views_related.related_companies, name="related"),
     path("related-companies/refresh/", views_related.related_companies_refresh, name="related-refresh"),

@@ -117,6 +117,7 @@ class ServiceClient:
         *,
         params: Mapping[str, Any] | None = None,
         json: Any = None,
+        files: Mapping[str, tuple[str, bytes, str]] | None = None,
         roles: Sequence[str] | None = None,
         accept: str = "application/json",
     ) -> requests.Response:
@@ -134,7 +135,7 @@ class ServiceClient:
             headers["Authorization"] = self._authorization(api)
             try:
                 response = self.session.request(
-                    method, url, params=_clean(params), json=json, headers=headers, timeout=self.timeout
+                    method, url, params=_clean(params), json=json, files=files, headers=headers, timeout=self.timeout
                 )
             except (requests.ConnectionError, requests.Timeout) as exc:
                 if attempt < attempts:

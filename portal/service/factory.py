@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import requests
 from django.conf import settings
 
+from portal.service.batches import BatchesArea
 from portal.service.cases import CasesArea
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
@@ -42,6 +43,7 @@ class DashboardClient(ServiceClient):
         self.screening = ScreeningArea(self)
         self.related = RelatedArea(self)
         self.cases = CasesArea(self)
+        self.batches = BatchesArea(self)
 
 
 def service_client_for(

@@ -122,6 +122,7 @@ def test_the_main_pages_work_without_inline_script_or_style(page, admin, company
         ("/screening/setup/", "setup"),
         ("/screening/approvals/", "approvals"),
         ("/screening/related-companies/", "related"),
+        ("/screening/batches/", "batches"),
         ("/members/", "members"),
         ("/members/api-users/", "api-users"),
         ("/members/audit/", "audit"),

@@ -1,0 +1,164 @@
+"""Batch screening: a CSV file of persons and companies screened once against the organisation's
+lists (the service's batch jobs), its progress while it runs and its result to download.
+
+A one-off check, for example of the customers onboarded this week: nothing of it becomes a case
+or a monitoring. Officers and admins upload; every member reads the jobs and their results.
+The page polls a running job's row every 2 s (htmx), as the reports page does.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
+from portal.models import Member
+from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
+from screening.pages import can_read_screening, no_aml_text
+
+UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
+PAGE_SIZE = 50
+PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
+RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+
+
+def _config(client):
+    """The organisation's screening config, or None and the page's message."""
+    try:
+        config = client.screening.current_config()
+    except ServiceError as exc:
+        return None, service_error_text(exc)
+    if config is None:
+        return None, "Screening is not set up for your organisation yet: an admin chooses the lists first."
+    return config, None
+
+
+@member_required()
+def batches(request, *, problems=None):
+    member = request.member
+    context = {"can_upload": member.role in UPLOADERS, "batches": None, "count": 0, "problems": problems or [],
+               "config": None, "no_aml": None, "service_error": None}
+    if not can_read_screening(member):
+        context["no_aml"] = no_aml_text(member)
+        return render(request, "screening/batches.html", context)
+    client = client_for_member(member)
+    config, context["service_error"] = _config(client)
+    if config is not None:
+        context["config"] = config
+        try:
+            page = client.batches.page(config.uuid, limit=PAGE_SIZE)
+        except ServiceError as exc:
+            context["service_error"] = service_error_text(exc)
+        else:
+            context.update(batches=page.batches, count=page.count)
+    return render(request, "screening/batches.html", context)
+
+
+@require_POST
+@member_required(*UPLOADERS)
+def batch_upload(request):
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, "Choose a CSV file to screen.")
+        return redirect("screening:batches")
+    client = client_for_member(request.member)
+    config, error = _config(client)
+    if config is None:
+        messages.error(request, f"The file was not screened. {error}")
+        return redirect("screening:batches")
+    try:
+        batch = client.batches.upload(config.uuid, file_name=upload.name, content=upload.read())
+    except ServiceBadRequest as exc:
+        # Every problem by line and column, so the file can be corrected in one go; nothing was stored.
+        return batches(request, problems=_problems(exc))
+    except ServiceNoAnswer as exc:
+        messages.error(request, f"{upload.name}: {service_error_text(exc)}")
+        return redirect("screening:batches")
+    except ServiceError as exc:
+        messages.error(request, f"{upload.name} was not screened. {service_error_text(exc)}")
+        return redirect("screening:batches")
+    rows = f"{batch.rows_total} row{'s' if batch.rows_total != 1 else ''}"
+    messages.success(request, f"{batch.file_name} ({rows}) is being screened; this page shows when it is done.")
+    return redirect("screening:batches")
+
+
+def _problems(error: ServiceBadRequest) -> list[str]:
+    """The service's problems as a person reads them: "Line 7, birth_date: 2031 is in the future"."""
+    lines = []
+    for problem in (error.errors or [])[:PROBLEMS_SHOWN]:
+        where = [str(part) for part in problem.get("loc", [])[2:]]  # after "body", "file"
+        place = ", ".join(where) if where else "the file"
+        lines.append(f"{place[:1].upper()}{place[1:]}: {problem.get('msg', '')}")
+    if not lines:
+        return [error.detail]
+    if len(lines) == PROBLEMS_SHOWN:  # the service lists no more than these; its detail gives the total
+        lines.append(error.detail)
+    return lines
+
+
+@member_required()
+def batch_detail(request, batch_uuid: uuid.UUID):
+    """One job: while it runs, its progress; once complete, the rows with hits, each hit with its list,
+    listed name, score and the engine's explanation, so the officer sees them without a spreadsheet."""
+    client = client_for_member(request.member)
+    config, error = _config(client)
+    if config is None:
+        raise Http404(error)
+    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None}
+    try:
+        context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
+        if batch.status_key == "complete":
+            rows = client.batches.result_rows(config.uuid, batch_uuid)
+            context["hit_rows"] = [row for row in rows if row.hits]
+            context["clean_rows"] = [row for row in rows if not row.hits]
+    except ServiceNotFound:
+        raise Http404("No such batch job, or its result is gone.") from None
+    except ServiceError as exc:
+        if context["batch"] is None:
+            raise Http404(service_error_text(exc)) from None
+        context["service_error"] = service_error_text(exc)
+    return render(request, "screening/batch.html", context)
+
+
+@member_required()
+def batch_row(request, batch_uuid: uuid.UUID):
+    client = client_for_member(request.member)
+    config, _ = _config(client)
+    if config is None:
+        raise Http404("Screening is not set up.")
+    try:
+        batch = client.batches.get(config.uuid, batch_uuid)
+    except ServiceNotFound:
+        raise Http404("No such batch job.") from None
+    except ServiceError:
+        return HttpResponse(status=204)  # the poll tries again in 2 s; the row stays as it was
+    return render(request, "screening/batches.html#row", {"batch": batch})
+
+
+@member_required()
+def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
+    if file_type not in RESULT_CONTENT_TYPES:
+        raise Http404("A result is a .csv or a .json file.")
+    client = client_for_member(request.member)
+    config, error = _config(client)
+    if config is None:
+        raise Http404(error)
+    try:
+        batch = client.batches.get(config.uuid, batch_uuid)
+        result = client.batches.result(config.uuid, batch_uuid, file_type=file_type)
+    except ServiceNotFound:
+        raise Http404("No such batch job, or its result is gone.") from None
+    except ServiceError as exc:
+        messages.error(request, f"The result could not be downloaded. {service_error_text(exc)}")
+        return redirect("screening:batches")
+    response = HttpResponse(result, content_type=RESULT_CONTENT_TYPES[file_type])
+    stem = slugify(batch.file_name.rsplit(".", 1)[0])[:60].strip("-") or "screening"
+    response["Content-Disposition"] = f'attachment; filename="{stem}-result.{file_type}"'
+    response["Cache-Control"] = "private, no-store"
+    return response

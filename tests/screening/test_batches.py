@@ -1,0 +1,136 @@
+"""The batch screening page: upload a CSV file, follow its progress, download the result; a bad
+file's problems listed by line; viewers read; another organisation's job is 404."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from portal.models import Member
+from service.screening.models import ScreeningBatch
+from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401
+from tests.service.screening.batch.conftest import csv_bytes, upload
+from service.screening.batch_tasks import screening_batch_task
+from tests.service.screening.cases.conftest import broker_away  # noqa: F401  (the fixture)
+from tests.service.screening.cases.steps import config_with
+
+PAGE = "/screening/batches/"
+UPLOAD = "/screening/batches/upload/"
+ROWS = [
+    # The UN-listed person as a bank would have written him: other order, one letter off.
+    {"type": "person", "id": "c-1", "name": "Dragunov Ivan Sergeevich", "birth_date": "1966-03-14", "nationality": "RU"},
+    {"type": "person", "id": "c-2", "name": "Kari Nordmann", "birth_date": "1980-05-17", "nationality": "NO"},
+    {"type": "company", "id": "c-3", "name": "Koryo Fjord Trading AS", "country": ""},
+]
+
+
+@pytest.fixture(autouse=True)
+def _storage(settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+
+@pytest.fixture
+def config(org, lists):
+    return config_with(org.api, "un_security_council")
+
+
+def _sent(client, content: bytes, name: str = "onboarding week 48.csv"):
+    return client.post(UPLOAD, {"file": SimpleUploadedFile(name, content, content_type="text/csv")})
+
+
+def test_it_screens_an_uploaded_file_and_offers_the_result(admin, config):
+    response = _sent(admin, csv_bytes(ROWS))  # committed: the worker takes the job at once
+    assert response.status_code == 302
+
+    page = admin.get(PAGE).content.decode()
+    assert "onboarding week 48.csv (3 rows) is being screened" in page
+    assert "onboarding week 48.csv" in page and "Done" in page and "hx-trigger" not in page
+    [batch] = ScreeningBatch.objects.all()
+    assert 'data-testid="batch-hits"' in page and ">2</span>" in page  # two rows with hits: the person and the company
+
+    result = admin.get(f"/screening/batches/{batch.uuid}/result.csv")
+    assert result.status_code == 200 and result["Content-Type"].startswith("text/csv")
+    assert result["Content-Disposition"] == 'attachment; filename="onboarding-week-48-result.csv"'
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(result.content.decode("utf-8")))}
+    assert rows["c-1"]["hit_1_source_id"] == "KPi.901" and rows["c-3"]["hit_1_source_id"] == "KPe.901"
+    assert rows["c-2"]["hit_count"] == "0"
+
+    detail = admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+    assert "3 rows screened:" in detail and "2 with possible hits</strong>, 1 without" in detail
+    assert detail.count('data-testid="batch-hit-row"') == 2
+    assert "Dragunov Ivan Sergeevich" in detail and "born 14.03.1966" in detail and "KPi.901" in detail
+    assert "UN Security Council" in detail and "Koryo Fjord Trading AS" in detail
+    assert "1 row without a possible hit" in detail and "Kari Nordmann" in detail
+
+    as_json = admin.get(f"/screening/batches/{batch.uuid}/result.json")
+    assert as_json["Content-Type"] == "application/json"
+    assert json.loads(as_json.content)[0]["hits"][0]["explanation"]
+    assert admin.get(f"/screening/batches/{batch.uuid}/result.xlsx").status_code == 404
+
+
+def test_a_waiting_job_polls_its_row_until_it_is_done(admin, config, broker_away):  # noqa: F811
+    with broker_away():  # the job waits, as it does for a worker that is busy or away
+        _sent(admin, csv_bytes(ROWS))
+    [batch] = ScreeningBatch.objects.all()
+
+    page = admin.get(PAGE).content.decode()
+    assert 'hx-trigger="every 2s"' in page and "Waiting" in page and "0 of 3" in page
+    assert 'data-testid="batch-result-csv"' not in page
+    early = admin.get(f"/screening/batches/{batch.uuid}/result.csv", follow=True).content.decode()
+    assert "its result can be downloaded once it is complete" in early
+
+    assert "0 of 3" in admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+
+    screening_batch_task.delay(str(batch.uuid))  # the worker takes it
+    row = admin.get(f"/screening/batches/{batch.uuid}/row/").content.decode()
+    assert "hx-trigger" not in row and "Done" in row and 'data-testid="batch-result-csv"' in row
+
+
+def test_a_bad_file_lists_every_problem_by_line_and_nothing_is_screened(admin, config):
+    rows = [*ROWS, {"type": "person", "name": "Ola Hansen", "birth_date": "2999"}, {"type": "ship", "name": "Havørn"}]
+    response = _sent(admin, csv_bytes(rows))
+
+    assert response.status_code == 200  # the page again, as for any form with errors
+    page = response.content.decode()
+    assert "Nothing was screened. Correct the file and upload it again" in page
+    assert "Line 5, birth_date:" in page and "future" in page
+    assert "Line 6, type:" in page
+    assert "The file has 2 problem(s)" not in page  # said once, above the list
+    assert ScreeningBatch.objects.count() == 0
+
+
+def test_it_says_when_no_file_was_chosen(admin, config):
+    page = admin.post(UPLOAD, {}, follow=True).content.decode()
+    assert "Choose a CSV file to screen." in page
+    assert ScreeningBatch.objects.count() == 0
+
+
+def test_a_viewer_reads_the_jobs_but_cannot_upload(org, config):
+    assert upload(org.api, config["uuid"], csv_bytes(ROWS), name="kunder.csv").status_code == 202
+    viewer = org.member("vilde", Member.Role.VIEWER)
+
+    page = viewer.get(PAGE).content.decode()
+    assert "kunder.csv" in page and 'data-testid="batch-result-csv"' in page
+    assert 'type="file"' not in page and "Officers and admins upload files" in page
+    assert _sent(viewer, csv_bytes(ROWS)).status_code == 403
+    assert ScreeningBatch.objects.count() == 1
+
+
+def test_another_organisations_job_is_not_found(admin, config, other_org):
+    theirs = config_with(other_org.api)
+    job = upload(other_org.api, theirs["uuid"], csv_bytes(ROWS), name="their-customers.csv").json()
+
+    assert "their-customers.csv" not in admin.get(PAGE).content.decode()
+    assert admin.get(f"/screening/batches/{job['uuid']}/").status_code == 404
+    assert admin.get(f"/screening/batches/{job['uuid']}/row/").status_code == 404
+    assert admin.get(f"/screening/batches/{job['uuid']}/result.csv").status_code == 404
+
+
+def test_without_screening_set_up_it_says_so_and_offers_no_upload(admin, org):
+    page = admin.get(PAGE).content.decode()
+    assert "Screening is not set up for your organisation yet" in page
+    assert 'type="file"' not in page
