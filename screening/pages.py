@@ -45,6 +45,21 @@ def acted(request, text: str) -> None:
     messages.success(request, text)
 
 
+NOT_SET_UP_TEXT = "Screening is not set up for your organisation yet: an admin chooses the lists first."
+
+
+def current_config_or_message(client):
+    """The organisation's screening config and None, or None and the page's message (not set up, or
+    the service's error)."""
+    try:
+        config = client.screening.current_config()
+    except ServiceError as exc:
+        return None, service_error_text(exc)
+    if config is None:
+        return None, NOT_SET_UP_TEXT
+    return config, None
+
+
 def config_or_404(screening, config_uuid):
     try:
         return screening.config(config_uuid)

@@ -20,23 +20,12 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
-from screening.pages import can_read_screening, no_aml_text
+from screening.pages import can_read_screening, current_config_or_message, no_aml_text
 
 UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
 PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
 RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
-
-
-def _config(client):
-    """The organisation's screening config, or None and the page's message."""
-    try:
-        config = client.screening.current_config()
-    except ServiceError as exc:
-        return None, service_error_text(exc)
-    if config is None:
-        return None, "Screening is not set up for your organisation yet: an admin chooses the lists first."
-    return config, None
 
 
 @member_required()
@@ -48,7 +37,7 @@ def batches(request, *, problems=None):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/batches.html", context)
     client = client_for_member(member)
-    config, context["service_error"] = _config(client)
+    config, context["service_error"] = current_config_or_message(client)
     if config is not None:
         context["config"] = config
         try:
@@ -68,7 +57,7 @@ def batch_upload(request):
         messages.error(request, "Choose a CSV file to screen.")
         return redirect("screening:batches")
     client = client_for_member(request.member)
-    config, error = _config(client)
+    config, error = current_config_or_message(client)
     if config is None:
         messages.error(request, f"The file was not screened. {error}")
         return redirect("screening:batches")
@@ -107,7 +96,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     """One job: while it runs, its progress; once complete, the rows with hits, each hit with its list,
     listed name, score and the engine's explanation, so the officer sees them without a spreadsheet."""
     client = client_for_member(request.member)
-    config, error = _config(client)
+    config, error = current_config_or_message(client)
     if config is None:
         raise Http404(error)
     context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None}
@@ -129,7 +118,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
 @member_required()
 def batch_row(request, batch_uuid: uuid.UUID):
     client = client_for_member(request.member)
-    config, _ = _config(client)
+    config, _ = current_config_or_message(client)
     if config is None:
         raise Http404("Screening is not set up.")
     try:
@@ -146,7 +135,7 @@ def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
     if file_type not in RESULT_CONTENT_TYPES:
         raise Http404("A result is a .csv or a .json file.")
     client = client_for_member(request.member)
-    config, error = _config(client)
+    config, error = current_config_or_message(client)
     if config is None:
         raise Http404(error)
     try:

@@ -31,6 +31,7 @@ from portal.service.cases import Case
 from screening import freshness
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
+from screening.pages import current_config_or_message
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
@@ -47,17 +48,6 @@ MATCH_DECISIONS = (("no_match", "No match"), ("possible_match", "Possible match"
 COMMENT_MAX = 4000
 
 
-def _config_or_none(client):
-    """The organisation's screening config, or None with the page's message (not set up, or an error)."""
-    try:
-        config = client.screening.current_config()
-    except ServiceError as exc:
-        return None, service_error_text(exc)
-    if config is None:
-        return None, "Screening is not set up for your organisation yet: an admin chooses the lists first."
-    return config, None
-
-
 @member_required()
 def case_queue(request):
     filters = QueueFilters.from_query(request.GET)
@@ -69,7 +59,7 @@ def case_queue(request):
     context = {"filters": filters, "page": None, "service_error": None, "can_review": request.member.role in REVIEWERS,
                "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
                "linked": request.member.app_membership_uuid is not None}
-    config, context["service_error"] = _config_or_none(client)
+    config, context["service_error"] = current_config_or_message(client)
     if config is not None:
         service_filters = filters.service_filters(me=request.member.app_membership_uuid)
         try:
@@ -178,7 +168,7 @@ def case_detail(request, case_uuid: uuid.UUID):
 
 def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 200):
     client = client_for_member(request.member)
-    config, error = _config_or_none(client)
+    config, error = current_config_or_message(client)
     if config is None:
         return render(request, "screening/case.html", {"service_error": error, "case": None}, status=503)
     try:
@@ -266,7 +256,7 @@ def case_review(request, case_uuid: uuid.UUID):
     if problems:
         return _case_page(request, case_uuid, form={**form, "problems": problems}, status=400)
     client = client_for_member(request.member)
-    config, error = _config_or_none(client)
+    config, error = current_config_or_message(client)
     if config is None:
         return _case_page(request, case_uuid, form={**form, "problems": [error]}, status=503)
     try:
@@ -308,7 +298,7 @@ def case_assign(request, case_uuid: uuid.UUID):
                 if to == "me" else "Choose to assign the case to yourself or to nobody.")
         return _assign_answer(request, None, case_uuid, target, error=text)
     client = client_for_member(request.member)
-    config, error = _config_or_none(client)
+    config, error = current_config_or_message(client)
     if config is None:
         return _assign_answer(request, None, case_uuid, target, error=error)
     try:
@@ -340,7 +330,7 @@ def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", 
 def case_report(request, case_uuid: uuid.UUID):
     """The case report PDF as a download: `screening-case-<name>-<date>.pdf`."""
     client = client_for_member(request.member)
-    config, error = _config_or_none(client)
+    config, error = current_config_or_message(client)
     if config is None:
         messages.error(request, f"The case report could not be made. {error}")
         return redirect("screening:case", case_uuid)
