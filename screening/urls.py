@@ -6,6 +6,7 @@ app_name = "screening"
 urlpatterns = [
     # The case queue and the case page (views_cases).
     path("cases/", views_cases.case_queue, name="queue"),
+    path("cases/export.csv", views_cases.case_export, name="queue-export"),
     path("cases/<uuid:case_uuid>/", views_cases.case_detail, name="case"),
     path("cases/<uuid:case_uuid>/review/", views_cases.case_review, name="case-review"),
     path("cases/<uuid:case_uuid>/assign/", views_cases.case_assign, name="case-assign"),

@@ -29,6 +29,7 @@ from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
 from portal.service.cases import Case
 from screening import freshness
+from screening.case_export import cases_csv_response
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
 from screening.pages import current_config_or_message
@@ -75,8 +76,31 @@ def case_queue(request):
             context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"],
                                     four_eyes=config.four_eyes_review)
             context["company_name"] = _company_name(filters.company, page.cases)
+            context["export_query"] = filters.query(page=1)
     status = 503 if context["service_error"] and config is not None else 200
     return render(request, "screening/queue.html", context, status=status)
+
+
+@member_required()
+def case_export(request):
+    """Every case the queue's filters select (all pages), as CSV, in the queue's order."""
+    filters = QueueFilters.from_query(request.GET)
+    back = f"{reverse('screening:queue')}{filters.query(page=1)}"
+    client = client_for_member(request.member)
+    config, error = current_config_or_message(client)
+    if config is None:
+        messages.error(request, f"The cases could not be downloaded. {error}")
+        return redirect(back)
+    name = slugify(f"{request.member.organisation.name} {filters.status}") or "cases"
+    try:
+        return cases_csv_response(
+            client=client, member=request.member, config_uuid=config.uuid,
+            filters=filters.service_filters(me=request.member.app_membership_uuid), sort_order=filters.sort_order,
+            filename=f"screening-cases-{name}-{timezone.localdate().isoformat()}.csv",
+        )
+    except ServiceError as exc:
+        messages.error(request, f"The cases could not be downloaded. {service_error_text(exc)}")
+        return redirect(back)
 
 
 def _page_links(request, filters: QueueFilters, page) -> dict:

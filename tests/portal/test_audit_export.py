@@ -8,7 +8,7 @@ import io
 import pytest
 from django.utils import timezone
 
-from portal import audit_export
+from portal import csv_export
 from portal.models import Member
 from portal.service import ServiceUnavailable
 from portal.service.organisation import OrganisationAdminArea
@@ -52,7 +52,7 @@ def test_it_reads_every_page_and_writes_a_record_made_meanwhile_once(admin, monk
     client = admin.client()
     for n in range(5):
         client.post("/watchlists/", {"watchlist_name": f"Liste {n}"})
-    monkeypatch.setattr(audit_export, "EXPORT_PAGE_SIZE", 2)
+    monkeypatch.setattr(csv_export, "PAGE_SIZE", 2)
     calls = []
     read = OrganisationAdminArea.audit_events
 
@@ -87,7 +87,7 @@ def test_a_file_cut_short_by_the_service_says_it_is_incomplete(admin, monkeypatc
     client = admin.client()
     for n in range(3):
         client.post("/watchlists/", {"watchlist_name": f"Liste {n}"})
-    monkeypatch.setattr(audit_export, "EXPORT_PAGE_SIZE", 2)
+    monkeypatch.setattr(csv_export, "PAGE_SIZE", 2)
     read = OrganisationAdminArea.audit_events
 
     def failing_later(self, **kwargs):
