@@ -7,7 +7,8 @@ owners or board members are listed persons, spelt as a register would spell them
 the OFAC list; the rest are ordinary companies of the demo register. The watchlist sync
 (subscription.py) suggests the monitorings; the demo approves those of about half the
 companies and screens them at once (screening_run.monitorings_screen), so open cases exist
-when the server starts, while the others wait for approval.
+when the server starts, while the others wait for approval. A file of new customers (two
+listed persons, the listed company, three Norwegians) is screened as a batch job.
 
 Idempotent: companies are found by organisation number, persons by name and birth date,
 the config, watchlist and selections are reused; only undecided monitorings of the companies
@@ -16,6 +17,8 @@ meant to be approved are approved, and screening makes no second case.
 
 from __future__ import annotations
 
+import csv
+import io
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,12 +33,14 @@ from service.auth.services import app_customer_create
 from service.companies.analysis import analysis_refresh
 from service.companies.models import Company, CompanyRole, CompanyRoleType, OrganizationType, Person
 from service.screening import monitoring_services
+from service.screening.batch_services import batch_create, batch_process
 from service.screening.config_services import config_category_select, config_create
 from service.screening.demo_names import ListedPerson, listed_organisation_pick, listed_persons_pick
 from service.screening.engine import screening_index
 from service.screening.models import (
     EntityMonitoring,
     EntityMonitoringDecision,
+    ScreeningBatch,
     ScreeningCase,
     ScreeningConfig,
     ScreeningConfigListCategory,
@@ -51,6 +56,7 @@ from service.watchlists.services import watchlist_add_companies, watchlist_creat
 LISTS = ("un_security_council", "us_ofac_sdn", "pep")
 SELECTED = ("un_security_council", "us_ofac_sdn")
 WATCHLIST_NAME = "Enhanced due diligence"
+DEMO_BATCH_FILE = "new-customers-week-48.csv"
 REGISTER_COMPANIES = 10  # ordinary companies of the demo register on the watchlist, beside the demo's own
 APPROVAL_COMMENT = "Approved when the demo data was loaded (load_screening_demo)."
 ORG_NR_START = 89_500_000  # eight digits before the check digit: clear of the register's and generate_demo's 9xx numbers
@@ -67,6 +73,7 @@ class DemoCompany:
     approve: bool
     owners: list = field(default_factory=list)  # [(person or company name, percent)]
     board: list = field(default_factory=list)  # [(person, role key)]
+    own_name_listed: bool = False  # the company whose own name is on a sanction list
 
 
 @dataclass
@@ -121,6 +128,8 @@ def screening_demo_load(*, organisation: str, progress: Callable[[str], None] = 
     progress("screening the approved monitorings")
     active = list(_demo_monitorings(config, watched).filter(latest_decision__approved_flag=True).values_list("uuid", flat=True))
     monitorings_screen(monitoring_uuids=active)
+    progress("screening a file of new customers")
+    _demo_batch(config, plan)
     return _result(config, watched, listed)
 
 
@@ -152,7 +161,7 @@ def _plan() -> tuple[list[DemoCompany], list[str]]:
         DemoCompany("LYNGEN BYGG AS", False, [(n[5], 70), (n[7], 30)], [(n[5], "board_chair")]),
     ]
     if ofac_company:
-        plan.append(DemoCompany(ofac_company.name, True, [(n[3], 100)], [(n[3], "board_chair")]))
+        plan.append(DemoCompany(ofac_company.name, True, [(n[3], 100)], [(n[3], "board_chair")], own_name_listed=True))
     listed = [p.full_name for p in (un_owner, ofac_owner, pep_chair, un_pending, ofac_pending) if p]
     listed += [ofac_company.name] if ofac_company else []
     # A slot whose list gave no person keeps the company with its Norwegian owners only.
@@ -253,6 +262,25 @@ def _approve(config: ScreeningConfig, company_uuids: list[uuid.UUID]) -> None:
     )
     for monitoring in _demo_monitorings(config, company_uuids).filter(latest_decision__isnull=True):
         monitoring_services.decision_record(monitoring=monitoring, spec=spec)
+
+
+def _demo_batch(config: ScreeningConfig, plan: list[DemoCompany]) -> None:
+    """A file of the week's new customers, screened once (the Batch screening page): two listed
+    persons as a bank spelled them, a listed company and Norwegians without a hit. Once."""
+    if ScreeningBatch.objects.filter(screening_config=config, file_name=DEMO_BATCH_FILE).exists():
+        return
+    listed = [p for demo in plan for p, _ in [*demo.owners, *demo.board] if isinstance(p, ListedPerson)][-2:]
+    rows = [("person", name, birth, "NO") for name, birth in NORWEGIANS[:3]]
+    rows += [("person", p.full_name, p.birth_date, p.nationality.upper()) for p in listed]
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(["type", "id", "name", "birth_date", "nationality", "country"])
+    for n, (kind, name, birth, nationality) in enumerate(rows, start=1):
+        writer.writerow([kind, f"K-{1000 + n}", name, birth.isoformat() if birth else "", nationality, ""])
+    for demo in (demo for demo in plan if demo.own_name_listed):
+        writer.writerow(["company", f"K-{1001 + len(rows)}", demo.name.title(), "", "", ""])
+    batch = batch_create(config=config, file_name=DEMO_BATCH_FILE, content=out.getvalue().encode("utf-8"), api_user_uuid=None)
+    batch_process(batch_uuid=batch.uuid)  # here, as the demo's other work: a job already done is left as it is
 
 
 def _result(config: ScreeningConfig, watched: list[uuid.UUID], listed: list[str]) -> ScreeningDemoResult:

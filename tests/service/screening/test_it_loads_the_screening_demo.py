@@ -41,6 +41,7 @@ def _cases(caller, config_uuid) -> list[dict]:
 @pytest.fixture
 def real_lists(db, tmp_path, settings):
     settings.DATA_DIR = tmp_path  # the engine's index cache
+    settings.MEDIA_ROOT = str(tmp_path / "media")  # the batch file
     paths = [shared_file(f) for f in LIST_FILES]
     for path in paths:
         call_command("import_screening_list", str(path), "--quiet", stdout=io.StringIO())
@@ -76,8 +77,14 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     demo_companies = Company.objects.filter(org_nr__startswith="89")
     assert demo_companies.exists() and not demo_companies.filter(credit_risk__isnull=True).exists()
 
+    # A file of new customers screened on the Batch screening page: the listed ones found, the others not.
+    [batch] = caller.get(config_url(config["uuid"], "/screening-batch"), roles=AML).json()[0]["elements"]
+    assert batch["screening_batch_status_key"] == "complete"
+    assert (batch["rows_total"], batch["rows_with_hits_count"]) == (6, 3)
+
     assert _load() == summary
     assert len(_cases(caller, config["uuid"])) == len(cases)
+    assert caller.get(config_url(config["uuid"], "/screening-batch"), roles=AML).json()[0]["count"] == 1
 
 
 def test_it_skips_without_the_lists(db):
