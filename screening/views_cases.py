@@ -215,6 +215,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "birth_dates": _listed_dates(case.list_entry.birth_dates),
         "mine": case.assignee_uuid is not None and case.assignee_uuid == request.member.app_membership_uuid,
         "assignee": _assignee_names(request.member, [case]).get(case.assignee_uuid),
+        "colleagues": [c for c in colleagues_for(request.member) if c.app_membership_uuid != case.assignee_uuid],
         "can_review": request.member.role in REVIEWERS,
         "review_statuses": REVIEW_STATUSES,
         "match_decisions": MATCH_DECISIONS,
@@ -312,28 +313,47 @@ def _case_url(case_uuid, back: str) -> str:
 @require_POST
 @member_required(*REVIEWERS)
 def case_assign(request, case_uuid: uuid.UUID):
-    """`to`: "me" or "nobody". From a queue row with htmx, answers the row; else back where it came from."""
+    """`to`: "me", "nobody" or a colleague (a member's uuid, one of `colleagues_for`). From a queue row
+    with htmx, answers the row; else back where it came from."""
     to = request.POST.get("to")
     me = request.member.app_membership_uuid
     back = _back_url(request)
     target = back if request.POST.get("from") == "queue" else _case_url(case_uuid, back)
-    if to not in ("me", "nobody") or (to == "me" and me is None):
-        text = ("Your login is not linked to a person in the service, so no case can be assigned to you. Ask an admin."
-                if to == "me" else "Choose to assign the case to yourself or to nobody.")
-        return _assign_answer(request, None, case_uuid, target, error=text)
+    if to == "me":
+        if me is None:
+            text = "Your login is not linked to a person in the service, so no case can be assigned to you. Ask an admin."
+            return _assign_answer(request, None, case_uuid, target, error=text)
+        person, success = me, "Assigned to you."
+    elif to == "nobody":
+        person, success = None, "The case is assigned to nobody now."
+    else:
+        colleague = next((c for c in colleagues_for(request.member) if str(c.uuid) == to), None)
+        if colleague is None:
+            text = "Choose yourself, nobody or a colleague who reviews cases (an active officer or admin)."
+            return _assign_answer(request, None, case_uuid, target, error=text)
+        person, success = colleague.app_membership_uuid, f"Assigned to {colleague.user.get_username()}."
     client = client_for_member(request.member)
     config, error = current_config_or_message(client)
     if config is None:
         return _assign_answer(request, None, case_uuid, target, error=error)
     try:
-        case = client.cases.assign(config.uuid, case_uuid, me if to == "me" else None)
+        case = client.cases.assign(config.uuid, case_uuid, person)
     except ServiceNotFound:
         raise Http404("No such screening case.") from None
     except ServiceError as exc:
         return _assign_answer(request, None, case_uuid, target, error=f"The case was not assigned. {service_error_text(exc)}")
     freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
-    text = "Assigned to you." if to == "me" else "The case is assigned to nobody now."
-    return _assign_answer(request, case, case_uuid, target, success=text, four_eyes=config.four_eyes_review)
+    return _assign_answer(request, case, case_uuid, target, success=success, four_eyes=config.four_eyes_review)
+
+
+def colleagues_for(member: Member) -> list[Member]:
+    """Whom the member can hand a case to: the organisation's other officers and admins who can sign
+    in and are linked to a person of the service (a case is assigned to that person)."""
+    return list(
+        Member.objects.filter(organisation=member.organisation, role__in=REVIEWERS, user__is_active=True,
+                              app_membership_uuid__isnull=False)
+        .exclude(pk=member.pk).select_related("user").order_by("user__username")
+    )
 
 
 def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = "", four_eyes: bool = False):

@@ -1,6 +1,6 @@
 """Four-eyes review in the browser (issue #23 item 6): with the config's four-eyes flag on, an officer escalates
-a case and is refused, with the reason on the page, when closing it; a second officer closes it and it leaves the
-open queue; a confirmed hit is a proposal that waits for a second officer.
+a case, hands it to a second officer and is refused, with the reason on the page, when closing it; the second
+officer closes it and it leaves the open queue; a confirmed hit is a proposal that waits for a second officer.
 
 Screenshot `screening-case-four-eyes.png` goes to $VAKT_SCREENSHOT_DIR when it is set, else tmp_path.
 """
@@ -46,6 +46,11 @@ def test_a_second_officer_closes_what_the_first_escalated_or_proposed(page, offi
     _review(page, "possible_match", "Escalated", "Same birth year as the listed person; second opinion please.")
     expect(page.get_by_role("alert")).to_contain_text("Review saved: escalated. The case stays open.")
     expect(page.get_by_test_id("four-eyes-blocked")).to_contain_text("You escalated this case")
+    page.get_by_test_id("case-assign-menu").click()  # the second officer gets it
+    page.screenshot(path=str(shots / "screening-case-assign-menu.png"))
+    page.get_by_test_id("assign-to-colleague").filter(has_text="bjorn").click()
+    expect(page.get_by_role("alert")).to_contain_text("Assigned to bjorn.")
+    expect(page.get_by_test_id("case-assignee")).to_have_text("Assigned to bjorn")
 
     _review(page, "no_match", "False positive", "Different person after all: born in Bergen.")
     expect(page.get_by_test_id("review-problem")).to_contain_text(
