@@ -39,6 +39,7 @@ AUDIT_GROUPS = {
     "monitoring": ("Monitoring decisions and removals", "entity_monitoring.decide,entity_monitoring.remove"),
     "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
+    "batches": ("Batch screening", "screening_batch.create"),
     "persons": ("Customer persons", "customer_person.create,customer_person.national_id_add,customer_person.location_add"),
     "watchlists": ("Watchlists", "watchlist.create,watchlist.rename,watchlist.delete,watchlist.companies_add,watchlist.companies_remove"),
     "api_users": ("API users", "api_user.create,api_user.roles_change,api_user.secret_rotate,api_user.deactivate"),
@@ -240,6 +241,7 @@ def _object_url(event) -> str | None:
         "watchlist": ("watchlists:detail", [event.object_uuid]),
         "screening_case": ("screening:case", [event.object_uuid]),
         "screening_config": ("screening:setup", []),
+        "screening_batch": ("screening:batch", [event.object_uuid]),
         "api_user": ("api-users", []),
         "app_membership": ("members", []),
     }

@@ -105,7 +105,7 @@ class BatchesArea(Area):
     def upload(self, config_uuid, *, file_name: str, content: bytes) -> Batch:
         """A new job; the service checks the whole file first (ServiceBadRequest naming each bad line)."""
         files = {"file": (file_name, content, "text/csv")}
-        return Batch.from_json(self.client.post("analysis", _path(config_uuid), files=files))
+        return Batch.from_json(self.client.post("analysis", _path(config_uuid), files=files, params=self.acting_params()))
 
     def result(self, config_uuid, batch_uuid, *, file_type: str = "csv") -> bytes:
         """A complete job's result file (csv or json); a job not complete yet is a ServiceError (409, not_ready)."""

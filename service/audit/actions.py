@@ -11,6 +11,7 @@ ACTIONS: dict[str, str] = {
     "screening_config.category_unselect": "Unselected a screening list",
     "screening_config.watchlist_attach": "Attached a watchlist to screening",
     "screening_config.watchlist_detach": "Detached a watchlist from screening",
+    "screening_batch.create": "Screened a file of persons and companies",
     "customer_person.create": "Added a customer person",
     "customer_person.national_id_add": "Added a national id to a customer person",
     "customer_person.location_add": "Added an address to a customer person",
@@ -31,7 +32,7 @@ ACTIONS: dict[str, str] = {
 # The roles a record's reader needs besides app_admin, by the object acted on: cases, monitorings,
 # the screening setup and customer persons are screening data, read elsewhere only with `aml`; that a
 # person got a national id, and its schema, only with `person_national_identification` as well.
-SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "customer_person")
+SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "screening_batch", "customer_person")
 ACTION_ROLES: dict[str, frozenset[str]] = {
     key: frozenset({"aml"}) for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES
 } | {"customer_person.national_id_add": frozenset({"aml", "person_national_identification"})}

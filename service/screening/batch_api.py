@@ -19,7 +19,7 @@ from service.screening import batch_schemas as s
 from service.screening import batch_selectors as selectors
 from service.screening import batch_services as services
 from service.screening.access import EXTENSION
-from service.screening.config_api import config_of
+from service.screening.config_api import acting, config_of
 from service.screening.models import ScreeningBatch
 
 router = Router(tags=["Screening batches"])
@@ -52,17 +52,20 @@ class ResultQuery(Schema):
         '(`["body", "file", "line 7", "birth_date"]`) and nothing is screened. Larger than the body limit: 413; '
         "more rows than the row limit (`VAKT_BATCH_MAX_ROWS`, default 10,000): 400. A good file answers 202 with "
         "the job; poll it until `screening_batch_status_key` is `complete`, then download `result_url`. The rows "
-        "are screened against the lists the config receives hits from: PEP always, sanction lists as selected."
+        "are screened against the lists the config receives hits from: PEP always, sanction lists as selected. "
+        "`app_membership_uuid` (query): the member who uploads, for the audit log."
     ),
     openapi_extra=EXTENSION,
 )
-def batch_create(request: HttpRequest, screening_config_uuid: uuid.UUID, file: UploadedFile | None = File(None)):
+def batch_create(
+    request: HttpRequest, screening_config_uuid: uuid.UUID, file: UploadedFile | None = File(None),
+    app_membership_uuid: uuid.UUID | None = None,
+):
     config = config_of(request, screening_config_uuid)
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
     if file is None:
         raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
-    batch = services.batch_create(
-        config=config, file_name=file.name or "", content=file.read(), api_user_uuid=request.auth.api_user_uuid
-    )
+    batch = services.batch_create(config=config, file_name=file.name or "", content=file.read(), actor=actor)
     batch.refresh_from_db()
     return Status(202, s.batch_out(request, batch))
 

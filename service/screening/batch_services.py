@@ -30,6 +30,7 @@ from django.db import OperationalError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from service.audit.services import Actor, audit_record
 from service.errors import ApiError, BadRequest, bad_field
 from service.screening.batch_file import ScreeningFile, ScreeningFileError, TooManyRows, screening_file_read
 from service.screening.engine import screening_index
@@ -87,11 +88,13 @@ def _storage_write(name: str, content: bytes) -> None:
         default_storage.delete(saved)
 
 
-def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, api_user_uuid: uuid.UUID | None) -> ScreeningBatch:
+def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, actor: Actor | None) -> ScreeningBatch:
+    """A job of the checked file, recorded in the audit log (who screened which file: names of
+    persons are screened, not only cases decided)."""
     screening_file = screening_file_check(content=content)
     batch = ScreeningBatch(
         screening_config=config,
-        api_user_id=api_user_uuid,
+        api_user_id=actor.api_user_uuid if actor else None,
         file_name=(file_name or "upload.csv")[:255],
         rows_total=len(screening_file.rows),
     )
@@ -99,6 +102,11 @@ def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, api
     try:
         with transaction.atomic():
             batch.save(force_insert=True)
+            audit_record(
+                app_customer_uuid=config.app_customer_id, actor=actor, action="screening_batch.create",
+                object_type="screening_batch", object_uuid=batch.uuid, object_label=batch.file_name,
+                after={"file_name": batch.file_name, "rows_total": batch.rows_total},
+            )
             # robust: a broker that is away does not fail the upload; the resume finds what was not sent.
             transaction.on_commit(lambda: _enqueue(batch.uuid), robust=True)
     except Exception:

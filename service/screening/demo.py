@@ -279,7 +279,7 @@ def _demo_batch(config: ScreeningConfig, plan: list[DemoCompany]) -> None:
         writer.writerow([kind, f"K-{1000 + n}", name, birth.isoformat() if birth else "", nationality, ""])
     for demo in (demo for demo in plan if demo.own_name_listed):
         writer.writerow(["company", f"K-{1001 + len(rows)}", demo.name.title(), "", "", ""])
-    batch = batch_create(config=config, file_name=DEMO_BATCH_FILE, content=out.getvalue().encode("utf-8"), api_user_uuid=None)
+    batch = batch_create(config=config, file_name=DEMO_BATCH_FILE, content=out.getvalue().encode("utf-8"), actor=None)
     batch_process(batch_uuid=batch.uuid)  # here, as the demo's other work: a job already done is left as it is
 
 

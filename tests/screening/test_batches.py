@@ -11,6 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from portal.models import Member
+from service.audit.models import AuditEvent
 from service.screening.models import ScreeningBatch
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401
 from tests.service.screening.batch.conftest import csv_bytes, upload
@@ -70,6 +71,12 @@ def test_it_screens_an_uploaded_file_and_offers_the_result(admin, config):
     assert as_json["Content-Type"] == "application/json"
     assert json.loads(as_json.content)[0]["hits"][0]["explanation"]
     assert admin.get(f"/screening/batches/{batch.uuid}/result.xlsx").status_code == 404
+
+    # Who screened which file is in the audit log, linked to the job's page.
+    [event] = AuditEvent.objects.filter(action_key="screening_batch.create")
+    assert (event.actor_email, event.object_uuid, event.object_label) == ("ingrid@example.com", batch.uuid, "onboarding week 48.csv")
+    audit = admin.get("/members/audit/", {"kind": "batches"}).content.decode()
+    assert "Screened a file of persons and companies" in audit and f'href="/screening/batches/{batch.uuid}/"' in audit
 
 
 def test_a_waiting_job_polls_its_row_until_it_is_done(admin, config, broker_away):  # noqa: F811

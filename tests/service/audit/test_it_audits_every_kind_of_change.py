@@ -3,6 +3,8 @@ read back from GET /v1/app-customer/{uuid}/audit-event (extension)."""
 
 from __future__ import annotations
 
+from django.core.files.uploadedfile import SimpleUploadedFile
+
 from service.audit.actions import ACTIONS
 from tests.service.audit.helpers import ADMIN, V1, audit_events
 from tests.service.companies.factories import company_make
@@ -17,7 +19,8 @@ def _ok(response, status=200):
     return response.json() if response.content else None
 
 
-def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(api, lists):
+def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(api, lists, settings, tmp_path):
+    settings.MEDIA_ROOT = str(tmp_path / "media")  # the batch file
     anna = member_of(api, "anna@nordbank.no")
     acting = {"app_membership_uuid": anna}
     company = company_make()
@@ -48,6 +51,10 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
     _ok(patch(api, config_url(config["uuid"], f"/entity-monitoring/{monitoring['entity_monitoring']['uuid']}"),
               {"removed_flag": True, "removal_reason": "No longer a customer.", **acting}))
+    # A file screened at once (the acting member rides in the query: the body is the file).
+    csv_file = SimpleUploadedFile("kunder.csv", b"name\nKari Nordmann\nOla Hansen\n", content_type="text/csv")
+    batch = _ok(api.client.post(config_url(config["uuid"], f"/screening-batch?app_membership_uuid={anna}"), {"file": csv_file},
+                                **api.headers(AML)), 202)
     # Members and API users.
     members = f"{V1}/app-customer/{api.app_customer_uuid}/app-membership"
     ola = _ok(api.client.post(members, {"email": "ola@nordbank.no", "full_name": "Ola", **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
@@ -94,6 +101,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [national_id] = by_action["customer_person.national_id_add"]
     assert national_id["after"] == {"national_identification_schema": "NO"}  # never the number
     assert national_id["object_type"] == "customer_person" and national_id["object_uuid"] == person
+    [screened] = by_action["screening_batch.create"]
+    assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "kunder.csv")
+    assert screened["after"] == {"file_name": "kunder.csv", "rows_total": 2}
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
 
