@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -21,6 +22,7 @@ from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
 from screening.pages import can_read_screening, current_config_or_message, no_aml_text
+from vakt_format import norwegian as no
 
 UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
@@ -55,6 +57,11 @@ def batch_upload(request):
     upload = request.FILES.get("file")
     if upload is None:
         messages.error(request, "Choose a CSV file to screen.")
+        return redirect("screening:batches")
+    if upload.size > settings.VAKT_MAX_BODY_BYTES:  # not read into memory, nor sent to be refused
+        limit = no.file_size(settings.VAKT_MAX_BODY_BYTES)
+        messages.error(request, f"{upload.name} was not screened: it is {no.file_size(upload.size)}, files up to {limit} are. "
+                                "Split it into smaller files.")
         return redirect("screening:batches")
     client = client_for_member(request.member)
     config, error = current_config_or_message(client)

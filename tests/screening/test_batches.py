@@ -110,6 +110,14 @@ def test_a_bad_file_lists_every_problem_by_line_and_nothing_is_screened(admin, c
     assert ScreeningBatch.objects.count() == 0
 
 
+def test_a_file_over_the_size_limit_is_refused_saying_so(admin, config, settings):
+    settings.VAKT_MAX_BODY_BYTES = 2048
+    assert _sent(admin, csv_bytes(ROWS * 40)).status_code == 302
+    page = admin.get(PAGE).content.decode()
+    assert "onboarding week 48.csv was not screened: it is 5,3\xa0kB, files up to 2,0\xa0kB are." in page
+    assert ScreeningBatch.objects.count() == 0
+
+
 def test_it_says_when_no_file_was_chosen(admin, config):
     page = admin.post(UPLOAD, {}, follow=True).content.decode()
     assert "Choose a CSV file to screen." in page
