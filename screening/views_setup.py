@@ -20,6 +20,7 @@ from portal.service import ServiceError, ServiceNotFound
 from screening.pages import acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin
 
 # Where each list format comes from, in words.
+RUNS_SHOWN = 8  # the newest re-screening runs on the setup page
 SOURCES = {
     "un_xml": "UN Security Council, consolidated XML",
     "ofac_csv": "US Treasury (OFAC), SDN CSV files",
@@ -58,13 +59,14 @@ def setup(request):
         config, settings, categories = client.gather(screening.current_config, screening.suggestion_settings, screening.list_categories)
         preview = None
         if config is not None:
-            selections, links, watchlists, preview = client.gather(
+            selections, links, watchlists, preview, runs = client.gather(
                 lambda: screening.selected_categories(config.uuid),
                 lambda: screening.attached_watchlists(config.uuid),
                 client.watchlists.list,
                 lambda: screening.suggestion_preview(config.uuid),
+                lambda: client.runs.recent(config.uuid, limit=RUNS_SHOWN),
             )
-            context.update(config=config, preview=preview, **_watchlists(links, watchlists))
+            context.update(config=config, preview=preview, runs=runs, **_watchlists(links, watchlists))
         else:
             selections = []
         context.update(settings=_settings(settings, config, preview), **_lists(categories, selections))

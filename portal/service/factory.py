@@ -18,6 +18,7 @@ from portal.service.companies import CompaniesArea
 from portal.service.organisation import OrganisationAdminArea, OrganisationArea
 from portal.service.related import RelatedArea
 from portal.service.reports import ReportsArea
+from portal.service.runs import RunsArea
 from portal.service.screening import ScreeningArea
 from portal.service.transport import InProcessAdapter
 from portal.service.watchlists import WatchlistsArea
@@ -44,6 +45,7 @@ class DashboardClient(ServiceClient):
         self.related = RelatedArea(self)
         self.cases = CasesArea(self)
         self.batches = BatchesArea(self)
+        self.runs = RunsArea(self)
 
 
 def service_client_for(

@@ -10,6 +10,7 @@ from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
 from service.screening.preview_api import router as preview_router
 from service.screening.related_status_api import router as related_status_router
+from service.screening.run_api import router as run_router
 from service.screening.watchlist_link_api import router as watchlist_link_router
 
 router = Router(tags=["Screening"])
@@ -22,3 +23,4 @@ router.add_router("", related_status_router)
 router.add_router("", case_report_router)
 router.add_router("", batch_router)
 router.add_router("", preview_router)
+router.add_router("", run_router)

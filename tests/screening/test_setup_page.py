@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django.core.cache import cache
@@ -131,3 +132,24 @@ def test_the_config_page_leads_to_the_setup_and_another_organisations_is_404(org
     assert admin.get(f"/screening/configs/{theirs['uuid']}/").status_code == 404
     admin.post(f"/screening/configs/{theirs['uuid']}/update/", {"auto_approve": "on"})
     assert _configs(other_org)[0]["auto_approve_monitoring_flag"] is False
+
+
+def test_it_shows_the_re_screening_runs_with_what_came_of_them(org, admin, lists, tmp_path):
+    from service.screening.tasks import screening_full_rescreen_scheduled
+    from tests.service.screening.cases.conftest import UN_PERSON
+    from tests.service.screening.cases.list_versions import un_import, un_xml
+    from tests.service.screening.cases.steps import config_with, customer_person_screened
+
+    config = config_with(org.api, "un_security_council")
+    assert 'data-testid="no-runs"' in admin.get(SETUP).content.decode()  # nobody screened yet
+    customer_person_screened(org.api, config["uuid"], UN_PERSON)  # screened at once: one case
+    screening_full_rescreen_scheduled()
+    un_import(tmp_path, "un-v2.xml", un_xml(person_comment="Amended."))
+
+    page = admin.get(SETUP).content.decode()
+    runs = re.findall(r'data-testid="run">(.*?)</tr>', page, re.DOTALL)
+    assert len(runs) == 2
+    assert "UN Security Council" in runs[0] and "v2</span> update" in runs[0]
+    assert "Full re-screen" in runs[1] and "running" not in runs[1]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r'<td class="text-end[^"]*">(.*?)</td>', runs[1], re.DOTALL)]
+    assert cells == ["1", "1", "0", "0"]  # screened, hits, no second case, none moved
