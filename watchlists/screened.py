@@ -20,17 +20,18 @@ REFUSAL = (
 )
 
 
-def screening_follows(client, watchlist_uuid: UUID) -> bool:
-    """Whether one of the organisation's screening configs follows the watchlist."""
+def screened_watchlist_uuids(client) -> set[UUID]:
+    """The watchlists one of the organisation's screening configs follows."""
     screening = client.screening
     try:
-        return any(
-            link.watchlist_uuid == watchlist_uuid
-            for config in screening.configs()
-            for link in screening.attached_watchlists(config.uuid)
-        )
+        return {link.watchlist_uuid for config in screening.configs() for link in screening.attached_watchlists(config.uuid)}
     except ServiceForbidden:
-        return False  # no screening for these calls: the service decides (it asks for aml)
+        return set()  # no screening for these calls: the service decides (it asks for aml)
+
+
+def screening_follows(client, watchlist_uuid: UUID) -> bool:
+    """Whether one of the organisation's screening configs follows the watchlist."""
+    return watchlist_uuid in screened_watchlist_uuids(client)
 
 
 def removal_refusal(client, member: Member, watchlist_uuid: UUID) -> str | None:

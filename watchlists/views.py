@@ -20,14 +20,15 @@ from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
 from portal.service.watchlists import bad_entries
 from watchlists.numbers import MAX_LINES, UnreadableUpload, lines_read, upload_text, without
-from watchlists.screened import REFUSAL, removal_refusal, screening_note
+from watchlists.screened import REFUSAL, removal_refusal, screened_watchlist_uuids, screening_note
 
 SEARCH_LIMIT = 10
 
 
 @member_required()
 def watchlist_list(request):
-    watchlists = client_for_member(request.member).watchlists
+    client = client_for_member(request.member)
+    watchlists = client.watchlists
     if request.method == "POST":
         name = request.POST.get("watchlist_name", "").strip()
         if not name:
@@ -40,12 +41,14 @@ def watchlist_list(request):
             return redirect("watchlists:list")
         messages.success(request, f"Watchlist “{created.name}” created. Add companies below.")
         return redirect("watchlists:detail", created.uuid)
-    rows, error = [], None
+    rows, error, screened = [], None, set()
     try:
         rows = watchlists.list()
+        screened = screened_watchlist_uuids(client)
     except ServiceError as exc:
-        error = service_error_text(exc)
-    return render(request, "watchlists/list.html", {"watchlists": rows, "service_error": error})
+        error = None if rows else service_error_text(exc)  # without the badges the list still stands
+    context = {"watchlists": rows, "screened": screened, "service_error": error}
+    return render(request, "watchlists/list.html", context)
 
 
 @member_required()

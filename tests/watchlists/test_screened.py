@@ -94,3 +94,14 @@ def test_an_admin_is_warned_then_removes_and_deletes(org, screened):  # noqa: F8
     assert on_the_list(watchlist) == 1
     client.post(f"/watchlists/{watchlist}/delete/")
     assert client.get(f"/watchlists/{watchlist}/").status_code == 404
+
+
+def test_the_list_of_watchlists_marks_those_screening_follows(org, screened):  # noqa: F811
+    watchlist, _ = screened
+    watchlist_make(org.api, "Suppliers")
+
+    page = org.member("vera", Member.Role.VIEWER).get("/watchlists/").content.decode()
+
+    rows = {row.split("</a>")[0].rsplit(">", 1)[1]: row for row in page.split('data-testid="watchlist-row"')[1:]}
+    assert 'data-testid="screened"' in rows["Screened customers"]
+    assert 'data-testid="screened"' not in rows["Suppliers"]
