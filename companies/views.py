@@ -23,6 +23,7 @@ from companies.presenters import (
 )
 from portal.access import client_for_member, member_required
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
+from screening.pages import can_read_screening
 
 DEFAULT_MEASURE = "return_on_assets"
 SEARCH_LIMIT = 25
@@ -59,6 +60,7 @@ def detail(request, company_uuid: uuid.UUID):
         "measure_types": companies.measure_types(),
         "default_measure": DEFAULT_MEASURE,
         "default_year": latest_measure_year(page.accounts),
+        "member_can_screen": can_read_screening(request.member),  # the screening card loads itself (htmx)
     }
     return render(request, "companies/detail.html", context)
 

@@ -35,4 +35,5 @@ urlpatterns = [
     # related companies (views_related)
     path("related-companies/", views_related.related_companies, name="related"),
     path("related-companies/refresh/", views_related.related_companies_refresh, name="related-refresh"),
+    path("related-companies/<uuid:company_uuid>/", views_related.company_screening, name="company-screening"),
 ]

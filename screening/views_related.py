@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -166,6 +168,28 @@ def home_summary(member) -> dict | None:
         "company_count": len(related.companies),
         "refreshed_words": updated_words(min(counts.refreshed_at, related.refreshed_at)),
     }
+
+
+@member_required()
+def company_screening(request, company_uuid: UUID):
+    """The company page's screening card (htmx): where the company's screening stands, from the
+    cached state, with links to its cases and to approvals. Empty when the organisation cannot screen."""
+    organisation = request.member.organisation
+    if freshness.SCREENING_ROLE not in organisation.role_keys:
+        return HttpResponse("")
+    context = {"company_uuid": company_uuid, "urls": {key: _other_page(key) for key in OTHER_PAGES},
+               "can_approve": request.member.can_administer}
+    try:
+        related = freshness.related_companies(organisation=organisation)
+    except ServiceError as exc:
+        context["service_error"] = service_error_text(exc)
+        return render(request, "screening/company_screening.html", context)
+    context.update(
+        configured=related.config_uuid is not None,
+        state=next((c for c in related.companies if c.company.uuid == company_uuid), None),
+        refreshed_words=updated_words(related.refreshed_at),
+    )
+    return render(request, "screening/company_screening.html", context)
 
 
 @require_POST

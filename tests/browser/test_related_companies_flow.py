@@ -65,8 +65,19 @@ def test_an_admin_sees_which_companies_need_attention_and_filters_them(page, adm
     koryo = page.get_by_test_id("related-row").first
     expect(koryo.get_by_test_id("state")).to_contain_text("Sanction hit")
     href = koryo.get_by_test_id("cases-link").get_attribute("href")
-    assert re.fullmatch(r"/screening/cases/\?related_company=[0-9a-f-]{36}", href), href
+    assert re.fullmatch(r"/screening/cases/\?company=[0-9a-f-]{36}", href), href
     page.screenshot(path=str(shots / "screening-related.png"), full_page=True)
+
+    # The link opens the queue of that company alone (before, the queue ignored it and showed every case).
+    koryo.get_by_test_id("cases-link").click()
+    expect(page.get_by_test_id("company-filter")).to_contain_text("Koryo Fjord Trading AS")
+    expect(page.get_by_test_id("queue-row")).to_have_count(2)
+    # The company page says the same, in its screening card.
+    page.goto(f"/companies/{href.rsplit('=', 1)[1]}/")
+    card = page.get_by_test_id("company-screening")
+    expect(card.get_by_test_id("open-cases")).to_contain_text("2 sanction")
+    page.screenshot(path=str(shots / "company-screening-card.png"), full_page=True)
+    page.goto("/screening/related-companies/")
 
     page.get_by_test_id("filter-pending-approvals").click()
     expect(page).to_have_url(re.compile(r"\?show=pending-approvals"))

@@ -65,7 +65,7 @@ def test_it_shows_each_company_with_its_state_those_needing_attention_first(memb
     assert (brygga["active"], brygga["pending"], brygga["open"]) == ("1", "0", "0")
     assert brygga["state"] == "Screened, nothing open"
     uuid = companies["Nordlys"].uuid
-    assert f'href="/screening/cases/?related_company={uuid}"' in nordlys["html"]
+    assert f'href="/screening/cases/?company={uuid}"' in nordlys["html"]
     assert f'href="/screening/approvals/?company={uuid}"' in nordlys["html"]  # an admin approves
     assert re.search(r'data-testid="open-cases">1<', html) and re.search(r'data-testid="open-sanction">1<', html)
     assert re.search(r'data-testid="pending-companies">2<', html)
