@@ -6,6 +6,7 @@ app_name = "watchlists"
 urlpatterns = [
     path("", views.watchlist_list, name="list"),
     path("<uuid:watchlist_uuid>/", views.watchlist_detail, name="detail"),
+    path("<uuid:watchlist_uuid>/export.csv", views.watchlist_export, name="export"),
     path("<uuid:watchlist_uuid>/rename/", views.watchlist_rename, name="rename"),
     path("<uuid:watchlist_uuid>/delete/", views.watchlist_delete, name="delete"),
     path("<uuid:watchlist_uuid>/add/", views.watchlist_add, name="add"),

@@ -13,16 +13,21 @@ import uuid
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
+from portal.csv_export import csv_response
 from portal.feedback import service_error_text
+from portal.formatting import key_words
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
 from portal.service.watchlists import bad_entries
 from watchlists.numbers import MAX_LINES, UnreadableUpload, lines_read, upload_text, without
 from watchlists.screened import REFUSAL, removal_refusal, screened_watchlist_uuids, screening_note
 
 SEARCH_LIMIT = 10
+EXPORT_COLUMNS = ("Company", "Organisation number", "Risk class", "Risk score", "Active flags", "Added", "Company uuid")
 
 
 @member_required()
@@ -49,6 +54,30 @@ def watchlist_list(request):
         error = None if rows else service_error_text(exc)  # without the badges the list still stands
     context = {"watchlists": rows, "screened": screened, "service_error": error}
     return render(request, "watchlists/list.html", context)
+
+
+@member_required()
+def watchlist_export(request, watchlist_uuid: uuid.UUID):
+    """The watchlist's companies as CSV, as the page shows them (risk class and score, active flags as
+    the member's role reads them), for a periodic review outside the dashboard."""
+    client = client_for_member(request.member)
+    try:
+        watchlist, companies = client.gather(
+            lambda: client.watchlists.get(watchlist_uuid), lambda: client.watchlists.companies(watchlist_uuid)
+        )
+    except ServiceNotFound:
+        raise Http404("No such watchlist.") from None
+    except ServiceError as exc:
+        messages.error(request, f"The watchlist could not be downloaded. {service_error_text(exc)}")
+        return redirect("watchlists:detail", watchlist_uuid)
+    rows = (
+        [row.company.name, f"{row.company.org_nr_schema}{row.company.org_nr}", key_words(row.risk_class or ""),
+         "" if row.risk_score is None else f"{row.risk_score:.1f}", ", ".join(key_words(k) for k in row.flag_keys),
+         timezone.localdate(row.added_at).isoformat() if row.added_at else "", row.company.uuid]
+        for row in companies
+    )
+    name = slugify(watchlist.name) or "watchlist"
+    return csv_response(filename=f"watchlist-{name}-{timezone.localdate().isoformat()}.csv", columns=EXPORT_COLUMNS, rows=rows)
 
 
 @member_required()
