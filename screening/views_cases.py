@@ -198,6 +198,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
     try:
         case = client.cases.get(config.uuid, case_uuid)
         others = client.cases.of_entity(config.uuid, case.subject.uuid, limit=20)
+        same_listed = client.cases.of_listed_entity(config.uuid, case.uuid, limit=20)
         monitorings = client.screening.monitorings(config.uuid, entity_uuid=case.subject.uuid).rows
     except ServiceNotFound:
         raise Http404("No such screening case.") from None
@@ -208,6 +209,9 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "case": case,
         "others": [c for c in others.cases if c.uuid != case.uuid],
         "others_count": max(others.count - 1, 0),
+        # Who else the organisation screens is a possible hit on the same listed person or company.
+        "same_listed": [c for c in same_listed.cases if c.uuid != case.uuid],
+        "same_listed_count": max(same_listed.count - 1, 0),
         "monitored_for": _monitored_for(monitorings),
         "query_parts": name_parts(explanation.query_name or case.subject.name, explanation, side="query"),
         "listed_parts": name_parts(explanation.matched_name or case.list_entry.primary_name, explanation, side="listed"),

@@ -340,6 +340,10 @@ class CasesArea(Area):
         params = {"inquiry_entity_uuid": entity_uuid, "limit": limit}
         return self._collection(config_uuid, params)
 
+    def of_listed_entity(self, config_uuid: UUID | str, case_uuid: UUID | str, *, limit: int = 50) -> CasePage:
+        """The cases on the same listed person or company as this case (itself included), newest first."""
+        return self._collection(config_uuid, {"listed_as_case_uuid": case_uuid, "limit": limit})
+
     def review(
         self,
         config_uuid: UUID | str,

@@ -42,6 +42,12 @@ class CaseFilterQuery(Schema):
         description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
         "this text, in any case (at most 200 characters; blank: no search)",
     )
+    listed_as_case_uuid: uuid.UUID | None = Field(
+        None,
+        description=EXT + "the cases on the same listed person or company (its list and source id, across list "
+        "versions) as this case: who else of the config's screened hits that entry (an empty page when the case is "
+        "not this config's)",
+    )
 
     def filters(self, status_keys: list[str] | None = None) -> selectors.CaseFilters:
         return selectors.CaseFilters(
@@ -54,6 +60,7 @@ class CaseFilterQuery(Schema):
             inquiry_entity_uuid=self.inquiry_entity_uuid,
             screening_case_uuid=self.screening_case_uuid,
             name_contains=selectors.case_name_search_parse(self.name_contains),
+            listed_as_case_uuid=self.listed_as_case_uuid,
         )
 
 

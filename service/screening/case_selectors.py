@@ -72,6 +72,7 @@ class CaseFilters:
     inquiry_entity_uuid: uuid.UUID | None = None
     screening_case_uuid: uuid.UUID | None = None
     name_contains: str | None = None
+    listed_as_case_uuid: uuid.UUID | None = None
 
 
 
@@ -108,6 +109,13 @@ def cases_filtered(*, config: ScreeningConfig, filters: CaseFilters, with_status
         queryset = queryset.filter(uuid=filters.screening_case_uuid)
     if filters.name_contains:
         queryset = queryset.filter(_name_q(filters.name_contains))
+    if filters.listed_as_case_uuid is not None:
+        # The listed person or company is the list and its source id, the same across list versions.
+        listed = (
+            ScreeningCase.objects.filter(screening_config=config, uuid=filters.listed_as_case_uuid)
+            .values("list_category_id", "list_source_id").first()
+        )
+        queryset = queryset.filter(**listed) if listed else queryset.none()
     return queryset
 
 

@@ -144,3 +144,21 @@ def test_it_is_in_the_navigation_for_every_role(officer, lists):
     assert f'href="{QUEUE}">Cases</a>' in seen_by_viewer and f'href="{QUEUE}">Cases</a>' in seen_by_officer
     assert "Read screening cases and their reports<" in seen_by_viewer
     assert "Read screening cases and their reports, review and assign them" in seen_by_officer
+
+
+def test_it_shows_who_else_is_a_possible_hit_on_the_same_list_entry(officer, lists):
+    from tests.service.screening.cases.conftest import UN_PERSON
+    from tests.service.screening.cases.steps import customer_person_screened
+
+    screened = cases_make(officer)  # Dragunov, owner of Nordlys AS, on the UN list; a PEP customer
+    customer_person_screened(api_of(officer), screened.config_uuid, UN_PERSON, "1966-03-14")  # the same man, a customer
+    customer = ScreeningCase.objects.exclude(uuid=screened.sanction_case.uuid).get(list_source_id="KPi.901")
+    client = officer.client()
+
+    page = client.get(case_url(screened.sanction_case.uuid)).content.decode()
+    rows = re.findall(r'data-testid="same-listed-case">(.*?)</div>', page, re.DOTALL)
+    assert len(rows) == 1 and case_url(customer.uuid) in rows[0] and "screened on its own" in rows[0]
+    back = re.findall(r'data-testid="same-listed-case">(.*?)</div>', client.get(case_url(customer.uuid)).content.decode(), re.DOTALL)
+    assert len(back) == 1 and "Nordlys AS" in back[0]
+    pep_page = client.get(case_url(screened.pep_case.uuid)).content.decode()
+    assert "Nobody else you screen is a possible hit on Ingrid Margrethe Solbakken." in pep_page

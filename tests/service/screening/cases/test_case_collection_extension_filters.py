@@ -98,3 +98,24 @@ def test_it_refuses_a_name_search_over_200_characters_naming_it(api, lists):
 
     assert response.status_code == 400
     assert response.json()["errors"] == [{"loc": ["query", "name_contains"], "msg": "at most 200 characters"}]
+
+
+def test_it_finds_who_else_is_a_possible_hit_on_the_same_listed_person(api, other_api, lists):
+    config = _two_cases(api)  # a UN hit and a PEP hit
+    owner = Person.objects.create(full_name=UN_PERSON)  # the same listed person, as the register spells him
+    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
+                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
+                    decision={"approved_flag": True})
+    owner_case = ScreeningCase.objects.get(entity_inquiry__person=owner)
+    pep_case = ScreeningCase.objects.get(list_source_id="pep-1")
+
+    same = cases(api, config["uuid"], listed_as_case_uuid=str(owner_case.uuid))
+    only_itself = cases(api, config["uuid"], listed_as_case_uuid=str(pep_case.uuid))
+    their_config = config_with(other_api, "un_security_council")
+    foreign = cases(other_api, their_config["uuid"], listed_as_case_uuid=str(owner_case.uuid))
+    refused = api.get(config_url(config["uuid"], "/screening-case-composite-collection"), {"listed_as_case_uuid": "x"}, roles=AML)
+
+    assert _names(same) == ["KPi.901", "KPi.901"] and same["count"] == 2  # the customer person and the owner
+    assert [c["screening_case"]["uuid"] for c in only_itself["elements"]] == [str(pep_case.uuid)]
+    assert (foreign["count"], foreign["elements"]) == (0, [])  # another organisation's case names nothing
+    assert refused.status_code == 400 and refused.json()["errors"][0]["loc"] == ["query", "listed_as_case_uuid"]
