@@ -137,8 +137,10 @@ PRIVATE: dict[tuple[str, str], Private] = {
             ("filtering on A's case", lambda a, b: {"query": {"screening_case_uuid": a.ids["screening_case_uuid"]}}),
             ("filtering on A's person", lambda a, b: {"query": {"inquiry_entity_uuid": a.ids["customer_person_uuid"]}}),
             ("filtering on A's member", lambda a, b: {"query": {"assignee_app_membership_uuid": acting(a)}}),
+            ("A's case as the listed entity", lambda a, b: {"query": {"listed_as_case_uuid": a.ids["screening_case_uuid"]}}),
         )),
-    (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-status-count"): Private(),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-status-count"): Private(
+        crossed=(("A's case as the listed entity", lambda a, b: {"query": {"listed_as_case_uuid": a.ids["screening_case_uuid"]}}),)),
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-review"): Private(
         body=lambda w: review_body(w, "in_review"),
         crossed=(
