@@ -62,11 +62,7 @@ def watchlist_export(request, watchlist_uuid: uuid.UUID):
     the member's role reads them), for a periodic review outside the dashboard."""
     client = client_for_member(request.member)
     try:
-        watchlist, companies = client.gather(
-            lambda: client.watchlists.get(watchlist_uuid), lambda: client.watchlists.companies(watchlist_uuid)
-        )
-    except ServiceNotFound:
-        raise Http404("No such watchlist.") from None
+        watchlist, companies = _with_companies(client, watchlist_uuid)
     except ServiceError as exc:
         messages.error(request, f"The watchlist could not be downloaded. {service_error_text(exc)}")
         return redirect("watchlists:detail", watchlist_uuid)
@@ -224,14 +220,20 @@ def watchlist_search(request, watchlist_uuid: uuid.UUID):
 # --- helpers -------------------------------------------------------------------------
 
 
-def _detail(request, watchlist_uuid, *, form: dict | None = None):
-    client = client_for_member(request.member)
+def _with_companies(client, watchlist_uuid):
+    """The watchlist and its companies, read at once; not the organisation's (or gone): a 404 page."""
     try:
-        watchlist, companies = client.gather(
+        return client.gather(
             lambda: client.watchlists.get(watchlist_uuid), lambda: client.watchlists.companies(watchlist_uuid)
         )
     except ServiceNotFound:
         raise Http404("No such watchlist.") from None
+
+
+def _detail(request, watchlist_uuid, *, form: dict | None = None):
+    client = client_for_member(request.member)
+    try:
+        watchlist, companies = _with_companies(client, watchlist_uuid)
     except ServiceError as exc:
         context = {"service_error": service_error_text(exc), "watchlist": None, "companies": []}
         return render(request, "watchlists/detail.html", context, status=503)
