@@ -13,6 +13,7 @@ from portal.csv_export import csv_response, moment_cell, records_paged
 from portal.formatting import key_words
 from portal.models import Member
 from portal.service.cases import Case, CaseFilters
+from screening.pages import ANOTHER_MEMBER, assignee_names
 
 COLUMNS = (
     "Raised (Europe/Oslo)", "Status", "Hit", "Screened", "Kind", "Born", "Nationality", "Organisation number",
@@ -31,14 +32,8 @@ def cases_csv_response(*, client, member: Member, config_uuid, filters: CaseFilt
         return page.cases, page.has_more
 
     cases = records_paged(page_at, key=lambda case: case.uuid, what="Case")
-    names = _member_names(member)
+    names = assignee_names(member)  # every linked member, read once for the whole file
     return csv_response(filename=filename, columns=COLUMNS, rows=(_row(case, names) for case in cases))
-
-
-def _member_names(member: Member) -> dict:
-    """The organisation's members by their service person (assignees), read once for the whole file."""
-    members = Member.objects.filter(organisation=member.organisation, app_membership_uuid__isnull=False)
-    return {m.app_membership_uuid: m.user.get_username() for m in members.select_related("user")}
 
 
 def _row(case: Case, names: dict) -> list:
@@ -65,6 +60,6 @@ def _row(case: Case, names: dict) -> list:
         moment_cell(review.created_at) if review else "",
         review.comment if review else "",
         len(case.reviews),
-        names.get(case.assignee_uuid, "another member") if case.assignee_uuid else "",
+        names.get(case.assignee_uuid, ANOTHER_MEMBER) if case.assignee_uuid else "",
         case.uuid,
     ]

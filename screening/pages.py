@@ -33,6 +33,18 @@ def no_aml_text(member: Member) -> str:
     return NO_AML_TEXT
 
 
+ANOTHER_MEMBER = "another member"  # an assignee who is no dashboard member (a person named through the API)
+
+
+def assignee_names(member: Member, person_uuids=None) -> dict:
+    """The organisation's dashboard members by their service person (whom a case is assigned to), in one
+    query; `person_uuids` None: every linked member. A person not found reads ANOTHER_MEMBER."""
+    members = Member.objects.filter(organisation=member.organisation, app_membership_uuid__isnull=False)
+    if person_uuids is not None:
+        members = members.filter(app_membership_uuid__in=set(person_uuids))
+    return {m.app_membership_uuid: m.user.get_username() for m in members.select_related("user")}
+
+
 def require_admin(member: Member) -> None:
     """Configuring screening and approving monitorings is for admins (DOMAIN.md); others read."""
     if member.role != Member.Role.ADMIN:

@@ -32,7 +32,7 @@ from screening import freshness
 from screening.case_export import cases_csv_response
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
-from screening.pages import current_config_or_message
+from screening.pages import ANOTHER_MEMBER, assignee_names, current_config_or_message
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
@@ -170,9 +170,8 @@ def _assignee_names(member: Member, cases) -> dict:
     wanted = {c.assignee_uuid for c in cases if c.assignee_uuid}
     if not wanted:
         return {}
-    members = Member.objects.filter(organisation=member.organisation, app_membership_uuid__in=wanted).select_related("user")
-    found = {m.app_membership_uuid: m.user.get_username() for m in members}
-    return {key: found.get(key, "another member") for key in wanted}
+    found = assignee_names(member, wanted)
+    return {key: found.get(key, ANOTHER_MEMBER) for key in wanted}
 
 
 def _company_name(company_uuid, cases) -> str | None:
