@@ -45,6 +45,16 @@ def assignee_names(member: Member, person_uuids=None) -> dict:
     return {m.app_membership_uuid: m.user.get_username() for m in members.select_related("user")}
 
 
+def member_names(member: Member, person_uuids) -> dict:
+    """Each named service person's dashboard member (an assignee, an uploader), or ANOTHER_MEMBER; one query,
+    none when no one is named."""
+    wanted = {uuid for uuid in person_uuids if uuid}
+    if not wanted:
+        return {}
+    found = assignee_names(member, wanted)
+    return {key: found.get(key, ANOTHER_MEMBER) for key in wanted}
+
+
 def require_admin(member: Member) -> None:
     """Configuring screening and approving monitorings is for admins (DOMAIN.md); others read."""
     if member.role != Member.Role.ADMIN:

@@ -21,7 +21,7 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
-from screening.pages import can_read_screening, current_config_or_message, no_aml_text
+from screening.pages import can_read_screening, current_config_or_message, member_names, no_aml_text
 from vakt_format import norwegian as no
 
 UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
@@ -47,7 +47,9 @@ def batches(request, *, problems=None):
         except ServiceError as exc:
             context["service_error"] = service_error_text(exc)
         else:
-            context.update(batches=page.batches, count=page.count)
+            uploaders = member_names(member, (batch.uploader_uuid for batch in page.batches))
+            rows = [(batch, uploaders.get(batch.uploader_uuid)) for batch in page.batches]
+            context.update(batches=page.batches, rows=rows, count=page.count)
     return render(request, "screening/batches.html", context)
 
 
@@ -109,6 +111,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None}
     try:
         context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
+        context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
         if batch.status_key == "complete":
             rows = client.batches.result_rows(config.uuid, batch_uuid)
             context["hit_rows"] = [row for row in rows if row.hits]
@@ -134,7 +137,8 @@ def batch_row(request, batch_uuid: uuid.UUID):
         raise Http404("No such batch job.") from None
     except ServiceError:
         return HttpResponse(status=204)  # the poll tries again in 2 s; the row stays as it was
-    return render(request, "screening/batches.html#row", {"batch": batch})
+    uploader = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
+    return render(request, "screening/batches.html#row", {"batch": batch, "uploader": uploader})
 
 
 @member_required()

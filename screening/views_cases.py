@@ -32,7 +32,7 @@ from screening import freshness
 from screening.case_export import cases_csv_response
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
-from screening.pages import ANOTHER_MEMBER, assignee_names, current_config_or_message
+from screening.pages import current_config_or_message, member_names
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
@@ -166,12 +166,7 @@ def _raised(case: Case, today: date) -> dict:
 
 
 def _assignee_names(member: Member, cases) -> dict:
-    """The dashboard members behind the assignees' memberships (one query); others read "another member"."""
-    wanted = {c.assignee_uuid for c in cases if c.assignee_uuid}
-    if not wanted:
-        return {}
-    found = assignee_names(member, wanted)
-    return {key: found.get(key, ANOTHER_MEMBER) for key in wanted}
+    return member_names(member, (case.assignee_uuid for case in cases))
 
 
 def _company_name(company_uuid, cases) -> str | None:

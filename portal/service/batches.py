@@ -9,7 +9,7 @@ from datetime import datetime
 from decimal import Decimal
 from uuid import UUID
 
-from portal.service.common import Area, moment, path_segment
+from portal.service.common import Area, moment, path_segment, uuid_or_none
 
 RESULT_TYPES = ("csv", "json")
 
@@ -19,6 +19,7 @@ class Batch:
     uuid: UUID
     config_uuid: UUID
     file_name: str
+    uploader_uuid: UUID | None  # the member who uploaded it, when the upload named one
     status_key: str  # pending, running, complete, failed
     rows_total: int
     rows_done: int
@@ -42,6 +43,7 @@ class Batch:
             uuid=UUID(str(data["uuid"])),
             config_uuid=UUID(str(data["screening_config_uuid"])),
             file_name=data.get("file_name") or "",
+            uploader_uuid=uuid_or_none(data.get("app_membership_uuid")),
             status_key=data["screening_batch_status_key"],
             rows_total=data.get("rows_total") or 0,
             rows_done=data.get("rows_done") or 0,

@@ -23,6 +23,10 @@ class ScreeningBatch(models.Model):
     uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     screening_config = models.ForeignKey("ScreeningConfig", on_delete=models.CASCADE, related_name="batches")
     api_user = models.ForeignKey("service_auth.ApiUser", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    app_membership = models.ForeignKey(
+        "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        help_text="the member who uploaded the file, as the caller named them (null: none named)",
+    )
     file_name = models.CharField(max_length=255, help_text="the uploaded file's name, as sent")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rows_total = models.PositiveIntegerField()

@@ -16,6 +16,7 @@ class ScreeningBatchOut(Schema):
     uuid: uuid.UUID
     screening_config_uuid: uuid.UUID
     file_name: str = Field(description="the uploaded file's name")
+    app_membership_uuid: uuid.UUID | None = Field(description="the member who uploaded it (`app_membership_uuid` of the upload); null when none was named")
     screening_batch_status_key: str = Field(description="pending, running, complete or failed")
     rows_total: int = Field(description="rows of the file to screen")
     rows_done: int = Field(description="rows screened so far")
@@ -49,6 +50,7 @@ def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
         "uuid": batch.uuid,
         "screening_config_uuid": batch.screening_config_id,
         "file_name": batch.file_name,
+        "app_membership_uuid": batch.app_membership_id,
         "screening_batch_status_key": batch.status,
         "rows_total": batch.rows_total,
         "rows_done": batch.rows_done,

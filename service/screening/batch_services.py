@@ -95,6 +95,7 @@ def batch_create(*, config: ScreeningConfig, file_name: str, content: bytes, act
     batch = ScreeningBatch(
         screening_config=config,
         api_user_id=actor.api_user_uuid if actor else None,
+        app_membership=actor.app_membership if actor else None,
         file_name=(file_name or "upload.csv")[:255],
         rows_total=len(screening_file.rows),
     )

@@ -52,6 +52,7 @@ def test_it_screens_an_uploaded_file_and_offers_the_result(admin, config):
     assert "onboarding week 48.csv" in page and "Done" in page and "hx-trigger" not in page
     [batch] = ScreeningBatch.objects.all()
     assert 'data-testid="batch-hits"' in page and ">2</span>" in page  # two rows with hits: the person and the company
+    assert "by ingrid" in page  # who uploaded it
 
     result = admin.get(f"/screening/batches/{batch.uuid}/result.csv")
     assert result.status_code == 200 and result["Content-Type"].startswith("text/csv")
@@ -61,6 +62,7 @@ def test_it_screens_an_uploaded_file_and_offers_the_result(admin, config):
     assert rows["c-2"]["hit_count"] == "0"
 
     detail = admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+    assert "by ingrid" in detail
     assert "3 rows screened:" in detail and "2 with possible hits</strong>, 1 without" in detail
     assert detail.count('data-testid="batch-hit-row"') == 2
     assert "Dragunov Ivan Sergeevich" in detail and "born 14.03.1966" in detail and "KPi.901" in detail
@@ -95,6 +97,7 @@ def test_a_waiting_job_polls_its_row_until_it_is_done(admin, config, broker_away
     screening_batch_task.delay(str(batch.uuid))  # the worker takes it
     row = admin.get(f"/screening/batches/{batch.uuid}/row/").content.decode()
     assert "hx-trigger" not in row and "Done" in row and 'data-testid="batch-result-csv"' in row
+    assert "by ingrid" in row  # the polled row keeps who uploaded it
 
 
 def test_a_bad_file_lists_every_problem_by_line_and_nothing_is_screened(admin, config):
@@ -130,6 +133,7 @@ def test_a_viewer_reads_the_jobs_but_cannot_upload(org, config):
 
     page = viewer.get(PAGE).content.decode()
     assert "kunder.csv" in page and 'data-testid="batch-result-csv"' in page
+    assert "by " not in page.split('data-testid="batch-uploaded"')[1].split("</td>")[0]  # uploaded through the API naming nobody
     assert 'type="file"' not in page and "Officers and admins upload files" in page
     assert _sent(viewer, csv_bytes(ROWS)).status_code == 403
     assert ScreeningBatch.objects.count() == 1
