@@ -82,11 +82,9 @@ def _install_error_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(ValidationError)
     def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-        errors = [
-            {"loc": [str(part) for part in err.get("loc", [])], "msg": err.get("msg", "invalid")}
-            for err in exc.errors
-        ]
-        fields = ", ".join(e["loc"][-1] for e in errors if e["loc"]) or "request"
+        errors = [{"loc": _caller_loc(err.get("loc", [])), "msg": err.get("msg", "invalid")} for err in exc.errors]
+        # named by field, not by a list's index: "check screening_case_uuids", not "check 0"
+        fields = ", ".join(dict.fromkeys(_field_name(e["loc"]) for e in errors if e["loc"])) or "request"
         return error_response(
             ApiError(f"Invalid request: check {fields}.", code="invalid_request", status=400, errors=errors)
         )
@@ -120,6 +118,23 @@ def _install_error_handlers(api: NinjaAPI) -> None:
             ))
         logger.exception("Unhandled error on %s %s", request.method, request.path)
         return error_response(ApiError("Internal server error.", code="internal_error", status=500))
+
+
+BODY_ARGUMENTS = ("payload", "body")  # the views' names for their JSON body
+
+
+def _caller_loc(loc) -> list[str]:
+    """A request parsing error's `loc` as the caller reads it: ninja puts the view's argument name after
+    "body" (`["body", "payload", "full_name"]`), which names nothing the caller sent; every other 400
+    says `["body", "full_name"]` (docs/screening.md, *Errors*)."""
+    parts = [str(part) for part in loc]
+    if len(parts) >= 2 and parts[0] == "body" and parts[1] in BODY_ARGUMENTS:
+        del parts[1]
+    return parts
+
+
+def _field_name(loc: list[str]) -> str:
+    return next((part for part in reversed(loc) if not part.isdigit()), loc[-1])
 
 
 analysis_api = _build_api("analysis", "Vakt analysis API")

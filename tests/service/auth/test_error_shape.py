@@ -167,3 +167,13 @@ def test_a_bad_parameter_on_another_organisation_is_still_404(api, other_api):
 
 def test_unauthenticated_is_401_before_anything_is_revealed(api, client):
     _error(client.get(f"/analysis/v1/app-customer/{api.app_customer_uuid}/overview"), 401, "not_authenticated")
+
+
+def test_a_bad_body_field_is_named_as_the_caller_sent_it(api):
+    """Not with the view's argument name that request parsing puts in between (`["body", "payload", ...]`)."""
+    path = f"/analysis/v1/app-customer/{api.app_customer_uuid}/watchlist"
+
+    body = _error(api.post(path, {"watchlist_name": ["not", "a", "name"]}), 400, "invalid_request")
+
+    assert [error["loc"] for error in body["errors"]] == [["body", "watchlist_name"]]
+    assert body["detail"] == "Invalid request: check watchlist_name."
