@@ -76,7 +76,7 @@ class StatusCountOut(Schema):
     sanction_count: int = Field(description="Of these, sanction hits (a case may be both)")
 
 
-def _composites(config, cases: list) -> list[dict]:
+def composites(config, cases: list) -> list[dict]:
     monitorings = selectors.monitorings_of_cases(config=config, cases=cases)
     out = []
     for case in cases:
@@ -108,7 +108,7 @@ def case_collection(request: HttpRequest, screening_config_uuid: uuid.UUID, quer
     count, cases = selectors.cases_page(
         config=config, filters=query.filters(status_keys), ordering=ordering, offset=page.offset, limit=page.limit
     )
-    return collection(_composites(config, cases), count=count, page=page)
+    return collection(composites(config, cases), count=count, page=page)
 
 
 @router.get(
@@ -157,6 +157,14 @@ def _lookup(model, value: uuid.UUID, field: str, what: str, errors: list):
 def review_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.ReviewIn):
     config = config_of(request, screening_config_uuid)
     case = selectors.case_get(config=config, case_uuid=payload.screening_case_uuid, loc=["body", "screening_case_uuid"])
+    services.review_record(case=case, **review_of(request, payload))
+    case = selectors.case_get(config=config, case_uuid=case.uuid)
+    return Status(201, composites(config, [case])[0])
+
+
+def review_of(request: HttpRequest, payload: s.ReviewFields) -> dict:
+    """A review's status, decision and reviewer looked up (every bad one named in one 400), with its flag,
+    comment and API user: the arguments of `review_record` but the case."""
     errors: list = []
     status = _lookup(ScreeningCaseReviewStatus, payload.screening_case_review_status_uuid, "screening_case_review_status_uuid", "review status", errors)
     decision = _lookup(EntityMatchDecisionType, payload.entity_match_decision_type_uuid, "entity_match_decision_type_uuid", "match decision type", errors)
@@ -170,17 +178,10 @@ def review_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
     if errors:
         names = ", ".join(e["loc"][-1] for e in errors)
         raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
-    services.review_record(
-        case=case,
-        status=status,
-        decision_type=decision,
-        reviewer=reviewer,
-        pep_confirmed_flag=payload.pep_confirmed_flag,
-        comment=payload.screening_case_review_comment,
-        api_user_uuid=request.auth.api_user_uuid,
-    )
-    case = selectors.case_get(config=config, case_uuid=case.uuid)
-    return Status(201, _composites(config, [case])[0])
+    return {
+        "status": status, "decision_type": decision, "reviewer": reviewer, "pep_confirmed_flag": payload.pep_confirmed_flag,
+        "comment": payload.screening_case_review_comment, "api_user_uuid": request.auth.api_user_uuid,
+    }
 
 
 @router.get(

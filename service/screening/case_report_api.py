@@ -14,7 +14,7 @@ from service.errors import bad_field
 from service.screening import case_selectors as selectors
 from service.screening import case_services as services
 from service.screening.access import EXTENSION, screening_app_url
-from service.screening.case_api import _composites
+from service.screening.case_api import composites
 from service.screening.case_report import case_report_render, case_report_uuid
 from service.screening.case_schemas import ScreeningCaseComposite
 from service.screening.config_api import acting, config_of
@@ -92,4 +92,4 @@ def case_assign(request: HttpRequest, screening_config_uuid: uuid.UUID, screenin
         assignee_uuid=payload.assignee_app_membership_uuid,
         actor=acting(request, payload.app_membership_uuid),
     )
-    return _composites(config, [selectors.case_get(config=config, case_uuid=case.uuid)])[0]
+    return composites(config, [selectors.case_get(config=config, case_uuid=case.uuid)])[0]

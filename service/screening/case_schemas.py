@@ -142,13 +142,37 @@ class ScreeningCaseCollection(Schema):
     has_more: bool
 
 
-class ReviewIn(Schema):
-    screening_case_uuid: uuid.UUID
+class ReviewFields(Schema):
+    """What a review says, for one case (ReviewIn) or several (ReviewBatchIn)."""
+
     pep_confirmed_flag: bool = False
     screening_case_review_status_uuid: uuid.UUID
     reviewer_app_membership_uuid: uuid.UUID
     entity_match_decision_type_uuid: uuid.UUID
     screening_case_review_comment: str = ""
+
+
+class ReviewIn(ReviewFields):
+    screening_case_uuid: uuid.UUID
+
+
+BATCH_MAX = 100  # cases in one batch review or assignment: a queue page's worth
+
+
+class ReviewBatchIn(ReviewFields):
+    screening_case_uuids: list[uuid.UUID] = Field(
+        min_length=1, max_length=BATCH_MAX, description=f"the cases to review, 1 to {BATCH_MAX}, each once"
+    )
+
+
+class AssignmentBatchIn(Schema):
+    screening_case_uuids: list[uuid.UUID] = Field(
+        min_length=1, max_length=BATCH_MAX, description=f"the cases to assign, 1 to {BATCH_MAX}, each once"
+    )
+    assignee_app_membership_uuid: uuid.UUID | None = Field(
+        None, description="an active member of the calling organisation; null unassigns (required)"
+    )
+    app_membership_uuid: uuid.UUID | None = Field(None, description="who assigns, for the audit log")
 
 
 class ReviewStatusLookupOut(Schema):

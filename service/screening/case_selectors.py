@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from service.errors import bad_field
+from service.errors import NotFound, bad_field, field_error
 from service.screening.access import not_found
 from service.screening.models import (
     EntityMatchDecisionType,
@@ -196,6 +196,18 @@ def case_get(*, config: ScreeningConfig, case_uuid: uuid.UUID, loc: list | None 
     if case is None:
         raise not_found("screening case", case_uuid, loc)
     return case
+
+
+def cases_get(*, config: ScreeningConfig, case_uuids: list[uuid.UUID], loc: list) -> list[ScreeningCase]:
+    """The config's cases in the order asked, in one query; a uuid that is not one of them (another
+    config's or organisation's too) is a 404 naming its place in the list."""
+    found = {case.uuid: case for case in _with_relations(ScreeningCase.objects.filter(screening_config=config, uuid__in=case_uuids))}
+    missing = [(index, value) for index, value in enumerate(case_uuids) if value not in found]
+    if missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        errors = [field_error([*loc, index], f"no screening case {value}") for index, value in missing]
+        raise NotFound(f"No screening case {missing[0][1]}{more}.", errors=errors)
+    return [found[value] for value in case_uuids]
 
 
 def monitorings_of_cases(*, config: ScreeningConfig, cases: list[ScreeningCase]) -> dict[uuid.UUID, list[EntityMonitoring]]:

@@ -28,8 +28,13 @@ class FourEyesRequired(ApiError):
     status = 409
     code = "four_eyes_required"
 
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail, errors=[{"loc": REVIEWER_LOC, "msg": detail}])
+    def __init__(self, detail: str, loc: list = REVIEWER_LOC) -> None:
+        super().__init__(detail, errors=[{"loc": loc, "msg": detail}])
+
+
+class CaseComplete(ApiError):
+    status = 409
+    code = "case_complete"
 
 
 def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMembership) -> bool:
@@ -131,6 +136,52 @@ def review_record(
             },
         )
     return review
+
+
+def reviews_record(
+    *,
+    cases: list[ScreeningCase],
+    status: ScreeningCaseReviewStatus,
+    decision_type: EntityMatchDecisionType,
+    reviewer: AppMembership,
+    pep_confirmed_flag: bool,
+    comment: str = "",
+    api_user_uuid: uuid.UUID | None = None,
+    loc: list,
+) -> None:
+    """The same review of several open cases, all or none: each recorded as `review_record` records one
+    (the four-eyes rule per case, an audit record each). A complete case, or one the four-eyes rule
+    refuses, is a 409 naming its place in `loc`'s list, and no case is reviewed: a closed decision,
+    a confirmed hit above all, is changed on its own, never by a batch. Cases are locked first, in
+    uuid order, so two batches that share cases wait for each other instead of deadlocking."""
+    places = {case.uuid: index for index, case in enumerate(cases)}
+    with transaction.atomic():
+        locked = ScreeningCase.objects.select_for_update().filter(pk__in=places).order_by("uuid")
+        complete = [uuid for uuid, status in locked.values_list("uuid", "case_status_key") if status == ScreeningCase.Status.COMPLETE]
+        if complete:
+            errors = [{"loc": [*loc, places[uuid]], "msg": "the case is complete: review it on its own"} for uuid in complete]
+            raise CaseComplete(
+                f"{len(complete)} of the cases {'is' if len(complete) == 1 else 'are'} complete already; a batch reviews "
+                "open cases only (a closed decision is changed case by case). No case was reviewed.",
+                errors=errors,
+            )
+        for case in sorted(cases, key=lambda c: c.uuid):
+            try:
+                review_record(
+                    case=case, status=status, decision_type=decision_type, reviewer=reviewer,
+                    pep_confirmed_flag=pep_confirmed_flag, comment=comment, api_user_uuid=api_user_uuid,
+                )
+            except FourEyesRequired as exc:
+                raise FourEyesRequired(f"{case_label(case)}: {exc.detail} No case was reviewed.", [*loc, places[case.uuid]]) from None
+
+
+def cases_assign(
+    *, cases: list[ScreeningCase], app_customer_uuid: uuid.UUID, assignee_uuid: uuid.UUID | None, actor: Actor | None = None
+) -> None:
+    """Several cases to one assignee (or to nobody), all or none, each as `case_assign` assigns one."""
+    with transaction.atomic():
+        for case in sorted(cases, key=lambda c: c.uuid):
+            case_assign(case=case, app_customer_uuid=app_customer_uuid, assignee_uuid=assignee_uuid, actor=actor)
 
 
 def case_assign(

@@ -195,6 +195,14 @@ def _writes(walk: Walk, company) -> None:
     walk.ids["screening_case_uuid"] = cases[0]["screening_case"]["uuid"] if cases else None
     reviewer = member_of(walk.api, "aml@nordbank.no")
     walk.call("patch", CONFIG + "/screening-case/{screening_case_uuid}", body={"assignee_app_membership_uuid": reviewer})
+    walk.call("post", CONFIG + "/screening-case-assignment-batch",
+              body={"screening_case_uuids": [walk.ids["screening_case_uuid"]], "assignee_app_membership_uuid": None})
+    walk.call("post", CONFIG + "/screening-case-review-batch", body={
+        "screening_case_uuids": [walk.ids["screening_case_uuid"]],
+        "screening_case_review_status_uuid": review_status_uuid("in_review"),
+        "reviewer_app_membership_uuid": reviewer,
+        "entity_match_decision_type_uuid": match_decision_uuid("possible_match"),
+    })
     walk.call("post", CONFIG + "/screening-case-review", body={
         "screening_case_uuid": walk.ids["screening_case_uuid"],
         "pep_confirmed_flag": False,

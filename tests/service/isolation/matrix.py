@@ -47,6 +47,11 @@ def path_params(path: str) -> list[str]:
     return re.findall(r"{(\w+)}", path)
 
 
+def review_batch_body(w: World) -> dict:
+    single = review_body(w, "in_review")
+    return {**{k: v for k, v in single.items() if k != "screening_case_uuid"}, "screening_case_uuids": [single["screening_case_uuid"]]}
+
+
 def acting(w: World) -> str:
     return w.refs["member"]
 
@@ -146,6 +151,19 @@ PRIVATE: dict[tuple[str, str], Private] = {
         crossed=(
             ("reviewing A's case", lambda a, b: {"body": {**review_body(b, "in_review"), "screening_case_uuid": a.ids["screening_case_uuid"]}}),
             ("A's member as reviewer", lambda a, b: {"body": {**review_body(b, "in_review"), "reviewer_app_membership_uuid": acting(a)}}),
+        )),
+    (POST, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-review-batch"): Private(
+        body=lambda w: review_batch_body(w),
+        crossed=(
+            ("reviewing A's case", lambda a, b: {"body": {**review_batch_body(b), "screening_case_uuids": [a.ids["screening_case_uuid"]]}}),
+            ("A's case beside B's own", lambda a, b: {"body": {**review_batch_body(b), "screening_case_uuids": [b.ids["screening_case_uuid"], a.ids["screening_case_uuid"]]}}),
+            ("A's member as reviewer", lambda a, b: {"body": {**review_batch_body(b), "reviewer_app_membership_uuid": acting(a)}}),
+        )),
+    (POST, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-assignment-batch"): Private(
+        body=lambda w: {"screening_case_uuids": [w.ids["screening_case_uuid"]], "assignee_app_membership_uuid": acting(w)},
+        crossed=(
+            ("assigning A's case", lambda a, b: {"body": {"screening_case_uuids": [a.ids["screening_case_uuid"]], "assignee_app_membership_uuid": acting(b)}}),
+            ("assigning to A's member", lambda a, b: {"body": {"screening_case_uuids": [b.ids["screening_case_uuid"]], "assignee_app_membership_uuid": acting(a)}}),
         )),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-related-company-status-composite-collection"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-report"): Private(
