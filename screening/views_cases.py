@@ -50,16 +50,20 @@ COMMENT_MAX = 4000
 
 
 @member_required()
-def case_queue(request):
-    filters = QueueFilters.from_query(request.GET)
+def case_queue(request, *, batch: dict | None = None):
+    """The queue. `batch`: a refused action on selected cases (views_case_batch), shown again on the page
+    it came from (`batch["back"]`) with its cases still selected, its comment kept and its problems."""
+    filters = QueueFilters.from_query(QueryDict(urlsplit(batch["back"]).query) if batch else request.GET)
     canonical = filters.query()
-    if request.GET and canonical != f"?{request.META.get('QUERY_STRING', '')}":
+    if batch is None and request.GET and canonical != f"?{request.META.get('QUERY_STRING', '')}":
         # The filter form sends every field (empty ones, defaults): the queue's URL says only what narrows it.
         return redirect(f"{reverse('screening:queue')}{canonical if canonical != '?' else ''}")
     client = client_for_member(request.member)
-    context = {"filters": filters, "page": None, "service_error": None, "can_review": request.member.role in REVIEWERS,
+    can_review = request.member.role in REVIEWERS
+    context = {"filters": filters, "page": None, "service_error": None, "can_review": can_review,
                "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
-               "linked": request.member.app_membership_uuid is not None}
+               "linked": request.member.app_membership_uuid is not None, "batch": batch or {},
+               "colleagues": colleagues_for(request.member) if can_review else []}
     config, context["service_error"] = current_config_or_message(client)
     if config is not None:
         service_filters = filters.service_filters(me=request.member.app_membership_uuid)
@@ -73,11 +77,13 @@ def case_queue(request):
             context["service_error"] = service_error_text(exc)
         else:
             context.update(page=page, tabs=filters.status_tabs(counts.per_status()), **_page_links(request, filters, page))
+            if batch:
+                context["back"] = batch["back"]
             context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"],
-                                    four_eyes=config.four_eyes_review)
+                                    four_eyes=config.four_eyes_review, selected=context["batch"].get("selected", ()))
             context["company_name"] = _company_name(filters.company, page.cases)
             context["export_query"] = filters.query(page=1)
-    status = 503 if context["service_error"] and config is not None else 200
+    status = 503 if context["service_error"] and config is not None else batch["status"] if batch else 200
     return render(request, "screening/queue.html", context, status=status)
 
 
@@ -117,7 +123,7 @@ def _page_links(request, filters: QueueFilters, page) -> dict:
 
 
 def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | None = None, back: str = "",
-          four_eyes: bool = False) -> list[dict]:
+          four_eyes: bool = False, selected=()) -> list[dict]:
     names = _assignee_names(member, cases)
     today = timezone.localdate()
     filters = filters or QueueFilters()
@@ -131,6 +137,7 @@ def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | No
             "assign_url": case_base.format(case.uuid) + "assign/",
             "assignee": names.get(case.assignee_uuid) if case.assignee_uuid else None,
             "mine": case.assignee_uuid is not None and case.assignee_uuid == member.app_membership_uuid,
+            "selected": str(case.uuid) in selected,
             "proposal": proposal_badge_title(case, member),
             "escalation": escalation_badge_title(case, member, on=four_eyes),
             "escalation_label": "Escalated · needs 2nd officer" if four_eyes else "Escalated",
@@ -220,7 +227,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "form": form or _form_from(case),
         "four_eyes": four_eyes_for(case, on=config.four_eyes_review, member=request.member),
         "four_eyes_rule": RULE_TEXT,
-        "back": _back_url(request),
+        "back": queue_back_url(request),
     }
     return render(request, "screening/case.html", context, status=status)
 
@@ -250,7 +257,7 @@ def _form_from(case: Case) -> dict:
     }
 
 
-def _back_url(request) -> str:
+def queue_back_url(request) -> str:
     """The queue as the reviewer left it (its filters), when they came from it."""
     back = request.GET.get("back") or request.POST.get("back") or ""
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) and back.startswith(reverse("screening:queue")):
@@ -300,7 +307,7 @@ def case_review(request, case_uuid: uuid.UUID):
     if form["status_key"] == "confirmed_hit" and case.hit_proposal is not None:
         closed = "Four-eyes review: the hit is proposed, and the case stays open until a second officer confirms it."
     messages.success(request, f"Review saved: {label.lower()}. {closed}")
-    return redirect(_case_url(case_uuid, _back_url(request)))
+    return redirect(_case_url(case_uuid, queue_back_url(request)))
 
 
 def _case_url(case_uuid, back: str) -> str:
@@ -315,7 +322,7 @@ def case_assign(request, case_uuid: uuid.UUID):
     with htmx, answers the row; else back where it came from."""
     to = request.POST.get("to")
     me = request.member.app_membership_uuid
-    back = _back_url(request)
+    back = queue_back_url(request)
     target = back if request.POST.get("from") == "queue" else _case_url(case_uuid, back)
     if to == "me":
         if me is None:
@@ -356,7 +363,7 @@ def colleagues_for(member: Member) -> list[Member]:
 
 def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = "", four_eyes: bool = False):
     if request.htmx and case is not None:
-        back = _back_url(request)
+        back = queue_back_url(request)
         filters = QueueFilters.from_query(QueryDict(urlsplit(back).query))
         row = _rows(request.member, (case,), filters=filters, back=back, four_eyes=four_eyes)[0]
         context = {"row": row, "flash": success, "back": back,

@@ -356,24 +356,58 @@ class CasesArea(Area):
         reviewer_uuid: UUID | str | None = None,
     ) -> Case:
         """Records a review as `reviewer_uuid` (default: the member the client acts for); answers the case after it."""
+        body = {
+            "screening_case_uuid": str(case_uuid),
+            **self._review_body(status_key, decision_key, pep_confirmed, comment, reviewer_uuid),
+        }
+        return Case.from_json(self.client.post("analysis", self._config_path(config_uuid, "screening-case-review"), json=body))
+
+    def review_many(
+        self,
+        config_uuid: UUID | str,
+        case_uuids,
+        *,
+        status_key: str,
+        decision_key: str,
+        pep_confirmed: bool = False,
+        comment: str = "",
+        reviewer_uuid: UUID | str | None = None,
+    ) -> tuple[Case, ...]:
+        """The same review of several cases, all or none (the service's batch extension); the cases after it."""
+        body = {
+            "screening_case_uuids": [str(case_uuid) for case_uuid in case_uuids],
+            **self._review_body(status_key, decision_key, pep_confirmed, comment, reviewer_uuid),
+        }
+        path = self._config_path(config_uuid, "screening-case-review-batch")
+        return tuple(Case.from_json(row) for row in self.client.post("analysis", path, json=body))
+
+    def _review_body(self, status_key: str, decision_key: str, pep_confirmed: bool, comment: str, reviewer_uuid) -> dict:
         reviewer_uuid = reviewer_uuid or self.acting_app_membership_uuid
         if not reviewer_uuid:
             raise ValueError("A review names its reviewer: give reviewer_uuid or act for a member.")
-        body = {
-            "screening_case_uuid": str(case_uuid),
+        return {
             "pep_confirmed_flag": pep_confirmed,
             "screening_case_review_status_uuid": str(self._lookup("screening-case-review-status", status_key)),
             "reviewer_app_membership_uuid": str(reviewer_uuid),
             "entity_match_decision_type_uuid": str(self._lookup("entity-match-decision-type", decision_key)),
             "screening_case_review_comment": comment,
         }
-        return Case.from_json(self.client.post("analysis", self._config_path(config_uuid, "screening-case-review"), json=body))
 
     def assign(self, config_uuid: UUID | str, case_uuid: UUID | str, assignee_uuid: UUID | str | None) -> Case:
         """Assigns the case to a member, or unassigns it (None)."""
         path = self._config_path(config_uuid, f"screening-case/{path_segment(case_uuid)}")
         body = {"assignee_app_membership_uuid": str(assignee_uuid) if assignee_uuid else None, **self.acting_body()}
         return Case.from_json(self.client.patch("analysis", path, json=body))
+
+    def assign_many(self, config_uuid: UUID | str, case_uuids, assignee_uuid: UUID | str | None) -> tuple[Case, ...]:
+        """Several cases to one member, or to nobody (None), all or none; the cases after it."""
+        body = {
+            "screening_case_uuids": [str(case_uuid) for case_uuid in case_uuids],
+            "assignee_app_membership_uuid": str(assignee_uuid) if assignee_uuid else None,
+            **self.acting_body(),
+        }
+        path = self._config_path(config_uuid, "screening-case-assignment-batch")
+        return tuple(Case.from_json(row) for row in self.client.post("analysis", path, json=body))
 
     def report_pdf(self, config_uuid: UUID | str, case_uuid: UUID | str) -> bytes:
         """The case report as PDF bytes, rendered by the service from the case as it stands."""

@@ -1,5 +1,6 @@
 // Keyboard shortcuts of the screening case queue and case page (no dependencies).
-//   queue: j / k move through the rows, o or Enter opens the current row's case, / the name search
+//   queue: j / k move through the rows, o or Enter opens the current row's case, x selects it,
+//          / the name search; the selection's count and the select-all box of the batch actions
 //   case page: r focuses the review form
 // Keys typed into a field, or with a modifier, are left alone. The queue's filter
 // selects submit on change; the form's Apply button does the same without JavaScript.
@@ -64,6 +65,7 @@
       if (key === "Enter" && document.activeElement && document.activeElement.closest("form")) return;
       open(); event.preventDefault();
     }
+    else if (key === "x" && current()) { toggle(current()); event.preventDefault(); }
     else if (key === "r" && focusReview()) { event.preventDefault(); }
     else if (key === "/" && document.getElementById("f-name")) { document.getElementById("f-name").focus(); event.preventDefault(); }
   });
@@ -74,6 +76,40 @@
     if (!row || event.target.closest("a, button, form, input, select, label")) return;
     window.location.assign(row.getAttribute("data-case-url"));
   });
+
+  // Selected cases: the batch form's count, and its buttons only when something is selected.
+  function boxes() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-queue] tbody input[name=case]"));
+  }
+
+  function counted() {
+    var form = document.querySelector("[data-case-batch]");
+    if (!form) return;
+    var all = boxes();
+    var chosen = all.filter(function (box) { return box.checked; }).length;
+    form.querySelector("[data-selected-count]").textContent =
+      chosen ? chosen + " selected" : "Select cases to act on several at once";
+    form.querySelectorAll("[data-batch-action]").forEach(function (button) { button.disabled = chosen === 0; });
+    var every = document.querySelector("[data-select-all]");
+    if (every) {
+      every.checked = chosen > 0 && chosen === all.length;
+      every.indeterminate = chosen > 0 && chosen < all.length;
+    }
+  }
+
+  function toggle(row) {
+    var box = row.querySelector("input[name=case]");
+    if (box) { box.checked = !box.checked; counted(); }
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-select-all]")) {
+      boxes().forEach(function (box) { box.checked = event.target.checked; });
+    }
+    if (event.target.matches("[data-select-all], [data-queue] input[name=case]")) counted();
+  });
+  document.body.addEventListener("htmx:afterSwap", counted);  // a row answered by "Assign to me"
+  counted();
 
   document.querySelectorAll("form[data-autosubmit] select").forEach(function (select) {
     select.addEventListener("change", function () { select.form.submit(); });

@@ -1,0 +1,122 @@
+"""/screening/cases/batch/: the queue's selected cases assigned, or closed as false positives with one
+comment, all or none; a refusal shows the queue again with the selection and the comment kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from portal.models import Member
+from service.audit.models import AuditEvent
+from service.screening.models import ScreeningCase, ScreeningCaseReview, ScreeningConfig
+from tests.screening.helpers import QUEUE, api_of, case_url, cases_make, member_make
+from tests.service.screening.cases.conftest import PEP_PERSON
+from tests.service.screening.cases.steps import config_with, customer_person_screened
+
+BATCH = "/screening/cases/batch/"
+WHY = "Other persons: born decades apart, other nationality."
+
+
+@pytest.fixture
+def officer(lists):
+    return member_make("Nordbank ASA", "ingrid")
+
+
+def _selected(html: str) -> list[str]:
+    return re.findall(r'name="case" value="([^"]+)" form="case-batch" checked', html)
+
+
+def test_it_closes_the_selected_cases_as_false_positives_with_the_comment(officer):
+    screened = cases_make(officer)
+    back = f"{QUEUE}?hit=pep"
+
+    response = officer.client().post(BATCH, {"case": [str(screened.pep_case.uuid)], "action": "false_positive",
+                                             "comment": WHY, "back": back}, follow=True)
+
+    assert response.redirect_chain[-1][0] == back  # back to the queue as it was filtered
+    page = response.content.decode()
+    assert "1 case closed as false positive." in page
+    [review] = ScreeningCaseReview.objects.filter(screening_case=screened.pep_case)
+    assert (review.screening_case_review_status.key, review.entity_match_decision_type.key) == ("false_positive", "no_match")
+    assert review.screening_case_review_comment == WHY and review.reviewer_app_membership_id == officer.member.app_membership_uuid
+    assert ScreeningCase.objects.get(pk=screened.pep_case.pk).case_status_key == "complete"
+    assert ScreeningCase.objects.get(pk=screened.sanction_case.pk).case_status_key == "pending"  # not selected
+    assert "Solbakken" not in officer.client().get(QUEUE).content.decode()
+
+
+def test_it_assigns_the_selected_cases_to_a_colleague(officer):
+    screened = cases_make(officer)
+    colleague = member_make("", "ola", like=officer)
+    both = [str(screened.pep_case.uuid), str(screened.sanction_case.uuid)]
+
+    page = officer.client().get(QUEUE).content.decode()
+    assert f'<option value="{colleague.member.uuid}">ola</option>' in page
+    response = officer.client().post(BATCH, {"case": both, "action": "assign", "to": str(colleague.member.uuid), "back": QUEUE}, follow=True)
+
+    assert "2 cases assigned to ola." in response.content.decode()
+    assert set(ScreeningCase.objects.values_list("assignee_app_membership_id", flat=True)) == {colleague.member.app_membership_uuid}
+    assert AuditEvent.objects.filter(action_key="screening_case.assign").count() == 2
+    mine = officer.client().post(BATCH, {"case": both, "action": "assign", "to": "me", "back": QUEUE}, follow=True)
+    assert "2 cases assigned to you." in mine.content.decode()
+
+
+def test_closing_without_a_comment_keeps_the_selection_and_changes_nothing(officer):
+    screened = cases_make(officer)
+    chosen = str(screened.sanction_case.uuid)
+
+    response = officer.client().post(BATCH, {"case": [chosen], "action": "false_positive", "comment": "  ", "back": QUEUE})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Say why they are not the listed persons or companies" in page
+    assert _selected(page) == [chosen] and "1 selected" in page
+    assert not ScreeningCaseReview.objects.exists()
+    nothing = officer.client().post(BATCH, {"action": "assign", "to": "me", "back": QUEUE})
+    assert nothing.status_code == 400 and "Select the cases first" in nothing.content.decode()
+
+
+def test_a_case_the_four_eyes_rule_refuses_leaves_every_selected_case_open(officer):
+    screened = cases_make(officer)
+    ScreeningConfig.objects.filter(uuid=screened.config_uuid).update(four_eyes_review_flag=True)
+    escalated = officer.client().post(f"{case_url(screened.pep_case.uuid)}review/",
+                                      {"status": "escalated", "decision": "possible_match", "comment": "Second opinion"})
+    assert escalated.status_code == 302
+    both = [str(screened.pep_case.uuid), str(screened.sanction_case.uuid)]
+
+    refused = officer.client().post(BATCH, {"case": both, "action": "false_positive", "comment": WHY, "back": QUEUE})
+
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    problem = re.search(r'data-testid="batch-problems">(.*?)</div>\s*</form>', page, re.DOTALL).group(1)
+    assert "Ingrid Margrethe Solbakken: Four-eyes review: ingrid@example.com escalated this case" in problem
+    assert "No case was reviewed." in problem
+    assert sorted(_selected(page)) == sorted(both) and WHY in page  # nothing to select or type again
+    assert ScreeningCaseReview.objects.count() == 1  # the escalation only
+    assert ScreeningCase.objects.get(pk=screened.sanction_case.pk).case_status_key == "pending"
+
+
+def test_another_organisations_case_changes_nothing(officer):
+    ours = cases_make(officer)
+    stranger = member_make("Fjordbank ASA", "sigrid")
+    config = config_with(api_of(stranger), "un_security_council")
+    customer_person_screened(api_of(stranger), config["uuid"], PEP_PERSON)
+    theirs = ScreeningCase.objects.get(screening_config_id=config["uuid"])
+
+    refused = officer.client().post(BATCH, {"case": [str(ours.pep_case.uuid), str(theirs.uuid)],
+                                            "action": "false_positive", "comment": WHY, "back": QUEUE})
+
+    assert refused.status_code == 400
+    assert "Nothing was changed." in refused.content.decode()
+    assert not ScreeningCaseReview.objects.exists()
+
+
+def test_a_viewer_sees_no_selection_and_cannot_act(officer):
+    screened = cases_make(officer)
+    viewer = member_make("", "vilde", Member.Role.VIEWER, like=officer)
+
+    page = viewer.client().get(QUEUE).content.decode()
+    assert 'data-testid="case-batch"' not in page and 'name="case"' not in page
+    refused = viewer.client().post(BATCH, {"case": [str(screened.pep_case.uuid)], "action": "assign", "to": "me"})
+    assert refused.status_code == 403
+    assert ScreeningCase.objects.filter(assignee_app_membership__isnull=False).count() == 0
