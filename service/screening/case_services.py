@@ -90,7 +90,10 @@ def review_record(
     pep_confirmed_flag: bool,
     comment: str = "",
     api_user_uuid: uuid.UUID | None = None,
+    batch_case_count: int | None = None,
 ) -> ScreeningCaseReview:
+    """`batch_case_count`: the review is one of a batch of that many cases (`reviews_record`); the audit
+    record says so, for an auditor who asks which decisions were taken a page at a time."""
     membership_active_check(reviewer, REVIEWER_LOC)
     with transaction.atomic():
         # The case row alone is locked; its config and latest review are read after the lock from
@@ -133,6 +136,7 @@ def review_record(
                 "pep_confirmed_flag": pep_confirmed_flag,
                 "comment": comment,
                 **({"four_eyes": "proposal awaiting a second review"} if proposal else {}),
+                **({"batch_case_count": batch_case_count} if batch_case_count else {}),
             },
         )
     return review
@@ -170,6 +174,7 @@ def reviews_record(
                 review_record(
                     case=case, status=status, decision_type=decision_type, reviewer=reviewer,
                     pep_confirmed_flag=pep_confirmed_flag, comment=comment, api_user_uuid=api_user_uuid,
+                    batch_case_count=len(cases),
                 )
             except FourEyesRequired as exc:
                 raise FourEyesRequired(f"{case_label(case)}: {exc.detail} No case was reviewed.", [*loc, places[case.uuid]]) from None

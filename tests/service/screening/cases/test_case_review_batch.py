@@ -64,6 +64,7 @@ def test_it_closes_several_cases_as_false_positives_at_once(api, lists):
     assert cases(api, config_uuid, screening_case_status_identifiers="pending")["count"] == 1  # the third stays open
     audited = AuditEvent.objects.filter(action_key="screening_case.review")
     assert sorted(str(e.object_uuid) for e in audited) == sorted(chosen)  # one record per case
+    assert {e.after["batch_case_count"] for e in audited} == {2}  # each says it was one of a batch of two
 
 
 def test_an_unknown_or_another_organisations_case_writes_nothing(api, other_api, lists):
