@@ -12,3 +12,11 @@ max_requests = 2000  # workers are replaced now and then; memory held by one req
 max_requests_jitter = 200
 accesslog = "-"
 forwarded_allow_ips = settings.VAKT_WEB_FORWARDED_ALLOW_IPS
+
+
+def post_worker_init(worker) -> None:
+    """Each web worker, once it has loaded the app: the collector tuned for a long-running process
+    (portal/gc_tuning.py)."""
+    from portal.gc_tuning import gc_tune_after_startup
+
+    gc_tune_after_startup()

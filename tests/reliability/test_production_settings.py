@@ -41,3 +41,21 @@ def test_it_loads_the_production_example_settings(tmp_path):
     ]
     assert loaded["web"] == ["0.0.0.0:8000", 3, 4, "*"]
     assert loaded["secure"] is True
+
+
+def test_a_web_worker_loads_the_api_then_takes_its_startup_objects_out_of_the_collectors_view(tmp_path):
+    """gunicorn's post_worker_init (portal/gc_tuning.py): full collections then scan only what requests make."""
+    script = (
+        "import gc, json, sys; import portal.wsgi; from portal import gunicorn_conf as g; "
+        "before = gc.get_freeze_count(); g.post_worker_init(None); "
+        "print(json.dumps({'before': before, 'frozen': gc.get_freeze_count(), 'threshold': gc.get_threshold(), "
+        "'api_loaded': 'service.screening.case_batch_api' in sys.modules}))"
+    )
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "portal.settings", "VAKT_DATA_DIR": str(tmp_path),
+           "VAKT_SECRET_KEY": "a-key-for-this-test-only-" + "x" * 40}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+    loaded = json.loads(result.stdout.strip().splitlines()[-1])
+    assert loaded["before"] == 0 and loaded["frozen"] > 100_000  # the app, its views and the API, loaded at startup
+    assert loaded["api_loaded"] and loaded["threshold"] == [50_000, 20, 10]
