@@ -161,12 +161,14 @@ def reviews_record(
     places = {case.uuid: index for index, case in enumerate(cases)}
     with transaction.atomic():
         locked = ScreeningCase.objects.select_for_update().filter(pk__in=places).order_by("uuid")
-        complete = [uuid for uuid, status in locked.values_list("uuid", "case_status_key") if status == ScreeningCase.Status.COMPLETE]
+        complete = {case_uuid for case_uuid, status in locked.values_list("uuid", "case_status_key") if status == ScreeningCase.Status.COMPLETE}
         if complete:
-            errors = [{"loc": [*loc, places[uuid]], "msg": "the case is complete: review it on its own"} for uuid in complete]
+            closed = [case for case in cases if case.uuid in complete]
+            errors = [{"loc": [*loc, places[case.uuid]], "msg": "the case is complete: review it on its own"} for case in closed]
+            names = ", ".join(case_label(case) for case in closed)
             raise CaseComplete(
-                f"{len(complete)} of the cases {'is' if len(complete) == 1 else 'are'} complete already; a batch reviews "
-                "open cases only (a closed decision is changed case by case). No case was reviewed.",
+                f"The case{'s' if len(closed) > 1 else ''} of {names} {'are' if len(closed) > 1 else 'is'} complete already; "
+                "a batch reviews open cases only (a closed decision is changed case by case). No case was reviewed.",
                 errors=errors,
             )
         for case in sorted(cases, key=lambda c: c.uuid):

@@ -122,6 +122,7 @@ def test_a_complete_case_is_not_reviewed_again_in_a_batch(api, lists):
     refused = _reviewed(api, config_uuid, case_uuids, reviewer=anna)
 
     assert refused.status_code == 409 and refused.json()["code"] == "case_complete"
+    assert refused.json()["detail"].startswith(f"The case of {PEP_PERSON} is complete already")
     assert [e["loc"] for e in refused.json()["errors"]] == [["body", "screening_case_uuids", 2]]
     assert ScreeningCaseReview.objects.count() == 1  # the confirmed hit stands, and nothing else was reviewed
     assert _reviewed(api, config_uuid, case_uuids[:2], reviewer=anna).status_code == 201
