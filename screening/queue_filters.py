@@ -4,6 +4,7 @@
     &status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
     &hit=pep|sanction                           (default any)
     &company=<related company uuid>
+    &listed_as=<case uuid>                      (the cases on the same list entry as that case)
     &assignee=me|nobody                         (default anyone)
     &sort=oldest|newest                         (default oldest: the longest waiting first)
     &page=<n>
@@ -46,6 +47,7 @@ class QueueFilters:
     page: int = 1
     page_size: int = PAGE_SIZE
     name: str = ""
+    listed_as: uuid.UUID | None = None
 
     @classmethod
     def from_query(cls, query) -> QueueFilters:
@@ -53,10 +55,11 @@ class QueueFilters:
             value = (query.get(name) or "").strip()
             return value if value in choices else default
 
-        try:
-            company = uuid.UUID(query.get("company", "").strip()) if query.get("company") else None
-        except ValueError:
-            company = None
+        def uuid_or_none(name: str) -> uuid.UUID | None:
+            try:
+                return uuid.UUID(query.get(name, "").strip()) if query.get(name) else None
+            except ValueError:
+                return None
         try:
             page = max(1, min(int(query.get("page") or 1), 100_000))
         except ValueError:
@@ -64,7 +67,8 @@ class QueueFilters:
         return cls(
             status=choice("status", STATUS_CHOICES, "open"),
             hit=choice("hit", HIT_CHOICES, ""),
-            company=company,
+            company=uuid_or_none("company"),
+            listed_as=uuid_or_none("listed_as"),
             assignee=choice("assignee", ASSIGNEE_CHOICES, ""),
             sort=choice("sort", SORT_CHOICES, "oldest"),
             page=page,
@@ -90,6 +94,7 @@ class QueueFilters:
             assignee_uuid=(me or NOBODYS_UUID) if self.assignee == "me" else None,
             assigned=False if self.assignee == "nobody" else None,
             name=self.name or None,
+            listed_as_case_uuid=self.listed_as,
         )
 
     def status_tabs(self, counts: dict[str, int]) -> list[dict]:
@@ -110,6 +115,7 @@ class QueueFilters:
             "status": values.status if values.status != "open" else None,
             "hit": values.hit or None,
             "company": str(values.company) if values.company else None,
+            "listed_as": str(values.listed_as) if values.listed_as else None,
             "assignee": values.assignee or None,
             "sort": values.sort if values.sort != "oldest" else None,
             "page": values.page if values.page != 1 else None,
@@ -118,4 +124,4 @@ class QueueFilters:
         return f"?{text}" if text else "?"
 
     def is_narrowed(self) -> bool:
-        return bool(self.hit or self.company or self.assignee or self.name)
+        return bool(self.hit or self.company or self.assignee or self.name or self.listed_as)

@@ -82,6 +82,7 @@ def case_queue(request, *, batch: dict | None = None):
             context["rows"] = _rows(request.member, page.cases, filters=filters, back=context["back"],
                                     four_eyes=config.four_eyes_review, selected=context["batch"].get("selected", ()))
             context["company_name"] = _company_name(filters.company, page.cases)
+            context["listed_name"] = page.cases[0].list_entry.primary_name if filters.listed_as and page.cases else "one list entry"
             context["export_query"] = filters.query(page=1)
     status = 503 if context["service_error"] and config is not None else batch["status"] if batch else 200
     return render(request, "screening/queue.html", context, status=status)
@@ -117,7 +118,8 @@ def _page_links(request, filters: QueueFilters, page) -> dict:
         "prev_url": filters.query(page=filters.page - 1) if filters.page > 1 else None,
         "next_url": filters.query(page=filters.page + 1) if page.has_more else None,
         "clear_company_url": filters.query(company=None),
-        "clear_all_url": filters.query(hit="", company=None, assignee=""),
+        "clear_listed_url": filters.query(listed_as=None),
+        "clear_all_url": filters.query(hit="", company=None, assignee="", listed_as=None),
         "back": request.get_full_path(),
     }
 

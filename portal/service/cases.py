@@ -209,10 +209,12 @@ class CaseFilters:
     assignee_uuid: UUID | None = None
     assigned: bool | None = None
     name: str | None = None  # the screened or listed name contains it
+    listed_as_case_uuid: UUID | None = None  # the cases on the same listed person or company as this case
 
     def params(self) -> dict:
         return {
             "name_contains": self.name,
+            "listed_as_case_uuid": self.listed_as_case_uuid,
             "related_company_uuid": self.related_company_uuid,
             "pep_flag": self.pep,
             "sanction_flag": self.sanction,

@@ -162,3 +162,14 @@ def test_it_shows_who_else_is_a_possible_hit_on_the_same_list_entry(officer, lis
     assert len(back) == 1 and "Nordlys AS" in back[0]
     pep_page = client.get(case_url(screened.pep_case.uuid)).content.decode()
     assert "Nobody else you screen is a possible hit on Ingrid Margrethe Solbakken." in pep_page
+    assert 'data-testid="same-listed-queue"' not in pep_page
+
+    # All of them in the queue, where they can be selected and closed together.
+    link = f'{QUEUE}?listed_as={screened.sanction_case.uuid}'
+    assert f'href="{link}" data-testid="same-listed-queue"' in page
+    queue = client.get(link).content.decode()
+    listed = re.findall(r'data-testid="queue-row".*?</tr>', queue, re.DOTALL)
+    assert len(listed) == 2 and all("Ivan Sergeyevich Dragunov" in row for row in listed)  # not the PEP case
+    assert "Hit by the list entry: IVAN SERGEYEVICH DRAGUNOV" in queue
+    assert f'name="listed_as" value="{screened.sanction_case.uuid}"' in queue  # kept when another filter is applied
+    assert len(re.findall(r'data-testid="queue-row"', client.get(QUEUE).content.decode())) == 3
