@@ -9,8 +9,9 @@ from playwright.sync_api import expect
 
 from service.screening.models import ScreeningCase, ScreeningCaseReview
 from tests.browser.conftest import log_in
-from tests.screening.helpers import cases_make, member_make
-from tests.service.screening.cases.conftest import lists  # noqa: F401
+from tests.screening.helpers import api_of, cases_make, member_make
+from tests.service.screening.cases.conftest import UN_PERSON, lists  # noqa: F401
+from tests.service.screening.cases.steps import customer_person_screened
 
 
 @pytest.fixture
@@ -45,4 +46,22 @@ def test_an_officer_assigns_and_closes_selected_cases(page, officer, lists, shot
     expect(page.get_by_test_id("queue-empty")).to_contain_text("No open cases")
     assert set(ScreeningCase.objects.values_list("case_status_key", flat=True)) == {"complete"}
     assert {r.screening_case_review_comment for r in ScreeningCaseReview.objects.all()} == {"Other persons: born decades apart."}
+    assert page.js_errors == []
+
+
+def test_from_a_case_to_everyone_hit_by_its_list_entry_closed_together(page, officer, lists, shots):
+    screened = cases_make(officer)  # Dragunov owns Nordlys AS; a PEP customer
+    customer_person_screened(api_of(officer), screened.config_uuid, UN_PERSON, "1966-03-14")  # the same man, a customer
+    log_in(page, officer)
+    page.goto(f"/screening/cases/{screened.sanction_case.uuid}/")
+
+    page.get_by_test_id("same-listed-queue").click()
+    rows = page.get_by_test_id("queue-row")
+    expect(rows).to_have_count(2)
+    expect(page.get_by_test_id("listed-filter")).to_contain_text("IVAN SERGEYEVICH DRAGUNOV")
+    page.screenshot(path=str(shots / "screening-queue-listed-as.png"), full_page=True)
+    page.get_by_label("Select every case on this page").check()
+    page.get_by_test_id("batch-assign").click()
+    expect(page.get_by_role("alert")).to_contain_text("2 cases assigned to you.")
+    expect(page.get_by_test_id("listed-filter")).to_be_visible()  # back to the same narrowed queue
     assert page.js_errors == []
