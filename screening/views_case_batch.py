@@ -21,7 +21,7 @@ from portal.feedback import service_error_text
 from portal.service import ServiceError
 from screening import freshness
 from screening.pages import current_config_or_message
-from screening.views_cases import COMMENT_MAX, REVIEWERS, queue_back_url, case_queue, colleagues_for
+from screening.views_cases import COMMENT_MAX, REVIEWERS, case_queue, colleagues_for, queue_back_url
 
 BATCH_MAX = 100  # the service's limit; a queue page holds 50
 ACTIONS = ("assign", "false_positive")
