@@ -38,7 +38,8 @@ def case_batch(request):
         "comment": request.POST.get("comment", "").strip(),
         "selected": set(request.POST.getlist("case")),
     }
-    case_uuids, problems = _checked(request, form)
+    target = _assignee(request, form["to"]) if form["action"] == "assign" else None
+    case_uuids, problems = _checked(request, form, target)
     if problems:
         return case_queue(request, batch={**form, "problems": problems, "status": 400})
     client = client_for_member(request.member)
@@ -47,7 +48,7 @@ def case_batch(request):
         return case_queue(request, batch={**form, "problems": [error], "status": 503})
     try:
         if form["action"] == "assign":
-            assignee, whom = _assignee(request, form["to"])
+            assignee, whom = target
             client.cases.assign_many(config.uuid, case_uuids, assignee)
             done = f"{_cases(len(case_uuids))} assigned to {whom}."
         else:
@@ -65,7 +66,7 @@ def case_batch(request):
     return redirect(back)
 
 
-def _checked(request, form: dict) -> tuple[list[uuid.UUID], list[str]]:
+def _checked(request, form: dict, target) -> tuple[list[uuid.UUID], list[str]]:
     problems = []
     try:
         case_uuids = sorted(uuid.UUID(value) for value in form["selected"])
@@ -83,21 +84,22 @@ def _checked(request, form: dict) -> tuple[list[uuid.UUID], list[str]]:
             problems.append("Say why they are not the listed persons or companies: the comment goes into each case's review.")
         elif len(form["comment"]) > COMMENT_MAX:
             problems.append(f"The comment is too long: at most {COMMENT_MAX} characters.")
-    if form["action"] == "assign" and form["to"] not in {"me", "nobody", *(str(c.uuid) for c in colleagues_for(request.member))}:
+    if form["action"] == "assign" and target is None:
         problems.append("Choose yourself, nobody or a colleague who reviews cases.")
     if request.member.app_membership_uuid is None and (form["action"] == "false_positive" or form["to"] == "me"):
         problems.append("Your login is not linked to a person in the service, so it cannot act on cases. Ask an admin.")
     return case_uuids, problems
 
 
-def _assignee(request, to: str) -> tuple[uuid.UUID | None, str]:
-    """The service person to assign to, and how the message names them."""
+def _assignee(request, to: str) -> tuple[uuid.UUID | None, str] | None:
+    """The service person to assign to and how the message names them; None when `to` is not me,
+    nobody or one of the colleagues the queue offers."""
     if to == "me":
         return request.member.app_membership_uuid, "you"
     if to == "nobody":
         return None, "nobody"
-    colleague = next(c for c in colleagues_for(request.member) if str(c.uuid) == to)  # checked in _checked
-    return colleague.app_membership_uuid, colleague.user.get_username()
+    colleague = next((c for c in colleagues_for(request.member) if str(c.uuid) == to), None)
+    return (colleague.app_membership_uuid, colleague.user.get_username()) if colleague else None
 
 
 def _cases(count: int) -> str:

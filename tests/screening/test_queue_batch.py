@@ -59,6 +59,8 @@ def test_it_assigns_the_selected_cases_to_a_colleague(officer):
     assert AuditEvent.objects.filter(action_key="screening_case.assign").count() == 2
     mine = officer.client().post(BATCH, {"case": both, "action": "assign", "to": "me", "back": QUEUE}, follow=True)
     assert "2 cases assigned to you." in mine.content.decode()
+    stranger = officer.client().post(BATCH, {"case": both, "action": "assign", "to": str(screened.pep_case.uuid), "back": QUEUE})
+    assert stranger.status_code == 400 and "Choose yourself, nobody or a colleague" in stranger.content.decode()
 
 
 def test_closing_without_a_comment_keeps_the_selection_and_changes_nothing(officer):
