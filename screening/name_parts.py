@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rigour.text import ascii_text
 
-from portal.service.cases import Explanation
+from portal.service.explanation import Explanation
 from vakt_format import norwegian as no
 
 _WORDS = re.compile(r"([^\W_]+(?:['’][^\W_]+)*)")  # words, keeping apostrophes inside (O'Brien)

@@ -9,6 +9,7 @@ The page polls a running job's row every 2 s (htmx), as the reports page does.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,6 +22,8 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
+from portal.service.batches import BatchHit, BatchResultRow
+from screening.name_parts import NamePart, name_parts
 from screening.pages import can_read_screening, current_config_or_message, member_names, no_aml_text
 from vakt_format import norwegian as no
 
@@ -28,6 +31,21 @@ UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
 PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
 RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHit:
+    """A hit as the page shows it: the listed name with its words marked as on a case's page."""
+
+    hit: BatchHit
+    listed_parts: list[NamePart]
+
+
+def shown_hits(row: BatchResultRow) -> list[ShownHit]:
+    return [
+        ShownHit(hit, name_parts(hit.matched_name, hit.detail, side="listed") if hit.detail else [NamePart(hit.matched_name, "")])
+        for hit in row.hits
+    ]
 
 
 @member_required()
@@ -103,7 +121,7 @@ def _problems(error: ServiceBadRequest) -> list[str]:
 @member_required()
 def batch_detail(request, batch_uuid: uuid.UUID):
     """One job: while it runs, its progress; once complete, the rows with hits, each hit with its list,
-    listed name, score and the engine's explanation, so the officer sees them without a spreadsheet."""
+    listed name (its words marked as alike or not), score and why, so the officer sees them without a spreadsheet."""
     client = client_for_member(request.member)
     config, error = current_config_or_message(client)
     if config is None:
@@ -114,7 +132,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
         context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
         if batch.status_key == "complete":
             rows = client.batches.result_rows(config.uuid, batch_uuid)
-            context["hit_rows"] = [row for row in rows if row.hits]
+            context["hit_rows"] = [(row, shown_hits(row)) for row in rows if row.hits]
             context["clean_rows"] = [row for row in rows if not row.hits]
     except ServiceNotFound:
         raise Http404("No such batch job, or its result is gone.") from None

@@ -9,6 +9,7 @@ from datetime import datetime
 from decimal import Decimal
 from uuid import UUID
 
+from portal.service.explanation import Explanation
 from portal.service.common import Area, moment, path_segment, uuid_or_none
 
 RESULT_TYPES = ("csv", "json")
@@ -69,6 +70,7 @@ class BatchHit:
     matched_name: str
     score: Decimal
     explanation: str  # the engine's one-sentence summary
+    detail: Explanation | None  # the same in full: aligned name parts, adjustments (as a case stores it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ class BatchResultRow:
     def from_json(cls, data: dict) -> BatchResultRow:
         hits = tuple(
             BatchHit(hit["list"], hit["list_type"], hit["source_id"], hit["matched_name"], Decimal(str(hit["score"])),
-                     hit["explanation"])
+                     hit["explanation"], Explanation.from_json(detail) if (detail := hit.get("explanation_detail")) else None)
             for hit in data.get("hits") or ()
         )
         return cls(int(data["line"]), data.get("type") or "person", data.get("id") or "", data.get("name") or "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -153,3 +154,18 @@ def test_without_screening_set_up_it_says_so_and_offers_no_upload(admin, org):
     page = admin.get(PAGE).content.decode()
     assert "Screening is not set up for your organisation yet" in page
     assert 'type="file"' not in page
+
+
+def test_it_shows_each_hit_as_a_case_page_does(admin, config):
+    """The listed name's words marked as alike or not, and why in the page's number format,
+    not the engine's English summary."""
+    _sent(admin, csv_bytes(ROWS[:1]))
+    [batch] = ScreeningBatch.objects.all()
+
+    detail = admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+    [hit] = re.findall(r'data-testid="batch-hit-name">(.*?)</strong>', detail)
+    assert re.search(r'<mark class="np-match" title="Same as “dragunov” in the other name">DRAGUNOV</mark>', hit), hit
+    assert '<mark class="np-near"' in hit  # Sergeevich / Sergeyevich: a near spelling
+    [why] = re.findall(r'data-testid="batch-hit-why">(.*?)</div>', detail)
+    assert re.fullmatch(r"name similarity 0,\d\d · same birth date · nationality RU listed", why), why
+    assert "final " not in detail

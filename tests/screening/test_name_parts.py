@@ -1,6 +1,6 @@
 """screening.name_parts: the words of a name marked from the engine's explanation, as written."""
 
-from portal.service.cases import Explanation
+from portal.service.explanation import Explanation
 from screening.name_parts import name_parts
 
 
