@@ -30,6 +30,7 @@ urlpatterns = [
     # batch screening of a file (views_batches)
     path("batches/", views_batches.batches, name="batches"),
     path("batches/upload/", views_batches.batch_upload, name="batch-upload"),
+    path("batches/check/", views_batches.name_check, name="batch-check"),
     path("batches/<uuid:batch_uuid>/", views_batches.batch_detail, name="batch"),
     path("batches/<uuid:batch_uuid>/row/", views_batches.batch_row, name="batch-row"),
     path("batches/<uuid:batch_uuid>/result.<str:file_type>", views_batches.batch_result, name="batch-result"),

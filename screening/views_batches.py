@@ -8,6 +8,7 @@ The page polls a running job's row every 2 s (htmx), as the reports page does.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
 from portal.service.batches import BatchHit, BatchResultRow
+from screening.name_check_form import NameCheckForm
 from screening.name_parts import NamePart, name_parts
 from screening.pages import can_read_screening, current_config_or_message, member_names, no_aml_text
 from vakt_format import norwegian as no
@@ -49,10 +51,10 @@ def shown_hits(row: BatchResultRow) -> list[ShownHit]:
 
 
 @member_required()
-def batches(request, *, problems=None):
+def batches(request, *, problems=None, check_form=None):
     member = request.member
     context = {"can_upload": member.role in UPLOADERS, "batches": None, "count": 0, "problems": problems or [],
-               "config": None, "no_aml": None, "service_error": None}
+               "config": None, "no_aml": None, "service_error": None, "check_form": check_form or NameCheckForm()}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/batches.html", context)
@@ -104,6 +106,29 @@ def batch_upload(request):
     return redirect("screening:batches")
 
 
+@require_POST
+@member_required(*UPLOADERS)
+def name_check(request):
+    """One person or company screened now (a one-row job); its page shows the hits once the worker is done."""
+    form = NameCheckForm(request.POST)
+    if not form.is_valid():
+        return batches(request, check_form=form)
+    client = client_for_member(request.member)
+    config, error = current_config_or_message(client)
+    if config is None:
+        messages.error(request, f"The name was not checked. {error}")
+        return redirect("screening:batches")
+    try:
+        batch = client.batches.upload(config.uuid, file_name=form.file_name(), content=form.csv_content())
+    except ServiceBadRequest as exc:
+        form.add_service_errors(exc)  # nothing was stored: the form again, each problem at its field
+        return batches(request, check_form=form)
+    except ServiceError as exc:
+        messages.error(request, f"The name was not checked. {service_error_text(exc)}")
+        return redirect("screening:batches")
+    return redirect("screening:batch", batch_uuid=batch.uuid)
+
+
 def _problems(error: ServiceBadRequest) -> list[str]:
     """The service's problems as a person reads them: "Line 7, birth_date: 2031 is in the future"."""
     lines = []
@@ -126,7 +151,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     config, error = current_config_or_message(client)
     if config is None:
         raise Http404(error)
-    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None}
+    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None, "single": False}
     try:
         context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
         context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
@@ -134,6 +159,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
             rows = client.batches.result_rows(config.uuid, batch_uuid)
             context["hit_rows"] = [(row, shown_hits(row)) for row in rows if row.hits]
             context["clean_rows"] = [row for row in rows if not row.hits]
+            context["single"] = len(rows) == 1  # a name checked: said of the name, not of a file's rows
     except ServiceNotFound:
         raise Http404("No such batch job, or its result is gone.") from None
     except ServiceError as exc:
@@ -145,6 +171,8 @@ def batch_detail(request, batch_uuid: uuid.UUID):
 
 @member_required()
 def batch_row(request, batch_uuid: uuid.UUID):
+    """A job's row, polled while it runs; `?reload=1` (the job's own page) reloads the page once it is done."""
+    reload = request.GET.get("reload") == "1"
     client = client_for_member(request.member)
     config, _ = current_config_or_message(client)
     if config is None:
@@ -156,7 +184,10 @@ def batch_row(request, batch_uuid: uuid.UUID):
     except ServiceError:
         return HttpResponse(status=204)  # the poll tries again in 2 s; the row stays as it was
     uploader = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
-    return render(request, "screening/batches.html#row", {"batch": batch, "uploader": uploader})
+    response = render(request, "screening/batches.html#row", {"batch": batch, "uploader": uploader, "reload_when_done": reload})
+    if reload and batch.is_finished:
+        response["HX-Refresh"] = "true"  # the job's own page: reloaded, it shows the hits
+    return response
 
 
 @member_required()
@@ -176,7 +207,7 @@ def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
         messages.error(request, f"The result could not be downloaded. {service_error_text(exc)}")
         return redirect("screening:batches")
     response = HttpResponse(result, content_type=RESULT_CONTENT_TYPES[file_type])
-    stem = slugify(batch.file_name.rsplit(".", 1)[0])[:60].strip("-") or "screening"
+    stem = slugify(re.sub(r"\.(csv|txt)$", "", batch.file_name, flags=re.IGNORECASE))[:60].strip("-") or "screening"
     response["Content-Disposition"] = f'attachment; filename="{stem}-result.{file_type}"'
     response["Cache-Control"] = "private, no-store"
     return response
