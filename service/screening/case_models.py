@@ -25,29 +25,15 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
-
-class ScreeningCaseReviewStatus(models.Model):
-    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    key = models.CharField(max_length=64, unique=True)
-    description = models.CharField(max_length=300)
-
-    class Meta:
-        ordering = ["key"]
-
-    def __str__(self) -> str:
-        return self.key
+from service.screening.config_models import KeyedLookup
 
 
-class EntityMatchDecisionType(models.Model):
-    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    key = models.CharField(max_length=64, unique=True)
-    description = models.CharField(max_length=300)
+class ScreeningCaseReviewStatus(KeyedLookup):
+    """A fixed key (catalog.py), seeded by migration."""
 
-    class Meta:
-        ordering = ["key"]
 
-    def __str__(self) -> str:
-        return self.key
+class EntityMatchDecisionType(KeyedLookup):
+    """A fixed key (catalog.py), seeded by migration."""
 
 
 class EntityInquiry(models.Model):

@@ -23,17 +23,11 @@ import uuid
 from django.db import models
 from django.db.models import Q
 
+from service.screening.config_models import KeyedLookup
 
-class EntityMonitoringType(models.Model):
-    uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    key = models.CharField(max_length=64, unique=True)
-    description = models.CharField(max_length=300)
 
-    class Meta:
-        ordering = ["key"]
-
-    def __str__(self) -> str:
-        return self.key
+class EntityMonitoringType(KeyedLookup):
+    """A fixed key (catalog.py), seeded by migration."""
 
 
 class EntityMonitoring(models.Model):

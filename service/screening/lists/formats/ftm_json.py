@@ -31,9 +31,9 @@ from .entry import (
     RecordError,
     clean_text,
 )
-from .jsonlines import JsonObject, read_json_lines, require_object, strings
+from .jsonlines import JsonObject, parse_json_lines, strings
 from .names import kind_for_script
-from .sources import Source, open_text, source_name
+from .sources import Source
 
 # Schemata a name can be screened against; the rest (Sanction, Address,
 # Ownership, Position...) describe those subjects and are skipped.
@@ -65,14 +65,7 @@ _GENDERS = {"male", "female"}
 
 def parse_ftm_json(source: Source, summary: ParseSummary | None = None) -> Iterator[ParsedEntry]:
     """Yield the screenable entities (targets of a matchable schema)."""
-    summary = summary if summary is not None else ParseSummary()
-    name = source_name(source)
-    with open_text(source) as stream:
-        for line, record in read_json_lines(stream, name):
-            location = f"{name} line {line}"
-            entry = summary.collect(location, lambda: _entry(require_object(record), summary, location))
-            if entry is not None:
-                yield entry
+    return parse_json_lines(source, summary if summary is not None else ParseSummary(), _entry)
 
 
 def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from .entry import ParseError, RecordError
+from .entry import ParsedEntry, ParseError, ParseSummary, RecordError
+from .sources import Source, open_text, source_name
 
 JsonObject = dict[str, Any]
 
@@ -37,6 +38,20 @@ def read_json_lines(stream: IO[str], name: str) -> Iterator[tuple[int, JsonObjec
             continue
         seen_object = True
         yield number, value
+
+
+def parse_json_lines(
+    source: Source, summary: ParseSummary, entry: Callable[[JsonObject, ParseSummary, str], ParsedEntry | None],
+) -> Iterator[ParsedEntry]:
+    """Each line's entry as `entry` makes it (given the object, the summary and "<file> line <n>");
+    a line it rejects is counted in the summary, not raised."""
+    name = source_name(source)
+    with open_text(source) as stream:
+        for line, record in read_json_lines(stream, name):
+            location = f"{name} line {line}"
+            parsed = summary.collect(location, lambda: entry(require_object(record), summary, location))
+            if parsed is not None:
+                yield parsed
 
 
 def require_object(record: JsonObject | RecordError) -> JsonObject:

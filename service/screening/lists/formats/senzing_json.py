@@ -27,9 +27,9 @@ from .entry import (
     Warn,
     clean_text,
 )
-from .jsonlines import JsonObject, read_json_lines, require_object
+from .jsonlines import JsonObject, parse_json_lines
 from .names import kind_for_script
-from .sources import Source, open_text, source_name
+from .sources import Source
 
 _SCHEMAS = {"PERSON": PERSON, "ORGANIZATION": ORGANIZATION}
 _GENDERS = {"m": "male", "male": "male", "f": "female", "female": "female"}
@@ -48,14 +48,7 @@ def parse_senzing_json(source: Source, summary: ParseSummary | None = None) -> I
     """Yield person and organisation records; records without a RECORD_TYPE
     (OpenSanctions uses them for positions such as "United States senator")
     are skipped."""
-    summary = summary if summary is not None else ParseSummary()
-    name = source_name(source)
-    with open_text(source) as stream:
-        for line, record in read_json_lines(stream, name):
-            location = f"{name} line {line}"
-            entry = summary.collect(location, lambda: _entry(require_object(record), summary, location))
-            if entry is not None:
-                yield entry
+    return parse_json_lines(source, summary if summary is not None else ParseSummary(), _entry)
 
 
 def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:
