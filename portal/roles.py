@@ -65,6 +65,8 @@ def abilities_for(member: Member) -> list[str]:
     ]
     if "aml" in keys:
         abilities.append("Read screening cases and their reports" + (", review and assign them" if member.can_review else ""))
+        abilities.append("Check a name or a file of names against the PEP and sanction lists" if member.can_review
+                         else "Read the results of name checks and screened files")
     if member.role == Member.Role.ADMIN:
         if "aml" in keys:
             abilities.append("Set up screening and approve monitorings")

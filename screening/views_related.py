@@ -37,6 +37,7 @@ OTHER_PAGES = {
     "queue": ("screening:queue", "/screening/cases/"),
     "approvals": ("screening:approvals", "/screening/approvals/"),
     "setup": ("screening:setup", "/screening/setup/"),
+    "batches": ("screening:batches", "/screening/batches/"),
 }
 
 
@@ -154,7 +155,8 @@ def home_summary(member) -> dict | None:
     organisation = member.organisation
     if freshness.SCREENING_ROLE not in organisation.role_keys:
         return None
-    summary: dict = {"urls": {key: _other_page(key) for key in OTHER_PAGES}, "can_approve": member.can_administer}
+    summary: dict = {"urls": {key: _other_page(key) for key in OTHER_PAGES}, "can_approve": member.can_administer,
+                     "can_check": member.can_review}
     try:
         counts = freshness.case_counts(organisation=organisation)
         related = freshness.related_companies(organisation=organisation)

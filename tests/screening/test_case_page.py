@@ -144,6 +144,8 @@ def test_it_is_in_the_navigation_for_every_role(officer, lists):
     assert f'href="{QUEUE}">Cases</a>' in seen_by_viewer and f'href="{QUEUE}">Cases</a>' in seen_by_officer
     assert "Read screening cases and their reports<" in seen_by_viewer
     assert "Read screening cases and their reports, review and assign them" in seen_by_officer
+    assert "Check a name or a file of names against the PEP and sanction lists" in seen_by_officer
+    assert "Read the results of name checks and screened files" in seen_by_viewer and "Check a name" not in seen_by_viewer
 
 
 def test_it_shows_who_else_is_a_possible_hit_on_the_same_list_entry(officer, lists):

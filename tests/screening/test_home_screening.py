@@ -37,6 +37,16 @@ def test_the_work_list_shows_open_cases_by_status_and_follows_a_members_action(t
     assert (figure(page, "home-cases-new"), figure(page, "home-cases-in-review")) == ("0", "1")
 
 
+def test_officers_and_admins_find_the_name_check_from_the_card(transactional_db, lists):
+    officer = make_member("Nordbank ASA", "ingrid", role=Member.Role.OFFICER)
+    viewer = make_member("Nordbank ASA", "vilde", role=Member.Role.VIEWER)
+    config_with(api_of(officer), "un_security_council")
+
+    link = officer.client().get(HOME).content.decode().split('data-testid="home-name-check"')[0].rsplit("<a", 1)[1]
+    assert 'href="/screening/batches/#name-check"' in link
+    assert 'data-testid="home-name-check"' not in viewer.client().get(HOME).content.decode()  # viewers read, they do not check
+
+
 def test_no_card_for_an_organisation_that_cannot_screen(db):
     member = make_member("Smaabank AS", "siv", roles=["credit_check"])
 
