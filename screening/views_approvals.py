@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import astuple
+from datetime import date
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -316,7 +317,8 @@ def _persons(request, client, config, *, form) -> dict:
         lambda: screening.customer_persons(config.uuid),
     )
     national_ids = can_read_national_ids(request.member)
-    person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids)
+    initial = _person_prefill(request.GET) if form is None else None
+    person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
     return {
         "person_form": person_form,
         "customer_persons": persons,
@@ -324,6 +326,17 @@ def _persons(request, client, config, *, form) -> dict:
         "monitoring_types": types,
         "location_types": location_types,
     }
+
+
+def _person_prefill(query) -> dict:
+    """The form filled from a link (a name checked on the Batch screening page): the name, a full ISO
+    birth date and the comment; what is not given or not a day is left empty, never refused."""
+    initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000]}
+    try:
+        initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))
+    except ValueError:
+        pass  # only a year or a month: typed in by hand
+    return {key: value for key, value in initial.items() if value}
 
 
 # --- deciding ------------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -36,11 +38,30 @@ RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/j
 
 
 @dataclass(frozen=True, slots=True)
+class ShownRow:
+    """A row of the result, with its hits as shown, and for an admin the link that puts a person
+    checked here under monitoring (the approvals page's customer-person form, filled in)."""
+
+    row: BatchResultRow
+    hits: list[ShownHit]
+    monitor_url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ShownHit:
     """A hit as the page shows it: the listed name with its words marked as on a case's page."""
 
     hit: BatchHit
     listed_parts: list[NamePart]
+
+
+def shown_row(row: BatchResultRow, *, batch, can_monitor: bool) -> ShownRow:
+    monitor_url = ""
+    if can_monitor and row.type_key == "person":
+        query = {"view": "persons", "full_name": row.name, "birth_date": row.birth_date,
+                 "comment": f"Checked on the Batch screening page on {no.day(batch.completed_at)} ({batch.file_name})."}
+        monitor_url = f"{reverse('screening:approvals')}?{urlencode(query)}#person-form"
+    return ShownRow(row, shown_hits(row), monitor_url)
 
 
 def shown_hits(row: BatchResultRow) -> list[ShownHit]:
@@ -157,8 +178,9 @@ def batch_detail(request, batch_uuid: uuid.UUID):
         context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
         if batch.status_key == "complete":
             rows = client.batches.result_rows(config.uuid, batch_uuid)
-            context["hit_rows"] = [(row, shown_hits(row)) for row in rows if row.hits]
-            context["clean_rows"] = [row for row in rows if not row.hits]
+            shown = [shown_row(row, batch=batch, can_monitor=request.member.can_administer) for row in rows]
+            context["hit_rows"] = [row for row in shown if row.hits]
+            context["clean_rows"] = [row for row in shown if not row.hits]
             context["single"] = len(rows) == 1  # a name checked: said of the name, not of a file's rows
     except ServiceNotFound:
         raise Http404("No such batch job, or its result is gone.") from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 
 import pytest
 from django.core.files.storage import default_storage
@@ -15,7 +16,7 @@ from portal.models import Member
 from service.audit.models import AuditEvent
 from service.screening.batch_services import SOURCE
 from service.screening.batch_tasks import screening_batch_task
-from service.screening.models import ScreeningBatch
+from service.screening.models import CustomerPerson, ScreeningBatch
 from tests.screening.setup_helpers import admin, org  # noqa: F401
 from tests.service.screening.cases.conftest import broker_away  # noqa: F401  (the fixture)
 from tests.service.screening.cases.steps import config_with
@@ -130,3 +131,34 @@ def test_the_jobs_page_reloads_itself_once_the_check_is_done(admin, config, brok
     screening_batch_task.delay(str(batch.uuid))
     assert admin.get(f"/screening/batches/{batch.uuid}/row/?reload=1")["HX-Refresh"] == "true"
     assert "HX-Refresh" not in admin.get(f"/screening/batches/{batch.uuid}/row/")  # the list's rows just update
+
+
+def test_an_admin_goes_from_a_checked_person_to_monitoring_them(admin, config):
+    """"Screen continuously…" opens the approvals page's customer-person form filled in with the
+    name, the birth date and where the check was made; nothing is saved until it is sent."""
+    response = admin.post(CHECK, {"kind": "person", "name": "Kari Nordmann", "birth_date": "17.05.1980",
+                                  "gender": "female", "country": "NO"})
+    page = admin.get(response["Location"]).content.decode()
+    [link] = re.findall(r'<a href="([^"]+)" data-testid="batch-monitor">Screen Kari Nordmann continuously…</a>', page)
+
+    form = admin.get(html.unescape(link)).content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
+    assert 'value="Kari Nordmann"' in form and 'value="17.05.1980"' in form
+    assert "Checked on the Batch screening page on " in form and "(Kari Nordmann (name check))" in form
+    assert not CustomerPerson.objects.exists()
+
+
+def test_only_admins_are_offered_to_monitor_and_never_a_company(org, admin, config):
+    officer = org.member("olav", Member.Role.OFFICER)
+    person = officer.post(CHECK, DRAGUNOV)
+    company = admin.post(CHECK, {"kind": "company", "name": "Koryo Fjord Trading AS"})
+
+    assert 'data-testid="batch-monitor"' not in officer.get(person["Location"]).content.decode()
+    assert 'data-testid="batch-monitor"' in admin.get(person["Location"]).content.decode()
+    assert 'data-testid="batch-monitor"' not in admin.get(company["Location"]).content.decode()
+
+
+def test_a_partial_birth_date_is_left_for_the_admin_to_type(admin, config):
+    page = admin.get("/screening/approvals/", {"view": "persons", "full_name": "Ola Hansen", "birth_date": "1979"})
+
+    form = page.content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
+    assert 'value="Ola Hansen"' in form and 'name="birth_date" id="id_birth_date" value=""' in form
