@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import re
 import uuid
-from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -25,9 +22,8 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound
-from portal.service.batches import BatchHit, BatchResultRow
+from screening.batch_result import shown_row
 from screening.name_check_form import NameCheckForm
-from screening.name_parts import NamePart, name_parts
 from screening.pages import can_read_screening, current_config_or_message, member_names, no_aml_text
 from vakt_format import norwegian as no
 
@@ -35,40 +31,6 @@ UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
 PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
 RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
-
-
-@dataclass(frozen=True, slots=True)
-class ShownRow:
-    """A row of the result, with its hits as shown, and for an admin the link that puts a person
-    checked here under monitoring (the approvals page's customer-person form, filled in)."""
-
-    row: BatchResultRow
-    hits: list[ShownHit]
-    monitor_url: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ShownHit:
-    """A hit as the page shows it: the listed name with its words marked as on a case's page."""
-
-    hit: BatchHit
-    listed_parts: list[NamePart]
-
-
-def shown_row(row: BatchResultRow, *, batch, can_monitor: bool) -> ShownRow:
-    monitor_url = ""
-    if can_monitor and row.type_key == "person":
-        query = {"view": "persons", "full_name": row.name, "birth_date": row.birth_date,
-                 "comment": f"Checked on the Batch screening page on {no.day(batch.completed_at)} ({batch.file_name})."}
-        monitor_url = f"{reverse('screening:approvals')}?{urlencode(query)}#person-form"
-    return ShownRow(row, shown_hits(row), monitor_url)
-
-
-def shown_hits(row: BatchResultRow) -> list[ShownHit]:
-    return [
-        ShownHit(hit, name_parts(hit.matched_name, hit.detail, side="listed") if hit.detail else [NamePart(hit.matched_name, "")])
-        for hit in row.hits
-    ]
 
 
 @member_required()
