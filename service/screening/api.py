@@ -6,6 +6,7 @@ from service.screening.batch_api import router as batch_router
 from service.screening.case_api import router as case_router
 from service.screening.case_batch_api import router as case_batch_router
 from service.screening.case_report_api import router as case_report_router
+from service.screening.case_statistics_api import router as case_statistics_router
 from service.screening.config_api import router as config_router
 from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
@@ -21,6 +22,7 @@ router.add_router("", person_router)
 router.add_router("", monitoring_router)
 router.add_router("", case_router)
 router.add_router("", case_batch_router)
+router.add_router("", case_statistics_router)
 router.add_router("", related_status_router)
 router.add_router("", case_report_router)
 router.add_router("", batch_router)

@@ -178,6 +178,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}/result"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-run"): Private(),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-statistics"): Private(),
     # Partner reports and their files.
     (POST, f"{A}/app-customer/{{app_customer_uuid}}/partner-report-order-composite"): Private(
         body=lambda w: report_order_body_for(w)),
