@@ -1,6 +1,15 @@
 from django.urls import path
 
-from screening import views_approvals, views_batches, views_case_batch, views_cases, views_records, views_related, views_setup
+from screening import (
+    views_approvals,
+    views_batches,
+    views_case_batch,
+    views_cases,
+    views_records,
+    views_related,
+    views_setup,
+    views_statistics,
+)
 
 app_name = "screening"
 urlpatterns = [
@@ -8,6 +17,8 @@ urlpatterns = [
     path("cases/", views_cases.case_queue, name="queue"),
     path("cases/export.csv", views_cases.case_export, name="queue-export"),
     path("cases/batch/", views_case_batch.case_batch, name="queue-batch"),
+    path("cases/statistics/", views_statistics.case_statistics, name="statistics"),
+    path("cases/statistics.csv", views_statistics.case_statistics_export, name="statistics-export"),
     path("cases/<uuid:case_uuid>/", views_cases.case_detail, name="case"),
     path("cases/<uuid:case_uuid>/review/", views_cases.case_review, name="case-review"),
     path("cases/<uuid:case_uuid>/assign/", views_cases.case_assign, name="case-assign"),

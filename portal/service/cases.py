@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from uuid import UUID
 
+from portal.service.case_statistics import CaseStatistics
 from portal.service.common import Area, CompanyRef, day, moment, path_segment, uuid_or_none
 from portal.service.explanation import Explanation
 from portal.service.errors import ServiceNotFound
@@ -282,6 +283,11 @@ class CasesArea(Area):
         with their PEP and sanction hits: the queue's tabs, and the overviews' counts (CaseFilters())."""
         rows = self.client.get("analysis", self._config_path(config_uuid, "screening-case-status-count"), params=filters.params())
         return CaseCounts.from_json(rows)
+
+    def statistics(self, config_uuid: UUID | str, *, months: int = 12) -> CaseStatistics:
+        """The cases month by month (raised, closed, median days to close) and the open ones by age."""
+        path = self._config_path(config_uuid, "screening-case-statistics")
+        return CaseStatistics.from_json(self.client.get("analysis", path, params={"months": months}))
 
     def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
         """One case; `ServiceNotFound` when it is not a case of this config."""

@@ -55,6 +55,12 @@ class CaseStatistics:
     months: list[MonthFigures]  # oldest first
     open: OpenCases
 
+    @property
+    def median_days_to_close(self) -> float | None:
+        """Over every case closed in the period (not a median of the months' medians)."""
+        days = [value for month in self.months for value in month.days_to_close]
+        return round(median(days), 1) if days else None
+
 
 def _month_start(moment: datetime) -> date:
     return timezone.localtime(moment).date().replace(day=1)

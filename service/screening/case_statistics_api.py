@@ -32,6 +32,7 @@ class MonthOut(Schema):
 
 class CaseStatisticsOut(Schema):
     months: list[MonthOut] = Field(description="oldest first; every month of the period, with zeros when quiet")
+    median_days_to_close: float | None = Field(description="over every case closed in the period")
     open_count: int = Field(description="cases not complete now")
     open_under_7_days_count: int
     open_7_to_30_days_count: int
@@ -54,6 +55,7 @@ def statistics_out(statistics: CaseStatistics) -> dict:
             }
             for month in statistics.months
         ],
+        "median_days_to_close": statistics.median_days_to_close,
         "open_count": opened.count,
         "open_under_7_days_count": opened.under_week,
         "open_7_to_30_days_count": opened.week_to_month,

@@ -110,8 +110,4 @@
   });
   document.body.addEventListener("htmx:afterSwap", counted);  // a row answered by "Assign to me"
   counted();
-
-  document.querySelectorAll("form[data-autosubmit] select").forEach(function (select) {
-    select.addEventListener("change", function () { select.form.submit(); });
-  });
 })();

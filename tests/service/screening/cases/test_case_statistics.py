@@ -65,6 +65,8 @@ def test_it_counts_each_month_and_the_open_cases_by_age(api, lists):
     current = months[this_month.strftime("%Y-%m")]
     assert current["closed_confirmed_hit_count"] == 1
     assert current["median_days_to_close"] == round((b_closed - b_created).total_seconds() / 86400, 1)
+    b_days = (b_closed - b_created).total_seconds() / 86400
+    assert figures["median_days_to_close"] == round((10 + b_days) / 2, 1)  # over the period's closed cases
     assert months[_month_key(pep_created)]["raised_pep_count"] == 1
     assert sum(row["raised_count"] for row in figures["months"]) == 3
     quiet = [row for key, row in months.items() if key not in (_month_key(pep_created), last["month"], current["month"])]
@@ -84,6 +86,7 @@ def test_a_config_without_cases_has_quiet_months(api, lists):
 
     assert [row["raised_count"] for row in figures["months"]] == [0, 0, 0]
     assert figures["open_count"] == 0 and figures["oldest_open_create_timestamp"] is None
+    assert figures["median_days_to_close"] is None
 
 
 @pytest.mark.parametrize("months", ["0", "25", "twelve"])

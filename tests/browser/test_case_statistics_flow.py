@@ -1,0 +1,46 @@
+"""An officer opens the case statistics from the queue, narrows the period to six months (the
+select applies at once) and downloads the table as CSV.
+
+Screenshot `case-statistics.png` goes to $VAKT_SCREENSHOT_DIR when it is set, else tmp_path.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from service.screening.models import ScreeningCase
+from tests.browser.conftest import log_in
+from tests.screening.helpers import api_of, member_make
+from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON, lists  # noqa: F401
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, review
+
+
+def test_an_officer_reads_the_case_statistics(page, transactional_db, lists, shots):  # noqa: F811
+    officer = member_make("Nordbank ASA", "ingrid")
+    api = api_of(officer)
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON, "1966-03-14")
+    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
+    pep_case = cases(api, config["uuid"], pep_flag="true")["elements"][0]["screening_case"]["uuid"]
+    review(api, config["uuid"], pep_case, "false_positive")
+    ScreeningCase.objects.filter(sanction_flag=True).update(created_timestamp=timezone.now() - timedelta(days=45))
+
+    log_in(page, officer)
+    page.goto("/screening/cases/")
+    page.get_by_test_id("queue-statistics").click()
+    expect(page.get_by_role("heading", name="Case statistics")).to_be_visible()
+    expect(page.get_by_test_id("statistics-month")).to_have_count(12)
+    expect(page.get_by_test_id("open-over-month")).to_have_text("1")
+
+    page.get_by_label("Period").select_option("6")  # applies at once (autosubmit.js)
+    expect(page.get_by_test_id("statistics-month")).to_have_count(6)
+    assert page.url.endswith("?months=6")
+    page.screenshot(path=str(shots / "case-statistics.png"), full_page=True)
+
+    with page.expect_download() as info:
+        page.get_by_test_id("statistics-csv").click()
+    assert info.value.suggested_filename.startswith("screening-case-statistics-nordbank-asa-")
+    assert list(page.js_errors) == []
