@@ -41,6 +41,7 @@ from datetime import date
 
 import pytest
 import schemathesis
+from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
@@ -212,11 +213,14 @@ def test_analysis_api_stateful(fuzz_headers):
     schema = _of_organisation(analysis_api.get_openapi_schema(), SEEDED_VALUES["app_customer_uuid"][0])
 
     class Links(schema.as_state_machine()):
-        # Each scenario starts from the seeded register: what one created is rolled back before the
-        # next, so a scenario that Hypothesis replays gets the answers it got the first time (a name
-        # taken by an earlier scenario would change them, and Hypothesis reports that as flaky data).
+        # Each scenario starts from the seeded register and empty counters: what one created is rolled
+        # back before the next, and the cache's rate-limit and failed-authentication windows are
+        # cleared, so a scenario that Hypothesis replays gets the answers it got the first time (a name
+        # taken by an earlier scenario, or a 429 because an earlier one rotated the caller's own secret
+        # and its calls then failed, would change them, and Hypothesis reports that as flaky data).
         def setup(self):
             self.savepoint = transaction.savepoint()
+            cache.clear()
 
         def teardown(self):
             transaction.savepoint_rollback(self.savepoint)
