@@ -6,27 +6,15 @@ Screenshot `case-statistics.png` goes to $VAKT_SCREENSHOT_DIR when it is set, el
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.utils import timezone
 from playwright.sync_api import expect
 
-from service.screening.models import ScreeningCase
 from tests.browser.conftest import log_in
-from tests.screening.helpers import api_of, member_make
-from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON, lists  # noqa: F401
-from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, review
+from tests.screening.test_case_statistics_page import officer_with_cases
+from tests.service.screening.cases.conftest import lists  # noqa: F401
 
 
 def test_an_officer_reads_the_case_statistics(page, transactional_db, lists, shots):  # noqa: F811
-    officer = member_make("Nordbank ASA", "ingrid")
-    api = api_of(officer)
-    config = config_with(api, "un_security_council")
-    customer_person_screened(api, config["uuid"], UN_PERSON, "1966-03-14")
-    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
-    pep_case = cases(api, config["uuid"], pep_flag="true")["elements"][0]["screening_case"]["uuid"]
-    review(api, config["uuid"], pep_case, "false_positive")
-    ScreeningCase.objects.filter(sanction_flag=True).update(created_timestamp=timezone.now() - timedelta(days=45))
+    officer = officer_with_cases()
 
     log_in(page, officer)
     page.goto("/screening/cases/")

@@ -8,23 +8,13 @@ set, else tmp_path.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from service.screening.batch_tasks import screening_batch_task
 from service.screening.models import ScreeningBatch
 from tests.browser.conftest import log_in
-from tests.screening.helpers import api_of, member_make
+from tests.browser.test_batch_screening_flow import officer  # noqa: F401  (an officer screening against the UN list)
 from tests.service.screening.cases.conftest import broker_away, lists  # noqa: F401
-from tests.service.screening.cases.steps import config_with
-
-
-@pytest.fixture
-def officer(transactional_db, settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    officer = member_make("Nordbank ASA", "ingrid")
-    config_with(api_of(officer), "un_security_council")
-    return officer
 
 
 def test_an_officer_checks_a_name_and_sees_the_hit_when_it_is_screened(page, officer, lists, broker_away, shots):  # noqa: F811

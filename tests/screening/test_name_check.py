@@ -18,23 +18,13 @@ from service.screening.batch_services import SOURCE
 from service.screening.batch_tasks import screening_batch_task
 from service.screening.models import CustomerPerson, ScreeningBatch
 from tests.screening.setup_helpers import admin, org  # noqa: F401
+from tests.screening.test_batches import _storage, config  # noqa: F401  (files in tmp_path; a UN-screening config)
 from tests.service.screening.cases.conftest import broker_away  # noqa: F401  (the fixture)
-from tests.service.screening.cases.steps import config_with
 
 PAGE = "/screening/batches/"
 CHECK = "/screening/batches/check/"
 DRAGUNOV = {"kind": "person", "name": "Dragunov Ivan Sergeevich", "birth_date": "14.03.1966", "country": "RU",
             "gender": "male", "reference": "K-77"}
-
-
-@pytest.fixture(autouse=True)
-def _storage(settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-
-
-@pytest.fixture
-def config(org, lists):
-    return config_with(org.api, "un_security_council")
 
 
 def _source_row(batch: ScreeningBatch) -> dict:
