@@ -13,6 +13,7 @@ zeros, so a quiet month is seen as quiet, not as missing.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from statistics import median
@@ -93,12 +94,18 @@ def case_statistics(*, config: ScreeningConfig, months: int, now: datetime | Non
     # The closed cases one by one (two timestamps and a key each): a median is not an aggregate both
     # databases have.
     closed = cases.filter(case_status_key=ScreeningCase.Status.COMPLETE, latest_review__created_timestamp__gte=since)
+    # Each month's first instant, and the next month's: a moment's month by bisection, not by
+    # converting every moment to the local clock (a third of the time at 80,000 closed cases).
+    ordered = list(figures.values())
+    starts = [timezone.make_aware(datetime(m.month.year, m.month.month, 1)) for m in ordered]
+    after = _months_back(current, -1)
+    end = timezone.make_aware(datetime(after.year, after.month, 1))
     for created, closed_at, decision in closed.values_list(
         "created_timestamp", "latest_review__created_timestamp", "latest_review__screening_case_review_status__key"
     ).iterator(chunk_size=5000):
-        month = figures.get(_month_start(closed_at))
-        if month is None:
-            continue  # reviewed after `now`: not in the period either
+        if closed_at >= end:
+            continue  # reviewed after `now` (a caller's fixed clock): not in the period
+        month = ordered[bisect_right(starts, closed_at) - 1]
         if decision == "false_positive":
             month.closed_false_positive += 1
         else:
