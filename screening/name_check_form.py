@@ -21,8 +21,6 @@ COLUMNS = ("type", "id", "name", "birth_date", "nationality", "gender", "country
 # The file's column (in the service's error `loc`) -> the form's field
 FIELD_OF = {"type": "kind", "id": "reference", "name": "name", "birth_date": "birth_date", "nationality": "country",
             "country": "country", "gender": "gender"}
-
-
 BIRTH_DATE_HINT = "dd.mm.yyyy, mm.yyyy or yyyy"
 _DAY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 _MONTH = re.compile(r"(\d{1,2})\.(\d{4})")

@@ -9,8 +9,8 @@ from datetime import datetime
 from decimal import Decimal
 from uuid import UUID
 
-from portal.service.explanation import Explanation
 from portal.service.common import Area, moment, path_segment, uuid_or_none
+from portal.service.explanation import Explanation
 
 RESULT_TYPES = ("csv", "json")
 

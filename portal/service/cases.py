@@ -18,8 +18,8 @@ from uuid import UUID
 
 from portal.service.case_statistics import CaseStatistics
 from portal.service.common import Area, CompanyRef, day, moment, path_segment, uuid_or_none
-from portal.service.explanation import Explanation
 from portal.service.errors import ServiceNotFound
+from portal.service.explanation import Explanation
 
 STATUS_KEYS = ("pending", "ongoing", "complete")
 SORT_ORDERS = ("newest_first", "oldest_first")
