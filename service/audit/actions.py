@@ -11,7 +11,7 @@ ACTIONS: dict[str, str] = {
     "screening_config.category_unselect": "Unselected a screening list",
     "screening_config.watchlist_attach": "Attached a watchlist to screening",
     "screening_config.watchlist_detach": "Detached a watchlist from screening",
-    "screening_batch.create": "Screened persons and companies once (a file or a name check)",
+    "screening_batch.create": "Screened a file or a name",
     "customer_person.create": "Added a customer person",
     "customer_person.national_id_add": "Added a national id to a customer person",
     "customer_person.location_add": "Added an address to a customer person",
