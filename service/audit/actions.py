@@ -13,6 +13,7 @@ ACTIONS: dict[str, str] = {
     "screening_config.watchlist_detach": "Detached a watchlist from screening",
     "screening_batch.create": "Screened a file or a name",
     "customer_person.create": "Added a customer person",
+    "customer_person.update": "Corrected a customer person's details",
     "customer_person.national_id_add": "Added a national id to a customer person",
     "customer_person.location_add": "Added an address to a customer person",
     "watchlist.create": "Created a watchlist",

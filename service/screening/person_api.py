@@ -75,6 +75,36 @@ def customer_person_detail(request: HttpRequest, customer_person_uuid: uuid.UUID
     return s.customer_person_composite_out(person, with_national_ids=with_ids)
 
 
+@router.patch(
+    "/customer-person/{customer_person_uuid}",
+    response=s.CustomerPersonOut,
+    summary="Extension: correct a customer person's name, birth date or gender",
+    description=(
+        "Send only the fields to change (`full_name`, `birth_date`, `gender_uuid`; a null birth date or "
+        "gender clears it); sending none of them is a 400. A change of what screening compares screens the "
+        "person again at once under every monitoring that screens them; cases raised on the old details stay."
+    ),
+    openapi_extra=EXTENSION,
+)
+def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.CustomerPersonPatch):
+    person = _person(request, customer_person_uuid)
+    sent = payload.dict(exclude_unset=True)
+    changes = {}
+    if "full_name" in sent:
+        if sent["full_name"] is None:
+            raise bad_field(["body", "full_name"], "must not be blank")
+        changes["full_name"] = sent["full_name"]
+    if "birth_date" in sent:
+        changes["birth_date"] = sent["birth_date"]
+    if "gender_uuid" in sent:
+        loc = ["body", "gender_uuid"]
+        changes["gender"] = None if sent["gender_uuid"] is None else selectors.gender_get(gender_uuid=sent["gender_uuid"], loc=loc)
+    if not changes:
+        raise bad_field(["body"], "send at least one of full_name, birth_date and gender_uuid")
+    actor = acting(request, payload.app_membership_uuid)
+    return s.customer_person_out(services.customer_person_update(person=person, changes=changes, actor=actor))
+
+
 @router.post(
     "/customer-person/{customer_person_uuid}/customer-person-national-identification",
     response={201: s.NationalIdOut},

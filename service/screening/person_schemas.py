@@ -20,6 +20,17 @@ class CustomerPersonIn(Schema):
     )
 
 
+class CustomerPersonPatch(Schema):
+    """Only the fields sent change; a null birth date or gender clears it."""
+
+    full_name: str | None = Field(None, max_length=300)
+    birth_date: date | None = Field(None, description="YYYY-MM-DD; not in the future; null clears it")
+    gender_uuid: uuid.UUID | None = Field(None, description="null clears it")
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
+    )
+
+
 class CustomerPersonOut(Schema):
     uuid: uuid.UUID
     screening_config_uuid: uuid.UUID

@@ -58,7 +58,63 @@ def customer_person_create(
     return person
 
 
-def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict) -> None:
+# What a correction may change: exactly what screening compares of a customer person.
+CORRECTABLE_FIELDS = ("full_name", "birth_date", "gender")
+
+
+def customer_person_update(*, person: CustomerPerson, changes: dict, actor: Actor | None = None) -> CustomerPerson:
+    """Corrects a customer person's name, birth date or gender (`changes` holds only the fields
+    sent; a birth date or gender of None clears it). The row is locked and changed as it is now,
+    so a correction committed meanwhile is neither undone nor missing from the audit log's before.
+
+    A correction changes what screening compares, so every monitoring that screens the person is
+    screened again on commit (with the new details, against every current list). Cases raised on
+    the old details stay for the reviewers; their explanation keeps the name that was compared."""
+    from service.screening.monitoring_selectors import screened_q
+    from service.screening.monitoring_services import monitorings_rescreen
+
+    unknown = set(changes) - set(CORRECTABLE_FIELDS)
+    if unknown:
+        raise ValueError(f"not correctable: {sorted(unknown)}")
+    errors = []
+    if "full_name" in changes:
+        if not (changes["full_name"] or "").strip():
+            errors.append(field_error(["body", "full_name"], "must not be blank"))
+        else:
+            changes = {**changes, "full_name": " ".join(changes["full_name"].split())}
+    if changes.get("birth_date") is not None and changes["birth_date"] > timezone.localdate():
+        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
+    if errors:
+        names = ", ".join(e["loc"][-1] for e in errors)
+        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+    with transaction.atomic():
+        person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
+        before = _correctable_state(person)
+        for field, value in changes.items():
+            setattr(person, field, value)
+        after = _correctable_state(person)
+        changed = [key for key in after if after[key] != before[key]]
+        if changed:
+            person.save(update_fields=list(changes))
+            _audit(
+                person, actor, "customer_person.update",
+                after={k: after[k] for k in changed}, before={k: before[k] for k in changed},
+            )
+            monitorings = list(person.entity_monitorings.filter(screened_q()).values_list("uuid", flat=True))
+            if monitorings:
+                monitorings_rescreen(monitoring_uuids=monitorings)
+    return person
+
+
+def _correctable_state(person: CustomerPerson) -> dict:
+    return {
+        "full_name": person.full_name,
+        "birth_date": str(person.birth_date or ""),
+        "gender": person.gender.key if person.gender_id else "",
+    }
+
+
+def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict, before: dict | None = None) -> None:
     """A customer person write in the audit log (a national id's number is never copied there)."""
     audit_record(
         app_customer_uuid=person.screening_config.app_customer_id,
@@ -67,6 +123,7 @@ def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict
         object_type="customer_person",
         object_uuid=person.uuid,
         object_label=person.full_name,
+        before=before,
         after=after,
     )
 

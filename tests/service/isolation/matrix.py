@@ -118,6 +118,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(body=lambda w: {"full_name": "Ny Person"}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}"): Private(),
+    (PATCH, f"{A}/customer-person/{{customer_person_uuid}}"): Private(body=lambda w: {"full_name": "Kari Hansen"}),
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(
         body=lambda w: {"national_identification_schema": "SE", "national_identification_number": "880320-0016"}),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(),
