@@ -8,9 +8,12 @@ the OFAC list; the rest are ordinary companies of the demo register. The watchli
 (subscription.py) suggests the monitorings; the demo approves those of about half the
 companies and screens them at once (screening_run.monitorings_screen), so open cases exist
 when the server starts, while the others wait for approval. A file of new customers (two
-listed persons, the listed company, three Norwegians) is screened as a batch job.
+listed persons, the listed company, three Norwegians) is screened as a batch job. Three private
+customers are customer persons: a PEP as a bank would spell them and a Norwegian with a national
+id and an address, both screened, and one more waiting for approval.
 
-Idempotent: companies are found by organisation number, persons by name and birth date,
+Idempotent: companies are found by organisation number, persons and customer persons by name
+and birth date,
 the config, watchlist and selections are reused; only undecided monitorings of the companies
 meant to be approved are approved, and screening makes no second case.
 """
@@ -32,14 +35,16 @@ from service.auth.models import AppCustomer
 from service.auth.services import app_customer_create
 from service.companies.analysis import analysis_refresh
 from service.companies.models import Company, CompanyRole, CompanyRoleType, OrganizationType, Person
-from service.screening import monitoring_services
+from service.screening import monitoring_services, person_services
 from service.screening.batch_services import batch_create, batch_process
 from service.screening.config_services import config_category_select, config_create
 from service.screening.demo_names import ListedPerson, listed_organisation_pick, listed_persons_pick
 from service.screening.engine import screening_index
 from service.screening.models import (
+    CustomerPerson,
     EntityMonitoring,
     EntityMonitoringDecision,
+    EntityMonitoringType,
     ScreeningBatch,
     ScreeningCase,
     ScreeningConfig,
@@ -59,12 +64,24 @@ WATCHLIST_NAME = "Enhanced due diligence"
 DEMO_BATCH_FILE = "new-customers-week-48.csv"
 REGISTER_COMPANIES = 10  # ordinary companies of the demo register on the watchlist, beside the demo's own
 APPROVAL_COMMENT = "Approved when the demo data was loaded (load_screening_demo)."
+PRIVATE_CUSTOMER_COMMENT = "Private banking customer"
+# A Norwegian private customer's fødselsnummer (a valid one of python-stdnum's examples).
+PRIVATE_CUSTOMER_NATIONAL_ID = "15108695088"
 ORG_NR_START = 89_500_000  # eight digits before the check digit: clear of the register's and generate_demo's 9xx numbers
 NORWEGIANS = [
     ("Ingrid Haugen", date(1971, 4, 2)), ("Lars Bakke", date(1965, 9, 18)), ("Silje Moen", date(1983, 1, 27)),
     ("Per Solheim", date(1958, 11, 5)), ("Marte Lie", date(1990, 6, 14)), ("Anders Berg", date(1976, 3, 30)),
     ("Hilde Strand", date(1969, 12, 9)), ("Eirik Lund", date(1980, 8, 21)),
 ]
+
+
+@dataclass
+class PrivateCustomer:
+    full_name: str
+    birth_date: date | None
+    approve: bool
+    national_id: str = ""
+    postal_place: str = ""
 
 
 @dataclass
@@ -83,6 +100,7 @@ class ScreeningDemoResult:
     listed: list[str] = field(default_factory=list)
     pending: int = 0
     active: int = 0
+    customer_persons: int = 0
     open_cases: int = 0
 
     def summary_line(self) -> str:
@@ -91,7 +109,7 @@ class ScreeningDemoResult:
         return (
             f"load_screening_demo: {self.companies} watchlisted companies ({len(self.listed)} listed persons or names "
             f"among their owners, boards and own names), monitorings {self.active} active and {self.pending} pending "
-            f"approval, open cases {self.open_cases}"
+            f"approval, customer persons {self.customer_persons}, open cases {self.open_cases}"
         )
 
 
@@ -105,7 +123,7 @@ def screening_demo_load(*, organisation: str, progress: Callable[[str], None] = 
     if missing:
         return ScreeningDemoResult(skipped=f"lists not imported: {', '.join(missing)}; run import_screening_list first")
     progress("picking listed persons the engine finds again")
-    plan, listed = _plan()
+    plan, listed, private = _plan()
     progress("writing the demo companies, their owners and boards")
     with transaction.atomic():
         companies = {demo.name: company for demo, company in zip(plan, _companies_ensure(plan))}
@@ -127,13 +145,15 @@ def screening_demo_load(*, organisation: str, progress: Callable[[str], None] = 
     _approve(config, approve)
     progress("screening the approved monitorings")
     active = list(_demo_monitorings(config, watched).filter(latest_decision__approved_flag=True).values_list("uuid", flat=True))
+    progress("adding private customers as customer persons")
+    active += _private_customers_ensure(config, private)
     monitorings_screen(monitoring_uuids=active)
     progress("screening a file of new customers")
     _demo_batch(config, plan)
     return _result(config, watched, listed)
 
 
-def _plan() -> tuple[list[DemoCompany], list[str]]:
+def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
     loaded = screening_index()
     taken: set[str] = set()
 
@@ -146,6 +166,7 @@ def _plan() -> tuple[list[DemoCompany], list[str]]:
     pep_chair = pick("pep", "middle_dropped")
     un_pending, ofac_pending = pick("un_security_council", "surname_first"), pick("us_ofac_sdn", "transliteration")
     ofac_company = listed_organisation_pick(loaded=loaded, category_key="us_ofac_sdn")
+    pep_private = pick("pep", "transliteration") or pick("pep", "middle_dropped")
     n = NORWEGIANS
     plan = [
         DemoCompany("BARENTS MARITIME TRADING AS", True, [(un_owner, 60), (n[0], 40)], [(n[0], "board_chair")]),
@@ -162,13 +183,19 @@ def _plan() -> tuple[list[DemoCompany], list[str]]:
     ]
     if ofac_company:
         plan.append(DemoCompany(ofac_company.name, True, [(n[3], 100)], [(n[3], "board_chair")], own_name_listed=True))
-    listed = [p.full_name for p in (un_owner, ofac_owner, pep_chair, un_pending, ofac_pending) if p]
+    private = [
+        PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo"),
+        PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø"),
+    ]
+    if pep_private:
+        private.insert(0, PrivateCustomer(pep_private.full_name, pep_private.birth_date, True))
+    listed = [p.full_name for p in (un_owner, ofac_owner, pep_chair, un_pending, ofac_pending, pep_private) if p]
     listed += [ofac_company.name] if ofac_company else []
     # A slot whose list gave no person keeps the company with its Norwegian owners only.
     for demo in plan:
         demo.owners = [(holder, share) for holder, share in demo.owners if holder]
         demo.board = [(person, role) for person, role in demo.board if person]
-    return plan, listed
+    return plan, listed, private
 
 
 def _org_numbers():
@@ -264,6 +291,40 @@ def _approve(config: ScreeningConfig, company_uuids: list[uuid.UUID]) -> None:
         monitoring_services.decision_record(monitoring=monitoring, spec=spec)
 
 
+def _private_customers_ensure(config: ScreeningConfig, private: list[PrivateCustomer]) -> list[uuid.UUID]:
+    """The private customers as customer persons under monitoring (type `other`: no company), those
+    to approve approved; their monitorings to screen. A person already there is left as they are."""
+    monitoring_type = EntityMonitoringType.objects.get(key="other")
+    approval = monitoring_services.DecisionSpec(
+        approved_flag=True, origin_key=EntityMonitoringDecision.Origin.SYSTEM, comment=APPROVAL_COMMENT
+    )
+    to_screen = []
+    for customer in private:
+        if CustomerPerson.objects.filter(
+            screening_config=config, full_name=customer.full_name, birth_date=customer.birth_date
+        ).exists():
+            continue
+        with transaction.atomic():
+            person = person_services.customer_person_create(
+                config=config, full_name=customer.full_name, birth_date=customer.birth_date, gender=None
+            )
+            if customer.national_id:
+                person_services.customer_person_national_id_add(
+                    person=person, schema="NO", number=customer.national_id, geo_country=None
+                )
+            if customer.postal_place:
+                texts = {"postal_place": customer.postal_place, "country_code_two": "NO"}
+                person_services.customer_person_location_add(person=person, location_type=None, geo_location_uuid=None, texts=texts)
+            monitoring = monitoring_services.monitoring_insert(
+                config=config, entity=person, related_company=None, monitoring_type=monitoring_type,
+                origin_key=EntityMonitoring.Origin.USER, comment=PRIVATE_CUSTOMER_COMMENT,
+                decision=approval if customer.approve else None,
+            )
+        if monitoring is not None and customer.approve:
+            to_screen.append(monitoring.uuid)
+    return to_screen
+
+
 def _demo_batch(config: ScreeningConfig, plan: list[DemoCompany]) -> None:
     """A file of the week's new customers, screened once (the Batch screening page): two listed
     persons as a bank spelled them, a listed company and Norwegians without a hit. Once."""
@@ -290,5 +351,6 @@ def _result(config: ScreeningConfig, watched: list[uuid.UUID], listed: list[str]
         listed=listed,
         pending=monitorings.filter(latest_decision__isnull=True).count(),
         active=monitorings.filter(latest_decision__approved_flag=True).count(),
+        customer_persons=CustomerPerson.objects.filter(screening_config=config).count(),
         open_cases=ScreeningCase.objects.filter(screening_config=config).exclude(case_status_key=ScreeningCase.Status.COMPLETE).count(),
     )

@@ -14,7 +14,7 @@ from service.auth.services import api_user_create
 from service.companies.models import Company
 from service.screening.models import ScreeningListCategory
 from tests.conftest import ALL_ROLES, ApiCaller, shared_file
-from tests.service.screening.helpers import AML, config_url, configs_url, monitorings
+from tests.service.screening.helpers import AML, config_url, configs_url, customer_person_url, monitorings
 
 LIST_FILES = ("sanctions/un/UN_consolidated.xml", "sanctions/ofac/sdn.csv", "pep/us_congress_senzing.json")
 
@@ -67,6 +67,20 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     [company_case] = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "company"]
     assert company_case["screening_case_match"]["list_entry"]["screening_list_category_key"] == "us_ofac_sdn"
     assert company_case["monitoring_company"]["name"] == company_case["screening_case_match"]["list_entry"]["primary_name"].upper()
+    # Private customers: a PEP as a bank spells them, screened and hit; a Norwegian with a national
+    # id and an address, screened without a hit; one more waiting for a decision.
+    customers = {p["full_name"]: p for p in caller.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()}
+    assert len(customers) == 3 and {"Kari Nordmann", "Jon Egil Dahl"} <= set(customers)
+    [customer_case] = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "customer_person"]
+    assert customer_case["screening_case"]["pep_flag"] is True
+    pep_customer = customer_case["monitoring_customer_person"]["full_name"]
+    assert pep_customer in customers and pep_customer != customer_case["screening_case_match"]["list_entry"]["primary_name"]
+    kari = caller.get(customer_person_url(customers["Kari Nordmann"]["uuid"]), roles=ALL_ROLES).json()
+    assert [i["national_identification_number"] for i in kari["customer_person_national_identifications"]] == ["15108695088"]
+    assert [loc["postal_place"] for loc in kari["customer_person_locations"]] == ["Oslo"]
+    waiting = monitorings(caller, config["uuid"], approval_status_key="pending", no_related_company_flag="true")
+    assert [m["entity_monitoring"]["monitoring_customer_person_uuid"] for m in waiting] == [customers["Jon Egil Dahl"]["uuid"]]
+
     persons = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "person"]
     # As a register spells them: never the list's own spelling.
     assert persons and all(
@@ -84,6 +98,7 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
 
     assert _load() == summary
     assert len(_cases(caller, config["uuid"])) == len(cases)
+    assert len(caller.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()) == 3
     assert caller.get(config_url(config["uuid"], "/screening-batch"), roles=AML).json()[0]["count"] == 1
 
 
