@@ -10,6 +10,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from service.auth.models import AppMembership
 from service.errors import BadRequest, field_error
+from service.name_search import name_search_parse
 from service.openapi import conflict_answer
 from service.pagination import PageQuery, collection
 from service.screening import case_schemas as s
@@ -59,7 +60,7 @@ class CaseFilterQuery(Schema):
             assigned_flag=self.assigned_flag,
             inquiry_entity_uuid=self.inquiry_entity_uuid,
             screening_case_uuid=self.screening_case_uuid,
-            name_contains=selectors.case_name_search_parse(self.name_contains),
+            name_contains=name_search_parse(self.name_contains),
             listed_as_case_uuid=self.listed_as_case_uuid,
         )
 

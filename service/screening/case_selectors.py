@@ -23,7 +23,6 @@ from service.screening.models import (
     ScreeningConfig,
 )
 from service.screening.monitoring_selectors import monitoring_status_key
-from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 CASE_STATUS_KEYS = tuple(ScreeningCase.Status.values)
 
@@ -127,16 +126,6 @@ def _name_q(text: str) -> Q:
         | Q(entity_inquiry__company__name__icontains=text)
         | Q(list_entry__primary_name__icontains=text)
     )
-
-
-def case_name_search_parse(raw: str | None) -> str | None:
-    """The text of a name search; blank is no search; too long is a 400 naming `name_contains`."""
-    text = name_search_text(raw)
-    if not text:
-        return None
-    if len(text) > NAME_SEARCH_MAX:
-        raise bad_field(["query", "name_contains"], f"at most {NAME_SEARCH_MAX} characters")
-    return text
 
 
 def cases_list(

@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from ninja import Query, Router, Status
 
 from service.errors import bad_field
+from service.name_search import name_search_parse
 from service.pagination import PageQuery
 from service.screening import person_schemas as s
 from service.screening import person_selectors as selectors
@@ -17,6 +18,10 @@ from service.screening.access import EXTENSION, NATIONAL_ID, aml_principal
 from service.screening.config_api import acting, config_of, same_as_path
 
 router = Router(tags=["Screening customer persons"])
+
+
+class CustomerPersonQuery(PageQuery):
+    name_contains: str | None = None
 
 
 def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
@@ -52,13 +57,18 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
     "/screening-config/{screening_config_uuid}/customer-person",
     response=list[s.CustomerPersonOut],
     summary="Extension: the config's customer persons",
-    description="Sorted by name; `limit` (default 100, at most 1000) and `offset`.",
+    description=(
+        "Sorted by name; `name_contains` keeps those whose name contains the text (any case; runs of "
+        "spaces are one; at most 200 characters); `limit` (default 100, at most 1000) and `offset` as in "
+        "rule 6: the end is reached when fewer than `limit` come back."
+    ),
     openapi_extra=EXTENSION,
 )
-def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[CustomerPersonQuery]):
     config = config_of(request, screening_config_uuid)
     page = query.page()
-    rows = selectors.customer_persons_list(config=config)[page.offset : page.offset + page.limit]
+    name = name_search_parse(query.name_contains)
+    rows = selectors.customer_persons_list(config=config, name_contains=name)[page.offset : page.offset + page.limit]
     return [s.customer_person_out(p) for p in rows]
 
 

@@ -11,8 +11,12 @@ from service.screening.models import CustomerPerson, Gender, PersonLocationType,
 from service.companies.models import GeoCountry
 
 
-def customer_persons_list(*, config: ScreeningConfig) -> QuerySet[CustomerPerson]:
-    return CustomerPerson.objects.filter(screening_config=config).select_related("gender").order_by("full_name", "uuid")
+def customer_persons_list(*, config: ScreeningConfig, name_contains: str | None = None) -> QuerySet[CustomerPerson]:
+    """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case)."""
+    queryset = CustomerPerson.objects.filter(screening_config=config)
+    if name_contains:
+        queryset = queryset.filter(full_name__icontains=name_contains)
+    return queryset.select_related("gender").order_by("full_name", "uuid")
 
 
 def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: uuid.UUID) -> CustomerPerson:

@@ -95,3 +95,23 @@ def test_it_names_the_acting_member_in_the_audit_log_and_refuses_a_stranger(api)
     assert created.status_code == 201 and CustomerPerson.objects.count() == 1
     event = AuditEvent.objects.get(action_key="customer_person.create")
     assert (str(event.actor_app_membership_id), event.object_label) == (anna, "Kari Nordmann")
+
+
+def test_it_finds_customer_persons_by_a_part_of_their_name_in_any_case(api):
+    config = config_make(api)
+    for name in ("Kari Nordmann", "Ola Nordvik", "Per Hansen"):
+        customer_person_make(api, config["uuid"], full_name=name)
+    url = config_url(config["uuid"], "/customer-person")
+
+    found = api.get(url, {"name_contains": "  NORD "}, roles=AML).json()
+    assert [p["full_name"] for p in found] == ["Kari Nordmann", "Ola Nordvik"]
+    page = api.get(url, {"name_contains": "nord", "limit": 1, "offset": 1}, roles=AML).json()
+    assert [p["full_name"] for p in page] == ["Ola Nordvik"]
+    assert len(api.get(url, {"name_contains": " "}, roles=AML).json()) == 3  # blank is no search
+
+
+def test_it_refuses_a_name_search_over_200_characters(api):
+    config = config_make(api)
+    response = api.get(config_url(config["uuid"], "/customer-person"), {"name_contains": "a" * 201}, roles=AML)
+    assert response.status_code == 400
+    assert field_locs(response) == [["query", "name_contains"]]
