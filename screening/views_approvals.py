@@ -25,11 +25,13 @@ from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, Ser
 from portal.service.screening import PersonAddress
 from screening.customer_person_form import CustomerPersonForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 VIEWS = ("pending", "active", "persons")
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
+PERSONS_PER_PAGE = 50
 DECISIONS = {"approve": True, "decline": False}  # a choice: anything else decides nothing
 NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
 TYPE_WORDS = {
@@ -298,11 +300,16 @@ def _pending_row(monitoring, suggestion) -> dict:
     }
 
 
-def _active(request, client, config) -> dict:
+def _page_number(request) -> int:
+    """The page asked for (`page`, from 1); anything else is the first."""
     try:
-        number = max(1, int(request.GET.get("page") or 1))
+        return max(1, int(request.GET.get("page") or 1))
     except ValueError:
-        number = 1
+        return 1
+
+
+def _active(request, client, config) -> dict:
+    number = _page_number(request)
     page = client.screening.monitorings(
         config.uuid, status_key="active", limit=ACTIVE_PER_PAGE, offset=(number - 1) * ACTIVE_PER_PAGE
     )
@@ -312,16 +319,24 @@ def _active(request, client, config) -> dict:
 
 def _persons(request, client, config, *, form) -> dict:
     screening = client.screening
+    search = name_search_text(request.GET.get("q"))[:NAME_SEARCH_MAX]
+    number = _page_number(request)
     genders, countries, types, location_types, persons = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
-        lambda: screening.customer_persons(config.uuid),
+        # One more than a page: whether a next page exists.
+        lambda: screening.customer_persons(
+            config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
+        ),
     )
     national_ids = can_read_national_ids(request.member)
     initial = _person_prefill(request.GET) if form is None else None
     person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
     return {
         "person_form": person_form,
-        "customer_persons": persons,
+        "customer_persons": persons[:PERSONS_PER_PAGE],
+        "persons_search": search,
+        "persons_page": number,
+        "persons_more": len(persons) > PERSONS_PER_PAGE,
         "national_ids_allowed": national_ids,
         "monitoring_types": types,
         "location_types": location_types,

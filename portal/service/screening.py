@@ -358,10 +358,10 @@ class ScreeningArea(Area):
 
     # --- customer persons -------------------------------------------------------------------------
 
-    def customer_persons(self, config_uuid, *, limit: int = 100, offset: int = 0) -> list[CustomerPerson]:
-        rows = self.client.get(
-            "analysis", _config_path(config_uuid, "/customer-person"), params={"limit": limit, "offset": offset}
-        )
+    def customer_persons(self, config_uuid, *, name_contains: str = "", limit: int = 100, offset: int = 0) -> list[CustomerPerson]:
+        """By name; `name_contains` keeps those whose name contains it (any case)."""
+        params = {"limit": limit, "offset": offset, **({"name_contains": name_contains} if name_contains else {})}
+        rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
 
     def customer_person(self, customer_person_uuid) -> CustomerPersonDetail:
