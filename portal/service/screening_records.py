@@ -114,6 +114,7 @@ class CustomerPerson:
     gender_key: str | None
     created_at: datetime | None
     app_url: str | None
+    monitoring_status_key: str | None = None  # in the config's list only: pending, active, declined, removed
 
     @classmethod
     def from_json(cls, data: dict) -> CustomerPerson:
@@ -125,6 +126,7 @@ class CustomerPerson:
             gender_key=data.get("gender_key"),
             created_at=moment(data.get("create_timestamp")),
             app_url=data.get("app_url"),
+            monitoring_status_key=data.get("monitoring_status_key"),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, CharField, OuterRef, Q, QuerySet, Subquery, Value, When
 
 from service.auth.models import AppMembership
 from service.auth.selectors import membership_active_check
@@ -37,6 +37,11 @@ def _status_q(status_key: str) -> Q:
     if status_key == "declined":
         return Q(removed_flag=False, latest_decision__approved_flag=False)
     return Q(removed_flag=True)
+
+
+def monitoring_status_expression() -> Case:
+    """A monitoring's status key in SQL, from the same filters as the status filter."""
+    return Case(*(When(_status_q(key), then=Value(key)) for key in STATUS_KEYS), output_field=CharField())
 
 
 def monitoring_status_key(monitoring: EntityMonitoring) -> str:

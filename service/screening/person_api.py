@@ -55,10 +55,10 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
 
 @router.get(
     "/screening-config/{screening_config_uuid}/customer-person",
-    response=list[s.CustomerPersonOut],
+    response=list[s.CustomerPersonListed],
     summary="Extension: the config's customer persons",
     description=(
-        "Sorted by name; `name_contains` keeps those whose name contains the text (any case; runs of "
+        "Sorted by name, each with its monitoring's status; `name_contains` keeps those whose name contains the text (any case; runs of "
         "spaces are one; at most 200 characters); `limit` (default 100, at most 1000) and `offset` as in "
         "rule 6: the end is reached when fewer than `limit` come back."
     ),
@@ -69,7 +69,7 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
     page = query.page()
     name = name_search_parse(query.name_contains)
     rows = selectors.customer_persons_list(config=config, name_contains=name)[page.offset : page.offset + page.limit]
-    return [s.customer_person_out(p) for p in rows]
+    return [s.customer_person_listed_out(p) for p in rows]
 
 
 @router.get(

@@ -42,6 +42,19 @@ class CustomerPersonOut(Schema):
     app_url: str | None
 
 
+class CustomerPersonListed(CustomerPersonOut):
+    monitoring_status_key: str | None = Field(
+        description=(
+            "Extension: pending, active (screened), declined or removed: the person's monitoring not removed, "
+            "else the newest removed one; null when never monitored"
+        )
+    )
+
+
+def customer_person_listed_out(person) -> dict:
+    return {**customer_person_out(person), "monitoring_status_key": person.monitoring_status_key}
+
+
 def customer_person_out(person) -> dict:
     return {
         "uuid": person.uuid,

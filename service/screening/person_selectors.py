@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from service.screening.access import found, not_found
-from service.screening.models import CustomerPerson, Gender, PersonLocationType, ScreeningConfig
+from service.screening.models import CustomerPerson, EntityMonitoring, Gender, PersonLocationType, ScreeningConfig
+from service.screening.monitoring_selectors import monitoring_status_expression
 from service.companies.models import GeoCountry
 
 
 def customer_persons_list(*, config: ScreeningConfig, name_contains: str | None = None) -> QuerySet[CustomerPerson]:
-    """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case)."""
+    """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case).
+
+    Each has `monitoring_status_key`: that of its monitoring not removed (there is at most one, a
+    customer person having no related company), else of its newest removed one, else None."""
     queryset = CustomerPerson.objects.filter(screening_config=config)
     if name_contains:
         queryset = queryset.filter(full_name__icontains=name_contains)
-    return queryset.select_related("gender").order_by("full_name", "uuid")
+    status = (
+        EntityMonitoring.objects.filter(customer_person=OuterRef("pk"))
+        .order_by("removed_flag", "-create_timestamp")
+        .annotate(status_key=monitoring_status_expression())
+        .values("status_key")[:1]
+    )
+    return queryset.annotate(monitoring_status_key=Subquery(status)).select_related("gender").order_by("full_name", "uuid")
 
 
 def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: uuid.UUID) -> CustomerPerson:

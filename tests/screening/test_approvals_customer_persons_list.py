@@ -59,3 +59,23 @@ def test_officers_search_too_and_see_only_their_organisations_persons(org, other
     officer = org.member("oline", Member.Role.OFFICER)
 
     assert _names(officer.get(TAB, {"view": "persons", "q": "kari"})) == ["Kari Nordmann"]
+
+
+def test_each_person_shows_whether_they_are_screened(org, admin):
+    from tests.service.screening.helpers import monitoring_make
+
+    config = config_make(org.api)
+    screened = customer_person_make(org.api, config["uuid"], full_name="Anna Screened")
+    waiting = customer_person_make(org.api, config["uuid"], full_name="Berit Waiting")
+    customer_person_make(org.api, config["uuid"], full_name="Cato Never")
+    monitoring_make(org.api, config["uuid"], customer_person=screened["uuid"], decision={"approved_flag": True})
+    monitoring_make(org.api, config["uuid"], customer_person=waiting["uuid"])
+
+    page = admin.get(TAB, {"view": "persons"}).content.decode()
+    rows = [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in re.findall(r'data-testid="customer-person">(.*?)</tr>', page, flags=re.S)]
+    # name, birth date, gender, then the monitoring's status
+    assert [row.rsplit(" ", 1)[0] for row in rows] == [
+        "Anna Screened 17.05.1980 Female Screened",
+        "Berit Waiting 17.05.1980 Female Pending",
+        "Cato Never 17.05.1980 Female not monitored",
+    ]

@@ -115,3 +115,27 @@ def test_it_refuses_a_name_search_over_200_characters(api):
     response = api.get(config_url(config["uuid"], "/customer-person"), {"name_contains": "a" * 201}, roles=AML)
     assert response.status_code == 400
     assert field_locs(response) == [["query", "name_contains"]]
+
+
+def test_it_lists_each_person_with_the_status_of_their_monitoring(api):
+    from tests.service.screening.helpers import decide, monitoring_make, patch
+
+    config = config_make(api)
+    people = {name: customer_person_make(api, config["uuid"], full_name=name)["uuid"] for name in (
+        "Anna Active", "Dina Declined", "Nils Never", "Petra Pending", "Rolf Removed", "Rita Returned",
+    )}
+    monitoring_make(api, config["uuid"], customer_person=people["Anna Active"], decision={"approved_flag": True})
+    declined = monitoring_make(api, config["uuid"], customer_person=people["Dina Declined"])
+    decide(api, config["uuid"], declined["entity_monitoring"]["uuid"], approved=False, decision_comment="Not a customer")
+    monitoring_make(api, config["uuid"], customer_person=people["Petra Pending"])
+    for name in ("Rolf Removed", "Rita Returned"):
+        first = monitoring_make(api, config["uuid"], customer_person=people[name], decision={"approved_flag": True})
+        removal = {"removed_flag": True, "removal_reason": "Customer left"}
+        assert patch(api, config_url(config["uuid"], f"/entity-monitoring/{first['entity_monitoring']['uuid']}"), removal).status_code == 200
+    monitoring_make(api, config["uuid"], customer_person=people["Rita Returned"])  # monitored again: the new one counts
+
+    listed = api.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()
+    assert {p["full_name"]: p["monitoring_status_key"] for p in listed} == {
+        "Anna Active": "active", "Dina Declined": "declined", "Nils Never": None,
+        "Petra Pending": "pending", "Rolf Removed": "removed", "Rita Returned": "pending",
+    }
