@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from portal.service.screening import PersonAddress
 from screening.customer_person_form import CustomerPersonForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
 
@@ -204,7 +203,7 @@ def _customer_person_save(screening, config, context, form):
                 if exc.code != "already_recorded":  # recorded by the earlier send: done
                     raise
         step = "location"
-        address = PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
+        address = form.address
         if address.given and astuple(address) not in map(astuple, locations):
             screening.add_location(saved.uuid, address, location_type_uuid=_residence(context))
         step = "monitoring"
@@ -225,7 +224,7 @@ def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
         form.data["customer_person_uuid"] = str(saved.uuid) if saved else ""
     bad_request = isinstance(error, ServiceBadRequest)
     if bad_request and error.code != "already_monitored":
-        form.add_service_errors(step, error)
+        form.add_service_errors(error, step=step)
     if gone:
         text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
                 "Send the form again to add the person anew.")
