@@ -205,7 +205,7 @@ def _customer_person_save(screening, config, context, form):
         step = "location"
         address = form.address
         if address.given and astuple(address) not in map(astuple, locations):
-            screening.add_location(saved.uuid, address, location_type_uuid=_residence(context))
+            screening.add_location(saved.uuid, address, location_type_uuid=residence_uuid(context["location_types"]))
         step = "monitoring"
         return screening.monitor_customer_person(
             config.uuid, saved.uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
@@ -395,8 +395,9 @@ def _type_uuid(context, key: str):
     return next(t.uuid for t in context["monitoring_types"] if t.key == key)
 
 
-def _residence(context):
-    return next((t.uuid for t in context["location_types"] if t.key == "residence"), None)
+def residence_uuid(location_types):
+    """The location type of an address typed in the dashboard: where the person lives."""
+    return next((t.uuid for t in location_types if t.key == "residence"), None)
 
 
 def _step_words(step: str) -> str:
