@@ -72,8 +72,8 @@ def customer_person_correct(request, customer_person_uuid: uuid.UUID):
         corrected = page["screening"].update_customer_person(person.uuid, **changes)
     except ServiceError as exc:
         return _refused(request, page, "correct_form", form, exc)
-    screened = any(m.status_key == "active" for m in page["monitorings"])
-    acted(request, f"{corrected.full_name}'s details are corrected." + (" Screened again with the new details." if screened else ""))
+    again = " Screened again with the new details." if _screened(page["monitorings"]) else ""
+    acted(request, f"{corrected.full_name}'s details are corrected.{again}")
     return redirect("screening:customer-person", customer_person_uuid)
 
 
@@ -161,6 +161,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "national_ids_allowed": can_read_national_ids(request.member),
         "detail": detail,
         "monitorings": page["monitorings"],
+        "screened": _screened(page["monitorings"]),
         "can_edit": page["can_edit"],
         "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
     }
@@ -169,6 +170,11 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["national_id_form"] = forms.get("national_id_form") or NationalIdAddForm()
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
     return render(request, TEMPLATE, context, status=status)
+
+
+def _screened(monitorings) -> bool:
+    """Whether a monitoring screens the person now (the service screens a corrected person again under it)."""
+    return any(m.status_key == "active" for m in monitorings)
 
 
 def _refused(request, page: dict, name: str, form, error: ServiceError):

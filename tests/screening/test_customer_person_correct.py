@@ -56,7 +56,7 @@ def test_it_corrects_the_name_and_the_page_and_the_audit_log_show_it(org, admin,
     page = response.content.decode()
     assert response.redirect_chain == [(_page(kari), 302)]
     assert "Kari Hansen&#x27;s details are corrected." in page
-    assert "Screened again" not in page  # not under monitoring: nothing to screen
+    assert "Screened again" not in page and 'data-testid="correct-effect"' not in page  # not under monitoring
     assert '<h1 class="h4 mb-3" data-testid="person-name">Kari Hansen</h1>' in page
     assert "<dd class=\"col-sm-8\">16.10.1986</dd>" in page
     person = CustomerPerson.objects.get()
@@ -78,6 +78,7 @@ def test_a_screened_person_is_screened_again_with_the_new_name(org, admin, lists
     monitoring = customer_person_screened(org.api, config["uuid"], "Ingrid Solberg", "1961-09-30")
     person = {"uuid": monitoring["entity_monitoring"]["monitoring_customer_person_uuid"]}
     assert not ScreeningCase.objects.exists()
+    assert 'data-testid="correct-effect">Screened now: a correction is screened again at once' in admin.get(_page(person)).content.decode()
 
     response = admin.post(_correct(person), {"full_name": PEP_PERSON, "birth_date": "30.09.1961", "gender": ""}, follow=True)
 
