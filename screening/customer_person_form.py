@@ -1,5 +1,9 @@
-"""The form that adds a customer person and puts them under monitoring, and where the
-service's field errors land on it.
+"""The customer person forms, and where the service's field errors land on them.
+
+The parts (name, birth date and gender; a national id; an address) are one form each, so a
+field and its rule are written once: the approvals page's form that adds a customer person
+and puts them under monitoring is made of all three, and the customer person's page corrects
+the details and adds a national id or an address with one part each.
 
 Adding takes up to four calls (person, national id, address, monitoring); the service has
 no single call for it. When a later call is refused, the person already exists: the form
@@ -13,6 +17,7 @@ from django import forms
 
 from portal.form_fields import DayField
 from portal.service import ServiceBadRequest
+from portal.service.screening import PersonAddress
 
 # The service's body field, per step, -> the form's field
 FIELD_OF = {
@@ -34,39 +39,15 @@ FIELD_OF = {
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
 
-class CustomerPersonForm(forms.Form):
-    full_name = forms.CharField(max_length=300, label="Full name")
-    birth_date = DayField(required=False, label="Birth date")
-    gender = forms.ChoiceField(required=False, label="Gender")
-    national_id_schema = forms.ChoiceField(required=False, choices=NATIONAL_ID_SCHEMAS, label="National id country")
-    national_id_number = forms.CharField(required=False, max_length=40, label="National id number")
-    street_address = forms.CharField(required=False, max_length=300, label="Street address")
-    postal_code = forms.CharField(required=False, max_length=20, label="Postal code")
-    postal_place = forms.CharField(required=False, max_length=100, label="Place")
-    country_code = forms.CharField(required=False, max_length=2, label="Country (two letters, e.g. NO)")
-    approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
-    comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
-    customer_person_uuid = forms.UUIDField(required=False, widget=forms.HiddenInput)
+class ServiceForm(forms.Form):
+    """A form whose fields a service call's body fields map to (FIELD_OF[service_step])."""
 
-    def __init__(self, *args, genders=(), countries=(), national_ids: bool = True, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["gender"].choices = [("", "—"), *((str(g.uuid), g.description) for g in genders)]
-        self.countries = countries  # offered as suggestions; the service checks the code
-        if not national_ids:
-            del self.fields["national_id_schema"], self.fields["national_id_number"]
+    service_step = ""
 
-    def clean_country_code(self) -> str:
-        return self.cleaned_data["country_code"].strip().upper()
-
-    def clean(self):
-        data = super().clean()
-        if data.get("national_id_number") and not data.get("national_id_schema"):
-            self.add_error("national_id_schema", "Say which country issued the number.")
-        return data
-
-    def add_service_errors(self, step: str, error: ServiceBadRequest) -> None:
-        """Put each of the service's complaints at the field it names (else on the form)."""
-        fields = FIELD_OF[step]
+    def add_service_errors(self, error: ServiceBadRequest, step: str | None = None) -> None:
+        """Put each of the service's complaints at the field it names (else on the form); `step`: which
+        call of a form that makes several."""
+        fields = FIELD_OF[step or self.service_step]
         placed = False
         for item in error.errors:
             loc = [str(part) for part in item.get("loc") or []]
@@ -76,3 +57,117 @@ class CustomerPersonForm(forms.Form):
                 placed = True
         if not placed:
             self.add_error(None, error.detail)
+
+
+class PersonDetailsForm(ServiceForm):
+    """Name, birth date and gender: what a customer person is made with and corrected to."""
+
+    service_step = "person"
+
+    full_name = forms.CharField(max_length=300, label="Full name")
+    birth_date = DayField(required=False, label="Birth date")
+    gender = forms.ChoiceField(required=False, label="Gender")
+
+    def __init__(self, *args, genders=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["gender"].choices = [("", "—"), *((str(g.uuid), g.description) for g in genders)]
+
+
+class NationalIdForm(ServiceForm):
+    """A national id: the issuing country and the number (the service checks the number)."""
+
+    service_step = "national_id"
+
+    national_id_schema = forms.ChoiceField(required=False, choices=NATIONAL_ID_SCHEMAS, label="National id country")
+    national_id_number = forms.CharField(required=False, max_length=40, label="National id number")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("national_id_number") and not data.get("national_id_schema"):
+            self.add_error("national_id_schema", "Say which country issued the number.")
+        return data
+
+
+class AddressForm(ServiceForm):
+    """An address; every part may be left out (the service checks the country code)."""
+
+    service_step = "location"
+
+    street_address = forms.CharField(required=False, max_length=300, label="Street address")
+    postal_code = forms.CharField(required=False, max_length=20, label="Postal code")
+    postal_place = forms.CharField(required=False, max_length=100, label="Place")
+    country_code = forms.CharField(required=False, max_length=2, label="Country (two letters, e.g. NO)")
+
+    def __init__(self, *args, countries=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.countries = countries  # offered as suggestions; the service checks the code
+
+    def clean_country_code(self) -> str:
+        return self.cleaned_data["country_code"].strip().upper()
+
+    @property
+    def address(self) -> PersonAddress:
+        data = self.cleaned_data
+        return PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
+
+
+class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm):
+    """A new customer person with, at will, a national id and an address, put under monitoring."""
+
+    approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
+    comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
+    customer_person_uuid = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    field_order = [
+        "full_name", "birth_date", "gender", "national_id_schema", "national_id_number",
+        "street_address", "postal_code", "postal_place", "country_code", "approve", "comment", "customer_person_uuid",
+    ]
+
+    def __init__(self, *args, national_ids: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not national_ids:
+            del self.fields["national_id_schema"], self.fields["national_id_number"]
+
+
+# --- the customer person's page: correct the details, add a national id or an address ---------------
+
+
+class PersonCorrectionForm(PersonDetailsForm):
+    """The person's name, birth date and gender, filled in with what they are now."""
+
+    def __init__(self, data=None, *, person, genders=(), **kwargs) -> None:
+        self.person = person
+        self.gender_uuids = {g.key: str(g.uuid) for g in genders}
+        initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": self.gender_uuids.get(person.gender_key, "")}
+        super().__init__(data, genders=genders, initial=initial, **kwargs)
+
+    def changes(self) -> dict:
+        """What differs from the person now, as `update_customer_person`'s arguments (empty: nothing to send).
+        A name that differs only in spaces is the same name (the service keeps names with single spaces)."""
+        data, person = self.cleaned_data, self.person
+        changes = {}
+        if " ".join(data["full_name"].split()) != person.full_name:
+            changes["full_name"] = data["full_name"]
+        if data["birth_date"] != person.birth_date:
+            changes["birth_date"] = data["birth_date"]
+        if (data["gender"] or "") != self.gender_uuids.get(person.gender_key, ""):
+            changes["gender_uuid"] = data["gender"] or None
+        return changes
+
+
+class NationalIdAddForm(NationalIdForm):
+    """A national id added to a person: the number is what is added."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["national_id_number"].required = True
+
+
+class AddressAddForm(AddressForm):
+    """An address added to a person: at least one of its parts."""
+
+    def clean(self):
+        data = super().clean()
+        if not any(data.get(name) for name in ("street_address", "postal_code", "postal_place", "country_code")) and not self.errors:
+            self.add_error("street_address", "Fill in the address, or at least a place or a country.")
+        return data

@@ -5,6 +5,7 @@ from screening import (
     views_batches,
     views_case_batch,
     views_cases,
+    views_customer_person,
     views_records,
     views_related,
     views_setup,
@@ -37,7 +38,14 @@ urlpatterns = [
     path("approvals/remove/", views_approvals.remove, name="remove"),
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
-    path("customer-persons/<uuid:customer_person_uuid>/", views_records.customer_person_page, name="customer-person"),
+    # a customer person's page (admins correct the details, add a national id or an address)
+    path("customer-persons/<uuid:customer_person_uuid>/", views_customer_person.customer_person_page, name="customer-person"),
+    path("customer-persons/<uuid:customer_person_uuid>/correct/", views_customer_person.customer_person_correct,
+         name="customer-person-correct"),
+    path("customer-persons/<uuid:customer_person_uuid>/national-ids/", views_customer_person.customer_person_national_id_add,
+         name="customer-person-national-id-add"),
+    path("customer-persons/<uuid:customer_person_uuid>/addresses/", views_customer_person.customer_person_address_add,
+         name="customer-person-address-add"),
     # batch screening of a file (views_batches)
     path("batches/", views_batches.batches, name="batches"),
     path("batches/upload/", views_batches.batch_upload, name="batch-upload"),

@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from portal.service.screening import PersonAddress
 from screening.customer_person_form import CustomerPersonForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
@@ -206,9 +205,9 @@ def _customer_person_save(screening, config, context, form):
                 if exc.code != "already_recorded":  # recorded by the earlier send: done
                     raise
         step = "location"
-        address = PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
+        address = form.address
         if address.given and astuple(address) not in map(astuple, locations):
-            screening.add_location(saved.uuid, address, location_type_uuid=_residence(context))
+            screening.add_location(saved.uuid, address, location_type_uuid=residence_uuid(context["location_types"]))
         step = "monitoring"
         return screening.monitor_customer_person(
             config.uuid, saved.uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
@@ -227,7 +226,7 @@ def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
         form.data["customer_person_uuid"] = str(saved.uuid) if saved else ""
     bad_request = isinstance(error, ServiceBadRequest)
     if bad_request and error.code != "already_monitored":
-        form.add_service_errors(step, error)
+        form.add_service_errors(error, step=step)
     if gone:
         text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
                 "Send the form again to add the person anew.")
@@ -411,8 +410,9 @@ def _type_uuid(context, key: str):
     return next(t.uuid for t in context["monitoring_types"] if t.key == key)
 
 
-def _residence(context):
-    return next((t.uuid for t in context["location_types"] if t.key == "residence"), None)
+def residence_uuid(location_types):
+    """The location type of an address typed in the dashboard: where the person lives."""
+    return next((t.uuid for t in location_types if t.key == "residence"), None)
 
 
 def _step_words(step: str) -> str:

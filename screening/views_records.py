@@ -1,4 +1,5 @@
-"""The pages the service's app_url names for a monitoring and a customer person.
+"""The page the service's app_url names for a monitoring (a customer person's page is
+views_customer_person).
 
 A monitoring's page shows who is monitored, for which company and why, its status and
 every decision; admins decide or remove it there too (the forms post to the approvals
@@ -9,7 +10,6 @@ configs (usually one); in none of them, it is a 404, as in the service.
 from __future__ import annotations
 
 import uuid
-from urllib.parse import urlencode
 
 from django.shortcuts import render
 
@@ -17,9 +17,8 @@ from portal.access import client_for_member, member_required
 from portal.models import Member
 from portal.feedback import service_error_text
 from portal.service import ServiceError
-from screening.pages import can_read_national_ids, can_read_screening, first_found, no_aml_text
+from screening.pages import can_read_screening, first_found, no_aml_text
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
-from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 
 @member_required()
@@ -58,23 +57,3 @@ def _decided_by(member, decision) -> str:
         if found:
             return found.user.get_full_name() or found.user.get_username()
     return "An API user" if decision.origin_key != "user" else "A member"
-
-
-@member_required()
-def customer_person_page(request, customer_person_uuid: uuid.UUID):
-    member = request.member
-    context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member)}
-    if not can_read_screening(member):
-        context["no_aml"] = no_aml_text(member)
-        return render(request, "screening/approvals_customer_person.html", context)
-    client = client_for_member(member)
-    screening = client.screening
-    try:
-        detail = first_found([lambda: screening.customer_person(customer_person_uuid)])
-        monitorings = screening.monitorings(detail.person.config_uuid, entity_uuid=detail.person.uuid).rows
-    except ServiceError as exc:
-        context["service_error"] = service_error_text(exc)
-        return render(request, "screening/approvals_customer_person.html", context, status=503)
-    cases_query = urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"})
-    context.update(detail=detail, monitorings=monitorings, cases_query=cases_query)
-    return render(request, "screening/approvals_customer_person.html", context)

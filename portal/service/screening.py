@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment
@@ -26,6 +27,7 @@ from portal.service.screening_records import (
 )
 
 PEP_TYPE = "pep"
+UNCHANGED: Any = object()  # a field of a correction that is not sent (None clears a field that may be empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +387,21 @@ class ScreeningArea(Area):
         if gender_uuid:
             body["gender_uuid"] = str(gender_uuid)
         return CustomerPerson.from_json(self.client.post("analysis", _config_path(config_uuid, "/customer-person"), json=body))
+
+    def update_customer_person(
+        self, customer_person_uuid, *, full_name=UNCHANGED, birth_date=UNCHANGED, gender_uuid=UNCHANGED
+    ) -> CustomerPerson:
+        """Correct a customer person (extension): only the fields given are sent; a birth date or gender of
+        None clears it. The service screens the person again at once under every monitoring that screens
+        them (cases raised before stay); another organisation's person or an unknown gender is a 404."""
+        body: dict = self.acting_body()
+        if full_name is not UNCHANGED:
+            body["full_name"] = full_name
+        if birth_date is not UNCHANGED:
+            body["birth_date"] = birth_date.isoformat() if birth_date else None
+        if gender_uuid is not UNCHANGED:
+            body["gender_uuid"] = str(gender_uuid) if gender_uuid else None
+        return CustomerPerson.from_json(self.client.patch("analysis", _person_path(customer_person_uuid), json=body))
 
     def add_national_id(self, customer_person_uuid, *, schema: str, number: str) -> None:
         """Needs `person_national_identification` besides `aml`; NO, SE and DK numbers are checked."""

@@ -24,6 +24,9 @@ ADMIN_POSTS = [
     "/screening/approvals/decide/",
     "/screening/approvals/remove/",
     "/screening/approvals/customer-person/",
+    f"/screening/customer-persons/{SOME}/correct/",
+    f"/screening/customer-persons/{SOME}/national-ids/",
+    f"/screening/customer-persons/{SOME}/addresses/",
 ]
 
 

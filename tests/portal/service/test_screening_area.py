@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -112,6 +113,28 @@ def test_customer_persons_with_national_ids_only_with_the_role(db):
     assert screening.customer_person(person.uuid).national_ids is None
     with pytest.raises(ServiceForbidden):
         screening.add_national_id(person.uuid, schema="NO", number="15108695088")
+
+
+def test_a_customer_person_is_corrected_sending_only_the_fields_given(client):
+    screening = client.screening
+    config = screening.create_config()
+    female = next(g for g in screening.genders() if g.key == "female")
+    person = screening.create_customer_person(config.uuid, full_name="Kari Nordmann", birth_date=date(1986, 10, 15), gender_uuid=female.uuid)
+
+    renamed = screening.update_customer_person(person.uuid, full_name="Kari Hansen")
+    assert (renamed.full_name, renamed.birth_date, renamed.gender_key) == ("Kari Hansen", date(1986, 10, 15), "female")
+    cleared = screening.update_customer_person(person.uuid, birth_date=None, gender_uuid=None)
+    assert (cleared.full_name, cleared.birth_date, cleared.gender_key) == ("Kari Hansen", None, None)
+
+    with pytest.raises(ServiceBadRequest) as nothing:
+        screening.update_customer_person(person.uuid)
+    assert nothing.value.errors[0]["loc"] == ["body"]
+    with pytest.raises(ServiceBadRequest) as future:
+        screening.update_customer_person(person.uuid, full_name=" ", birth_date=date(2999, 1, 1))
+    assert [e["loc"] for e in future.value.errors] == [["body", "full_name"], ["body", "birth_date"]]
+    theirs = _client("Fjordkreditt AS").screening
+    with pytest.raises(ServiceNotFound):
+        theirs.update_customer_person(person.uuid, full_name="Kari Hansen")
 
 
 def test_another_organisations_config_is_not_found(client):

@@ -1,0 +1,188 @@
+"""A customer person's page (the service's app_url for them): who they are, their national ids
+and addresses, monitoring and cases; admins correct the name, birth date or gender and add a
+national id or an address there.
+
+Each form posts to its own view, which reads the person as the page does (another organisation's
+person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
+page with a message; a refused form is the page again with the service's complaints at the
+fields. A correction screens the person again at once in the service, under every monitoring
+that screens them; cases raised before stay.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import astuple
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
+from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
+from screening.customer_person_form import AddressAddForm, NationalIdAddForm, PersonCorrectionForm
+from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, require_admin
+from screening.views_approvals import residence_uuid
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
+
+TEMPLATE = "screening/approvals_customer_person.html"
+NOTHING_CHANGED = "Nothing changed."
+
+
+class _PageDown(Exception):
+    """The page's reads failed: the page says so (the service's error text), with status 503."""
+
+    def __init__(self, response) -> None:
+        self.response = response
+
+
+@member_required()
+def customer_person_page(request, customer_person_uuid: uuid.UUID):
+    member = request.member
+    if not can_read_screening(member):
+        context = {"no_aml": no_aml_text(member), "national_ids_allowed": can_read_national_ids(member)}
+        return render(request, TEMPLATE, context)
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    return _render(request, page)
+
+
+@require_POST
+@member_required()
+def customer_person_correct(request, customer_person_uuid: uuid.UUID):
+    require_admin(request.member)
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    person = page["detail"].person
+    form = PersonCorrectionForm(request.POST, person=person, genders=page["genders"])
+    if not form.is_valid():
+        return _render(request, page, correct_form=form)
+    changes = form.changes()
+    if not changes:
+        messages.info(request, NOTHING_CHANGED)
+        return redirect("screening:customer-person", customer_person_uuid)
+    try:
+        corrected = page["screening"].update_customer_person(person.uuid, **changes)
+    except ServiceError as exc:
+        return _refused(request, page, "correct_form", form, exc)
+    again = " Screened again with the new details." if _screened(page["monitorings"]) else ""
+    acted(request, f"{corrected.full_name}'s details are corrected.{again}")
+    return redirect("screening:customer-person", customer_person_uuid)
+
+
+@require_POST
+@member_required()
+def customer_person_national_id_add(request, customer_person_uuid: uuid.UUID):
+    require_admin(request.member)
+    if not can_read_national_ids(request.member):
+        raise PermissionDenied("National ids need the API role person_national_identification.")
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    person = page["detail"].person
+    form = NationalIdAddForm(request.POST)
+    if not form.is_valid():
+        return _render(request, page, national_id_form=form)
+    data = form.cleaned_data
+    try:
+        page["screening"].add_national_id(person.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
+    except ServiceError as exc:
+        return _refused(request, page, "national_id_form", form, exc)
+    acted(request, f"{person.full_name}'s national id is added.")
+    return redirect("screening:customer-person", customer_person_uuid)
+
+
+@require_POST
+@member_required()
+def customer_person_address_add(request, customer_person_uuid: uuid.UUID):
+    require_admin(request.member)
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    detail = page["detail"]
+    form = AddressAddForm(request.POST, countries=page["countries"])
+    if form.is_valid() and astuple(form.address) in map(astuple, detail.locations):
+        form.add_error(None, f"{detail.person.full_name} already has this address.")
+    if not form.is_valid():
+        return _render(request, page, address_form=form)
+    try:
+        page["screening"].add_location(detail.person.uuid, form.address, location_type_uuid=residence_uuid(page["location_types"]))
+    except ServiceError as exc:
+        return _refused(request, page, "address_form", form, exc)
+    acted(request, f"{detail.person.full_name}'s address is added.")
+    return redirect("screening:customer-person", customer_person_uuid)
+
+
+# --- the page ---------------------------------------------------------------------------------------
+
+
+def _read(request, customer_person_uuid) -> dict:
+    """What the page shows: the person (another organisation's is a 404), their monitorings and, for
+    admins, the lookups of the forms. Raises _PageDown with the page saying the service's error."""
+    member = request.member
+    can_edit = member.can_administer
+    client = client_for_member(member)
+    screening = client.screening
+    try:
+        detail = first_found([lambda: screening.customer_person(customer_person_uuid)])
+        reads = [lambda: screening.monitorings(detail.person.config_uuid, entity_uuid=detail.person.uuid).rows]
+        if can_edit:
+            reads += [screening.genders, screening.countries, screening.person_location_types]
+        monitorings, *lookups = client.gather(*reads)
+    except ServiceError as exc:
+        context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
+        raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
+    genders, countries, location_types = lookups or ((), (), ())
+    return {
+        "screening": screening,
+        "detail": detail,
+        "monitorings": monitorings,
+        "can_edit": can_edit,
+        "genders": genders,
+        "countries": countries,
+        "location_types": location_types,
+    }
+
+
+def _render(request, page: dict, status: int = 200, **forms):
+    """The page, with the forms for admins: a form sent back with its errors, the others as new."""
+    detail = page["detail"]
+    context = {
+        "no_aml": None,
+        "national_ids_allowed": can_read_national_ids(request.member),
+        "detail": detail,
+        "monitorings": page["monitorings"],
+        "screened": _screened(page["monitorings"]),
+        "can_edit": page["can_edit"],
+        "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
+    }
+    if page["can_edit"]:
+        context["correct_form"] = forms.get("correct_form") or PersonCorrectionForm(person=detail.person, genders=page["genders"])
+        context["national_id_form"] = forms.get("national_id_form") or NationalIdAddForm()
+        context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
+    return render(request, TEMPLATE, context, status=status)
+
+
+def _screened(monitorings) -> bool:
+    """Whether a monitoring screens the person now (the service screens a corrected person again under it)."""
+    return any(m.status_key == "active" for m in monitorings)
+
+
+def _refused(request, page: dict, name: str, form, error: ServiceError):
+    """The page again with the service's answer on the form: a 400 (or a 404 naming a field, as an unknown
+    gender) at the fields it names, anything else as a sentence above the form."""
+    if isinstance(error, (ServiceBadRequest, ServiceNotFound)) and error.errors:
+        form.add_service_errors(error)
+    else:
+        form.add_error(None, service_error_text(error))
+    plainly_down = isinstance(error, ServiceUnavailable)
+    return _render(request, page, status=503 if plainly_down else 200, **{name: form})

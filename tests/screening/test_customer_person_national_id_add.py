@@ -1,0 +1,99 @@
+"""An admin adds a national id to a customer person on the person's page
+(POST /screening/customer-persons/<uuid>/national-ids/): the number checked by the service and
+shown at the field when refused; only admins whose role grants national ids."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from portal.models import Member
+from service.audit.models import AuditEvent
+from service.screening.models import CustomerPersonNationalIdentification
+from tests.conftest import ALL_ROLES, ApiCaller
+from tests.portal.conftest import make_member
+from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
+from tests.service.screening.helpers import config_make, customer_person_make
+
+
+@pytest.fixture
+def kari(org):
+    return customer_person_make(org.api, config_make(org.api)["uuid"], full_name="Kari Nordmann")
+
+
+def _page(person) -> str:
+    return f"/screening/customer-persons/{person['uuid']}/"
+
+
+def _add(person) -> str:
+    return f"{_page(person)}national-ids/"
+
+
+def test_it_adds_a_national_id_and_the_page_shows_it(org, admin, kari):
+    response = admin.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "151086 95088"}, follow=True)
+
+    page = response.content.decode()
+    assert response.redirect_chain == [(_page(kari), 302)]
+    assert "Kari Nordmann&#x27;s national id is added." in page
+    assert '<div class="font-monospace">NO 15108695088</div>' in page
+    [added] = AuditEvent.objects.filter(action_key="customer_person.national_id_add")
+    assert added.actor_app_membership_id == org.admin.member.app_membership_uuid
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"national_id_schema": "NO", "national_id_number": "15108695087"}, "national_id_number", None),  # the service's words
+        ({"national_id_schema": "NO", "national_id_number": ""}, "national_id_number", "This field is required."),
+        ({"national_id_schema": "", "national_id_number": "15108695088"}, "national_id_schema", "Say which country issued the number."),
+    ],
+    ids=["wrong-check-digit", "no-number", "no-country"],
+)
+def test_a_refused_number_is_shown_at_its_field(admin, kari, fields, field, message):
+    response = admin.post(_add(kari), fields)
+
+    assert response.status_code == 200
+    errors = response.context["national_id_form"].errors
+    assert list(errors) == [field]
+    if message:
+        assert errors[field] == [message]
+    assert f'data-testid="field-error-{field}"' in response.content.decode()
+    assert CustomerPersonNationalIdentification.objects.count() == 0
+
+
+def test_a_number_the_person_has_is_not_added_twice(admin, kari):
+    fields = {"national_id_schema": "NO", "national_id_number": "15108695088"}
+    admin.post(_add(kari), fields)
+    again = admin.post(_add(kari), fields)
+    assert again.context["national_id_form"].errors == {"national_id_number": ["this number is already recorded for the person"]}
+    assert CustomerPersonNationalIdentification.objects.count() == 1
+
+
+def test_officers_get_403(org, kari):
+    officer = org.member("oline", Member.Role.OFFICER)
+    response = officer.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "15108695088"})
+    assert response.status_code == 403
+    assert 'data-testid="national-id-form"' not in officer.get(_page(kari)).content.decode()
+    assert CustomerPersonNationalIdentification.objects.count() == 0
+
+
+def test_another_organisations_person_is_404_and_nothing_is_written(admin, other_org):
+    theirs = customer_person_make(other_org.api, config_make(other_org.api)["uuid"], full_name="Olav Fjord")
+    response = admin.post(_add(theirs), {"national_id_schema": "NO", "national_id_number": "15108695088"})
+    assert response.status_code == 404
+    assert CustomerPersonNationalIdentification.objects.count() == 0
+    assert not AuditEvent.objects.filter(action_key="customer_person.national_id_add").exists()
+
+
+def test_without_the_national_id_role_an_admin_gets_no_form_and_403(db):
+    roles = [key for key in ALL_ROLES if key != "person_national_identification"]
+    admin = make_member("Nordbank ASA", "ingrid", roles=roles, role=Member.Role.ADMIN)
+    api = ApiCaller(Client(), admin.credentials)
+    kari = customer_person_make(api, config_make(api)["uuid"], full_name="Kari Nordmann")
+    client = admin.client()
+
+    page = client.get(_page(kari)).content.decode()
+    assert 'data-testid="correct-form"' in page and 'data-testid="national-id-form"' not in page
+    assert "National ids need the API role person_national_identification" in page
+    assert client.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "15108695088"}).status_code == 403
+    assert CustomerPersonNationalIdentification.objects.count() == 0
