@@ -95,7 +95,7 @@ def customer_person_update(*, person: CustomerPerson, changes: dict, actor: Acto
         after = _correctable_state(person)
         changed = [key for key in after if after[key] != before[key]]
         if changed:
-            person.save(update_fields=list(changes))
+            person.save(update_fields=[*changes, "update_timestamp"])
             _audit(
                 person, actor, "customer_person.update",
                 after={k: after[k] for k in changed}, before={k: before[k] for k in changed},

@@ -27,6 +27,7 @@ def _person(api) -> dict:
 
 def test_it_corrects_only_the_fields_sent(api):
     person = _person(api)
+    updated_before = CustomerPerson.objects.get(uuid=person["uuid"]).update_timestamp
     response = patch(api, customer_person_url(person["uuid"]), {"full_name": "  Kari   Hansen "})
     assert response.status_code == 200, response.json()
     corrected = response.json()
@@ -35,6 +36,7 @@ def test_it_corrects_only_the_fields_sent(api):
     assert corrected["gender_key"] == "female"
     read = api.get(customer_person_url(person["uuid"]), roles=AML).json()["customer_person"]
     assert read == corrected
+    assert CustomerPerson.objects.get(uuid=person["uuid"]).update_timestamp > updated_before  # when last corrected
 
 
 def test_it_clears_a_birth_date_and_a_gender_sent_as_null(api):
