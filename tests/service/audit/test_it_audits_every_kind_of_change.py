@@ -46,6 +46,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
                  {"national_identification_schema": "NO", "national_identification_number": "15108695088", **acting},
                  roles=["aml", "person_national_identification"]), 201)
     _ok(api.post(customer_person_url(person, "/customer-person-location"), {"postal_place": "Oslo", "country_code_two": "NO", **acting}, roles=AML), 201)
+    _ok(patch(api, customer_person_url(person), {"birth_date": "1966-03-14", **acting}))
     case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
     _ok(review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=anna), 201)
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
@@ -101,6 +102,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [national_id] = by_action["customer_person.national_id_add"]
     assert national_id["after"] == {"national_identification_schema": "NO"}  # never the number
     assert national_id["object_type"] == "customer_person" and national_id["object_uuid"] == person
+    [corrected] = by_action["customer_person.update"]
+    assert (corrected["before"], corrected["after"]) == ({"birth_date": ""}, {"birth_date": "1966-03-14"})
+    assert corrected["object_type"] == "customer_person" and corrected["object_uuid"] == person
     [screened] = by_action["screening_batch.create"]
     assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "kunder.csv")
     assert screened["after"] == {"file_name": "kunder.csv", "rows_total": 2}
