@@ -34,22 +34,23 @@ NATIONAL_ID_COUNTRIES = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
 NATIONAL_ID_NAMES = {"NO": "Norwegian fødselsnummer or D-number", "SE": "Swedish personnummer", "DK": "Danish CPR number"}
 
 
-def birth_date_check(birth_date: date | None, loc: list) -> None:
-    if birth_date is not None and birth_date > timezone.localdate():
-        raise bad_field(loc, "must not be in the future")
+def _details_check(details: dict) -> None:
+    """A customer person's name and birth date as given (either may be left out of `details`): a
+    blank name and a birth date in the future are one 400 naming each field."""
+    errors = []
+    if "full_name" in details and not (details["full_name"] or "").strip():
+        errors.append(field_error(["body", "full_name"], "must not be blank"))
+    if details.get("birth_date") is not None and details["birth_date"] > timezone.localdate():
+        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
+    if errors:
+        names = ", ".join(e["loc"][-1] for e in errors)
+        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
 
 
 def customer_person_create(
     *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None, actor: Actor | None = None
 ) -> CustomerPerson:
-    errors = []
-    if not full_name.strip():
-        errors.append(field_error(["body", "full_name"], "must not be blank"))
-    if birth_date is not None and birth_date > timezone.localdate():
-        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
-    if errors:
-        names = ", ".join(e["loc"][-1] for e in errors)
-        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+    _details_check({"full_name": full_name, "birth_date": birth_date})
     with transaction.atomic():
         person = CustomerPerson.objects.create(
             screening_config=config, full_name=" ".join(full_name.split()), birth_date=birth_date, gender=gender
@@ -76,17 +77,9 @@ def customer_person_update(*, person: CustomerPerson, changes: dict, actor: Acto
     unknown = set(changes) - set(CORRECTABLE_FIELDS)
     if unknown:
         raise ValueError(f"not correctable: {sorted(unknown)}")
-    errors = []
+    _details_check(changes)
     if "full_name" in changes:
-        if not (changes["full_name"] or "").strip():
-            errors.append(field_error(["body", "full_name"], "must not be blank"))
-        else:
-            changes = {**changes, "full_name": " ".join(changes["full_name"].split())}
-    if changes.get("birth_date") is not None and changes["birth_date"] > timezone.localdate():
-        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
-    if errors:
-        names = ", ".join(e["loc"][-1] for e in errors)
-        raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+        changes = {**changes, "full_name": " ".join(changes["full_name"].split())}
     with transaction.atomic():
         person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
         before = _correctable_state(person)
