@@ -15,7 +15,9 @@ ACTIONS: dict[str, str] = {
     "customer_person.create": "Added a customer person",
     "customer_person.update": "Corrected a customer person's details",
     "customer_person.national_id_add": "Added a national id to a customer person",
+    "customer_person.national_id_remove": "Removed a national id from a customer person",
     "customer_person.location_add": "Added an address to a customer person",
+    "customer_person.location_remove": "Removed an address from a customer person",
     "watchlist.create": "Created a watchlist",
     "watchlist.rename": "Renamed a watchlist",
     "watchlist.delete": "Deleted a watchlist",
@@ -36,4 +38,4 @@ ACTIONS: dict[str, str] = {
 SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "screening_batch", "customer_person")
 ACTION_ROLES: dict[str, frozenset[str]] = {
     key: frozenset({"aml"}) for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES
-} | {"customer_person.national_id_add": frozenset({"aml", "person_national_identification"})}
+} | {key: frozenset({"aml", "person_national_identification"}) for key in ("customer_person.national_id_add", "customer_person.national_id_remove")}

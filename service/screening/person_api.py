@@ -8,7 +8,7 @@ import uuid
 from django.http import HttpRequest
 from ninja import Query, Router, Status
 
-from service.errors import bad_field
+from service.errors import bad_field, found
 from service.name_search import name_search_parse
 from service.pagination import PageQuery
 from service.screening import person_schemas as s
@@ -155,6 +155,32 @@ def national_id_list(request: HttpRequest, customer_person_uuid: uuid.UUID):
     return [s.national_id_out(row) for row in person.national_identifications.order_by("create_timestamp", "uuid")]
 
 
+@router.delete(
+    "/customer-person/{customer_person_uuid}/customer-person-national-identification/{national_identification_uuid}",
+    response={204: None},
+    summary="Extension: remove a wrongly recorded national identification number",
+    description=(
+        "Needs the `person_national_identification` role besides `aml`. A number that is not this person's is a "
+        "404 naming `national_identification_uuid`. The audit log names the schema, never the number. Extension "
+        "query parameter `app_membership_uuid`: the member who makes the change, for the audit log."
+    ),
+    openapi_extra=EXTENSION,
+)
+def national_id_remove(
+    request: HttpRequest, customer_person_uuid: uuid.UUID, national_identification_uuid: uuid.UUID,
+    app_membership_uuid: uuid.UUID | None = None,
+):
+    request.auth.require("aml", NATIONAL_ID)
+    person = _person(request, customer_person_uuid)
+    row = found(
+        person.national_identifications.filter(uuid=national_identification_uuid).select_related("customer_person__screening_config"),
+        "national identification", national_identification_uuid, ["path", "national_identification_uuid"],
+    )
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    services.customer_person_national_id_remove(row=row, actor=actor)
+    return Status(204, None)
+
+
 @router.post(
     "/customer-person/{customer_person_uuid}/customer-person-location",
     response={201: s.LocationOut},
@@ -187,3 +213,28 @@ def location_add(request: HttpRequest, customer_person_uuid: uuid.UUID, payload:
 def location_list(request: HttpRequest, customer_person_uuid: uuid.UUID):
     person = _person(request, customer_person_uuid)
     return [s.location_out(row) for row in person.locations.order_by("create_timestamp", "uuid")]
+
+
+@router.delete(
+    "/customer-person/{customer_person_uuid}/customer-person-location/{customer_person_location_uuid}",
+    response={204: None},
+    summary="Extension: remove a location",
+    description=(
+        "A location that is not this person's is a 404 naming `customer_person_location_uuid`. Extension query "
+        "parameter `app_membership_uuid`: the member who makes the change, for the audit log."
+    ),
+    openapi_extra=EXTENSION,
+)
+def location_remove(
+    request: HttpRequest, customer_person_uuid: uuid.UUID, customer_person_location_uuid: uuid.UUID,
+    app_membership_uuid: uuid.UUID | None = None,
+):
+    person = _person(request, customer_person_uuid)
+    row = found(
+        person.locations.filter(uuid=customer_person_location_uuid).select_related("customer_person__screening_config"),
+        "location", customer_person_location_uuid, ["path", "customer_person_location_uuid"],
+    )
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    services.customer_person_location_remove(row=row, actor=actor)
+    return Status(204, None)
+

@@ -107,7 +107,7 @@ def _correctable_state(person: CustomerPerson) -> dict:
     }
 
 
-def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict, before: dict | None = None) -> None:
+def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict | None, before: dict | None = None) -> None:
     """A customer person write in the audit log (a national id's number is never copied there)."""
     audit_record(
         app_customer_uuid=person.screening_config.app_customer_id,
@@ -202,3 +202,27 @@ def customer_person_location_add(
         )
         _audit(person, actor, "customer_person.location_add", {"postal_place": values["postal_place"], "country_code_two": values["country_code_two"]})
     return row
+
+
+def customer_person_national_id_remove(*, row: CustomerPersonNationalIdentification, actor: Actor | None = None) -> None:
+    """Removes a wrongly recorded number (rectification). Screening does not read national ids, so
+    nothing is screened again; the audit log names the schema, never the number."""
+    with transaction.atomic():
+        removed, _ = CustomerPersonNationalIdentification.objects.filter(pk=row.pk).delete()
+        if removed:  # a removal that lost a race to another one records nothing
+            _audit(
+                row.customer_person, actor, "customer_person.national_id_remove",
+                after=None, before={"national_identification_schema": row.national_identification_schema},
+            )
+
+
+def customer_person_location_remove(*, row: CustomerPersonLocation, actor: Actor | None = None) -> None:
+    """Removes an address (wrong, or no longer the person's). Screening does not read addresses."""
+    with transaction.atomic():
+        removed, _ = CustomerPersonLocation.objects.filter(pk=row.pk).delete()
+        if removed:
+            _audit(
+                row.customer_person, actor, "customer_person.location_remove",
+                after=None, before={"postal_place": row.postal_place, "country_code_two": row.country_code_two},
+            )
+

@@ -84,3 +84,11 @@ def test_a_range_of_days_the_wrong_way_round_says_so_at_the_field(db):
     assert "To: The last day is before the first." in response.content.decode()
     assert "Correct the days above to see the records." in response.content.decode()
     assert bad_day.status_code == 400 and "From: Enter the date as dd.mm.yyyy" in bad_day.content.decode()
+
+
+def test_every_audited_action_is_in_one_of_the_filters_kinds():
+    from portal.admin_views import AUDIT_GROUPS
+    from service.audit.actions import ACTIONS
+
+    grouped = [key for _, keys in AUDIT_GROUPS.values() for key in keys.split(",")]
+    assert sorted(grouped) == sorted(ACTIONS)  # each once: a new action shows under its kind

@@ -182,9 +182,11 @@ def _writes(walk: Walk, company) -> None:
                   body={"full_name": UN_PERSON, "birth_date": "1966-03-14", "gender_uuid": gender_uuid("male")})
     walk.result(r, "uuid", "customer_person_uuid")
     walk.call("patch", PERSON, body={"birth_date": "1966-03-14"})  # the name stays: the cases below need it
-    walk.call("post", PERSON + "/customer-person-national-identification",
-              body={"national_identification_schema": "NO", "national_identification_number": "15108695088"})
-    walk.call("post", PERSON + "/customer-person-location", body={"postal_place": "Oslo", "country_code_two": "NO"})
+    r = walk.call("post", PERSON + "/customer-person-national-identification",
+                  body={"national_identification_schema": "NO", "national_identification_number": "15108695088"})
+    walk.result(r, "uuid", "national_identification_uuid")
+    r = walk.call("post", PERSON + "/customer-person-location", body={"postal_place": "Oslo", "country_code_two": "NO"})
+    walk.result(r, "uuid", "customer_person_location_uuid")
     r = walk.call("post", CONFIG + "/entity-monitoring-composite",
                   body=monitoring_body(customer_person=walk.ids.get("customer_person_uuid")))
     walk.ids["entity_monitoring_uuid"] = r.json()["entity_monitoring"]["uuid"] if r.status_code == 201 else None
@@ -236,6 +238,8 @@ DELETES = [
     (CONFIG + "/screening-config-watchlist/{screening_config_watchlist_uuid}", None),
     (CONFIG + "/screening-config-screening-list-category/{link_uuid}", None),
     (V1 + "/watchlist/{watchlist_uuid}", None),
+    (PERSON + "/customer-person-national-identification/{national_identification_uuid}", None),
+    (PERSON + "/customer-person-location/{customer_person_location_uuid}", None),
 ]
 
 # GETs whose parameters the generic walk cannot guess (one of several is needed, or an id only the data gives).

@@ -45,8 +45,12 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     _ok(api.post(customer_person_url(person, "/customer-person-national-identification"),
                  {"national_identification_schema": "NO", "national_identification_number": "15108695088", **acting},
                  roles=["aml", "person_national_identification"]), 201)
-    _ok(api.post(customer_person_url(person, "/customer-person-location"), {"postal_place": "Oslo", "country_code_two": "NO", **acting}, roles=AML), 201)
+    location = _ok(api.post(customer_person_url(person, "/customer-person-location"), {"postal_place": "Oslo", "country_code_two": "NO", **acting}, roles=AML), 201)
     _ok(patch(api, customer_person_url(person), {"birth_date": "1966-03-14", **acting}))
+    _ok(delete(api, customer_person_url(person, f"/customer-person-location/{location['uuid']}?app_membership_uuid={anna}")), 204)
+    [national_id] = api.get(customer_person_url(person, "/customer-person-national-identification"), roles=["aml", "person_national_identification"]).json()
+    _ok(delete(api, customer_person_url(person, f"/customer-person-national-identification/{national_id['uuid']}?app_membership_uuid={anna}"),
+               roles=["aml", "person_national_identification"]), 204)
     case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
     _ok(review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=anna), 201)
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
@@ -102,6 +106,10 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [national_id] = by_action["customer_person.national_id_add"]
     assert national_id["after"] == {"national_identification_schema": "NO"}  # never the number
     assert national_id["object_type"] == "customer_person" and national_id["object_uuid"] == person
+    [number_removed] = by_action["customer_person.national_id_remove"]
+    assert (number_removed["before"], number_removed["after"]) == ({"national_identification_schema": "NO"}, None)  # never the number
+    [address_removed] = by_action["customer_person.location_remove"]
+    assert address_removed["before"] == {"postal_place": "Oslo", "country_code_two": "NO"}
     [corrected] = by_action["customer_person.update"]
     assert (corrected["before"], corrected["after"]) == ({"birth_date": ""}, {"birth_date": "1966-03-14"})
     assert corrected["object_type"] == "customer_person" and corrected["object_uuid"] == person

@@ -122,6 +122,8 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(
         body=lambda w: {"national_identification_schema": "SE", "national_identification_number": "880320-0016"}),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(),
+    (DELETE, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification/{{national_identification_uuid}}"): Private(),
+    (DELETE, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location/{{customer_person_location_uuid}}"): Private(),
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location"): Private(
         body=lambda w: {"street_address": "Storgata 2", "country_code_two": "NO"}),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location"): Private(),

@@ -96,11 +96,13 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     person = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person",
                         body={"full_name": f"Hemmelig {tag} Kundesen", "birth_date": "1971-02-03"}))
     w.ids["customer_person_uuid"] = person["uuid"]
-    _ok(w.call("post", f"{V1}/customer-person/{person['uuid']}/customer-person-national-identification",
-               body={"national_identification_schema": "NO", "national_identification_number": "15108695088"}))
+    national_id = _ok(w.call("post", f"{V1}/customer-person/{person['uuid']}/customer-person-national-identification",
+                             body={"national_identification_schema": "NO", "national_identification_number": "15108695088"}))
+    w.ids["national_identification_uuid"] = national_id["uuid"]
     residence = str(PersonLocationType.objects.get(key="residence").uuid)
-    _ok(w.call("post", f"{V1}/customer-person/{person['uuid']}/customer-person-location",
-               body={"person_location_type_uuid": residence, "street_address": f"Hemmeligveien {tag}", "country_code_two": "NO"}))
+    location = _ok(w.call("post", f"{V1}/customer-person/{person['uuid']}/customer-person-location",
+                          body={"person_location_type_uuid": residence, "street_address": f"Hemmeligveien {tag}", "country_code_two": "NO"}))
+    w.ids["customer_person_location_uuid"] = location["uuid"]
     spare_person = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person", body={"full_name": f"Reserve {tag} Person"}))
     w.refs["spare_person"] = spare_person["uuid"]
     w.secrets |= {person["uuid"], spare_person["uuid"], f"Hemmelig {tag} Kundesen", f"Hemmeligveien {tag}",
