@@ -38,7 +38,7 @@ urlpatterns = [
     path("approvals/remove/", views_approvals.remove, name="remove"),
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
-    # a customer person's page (admins correct the details, add a national id or an address)
+    # a customer person's page (admins correct the details, add or remove a national id or an address)
     path("customer-persons/<uuid:customer_person_uuid>/", views_customer_person.customer_person_page, name="customer-person"),
     path("customer-persons/<uuid:customer_person_uuid>/correct/", views_customer_person.customer_person_correct,
          name="customer-person-correct"),
@@ -46,6 +46,10 @@ urlpatterns = [
          name="customer-person-national-id-add"),
     path("customer-persons/<uuid:customer_person_uuid>/addresses/", views_customer_person.customer_person_address_add,
          name="customer-person-address-add"),
+    path("customer-persons/<uuid:customer_person_uuid>/national-ids/<uuid:national_identification_uuid>/remove/",
+         views_customer_person.customer_person_national_id_remove, name="customer-person-national-id-remove"),
+    path("customer-persons/<uuid:customer_person_uuid>/addresses/<uuid:location_uuid>/remove/",
+         views_customer_person.customer_person_address_remove, name="customer-person-address-remove"),
     # batch screening of a file (views_batches)
     path("batches/", views_batches.batches, name="batches"),
     path("batches/upload/", views_batches.batch_upload, name="batch-upload"),

@@ -8,7 +8,6 @@ the same view of the page) and, with htmx, swaps only the pending list.
 from __future__ import annotations
 
 import uuid
-from dataclasses import astuple
 from datetime import date
 
 from django.contrib import messages
@@ -206,7 +205,7 @@ def _customer_person_save(screening, config, context, form):
                     raise
         step = "location"
         address = form.address
-        if address.given and astuple(address) not in map(astuple, locations):
+        if address.given and address not in [place.address for place in locations]:
             screening.add_location(saved.uuid, address, location_type_uuid=residence_uuid(context["location_types"]))
         step = "monitoring"
         return screening.monitor_customer_person(

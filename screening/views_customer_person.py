@@ -1,22 +1,24 @@
 """A customer person's page (the service's app_url for them): who they are, their national ids
-and addresses, monitoring and cases; admins correct the name, birth date or gender and add a
-national id or an address there.
+and addresses, monitoring and cases; admins correct the name, birth date or gender and add or
+remove a national id or an address there.
 
 Each form posts to its own view, which reads the person as the page does (another organisation's
 person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
 page with a message; a refused form is the page again with the service's complaints at the
-fields. A correction screens the person again at once in the service, under every monitoring
-that screens them; cases raised before stay.
+fields. A removal names a national id or an address the page read (any other uuid is a 404 and
+nothing is sent) and says what went without repeating a whole national id. A correction screens
+the person again at once in the service, under every monitoring that screens them; cases raised
+before stay.
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import astuple
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -24,7 +26,7 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import AddressAddForm, NationalIdAddForm, PersonCorrectionForm
-from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, require_admin
+from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
 from screening.views_approvals import residence_uuid
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -81,8 +83,7 @@ def customer_person_correct(request, customer_person_uuid: uuid.UUID):
 @member_required()
 def customer_person_national_id_add(request, customer_person_uuid: uuid.UUID):
     require_admin(request.member)
-    if not can_read_national_ids(request.member):
-        raise PermissionDenied("National ids need the API role person_national_identification.")
+    _require_national_ids(request.member)
     try:
         page = _read(request, customer_person_uuid)
     except _PageDown as down:
@@ -110,7 +111,7 @@ def customer_person_address_add(request, customer_person_uuid: uuid.UUID):
         return down.response
     detail = page["detail"]
     form = AddressAddForm(request.POST, countries=page["countries"])
-    if form.is_valid() and astuple(form.address) in map(astuple, detail.locations):
+    if form.is_valid() and form.address in [place.address for place in detail.locations]:
         form.add_error(None, f"{detail.person.full_name} already has this address.")
     if not form.is_valid():
         return _render(request, page, address_form=form)
@@ -120,6 +121,67 @@ def customer_person_address_add(request, customer_person_uuid: uuid.UUID):
         return _refused(request, page, "address_form", form, exc)
     acted(request, f"{detail.person.full_name}'s address is added.")
     return redirect("screening:customer-person", customer_person_uuid)
+
+
+@require_POST
+@member_required()
+def customer_person_national_id_remove(request, customer_person_uuid: uuid.UUID, national_identification_uuid: uuid.UUID):
+    require_admin(request.member)
+    _require_national_ids(request.member)
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    person = page["detail"].person
+    number = _one_of(page["detail"].national_ids or (), national_identification_uuid)
+    return _remove(
+        request, page, lambda: page["screening"].remove_national_id(person.uuid, number.uuid),
+        done=f"{number.masked} removed from {person.full_name}.", failed=f"{number.masked} was not removed.",
+    )
+
+
+@require_POST
+@member_required()
+def customer_person_address_remove(request, customer_person_uuid: uuid.UUID, location_uuid: uuid.UUID):
+    require_admin(request.member)
+    try:
+        page = _read(request, customer_person_uuid)
+    except _PageDown as down:
+        return down.response
+    person = page["detail"].person
+    place = _one_of(page["detail"].locations, location_uuid)
+    return _remove(
+        request, page, lambda: page["screening"].remove_location(person.uuid, place.uuid),
+        done=f"The address {place.one_line} is removed from {person.full_name}.", failed=f"The address {place.one_line} was not removed.",
+    )
+
+
+def _require_national_ids(member) -> None:
+    if not can_read_national_ids(member):
+        raise PermissionDenied("National ids need the API role person_national_identification.")
+
+
+def _one_of(items, item_uuid):
+    """The person's national id or address with this uuid (as the page read them); any other is a 404."""
+    for item in items:
+        if item.uuid == item_uuid:
+            return item
+    raise Http404("The person has no such national id or address.")
+
+
+def _remove(request, page: dict, call, *, done: str, failed: str):
+    """Make the removal's one call, then back to the page saying what happened (read again: a refusal
+    as "removed by someone else in the meantime" shows what is); a service that cannot be reached is
+    the page as read, with status 503."""
+    try:
+        call()
+    except ServiceError as exc:
+        refused(request, failed, exc)
+        if isinstance(exc, ServiceUnavailable):
+            return _render(request, page, status=503)
+    else:
+        acted(request, done)
+    return redirect("screening:customer-person", page["detail"].person.uuid)
 
 
 # --- the page ---------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import requests
 from django.conf import settings
+from django.core.signals import setting_changed
 
 from portal.service.batches import BatchesArea
 from portal.service.cases import CasesArea
@@ -29,6 +30,17 @@ IN_PROCESS_HTTPS_BASE_URL = "https://localhost"
 # Calls gathered at once against a remote service (one page's reads); requests' pool keeps 10 connections.
 REMOTE_CONCURRENT_CALLS = 6
 _in_process_adapter = InProcessAdapter()
+
+
+def _security_setting_changed(*, setting: str, **kwargs) -> None:
+    """The in-process handler's middleware read the SECURE_* settings when it was built: a test that
+    changes them (SECURE_SSL_REDIRECT) gets a new one, and so do the tests after it, which would
+    otherwise be redirected to https (a token POST followed as a GET: 405)."""
+    if setting.startswith("SECURE_") or setting == "MIDDLEWARE":
+        _in_process_adapter.close()
+
+
+setting_changed.connect(_security_setting_changed)
 
 
 class DashboardClient(ServiceClient):

@@ -373,9 +373,11 @@ class ScreeningArea(Area):
             person=CustomerPerson.from_json(data["customer_person"]),
             national_ids=None
             if ids is None
-            else tuple(NationalId(i["national_identification_schema"], i["national_identification_number"]) for i in ids),
+            else tuple(
+                NationalId(UUID(str(i["uuid"])), i["national_identification_schema"], i["national_identification_number"]) for i in ids
+            ),
             locations=tuple(
-                PersonLocation(l["street_address"], l["postal_code"], l["postal_place"], l["country_code_two"])
+                PersonLocation(UUID(str(l["uuid"])), l["street_address"], l["postal_code"], l["postal_place"], l["country_code_two"])
                 for l in data.get("customer_person_locations") or ()
             ),
         )
@@ -422,6 +424,17 @@ class ScreeningArea(Area):
         if location_type_uuid:
             body["person_location_type_uuid"] = str(location_type_uuid)
         self.client.post("analysis", _person_path(customer_person_uuid, "/customer-person-location"), json=body)
+
+    def remove_national_id(self, customer_person_uuid, national_identification_uuid) -> None:
+        """Remove a wrongly recorded number (extension); needs `person_national_identification` besides `aml`.
+        One that is not this person's is a 404; the audit log names the member, never the number."""
+        tail = f"/customer-person-national-identification/{path_segment(national_identification_uuid)}"
+        self.client.delete("analysis", _person_path(customer_person_uuid, tail), params=self.acting_params())
+
+    def remove_location(self, customer_person_uuid, location_uuid) -> None:
+        """Remove an address (extension); one that is not this person's is a 404."""
+        tail = f"/customer-person-location/{path_segment(location_uuid)}"
+        self.client.delete("analysis", _person_path(customer_person_uuid, tail), params=self.acting_params())
 
     def monitor_customer_person(
         self, config_uuid, customer_person_uuid, *, monitoring_type_uuid, approve: bool, comment: str = ""

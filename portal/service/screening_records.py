@@ -132,12 +132,20 @@ class CustomerPerson:
 
 @dataclass(frozen=True, slots=True)
 class NationalId:
+    uuid: UUID  # what a removal names
     schema: str
     number: str
+
+    @property
+    def masked(self) -> str:
+        """The schema and the number's first six digits (a Norwegian number's birth date), the rest hidden:
+        for a message that should not repeat the whole number."""
+        return f"{self.schema} {self.number[:6]}{'*' * len(self.number[6:])}"
 
 
 @dataclass(frozen=True, slots=True)
 class PersonLocation:
+    uuid: UUID  # what a removal names
     street_address: str
     postal_code: str
     postal_place: str
@@ -147,6 +155,11 @@ class PersonLocation:
     def one_line(self) -> str:
         place = " ".join(p for p in (self.postal_code, self.postal_place) if p)
         return ", ".join(p for p in (self.street_address, place, self.country_code) if p)
+
+    @property
+    def address(self) -> PersonAddress:
+        """The address alone, as a form sends it: to tell whether the person already has one."""
+        return PersonAddress(self.street_address, self.postal_code, self.postal_place, self.country_code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """An admin corrects a customer person's name on the person's page and reads the new name there;
-a refused birth date comes back at its field; an officer reads the page without the forms.
+a refused birth date comes back at its field; an officer reads the page without the forms. An admin
+removes an address and a national id, each only once the browser's confirm dialog is accepted.
 
 Screenshots go to $VAKT_SCREENSHOT_DIR when it is set, else to tmp_path.
 """
@@ -10,8 +11,9 @@ from playwright.sync_api import expect
 
 from portal.models import Member
 from service.audit.models import AuditEvent
-from service.screening.models import CustomerPerson
+from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification
 from tests.browser.conftest import log_in
+from tests.conftest import ALL_ROLES
 from tests.screening.helpers import api_of, member_make
 from tests.service.companies.factories import geo_make
 from tests.service.screening.helpers import config_make, customer_person_make, gender_uuid
@@ -56,3 +58,55 @@ def test_an_admin_corrects_a_name_and_sees_it_on_the_page(page, transactional_db
     expect(page.get_by_test_id("person-forms")).to_have_count(0)
     expect(page.get_by_test_id("read-only")).to_be_visible()
     page.screenshot(path=str(shots / "customer-person-page-officer.png"), full_page=True)
+
+
+def test_an_admin_removes_an_address_and_a_national_id_after_confirming(page, transactional_db, shots):
+    admin = member_make("Nordbank ASA", "ingrid", Member.Role.ADMIN)
+    geo_make(country="NO")
+    api = api_of(admin)
+    kari = customer_person_make(api, config_make(api)["uuid"], full_name="Kari Nordmann")
+    person_url = f"/analysis/v1/customer-person/{kari['uuid']}"
+    national_id = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    assert api.post(f"{person_url}/customer-person-national-identification", national_id, roles=ALL_ROLES).status_code == 201
+    for street, code, place in (("Storgata 1", "0155", "Oslo"), ("Bryggen 5", "5003", "Bergen")):
+        address = {"street_address": street, "postal_code": code, "postal_place": place, "country_code_two": "NO"}
+        assert api.post(f"{person_url}/customer-person-location", address, roles=ALL_ROLES).status_code == 201
+    dialogs = []
+
+    def answer(accept: bool):
+        def handle(dialog):
+            dialogs.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return handle
+
+    log_in(page, admin)
+    page.goto(f"/screening/customer-persons/{kari['uuid']}/")
+    page.screenshot(path=str(shots / "customer-person-remove-buttons.png"), full_page=True)
+    remove_storgata = page.get_by_role("button", name="Remove the address Storgata 1, 0155 Oslo, NO")
+
+    page.once("dialog", answer(False))  # a misclick, cancelled: nothing is sent
+    remove_storgata.click()
+    expect(page.get_by_test_id("addresses")).to_contain_text("Storgata 1, 0155 Oslo, NO")
+    assert dialogs == ["Remove the address Storgata 1, 0155 Oslo, NO from Kari Nordmann?"]
+    assert CustomerPersonLocation.objects.count() == 2
+
+    page.once("dialog", answer(True))
+    remove_storgata.click()  # the cancelled form may be sent (submit-once did not hold it)
+    expect(page.get_by_role("alert")).to_have_text("The address Storgata 1, 0155 Oslo, NO is removed from Kari Nordmann.")
+    expect(page.get_by_test_id("addresses")).not_to_contain_text("Storgata")
+    expect(page.get_by_test_id("addresses")).to_contain_text("Bryggen 5, 5003 Bergen, NO")
+    page.screenshot(path=str(shots / "customer-person-address-removed.png"), full_page=True)
+
+    page.once("dialog", answer(True))
+    page.get_by_role("button", name="Remove the national id NO 15108695088").click()
+    expect(page.get_by_role("alert")).to_have_text("NO 151086***** removed from Kari Nordmann.")
+    expect(page.get_by_test_id("national-ids")).to_have_text("–")
+    page.screenshot(path=str(shots / "customer-person-national-id-removed.png"), full_page=True)
+    assert dialogs[1:] == ["Remove the address Storgata 1, 0155 Oslo, NO from Kari Nordmann?",
+                           "Remove the national id NO 15108695088 from Kari Nordmann?"]
+    assert list(CustomerPersonLocation.objects.values_list("street_address", flat=True)) == ["Bryggen 5"]
+    assert not CustomerPersonNationalIdentification.objects.exists()
+    assert {e.action_key for e in AuditEvent.objects.filter(action_key__endswith="_remove")} == {
+        "customer_person.location_remove", "customer_person.national_id_remove"
+    }
+    assert page.js_errors == []

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIRS = [ROOT / "templates", *ROOT.glob("*/templates")]
@@ -156,3 +157,16 @@ def test_over_https_the_dashboard_still_reaches_its_service_in_process(member, s
     assert created.status_code == 302
     assert home.status_code == 200
     assert b"Kunder" in home.content
+
+
+def test_calls_after_https_settings_are_not_redirected_by_a_handler_built_under_them(member):
+    """The in-process handler is built once; one built while SECURE_SSL_REDIRECT was on must not outlive
+    the setting (the next test's token POST would be redirected and followed as a GET: 405)."""
+    with override_settings(VAKT_HTTPS=True, SECURE_SSL_REDIRECT=True):
+        assert member.client().get("/", secure=True).status_code == 200  # the in-process handler is built now
+
+    client = member.client()  # Django's test client keeps its own middleware too: a new one over http
+    created = client.post("/watchlists/", {"watchlist_name": "Kunder"})
+
+    assert created.status_code == 302
+    assert b"Kunder" in client.get("/").content

@@ -27,6 +27,8 @@ ADMIN_POSTS = [
     f"/screening/customer-persons/{SOME}/correct/",
     f"/screening/customer-persons/{SOME}/national-ids/",
     f"/screening/customer-persons/{SOME}/addresses/",
+    f"/screening/customer-persons/{SOME}/national-ids/{SOME}/remove/",
+    f"/screening/customer-persons/{SOME}/addresses/{SOME}/remove/",
 ]
 
 

@@ -115,6 +115,38 @@ def test_customer_persons_with_national_ids_only_with_the_role(db):
         screening.add_national_id(person.uuid, schema="NO", number="15108695088")
 
 
+def test_a_customer_persons_national_id_and_address_are_removed_by_their_uuid(db):
+    client = _client("Nordbank ASA")
+    screening = client.screening
+    config = screening.create_config()
+    geo_make(country="NO")
+    person = screening.create_customer_person(config.uuid, full_name="Kari Nordmann")
+    other = screening.create_customer_person(config.uuid, full_name="Per Hansen")
+    for someone in (person, other):
+        screening.add_national_id(someone.uuid, schema="NO", number="15108695088")
+        screening.add_location(someone.uuid, PersonAddress("Storgata 1", "0155", "Oslo", "NO"))
+    hers, theirs = screening.customer_person(person.uuid), screening.customer_person(other.uuid)
+    [national_id], [place], [others_id], [others_place] = hers.national_ids, hers.locations, theirs.national_ids, theirs.locations
+    assert national_id.masked == "NO 151086*****" and place.address == PersonAddress("Storgata 1", "0155", "Oslo", "NO")
+
+    with pytest.raises(ServiceNotFound) as not_hers:
+        screening.remove_national_id(person.uuid, others_id.uuid)
+    assert not_hers.value.errors[0]["loc"] == ["path", "national_identification_uuid"]
+    with pytest.raises(ServiceNotFound) as not_hers:
+        screening.remove_location(person.uuid, others_place.uuid)
+    assert not_hers.value.errors[0]["loc"] == ["path", "customer_person_location_uuid"]
+    client.role_keys = ["aml"]
+    with pytest.raises(ServiceForbidden):
+        screening.remove_national_id(person.uuid, national_id.uuid)
+
+    client.role_keys = ALL_ROLES
+    assert screening.remove_national_id(person.uuid, national_id.uuid) is None
+    assert screening.remove_location(person.uuid, place.uuid) is None
+    detail = screening.customer_person(person.uuid)
+    assert (detail.national_ids, detail.locations) == ((), ())
+    assert len(screening.customer_person(other.uuid).locations) == 1
+
+
 def test_a_customer_person_is_corrected_sending_only_the_fields_given(client):
     screening = client.screening
     config = screening.create_config()
