@@ -277,7 +277,9 @@ def _pending(request, client, config) -> dict:
     return {
         "pending_count": len(page.rows),
         "pending_more": page.has_more,
-        "pending_company_count": len(ordered),
+        # Customer persons have no company: they wait in a group of their own, not counted as one.
+        "pending_company_count": sum(1 for key in groups if key is not None),
+        "pending_person_count": len(groups.get(None, ())),
         "pending_companies": companies,
         "company_page": company_page,
         "company_filter": company,

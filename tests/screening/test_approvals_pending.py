@@ -145,7 +145,7 @@ def test_it_pages_by_company_and_approves_only_the_page(org, admin):
     first = admin.get(APPROVALS)
     assert [g["company"].name for g in first.context["pending_companies"]][0] == "Firma 00 AS"
     assert len(first.context["pending_companies"]) == 15
-    assert "Companies 1–15 of 16" in first.content.decode()
+    assert "Page 1 of 2" in first.content.decode()
     second = admin.get(APPROVALS, {"page": 2})
     assert [g["company"].name for g in second.context["pending_companies"]] == ["Firma 15 AS"]
 
@@ -185,3 +185,26 @@ def test_a_company_filter_that_is_no_uuid_shows_every_company_not_a_503(org, adm
     assert "Nordlys AS" in response.content.decode() and response.context["company_filter"] is None
     assert admin.get(APPROVALS, {"company": str(nordlys.uuid)}).context["pending_company_count"] == 1
     assert admin.get(APPROVALS, {"company": str(uuid.uuid4())}).context["pending_company_count"] == 0
+
+
+def test_the_summary_counts_customer_persons_apart_from_companies(org, admin):
+    from tests.service.screening.helpers import customer_person_make, monitoring_make
+
+    config, _ = screening_with_nordlys(org)
+    person = customer_person_make(org.api, config["uuid"], full_name="Jon Egil Dahl")
+    monitoring_make(org.api, config["uuid"], customer_person=person["uuid"])  # no company: waits on its own
+
+    body = admin.get(APPROVALS).content.decode()
+    assert "3 waiting for a decision, for 1 company and 1 customer person" in body
+
+
+def test_the_summary_of_customer_persons_alone_names_no_company(org, admin):
+    from tests.service.screening.helpers import config_make, customer_person_make, monitoring_make
+
+    config = config_make(org.api)
+    for name in ("Jon Egil Dahl", "Kari Nordmann"):
+        monitoring_make(org.api, config["uuid"], customer_person=customer_person_make(org.api, config["uuid"], full_name=name)["uuid"])
+
+    body = admin.get(APPROVALS).content.decode()
+    assert "2 waiting for a decision, for 2 customer persons" in body
+    assert "compan" not in body.split('data-testid="approvals-summary"')[1].split("</span>")[0]
