@@ -14,6 +14,7 @@ before stay.
 from __future__ import annotations
 
 import uuid
+from functools import wraps
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -41,6 +42,30 @@ class _PageDown(Exception):
         self.response = response
 
 
+def _admin_form(*, national_ids: bool = False):
+    """An admin's POST to the page: checks who may send it (403), reads the page as the page view
+    does (a 404 or the page saying the service is down, before anything is sent) and calls the view
+    with what it read."""
+
+    def decorate(view):
+        @require_POST
+        @member_required()
+        @wraps(view)
+        def wrapper(request, customer_person_uuid: uuid.UUID, **kwargs):
+            require_admin(request.member)
+            if national_ids:
+                _require_national_ids(request.member)
+            try:
+                page = _read(request, customer_person_uuid)
+            except _PageDown as down:
+                return down.response
+            return view(request, page, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 @member_required()
 def customer_person_page(request, customer_person_uuid: uuid.UUID):
     member = request.member
@@ -54,14 +79,8 @@ def customer_person_page(request, customer_person_uuid: uuid.UUID):
     return _render(request, page)
 
 
-@require_POST
-@member_required()
-def customer_person_correct(request, customer_person_uuid: uuid.UUID):
-    require_admin(request.member)
-    try:
-        page = _read(request, customer_person_uuid)
-    except _PageDown as down:
-        return down.response
+@_admin_form()
+def customer_person_correct(request, page: dict):
     person = page["detail"].person
     form = PersonCorrectionForm(request.POST, person=person, genders=page["genders"])
     if not form.is_valid():
@@ -69,25 +88,18 @@ def customer_person_correct(request, customer_person_uuid: uuid.UUID):
     changes = form.changes()
     if not changes:
         messages.info(request, NOTHING_CHANGED)
-        return redirect("screening:customer-person", customer_person_uuid)
+        return _back(page)
     try:
         corrected = page["screening"].update_customer_person(person.uuid, **changes)
     except ServiceError as exc:
         return _refused(request, page, "correct_form", form, exc)
     again = " Screened again with the new details." if _screened(page["monitorings"]) else ""
     acted(request, f"{corrected.full_name}'s details are corrected.{again}")
-    return redirect("screening:customer-person", customer_person_uuid)
+    return _back(page)
 
 
-@require_POST
-@member_required()
-def customer_person_national_id_add(request, customer_person_uuid: uuid.UUID):
-    require_admin(request.member)
-    _require_national_ids(request.member)
-    try:
-        page = _read(request, customer_person_uuid)
-    except _PageDown as down:
-        return down.response
+@_admin_form(national_ids=True)
+def customer_person_national_id_add(request, page: dict):
     person = page["detail"].person
     form = NationalIdAddForm(request.POST)
     if not form.is_valid():
@@ -98,17 +110,11 @@ def customer_person_national_id_add(request, customer_person_uuid: uuid.UUID):
     except ServiceError as exc:
         return _refused(request, page, "national_id_form", form, exc)
     acted(request, f"{person.full_name}'s national id is added.")
-    return redirect("screening:customer-person", customer_person_uuid)
+    return _back(page)
 
 
-@require_POST
-@member_required()
-def customer_person_address_add(request, customer_person_uuid: uuid.UUID):
-    require_admin(request.member)
-    try:
-        page = _read(request, customer_person_uuid)
-    except _PageDown as down:
-        return down.response
+@_admin_form()
+def customer_person_address_add(request, page: dict):
     detail = page["detail"]
     form = AddressAddForm(request.POST, countries=page["countries"])
     if form.is_valid() and form.address in [place.address for place in detail.locations]:
@@ -120,18 +126,11 @@ def customer_person_address_add(request, customer_person_uuid: uuid.UUID):
     except ServiceError as exc:
         return _refused(request, page, "address_form", form, exc)
     acted(request, f"{detail.person.full_name}'s address is added.")
-    return redirect("screening:customer-person", customer_person_uuid)
+    return _back(page)
 
 
-@require_POST
-@member_required()
-def customer_person_national_id_remove(request, customer_person_uuid: uuid.UUID, national_identification_uuid: uuid.UUID):
-    require_admin(request.member)
-    _require_national_ids(request.member)
-    try:
-        page = _read(request, customer_person_uuid)
-    except _PageDown as down:
-        return down.response
+@_admin_form(national_ids=True)
+def customer_person_national_id_remove(request, page: dict, national_identification_uuid: uuid.UUID):
     person = page["detail"].person
     number = _one_of(page["detail"].national_ids or (), national_identification_uuid)
     return _remove(
@@ -140,20 +139,18 @@ def customer_person_national_id_remove(request, customer_person_uuid: uuid.UUID,
     )
 
 
-@require_POST
-@member_required()
-def customer_person_address_remove(request, customer_person_uuid: uuid.UUID, location_uuid: uuid.UUID):
-    require_admin(request.member)
-    try:
-        page = _read(request, customer_person_uuid)
-    except _PageDown as down:
-        return down.response
+@_admin_form()
+def customer_person_address_remove(request, page: dict, location_uuid: uuid.UUID):
     person = page["detail"].person
     place = _one_of(page["detail"].locations, location_uuid)
     return _remove(
         request, page, lambda: page["screening"].remove_location(person.uuid, place.uuid),
         done=f"The address {place.one_line} is removed from {person.full_name}.", failed=f"The address {place.one_line} was not removed.",
     )
+
+
+def _back(page: dict):
+    return redirect("screening:customer-person", page["detail"].person.uuid)
 
 
 def _require_national_ids(member) -> None:
@@ -181,7 +178,7 @@ def _remove(request, page: dict, call, *, done: str, failed: str):
             return _render(request, page, status=503)
     else:
         acted(request, done)
-    return redirect("screening:customer-person", page["detail"].person.uuid)
+    return _back(page)
 
 
 # --- the page ---------------------------------------------------------------------------------------
