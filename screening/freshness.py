@@ -40,7 +40,9 @@ GENERATION_TIMEOUT_SECONDS = 30 * 24 * 3600
 SCREENING_ROLE = "aml"
 # Names of the cached values; the suffix changes when their shape does, so an old value is a miss.
 CASE_COUNTS = "case-counts:v2"
-RELATED_COMPANIES = "related-companies:v2"
+RELATED_COMPANIES = "related-companies:v3"
+# Customer persons awaiting approval counted up to this; beyond it the count reads "1,000+".
+PENDING_PERSONS_COUNTED = 1000
 
 
 def _generation_key(organisation_uuid: UUID | str) -> str:
@@ -76,12 +78,15 @@ class CaseCountsState:
 
 @dataclass(frozen=True)
 class RelatedCompaniesState:
-    """The organisation's watchlisted companies with their screening state, by name."""
+    """The organisation's watchlisted companies with their screening state, by name, and how many
+    customer persons (who belong to no company) wait for an approval: together, who waits."""
 
     config_uuid: UUID | None
     watchlists: tuple[WatchlistLink, ...]
     companies: tuple[RelatedCompanyState, ...]
     refreshed_at: datetime
+    pending_customer_persons: int = 0
+    pending_customer_persons_more: bool = False
 
 
 def screening_client(organisation) -> DashboardClient:
@@ -104,11 +109,16 @@ def _fetch_related(client: DashboardClient) -> RelatedCompaniesState:
     config = client.screening.current_config()
     if config is None:
         return RelatedCompaniesState(config_uuid=None, watchlists=(), companies=(), refreshed_at=timezone.now())
-    watchlists, companies = client.gather(
-        lambda: client.screening.attached_watchlists(config.uuid), lambda: client.related.states(config.uuid)
+    watchlists, companies, persons = client.gather(
+        lambda: client.screening.attached_watchlists(config.uuid),
+        lambda: client.related.states(config.uuid),
+        lambda: client.screening.monitorings(
+            config.uuid, status_key="pending", customer_persons_only=True, limit=PENDING_PERSONS_COUNTED
+        ),
     )
     return RelatedCompaniesState(
-        config_uuid=config.uuid, watchlists=tuple(watchlists), companies=tuple(companies), refreshed_at=timezone.now()
+        config_uuid=config.uuid, watchlists=tuple(watchlists), companies=tuple(companies), refreshed_at=timezone.now(),
+        pending_customer_persons=len(persons.rows), pending_customer_persons_more=persons.has_more,
     )
 
 

@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -31,22 +31,13 @@ from screening import freshness
 
 PAGE_SIZE = 100
 
-# Pages of other screening views, by URL name; the path is used until the name exists here.
-# The merger switches these to plain `reverse` once the setup, approvals and queue pages are in.
-OTHER_PAGES = {
-    "queue": ("screening:queue", "/screening/cases/"),
-    "approvals": ("screening:approvals", "/screening/approvals/"),
-    "setup": ("screening:setup", "/screening/setup/"),
-    "batches": ("screening:batches", "/screening/batches/"),
-}
+# The other screening pages these pages link to.
+OTHER_PAGES = {"queue": "screening:queue", "approvals": "screening:approvals", "setup": "screening:setup",
+               "batches": "screening:batches"}
 
 
-def _other_page(key: str) -> str:
-    name, path = OTHER_PAGES[key]
-    try:
-        return reverse(name)
-    except NoReverseMatch:
-        return path
+def _other_pages() -> dict[str, str]:
+    return {key: reverse(name) for key, name in OTHER_PAGES.items()}
 
 
 @dataclass(frozen=True)
@@ -120,7 +111,7 @@ def related_companies(request):
     context = {
         "show": show,
         "query": query,
-        "urls": {key: _other_page(key) for key in OTHER_PAGES},
+        "urls": _other_pages(),
         "can_approve": request.member.can_administer,
     }
     try:
@@ -155,7 +146,7 @@ def home_summary(member) -> dict | None:
     organisation = member.organisation
     if freshness.SCREENING_ROLE not in organisation.role_keys:
         return None
-    summary: dict = {"urls": {key: _other_page(key) for key in OTHER_PAGES}, "can_approve": member.can_administer,
+    summary: dict = {"urls": _other_pages(), "can_approve": member.can_administer,
                      "can_check": member.can_review}
     try:
         counts = freshness.case_counts(organisation=organisation)
@@ -167,6 +158,8 @@ def home_summary(member) -> dict | None:
         "configured": counts.config_uuid is not None,
         "cases": case_summary(counts.counts),
         "pending_company_count": sum(1 for c in related.companies if c.pending_monitorings),
+        "pending_person_count": related.pending_customer_persons,
+        "pending_person_more": related.pending_customer_persons_more,
         "company_count": len(related.companies),
         "refreshed_words": updated_words(min(counts.refreshed_at, related.refreshed_at)),
     }
@@ -179,7 +172,7 @@ def company_screening(request, company_uuid: UUID):
     organisation = request.member.organisation
     if freshness.SCREENING_ROLE not in organisation.role_keys:
         return HttpResponse("")
-    context = {"company_uuid": company_uuid, "urls": {key: _other_page(key) for key in OTHER_PAGES},
+    context = {"company_uuid": company_uuid, "urls": _other_pages(),
                "can_approve": request.member.can_administer}
     try:
         related = freshness.related_companies(organisation=organisation)

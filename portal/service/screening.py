@@ -313,13 +313,16 @@ class ScreeningArea(Area):
         status_key: str | None = None,
         related_company_uuid=None,
         entity_uuid=None,
+        customer_persons_only: bool = False,
         limit: int = 100,
         offset: int = 0,
     ) -> MonitoringPage:
         """Oldest first; status pending, active, declined or removed (None: every one); `entity_uuid`:
-        one person's, customer person's or company's monitorings (every company it is monitored for)."""
+        one person's, customer person's or company's monitorings (every company it is monitored for);
+        `customer_persons_only`: those with no related company, which only customer persons have."""
         params = {
             "approval_status_key": status_key,
+            "no_related_company_flag": "true" if customer_persons_only else None,
             "related_company_uuid": related_company_uuid,
             "monitoring_entity_uuid": entity_uuid,
             "limit": limit,

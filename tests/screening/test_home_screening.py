@@ -53,3 +53,27 @@ def test_no_card_for_an_organisation_that_cannot_screen(db):
     page = member.client().get(HOME).content.decode()
 
     assert 'data-testid="work-screening"' not in page and 'data-testid="work-reports"' in page
+
+
+def test_customer_persons_awaiting_approval_have_a_row_of_their_own(transactional_db, lists):
+    from tests.service.screening.helpers import customer_person_make, monitoring_make
+
+    member = make_member("Nordbank ASA", "ingrid", role=Member.Role.ADMIN)
+    api = api_of(member)
+    config = config_with(api, "un_security_council")
+    company_with_owners(api, config["uuid"], "Nordlys Shipping AS", "912345670", pending=("Kari Nordmann",))
+    client = member.client()
+    assert 'data-testid="home-pending-customer-persons"' not in client.get(HOME).content.decode()  # none waits: no row
+
+    for name in ("Jon Egil Dahl", "Ola Nordvik"):
+        person = customer_person_make(api, config["uuid"], full_name=name)
+        monitoring_make(api, config["uuid"], customer_person=person["uuid"])
+    screened = customer_person_make(api, config["uuid"], full_name="Per Hansen")
+    monitoring_make(api, config["uuid"], customer_person=screened["uuid"], decision={"approved_flag": True})
+    freshness.forget(organisation_uuid=member.organisation.app_customer_uuid)
+
+    page = client.get(HOME).content.decode()
+    assert figure(page, "home-pending-companies") == "1"  # the company's owner, not the customer persons
+    assert figure(page, "home-pending-customer-persons") == "2"
+    row = page.split('data-testid="home-pending-customer-persons"')[0].rsplit("<tr>", 1)[1]
+    assert '<a href="/screening/approvals/">Customer persons awaiting approval</a>' in row
