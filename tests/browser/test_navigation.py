@@ -3,6 +3,8 @@ rest, on one line; the menu opens with the keyboard. Screenshots `nav-<role>-<wi
 $VAKT_SCREENSHOT_DIR when it is set, else tmp_path."""
 
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -49,4 +51,21 @@ def test_the_navigation_fits_on_one_line_and_groups_the_rest(page, transactional
     page.screenshot(path=str(shots / f"nav-{role}-menu.png"), clip={"x": 0, "y": 0, "width": 1280, "height": 380})
     page.keyboard.press("Enter")
     expect(page).not_to_have_url("/")
+    assert list(page.js_errors) == []
+
+
+def test_below_992_px_the_navigation_folds_into_a_menu_button(page, transactional_db, shots):
+    member = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
+    log_in(page, member)
+    page.set_viewport_size({"width": 800, "height": 700})
+    page.goto("/")
+
+    assert page.evaluate("document.documentElement.scrollWidth") == 800  # nothing runs off the window
+    cases = page.locator("#nav").get_by_role("link", name="Cases")
+    expect(cases).to_be_hidden()
+    page.get_by_role("button", name="Menu").click()
+    expect(cases).to_be_visible()
+    page.screenshot(path=str(shots / "nav-800-open.png"), clip={"x": 0, "y": 0, "width": 800, "height": 380})
+    cases.click()
+    expect(page).to_have_url(re.compile(r"/screening/cases/$"))
     assert list(page.js_errors) == []

@@ -107,3 +107,22 @@ def test_before_setup_a_viewer_reads_what_is_missing(page, transactional_db, sho
     expect(page.get_by_test_id("no-config")).to_contain_text("An admin of your organisation sets it up")
     page.screenshot(path=str(shots / "screening-related-empty.png"), full_page=True)
     assert list(page.js_errors) == []
+
+
+@pytest.mark.parametrize("width", [1024, 800])
+def test_the_screening_pages_fit_a_narrow_window(page, admin, shots, width):
+    log_in(page, admin)
+    page.set_viewport_size({"width": width, "height": 800})
+
+    for path in ("/screening/related-companies/", "/screening/approvals/"):
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth") == width, f"{path} runs off a {width} px window"
+    approve = page.get_by_role("button", name="Approve Kari Nordmann")
+    box = approve.bounding_box()
+    if width >= 1024:  # the width the docs promise: the buttons without sideways scrolling
+        assert box["x"] + box["width"] <= width, f"Approve is cut off at {width} px"
+    else:  # narrower, the table scrolls inside its card, and the button is reached so
+        approve.scroll_into_view_if_needed()
+        expect(approve).to_be_in_viewport()
+    page.screenshot(path=str(shots / f"approvals-{width}.png"), full_page=True)
+    assert list(page.js_errors) == []
