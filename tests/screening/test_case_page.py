@@ -175,3 +175,21 @@ def test_it_shows_who_else_is_a_possible_hit_on_the_same_list_entry(officer, lis
     assert "Hit by the list entry: IVAN SERGEYEVICH DRAGUNOV" in queue
     assert f'name="listed_as" value="{screened.sanction_case.uuid}"' in queue  # kept when another filter is applied
     assert len(re.findall(r'data-testid="queue-row"', client.get(QUEUE).content.decode())) == 3
+
+
+def test_a_customers_case_links_to_the_customers_page(officer, lists):
+    from tests.service.screening.cases.conftest import UN_PERSON
+    from tests.service.screening.cases.steps import customer_person_screened
+
+    screened = cases_make(officer)
+    customer_person_screened(api_of(officer), screened.config_uuid, UN_PERSON, "1966-03-14")
+    customer = ScreeningCase.objects.exclude(uuid=screened.sanction_case.uuid).get(list_source_id="KPi.901")
+    client = officer.client()
+
+    page = client.get(case_url(customer.uuid)).content.decode()
+    link = re.search(r'<a href="([^"]+)" data-testid="customer-person-link"[^>]*>([^<]+)</a>', page)
+    assert link and link.group(2) == UN_PERSON
+    assert re.fullmatch(r"/screening/customer-persons/[0-9a-f-]{36}/", link.group(1))
+    customer_page = client.get(link.group(1))  # the page with the customer's national ids and addresses
+    assert customer_page.status_code == 200 and customer_page.context["detail"].person.full_name == UN_PERSON
+    assert 'data-testid="customer-person-link"' not in client.get(case_url(screened.sanction_case.uuid)).content.decode()
