@@ -20,8 +20,8 @@ DAILY = ["Home", "Cases", "Related companies", "Companies", "Watchlists", "Repor
     [
         (Member.Role.ADMIN, "Admin",
          ["Batch screening", "Screening setup", "Approvals", "Members", "API users", "Audit log", "Health", "API reference"]),
-        (Member.Role.OFFICER, "More", ["Batch screening", "Members", "Health", "API reference"]),
-        (Member.Role.VIEWER, "More", ["Batch screening", "Members", "Health", "API reference"]),
+        (Member.Role.OFFICER, "More", ["Batch screening", "Screening setup", "Monitorings", "Members", "Health", "API reference"]),
+        (Member.Role.VIEWER, "More", ["Batch screening", "Screening setup", "Monitorings", "Members", "Health", "API reference"]),
     ],
 )
 def test_the_navigation_fits_on_one_line_and_groups_the_rest(page, transactional_db, shots, role, menu, entries):
