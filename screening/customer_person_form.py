@@ -3,7 +3,8 @@
 The parts (name, birth date and gender; a national id; an address) are one form each, so a
 field and its rule are written once: the approvals page's form that adds a customer person
 and puts them under monitoring is made of all three, and the customer person's page corrects
-the details and adds a national id or an address with one part each.
+the details, adds a national id or an address, or puts the person under monitoring again with one
+part each.
 
 Adding takes up to four calls (person, national id, address, monitoring); the service has
 no single call for it. When a later call is refused, the person already exists: the form
@@ -34,7 +35,7 @@ FIELD_OF = {
         "country_code_two": "country_code",
         "body": "street_address",
     },
-    "monitoring": {},
+    "monitoring": {"monitoring_comment": "comment", "decision_comment": "comment"},
 }
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
@@ -111,11 +112,18 @@ class AddressForm(ServiceForm):
         return PersonAddress(data["street_address"], data["postal_code"], data["postal_place"], data["country_code"])
 
 
-class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm):
-    """A new customer person with, at will, a national id and an address, put under monitoring."""
+class MonitoringForm(ServiceForm):
+    """Putting a customer person under monitoring: approved at once or left for a decision, and why."""
+
+    service_step = "monitoring"
 
     approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
     comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
+
+
+class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, MonitoringForm):
+    """A new customer person with, at will, a national id and an address, put under monitoring."""
+
     customer_person_uuid = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     field_order = [

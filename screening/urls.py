@@ -46,6 +46,8 @@ urlpatterns = [
          name="customer-person-national-id-add"),
     path("customer-persons/<uuid:customer_person_uuid>/addresses/", views_customer_person.customer_person_address_add,
          name="customer-person-address-add"),
+    path("customer-persons/<uuid:customer_person_uuid>/monitor/", views_customer_person.customer_person_monitor,
+         name="customer-person-monitor"),
     path("customer-persons/<uuid:customer_person_uuid>/national-ids/<uuid:national_identification_uuid>/remove/",
          views_customer_person.customer_person_national_id_remove, name="customer-person-national-id-remove"),
     path("customer-persons/<uuid:customer_person_uuid>/addresses/<uuid:location_uuid>/remove/",

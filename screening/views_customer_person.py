@@ -1,6 +1,7 @@
 """A customer person's page (the service's app_url for them): who they are, their national ids
-and addresses, monitoring and cases; admins correct the name, birth date or gender and add or
-remove a national id or an address there.
+and addresses, monitoring and cases; admins correct the name, birth date or gender, add or
+remove a national id or an address, and put a person whose monitoring was removed (or who never
+had one) under monitoring again there.
 
 Each form posts to its own view, which reads the person as the page does (another organisation's
 person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
@@ -26,13 +27,14 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import AddressAddForm, NationalIdAddForm, PersonCorrectionForm
+from screening.customer_person_form import AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm
 from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
 from screening.views_approvals import residence_uuid
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 TEMPLATE = "screening/approvals_customer_person.html"
 NOTHING_CHANGED = "Nothing changed."
+MONITORED_AGAIN = "Put under monitoring again on the customer person's page."
 
 
 class _PageDown(Exception):
@@ -149,6 +151,29 @@ def customer_person_address_remove(request, page: dict, location_uuid: uuid.UUID
     )
 
 
+@_admin_form()
+def customer_person_monitor(request, page: dict):
+    person = page["detail"].person
+    if _live(page["monitorings"]) is not None:  # a second monitoring is refused by the service too
+        messages.info(request, f"{person.full_name} is already under monitoring.")
+        return _back(page)
+    form = MonitoringForm(request.POST)
+    if not form.is_valid():
+        return _render(request, page, monitor_form=form)
+    data = form.cleaned_data
+    other = next(t.uuid for t in page["monitoring_types"] if t.key == "other")
+    try:
+        monitoring = page["screening"].monitor_customer_person(
+            person.config_uuid, person.uuid, monitoring_type_uuid=other, approve=data["approve"],
+            comment=data["comment"] or MONITORED_AGAIN,
+        )
+    except ServiceError as exc:
+        return _refused(request, page, "monitor_form", form, exc)
+    state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
+    acted(request, f"{person.full_name} {state}.")
+    return _back(page)
+
+
 def _back(page: dict):
     return redirect("screening:customer-person", page["detail"].person.uuid)
 
@@ -195,12 +220,12 @@ def _read(request, customer_person_uuid) -> dict:
         detail = first_found([lambda: screening.customer_person(customer_person_uuid)])
         reads = [lambda: screening.monitorings(detail.person.config_uuid, entity_uuid=detail.person.uuid).rows]
         if can_edit:
-            reads += [screening.genders, screening.countries, screening.person_location_types]
+            reads += [screening.genders, screening.countries, screening.person_location_types, screening.monitoring_types]
         monitorings, *lookups = client.gather(*reads)
     except ServiceError as exc:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
-    genders, countries, location_types = lookups or ((), (), ())
+    genders, countries, location_types, monitoring_types = lookups or ((), (), (), ())
     return {
         "screening": screening,
         "detail": detail,
@@ -209,6 +234,7 @@ def _read(request, customer_person_uuid) -> dict:
         "genders": genders,
         "countries": countries,
         "location_types": location_types,
+        "monitoring_types": monitoring_types,
     }
 
 
@@ -221,6 +247,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "detail": detail,
         "monitorings": page["monitorings"],
         "screened": _screened(page["monitorings"]),
+        "live_monitoring": _live(page["monitorings"]),
         "can_edit": page["can_edit"],
         "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
     }
@@ -228,7 +255,14 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["correct_form"] = forms.get("correct_form") or PersonCorrectionForm(person=detail.person, genders=page["genders"])
         context["national_id_form"] = forms.get("national_id_form") or NationalIdAddForm()
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
+        context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
     return render(request, TEMPLATE, context, status=status)
+
+
+def _live(monitorings):
+    """The person's monitoring that is not removed (pending, active or declined), if any: a customer
+    person has at most one."""
+    return next((m for m in monitorings if m.status_key != "removed"), None)
 
 
 def _screened(monitorings) -> bool:
