@@ -45,6 +45,9 @@ def test_a_customer_whose_monitoring_was_removed_is_screened_again_at_once(org, 
     removed = admin.post("/screening/approvals/remove/", {"monitoring": monitoring["entity_monitoring"]["uuid"],
                                                           "name": PEP_PERSON, "reason": "Left the bank"})
     assert removed.status_code == 302
+    gone = admin.get(f"/screening/monitorings/{monitoring['entity_monitoring']['uuid']}/").content.decode()
+    assert (f'<a href="{_page(person)}" data-testid="customer-person-link">{PEP_PERSON}\'s page</a>: '
+            "national ids and addresses; to screen the person again, put them under monitoring there.") in gone
     page = admin.get(_page(person)).content.decode()
     assert 'data-testid="monitor-form"' in page and ">Monitor again</button>" in page
 
@@ -54,6 +57,8 @@ def test_a_customer_whose_monitoring_was_removed_is_screened_again_at_once(org, 
     assert response.redirect_chain == [(_page(person), 302)]
     assert f"{PEP_PERSON} is screened from now on." in page
     assert 'data-testid="monitor-form"' not in page  # monitored now: no second one offered
+    badges = re.findall(r'data-testid="monitoring-status"[^>]*>([^<]+)<', page) or re.findall(r'class="badge[^"]*"[^>]*>(Screened|Removed)<', page)
+    assert badges[:2] == ["Screened", "Removed"]  # newest first
     assert _statuses(person) == ["removed", "kept"]
     new = EntityMonitoring.objects.get(customer_person_id=person, removed_flag=False)
     assert new.monitoring_comment == "Came back as a customer"
