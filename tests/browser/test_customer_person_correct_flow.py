@@ -1,6 +1,7 @@
 """An admin corrects a customer person's name on the person's page and reads the new name there;
 a refused birth date comes back at its field; an officer reads the page without the forms. An admin
-removes an address and a national id, each only once the browser's confirm dialog is accepted.
+removes an address and a national id, each only once the browser's confirm dialog is accepted, and puts a
+customer under monitoring, removes it on the monitoring's page and monitors the customer again.
 
 Screenshots go to $VAKT_SCREENSHOT_DIR when it is set, else to tmp_path.
 """
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from portal.models import Member
 from service.audit.models import AuditEvent
-from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification
+from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification, EntityMonitoring
 from tests.browser.conftest import log_in
 from tests.conftest import ALL_ROLES
 from tests.screening.helpers import api_of, member_make
@@ -109,4 +110,34 @@ def test_an_admin_removes_an_address_and_a_national_id_after_confirming(page, tr
     assert {e.action_key for e in AuditEvent.objects.filter(action_key__endswith="_remove")} == {
         "customer_person.location_remove", "customer_person.national_id_remove"
     }
+    assert page.js_errors == []
+
+
+def test_an_admin_puts_a_customer_under_monitoring_again_after_a_removal(page, transactional_db, shots):
+    admin = member_make("Nordbank ASA", "ingrid", Member.Role.ADMIN)
+    api = api_of(admin)
+    config = config_make(api)
+    kari = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    log_in(page, admin)
+    page.goto(f"/screening/customer-persons/{kari['uuid']}/")
+
+    form = page.get_by_test_id("monitor-form")
+    expect(form.get_by_role("button", name="Put under monitoring")).to_be_visible()  # never monitored
+    expect(form.get_by_label("Screen from now on (approve the monitoring)")).to_be_checked()
+    form.get_by_label("Why this person is screened").fill("Private banking customer")
+    form.get_by_role("button", name="Put under monitoring").click()
+    expect(page.get_by_role("alert")).to_have_text("Kari Nordmann is screened from now on.")
+    expect(page.get_by_test_id("monitor-form")).to_have_count(0)
+
+    page.get_by_role("link", name="since").first.click()  # the monitoring's page
+    page.get_by_label("Reason for removing").fill("Customer relationship ended")
+    page.get_by_role("button", name="Remove from screening").click()
+    page.get_by_test_id("customer-person-link").click()
+    form = page.get_by_test_id("monitor-form")
+    form.get_by_label("Screen from now on (approve the monitoring)").uncheck()
+    form.get_by_role("button", name="Monitor again").click()
+    expect(page.get_by_role("alert")).to_have_text("Kari Nordmann waits for approval under Pending.")
+    page.screenshot(path=str(shots / "customer-person-monitored-again.png"), full_page=True)
+    statuses = [m.removed_flag for m in EntityMonitoring.objects.filter(customer_person_id=kari["uuid"]).order_by("create_timestamp")]
+    assert statuses == [True, False]
     assert page.js_errors == []
