@@ -89,6 +89,12 @@ class NationalIdForm(ServiceForm):
         return data
 
 
+def national_id_held_text(holder) -> str:
+    """The field's error when another customer person already has the number: one customer, one record."""
+    born = f", born {holder.birth_date:%d.%m.%Y}," if holder.birth_date else ""
+    return f"{holder.full_name}{born} already has this national id. Open their page under Customer persons instead."
+
+
 class AddressForm(ServiceForm):
     """An address; every part may be left out (the service checks the country code)."""
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import CustomerPersonForm
+from screening.customer_person_form import CustomerPersonForm, national_id_held_text
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -189,6 +189,16 @@ def _customer_person_save(screening, config, context, form):
     step = "person"
     try:
         if data.get("customer_person_uuid") is None:
+            if data.get("national_id_number"):  # checked, and its holder looked for, before anyone is saved
+                step = "national_id"
+                holder = screening.customer_person_with_national_id(
+                    config.uuid, schema=data["national_id_schema"], number=data["national_id_number"]
+                )
+                if holder is not None:
+                    form.add_error("national_id_number", national_id_held_text(holder))
+                    form.add_error(None, "Nothing was saved.")
+                    return None
+                step = "person"
             saved = screening.create_customer_person(
                 config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
             )

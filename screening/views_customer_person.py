@@ -27,7 +27,9 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm
+from screening.customer_person_form import (
+    AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
+)
 from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
 from screening.views_approvals import residence_uuid
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
@@ -108,6 +110,12 @@ def customer_person_national_id_add(request, page: dict):
         return _render(request, page, national_id_form=form)
     data = form.cleaned_data
     try:
+        holder = page["screening"].customer_person_with_national_id(
+            person.config_uuid, schema=data["national_id_schema"], number=data["national_id_number"]
+        )
+        if holder is not None and holder.uuid != person.uuid:  # the person's own: the service says so
+            form.add_error("national_id_number", national_id_held_text(holder))
+            return _render(request, page, national_id_form=form)
         page["screening"].add_national_id(person.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
     except ServiceError as exc:
         return _refused(request, page, "national_id_form", form, exc)

@@ -369,6 +369,13 @@ class ScreeningArea(Area):
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
 
+    def customer_person_with_national_id(self, config_uuid, *, schema: str, number: str) -> CustomerPerson | None:
+        """The config's customer person who has this national id, if any (the service checks the number
+        first: a 400 naming the query field; needs the national-id role)."""
+        params = {"national_identification_schema": schema, "national_identification_number": number}
+        rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
+        return CustomerPerson.from_json(rows[0]) if rows else None
+
     def customer_person(self, customer_person_uuid) -> CustomerPersonDetail:
         data = self.client.get("analysis", _person_path(customer_person_uuid))
         ids = data.get("customer_person_national_identifications")

@@ -22,6 +22,21 @@ router = Router(tags=["Screening customer persons"])
 
 class CustomerPersonQuery(PageQuery):
     name_contains: str | None = None
+    national_identification_schema: str | None = None
+    national_identification_number: str | None = None
+
+    def national_id(self, request: HttpRequest) -> tuple[str, str] | None:
+        """(schema, compact number) to look a person up by, or None. Needs the national-id role: whoever
+        may not read numbers may not find out who has one either."""
+        schema, number = self.national_identification_schema, self.national_identification_number
+        if schema is None and number is None:
+            return None
+        request.auth.require("aml", NATIONAL_ID)
+        if not schema or not number:
+            missing = "national_identification_number" if schema else "national_identification_schema"
+            raise bad_field(["query", missing], "give the schema and the number together")
+        schema = schema.strip().upper()
+        return schema, services.national_id_compact(schema=schema, number=number, where="query")
 
 
 def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
@@ -59,8 +74,9 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
     summary="Extension: the config's customer persons",
     description=(
         "Sorted by name, each with its monitoring's status; `name_contains` keeps those whose name contains the text (any case; runs of "
-        "spaces are one; at most 200 characters); `limit` (default 100, at most 1000) and `offset` as in "
-        "rule 6: the end is reached when fewer than `limit` come back."
+        "spaces are one; at most 200 characters); `national_identification_schema` with `national_identification_number` "
+        "(checked as when added; needs the `person_national_identification` role) the person who has that number, if any; "
+        "`limit` (default 100, at most 1000) and `offset` as in rule 6: the end is reached when fewer than `limit` come back."
     ),
     openapi_extra=EXTENSION,
 )
@@ -68,7 +84,10 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
     config = config_of(request, screening_config_uuid)
     page = query.page()
     name = name_search_parse(query.name_contains)
-    rows = selectors.customer_persons_list(config=config, name_contains=name)[page.offset : page.offset + page.limit]
+    national_id = query.national_id(request)
+    rows = selectors.customer_persons_list(config=config, name_contains=name, national_id=national_id)[
+        page.offset : page.offset + page.limit
+    ]
     return [s.customer_person_listed_out(p) for p in rows]
 
 
@@ -122,7 +141,8 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
     description=(
         "Needs the `person_national_identification` role besides `aml`. NO (fødselsnummer or D-number), "
         "SE (personnummer) and DK (CPR) numbers are checked, check digits included; a number recorded twice "
-        "for the person is a 400."
+        "for the person is a 400 (`already_recorded`), and so is one already recorded for another customer person of "
+        "the config (`recorded_for_another_person`, naming that person)."
     ),
 )
 def national_id_add(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.NationalIdIn):

@@ -12,14 +12,23 @@ from service.screening.monitoring_selectors import monitoring_status_expression
 from service.companies.models import GeoCountry
 
 
-def customer_persons_list(*, config: ScreeningConfig, name_contains: str | None = None) -> QuerySet[CustomerPerson]:
-    """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case).
+def customer_persons_list(
+    *, config: ScreeningConfig, name_contains: str | None = None, national_id: tuple[str, str] | None = None
+) -> QuerySet[CustomerPerson]:
+    """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case);
+    `national_id` (schema, compact number) the one who has that number.
 
     Each has `monitoring_status_key`: that of its monitoring not removed (there is at most one, a
     customer person having no related company), else of its newest removed one, else None."""
     queryset = CustomerPerson.objects.filter(screening_config=config)
     if name_contains:
         queryset = queryset.filter(full_name__icontains=name_contains)
+    if national_id is not None:
+        schema, number = national_id
+        queryset = queryset.filter(
+            national_identifications__national_identification_schema=schema,
+            national_identifications__national_identification_number=number,
+        )
     status = (
         EntityMonitoring.objects.filter(customer_person=OuterRef("pk"))
         .order_by("removed_flag", "-create_timestamp")

@@ -2,7 +2,9 @@
 
 National ids are checked with python-stdnum (NO fødselsnummer, including D-numbers;
 SE personnummer; DK CPR) and stored in one form (compact; SE as its twelve digits), so the same number written
-with or without separators is one number. A person's birth date may not lie in the future.
+with or without separators is one number. A number identifies one person: within a screening config
+it is recorded for one customer person only, so the same customer is not screened (and raised) twice.
+A person's birth date may not lie in the future.
 """
 
 from __future__ import annotations
@@ -121,17 +123,17 @@ def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict
     )
 
 
-def national_id_compact(*, schema: str, number: str) -> str:
-    """The compact number, or a 400 naming the field that is wrong."""
+def national_id_compact(*, schema: str, number: str, where: str = "body") -> str:
+    """The compact number, or a 400 naming the field that is wrong (in the body, or the query)."""
     module = NATIONAL_ID_MODULES.get(schema)
     if module is None:
-        raise bad_field(["body", "national_identification_schema"], "must be NO, SE or DK")
+        raise bad_field([where, "national_identification_schema"], "must be NO, SE or DK")
     try:
         valid = module.validate(number)
         return _swedish_twelve_digits(valid) if schema == "SE" else valid
     except StdnumError as exc:
         raise bad_field(
-            ["body", "national_identification_number"], f"not a valid {NATIONAL_ID_NAMES[schema]} ({exc})"
+            [where, "national_identification_number"], f"not a valid {NATIONAL_ID_NAMES[schema]} ({exc})"
         ) from None
 
 
@@ -148,6 +150,23 @@ def customer_person_national_id_add(
         raise duplicate
     try:
         with transaction.atomic():
+            # One writer of the config's numbers at a time, so two people cannot both take one number.
+            ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
+            holder = (
+                CustomerPerson.objects.filter(
+                    screening_config_id=person.screening_config_id,
+                    national_identifications__national_identification_schema=schema,
+                    national_identifications__national_identification_number=compact,
+                )
+                .exclude(pk=person.pk)
+                .first()
+            )
+            if holder is not None:
+                raise bad_field(
+                    ["body", "national_identification_number"],
+                    f"already recorded for another customer person of the screening config: {holder.full_name} ({holder.uuid})",
+                    code="recorded_for_another_person",
+                )
             row = CustomerPersonNationalIdentification.objects.create(
                 customer_person=person,
                 national_identification_schema=schema,

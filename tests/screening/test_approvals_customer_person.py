@@ -67,21 +67,35 @@ def test_a_comment_a_person_typed_is_shown_as_typed(org, admin):
     assert "Owns 12.5% of Fjord AS, per KYC form" in page
 
 
-def test_a_bad_national_id_is_shown_at_its_field_and_the_person_is_not_made_twice(org, admin):
+def test_a_bad_national_id_is_shown_at_its_field_and_nothing_is_saved(org, admin):
     config = config_make(org.api)
     response = admin.post(ADD, _form(national_id_number="15108695087"))
     assert response.status_code == 200
     form = response.context["person_form"]
     assert list(form.errors) == ["national_id_number", "__all__"]
-    assert "Kari Nordmann was saved, but not yet given its national id" in form.errors["__all__"][0]
-    kept = form.data["customer_person_uuid"]
+    assert form.errors["__all__"] == ["Nothing was saved. Correct the field and send again."]
+    assert "not a valid Norwegian" in form.errors["national_id_number"][0]
     assert 'data-testid="field-error-national_id_number"' in response.content.decode()
-    listed = re.findall(r'data-testid="customer-person"><td><a href="[^"]+">([^<]+)<', response.content.decode())
-    assert listed == ["Kari Nordmann"]  # the saved person is listed beside the message that says so
+    assert CustomerPerson.objects.count() == 0  # the number is checked before the person is made
 
-    fixed = admin.post(ADD, _form(customer_person_uuid=kept), follow=True)
+    fixed = admin.post(ADD, _form(), follow=True)
     assert "added as a customer person" in fixed.content.decode()
     assert CustomerPerson.objects.count() == 1
+    assert statuses(org, config) == {"Kari Nordmann": "active"}
+
+
+def test_a_national_id_another_customer_has_is_refused_and_nobody_is_added(org, admin):
+    config = config_make(org.api)
+    assert admin.post(ADD, _form(birth_date="15.10.1986")).status_code == 302  # Kari, with her national id
+
+    again = admin.post(ADD, _form(full_name="Kari Nordmann Hansen", national_id_number="151086 95088"))
+
+    form = again.context["person_form"]
+    assert form.errors["national_id_number"] == [
+        "Kari Nordmann, born 15.10.1986, already has this national id. Open their page under Customer persons instead."
+    ]
+    assert form.errors["__all__"] == ["Nothing was saved."]
+    assert [p.full_name for p in CustomerPerson.objects.all()] == ["Kari Nordmann"]
     assert statuses(org, config) == {"Kari Nordmann": "active"}
 
 
@@ -200,6 +214,7 @@ def test_the_birth_date_is_typed_and_shown_as_dd_mm_yyyy(org, admin):
     for typed in ("15.10.1986", "1986-10-15"):
         back = admin.post(ADD, _form(birth_date=typed, national_id_number="15108695087", full_name=f"Kari {typed}"))
         assert re.search(r'<input[^>]*name="birth_date"[^>]*value="15.10.1986"', back.content.decode())
+    assert admin.post(ADD, _form(birth_date="1986-10-15")).status_code == 302
     assert {p.birth_date.isoformat() for p in CustomerPerson.objects.all()} == {"1986-10-15"}
     assert "<td>15.10.1986</td>" in admin.get("/screening/approvals/?view=persons").content.decode()
 

@@ -97,3 +97,17 @@ def test_without_the_national_id_role_an_admin_gets_no_form_and_403(db):
     assert "National ids need the API role person_national_identification" in page
     assert client.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "15108695088"}).status_code == 403
     assert CustomerPersonNationalIdentification.objects.count() == 0
+
+
+def test_a_number_another_customer_has_is_refused_naming_them(org, admin, kari):
+    per = customer_person_make(org.api, kari["screening_config_uuid"], full_name="Per Hansen", birth_date=None)
+    fields = {"national_id_schema": "NO", "national_id_number": "15108695088"}
+    assert admin.post(_add(per), fields).status_code == 302
+
+    response = admin.post(_add(kari), {**fields, "national_id_number": "151086 95088"})
+
+    assert response.status_code == 200
+    assert response.context["national_id_form"].errors == {
+        "national_id_number": ["Per Hansen already has this national id. Open their page under Customer persons instead."]
+    }
+    assert CustomerPersonNationalIdentification.objects.count() == 1

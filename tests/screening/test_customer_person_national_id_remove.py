@@ -23,8 +23,8 @@ BOTH = ["aml", "person_national_identification"]
 NUMBER = "15108695088"
 
 
-def national_id_make(api, person: dict) -> dict:
-    body = {"national_identification_schema": "NO", "national_identification_number": NUMBER}
+def national_id_make(api, person: dict, number: str = NUMBER) -> dict:
+    body = {"national_identification_schema": "NO", "national_identification_number": number}
     response = api.post(customer_person_url(person["uuid"], "/customer-person-national-identification"), body, roles=BOTH)
     assert response.status_code == 201, response.json()
     return response.json()
@@ -100,7 +100,7 @@ def test_another_organisations_person_is_404_and_nothing_is_sent(admin, other_or
 def test_a_number_that_is_not_this_persons_is_404_and_nothing_is_sent(org, admin, kari, nothing_sent):
     person, _ = kari
     per = customer_person_make(org.api, person["screening_config_uuid"], full_name="Per Hansen")
-    pers_id = national_id_make(org.api, per)  # the same number, another person's record
+    pers_id = national_id_make(org.api, per, "01010100131")  # another person's record
 
     for national_id in (pers_id, {"uuid": uuid.uuid4()}):
         response = admin.post(_remove(person, national_id))

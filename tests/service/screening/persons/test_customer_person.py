@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from django.utils import timezone
 
 from service.screening.models import CustomerPerson
@@ -139,3 +141,40 @@ def test_it_lists_each_person_with_the_status_of_their_monitoring(api):
         "Anna Active": "active", "Dina Declined": "declined", "Nils Never": None,
         "Petra Pending": "pending", "Rolf Removed": "removed", "Rita Returned": "pending",
     }
+
+
+def test_it_finds_the_person_who_has_a_national_id(api):
+    from tests.service.screening.helpers import customer_person_url
+
+    config = config_make(api)
+    kari = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    customer_person_make(api, config["uuid"], full_name="Ola Nordvik")
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    both = ["aml", "person_national_identification"]
+    assert api.post(customer_person_url(kari["uuid"], "/customer-person-national-identification"), body, roles=both).status_code == 201
+    url = config_url(config["uuid"], "/customer-person")
+
+    found = api.get(url, {"national_identification_schema": "no", "national_identification_number": "151086 95088"}, roles=both)
+    assert [p["full_name"] for p in found.json()] == ["Kari Nordmann"]  # written otherwise: the same number
+    nobody = api.get(url, {"national_identification_schema": "NO", "national_identification_number": "01010100131"}, roles=both)
+    assert nobody.status_code == 200 and nobody.json() == []
+    # Who has a number is a fact behind the national-id role.
+    without = api.get(url, {"national_identification_schema": "NO", "national_identification_number": "15108695088"}, roles=AML)
+    assert without.status_code == 403 and "person_national_identification" in without.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"national_identification_schema": "NO"}, "national_identification_number"),
+        ({"national_identification_number": "15108695088"}, "national_identification_schema"),
+        ({"national_identification_schema": "NO", "national_identification_number": "15108695087"}, "national_identification_number"),
+        ({"national_identification_schema": "FI", "national_identification_number": "131052-308T"}, "national_identification_schema"),
+    ],
+    ids=["no-number", "no-schema", "bad-check-digit", "unknown-schema"],
+)
+def test_a_national_id_search_names_the_query_field_that_is_wrong(api, params, field):
+    config = config_make(api)
+    response = api.get(config_url(config["uuid"], "/customer-person"), params, roles=["aml", "person_national_identification"])
+    assert response.status_code == 400
+    assert field_locs(response) == [["query", field]]

@@ -94,3 +94,32 @@ def test_it_keeps_another_organisations_person_out_of_reach(api, other_api):
     body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
     assert api.post(customer_person_url(theirs["uuid"], TAIL), body, roles=BOTH).status_code == 404
     assert not CustomerPersonNationalIdentification.objects.exists()
+
+
+def test_it_refuses_a_number_another_customer_person_of_the_config_has(api, other_api, person):
+    config_uuid = person["screening_config_uuid"]
+    twin = customer_person_make(api, config_uuid, full_name="Kari Nordmann-Hansen")
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    assert api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).status_code == 201
+
+    body["national_identification_number"] = "151086 95088"  # the same number, written otherwise
+    response = api.post(customer_person_url(twin["uuid"], TAIL), body, roles=BOTH)
+
+    assert response.status_code == 400
+    assert field_locs(response) == [["body", "national_identification_number"]]
+    [error] = response.json()["errors"]
+    assert error["msg"] == f"already recorded for another customer person of the screening config: Kari Nordmann ({person['uuid']})"
+    assert response.json()["code"] == "recorded_for_another_person"
+    assert CustomerPersonNationalIdentification.objects.count() == 1
+    # Another config (another organisation's) may record the same person: configs screen apart.
+    theirs = customer_person_make(other_api, config_make(other_api)["uuid"])
+    assert other_api.post(customer_person_url(theirs["uuid"], TAIL), body, roles=BOTH).status_code == 201
+
+
+def test_a_number_freed_by_a_removal_can_be_recorded_for_another_person(api, person):
+    twin = customer_person_make(api, person["screening_config_uuid"], full_name="Kari Hansen")
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    recorded = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).json()
+    assert api.client.delete(customer_person_url(person["uuid"], f"{TAIL}/{recorded['uuid']}"),
+                             **api.headers(BOTH)).status_code == 204
+    assert api.post(customer_person_url(twin["uuid"], TAIL), body, roles=BOTH).status_code == 201
