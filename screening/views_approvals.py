@@ -7,6 +7,7 @@ the same view of the page) and, with htmx, swaps only the pending list.
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import date
 
@@ -21,7 +22,7 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import CustomerPersonForm, national_id_held_text
+from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -30,6 +31,8 @@ PENDING_FETCH = 1000  # the service's largest page: the pending list is read onc
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
 PERSONS_PER_PAGE = 50
+# A search of digits (with the spaces, dashes or + a national id is written with) looks for a national id.
+NUMBER_LIKE = re.compile(r"[\d][\d +-]{5,18}[\d]")
 DECISIONS = {"approve": True, "decline": False}  # a choice: anything else decides nothing
 NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
 TYPE_WORDS = {
@@ -331,26 +334,43 @@ def _persons(request, client, config, *, form) -> dict:
     screening = client.screening
     search = name_search_text(request.GET.get("q"))[:NAME_SEARCH_MAX]
     number = _page_number(request)
+    national_ids = can_read_national_ids(request.member)
+    by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
     genders, countries, types, location_types, persons = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
+        (lambda: _national_id_holders(screening, config, search)) if by_national_id else
         # One more than a page: whether a next page exists.
         lambda: screening.customer_persons(
             config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
         ),
     )
-    national_ids = can_read_national_ids(request.member)
     initial = _person_prefill(request.GET) if form is None else None
     person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
     return {
         "person_form": person_form,
         "customer_persons": persons[:PERSONS_PER_PAGE],
         "persons_search": search,
+        "persons_by_national_id": by_national_id,
         "persons_page": number,
         "persons_more": len(persons) > PERSONS_PER_PAGE,
         "national_ids_allowed": national_ids,
         "monitoring_types": types,
         "location_types": location_types,
     }
+
+
+def _national_id_holders(screening, config, search: str) -> list:
+    """Who has the national id typed in the search: the service is asked for each country's number it
+    could be (one that is not valid for a country is refused there, and skipped)."""
+    holders = {}
+    for schema, _ in NATIONAL_ID_SCHEMAS[1:]:
+        try:
+            holder = screening.customer_person_with_national_id(config.uuid, schema=schema, number=search)
+        except ServiceBadRequest:
+            continue
+        if holder is not None:
+            holders[holder.uuid] = holder
+    return list(holders.values())
 
 
 def _person_prefill(query) -> dict:

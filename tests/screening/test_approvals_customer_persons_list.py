@@ -79,3 +79,44 @@ def test_each_person_shows_whether_they_are_screened(org, admin):
         "Berit Waiting 17.05.1980 Female Pending",
         "Cato Never 17.05.1980 Female not monitored",
     ]
+
+
+def _national_id_add(api, person, number: str, schema: str = "NO") -> None:
+    from tests.service.screening.helpers import customer_person_url
+
+    body = {"national_identification_schema": schema, "national_identification_number": number}
+    response = api.post(customer_person_url(person["uuid"], "/customer-person-national-identification"), body,
+                        roles=["aml", "person_national_identification"])
+    assert response.status_code == 201, response.json()
+
+
+def test_it_finds_a_customer_person_by_national_id_however_it_is_written(org, admin):
+    config = config_make(org.api)
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann")
+    customer_person_make(org.api, config["uuid"], full_name="Per Hansen")
+    sven = customer_person_make(org.api, config["uuid"], full_name="Sven Svensson")
+    _national_id_add(org.api, kari, "15108695088")
+    _national_id_add(org.api, sven, "19880320-0016", schema="SE")
+
+    assert 'placeholder="Find a customer person by name or national id"' in admin.get(TAB, {"view": "persons"}).content.decode()
+    assert _names(admin.get(TAB, {"view": "persons", "q": "151086 95088"})) == ["Kari Nordmann"]
+    assert _names(admin.get(TAB, {"view": "persons", "q": "880320-0016"})) == ["Sven Svensson"]  # without the century
+    page = admin.get(TAB, {"view": "persons", "q": "01010100131"}).content.decode()  # a valid number nobody has
+    assert "No customer person has the national id “01010100131”." in page
+
+
+def test_without_the_national_id_role_digits_are_a_name_search(db):
+    from django.test import Client
+
+    from tests.conftest import ALL_ROLES, ApiCaller
+    from tests.portal.conftest import make_member
+
+    roles = [key for key in ALL_ROLES if key != "person_national_identification"]
+    member = make_member("Nordbank ASA", "ingrid", roles=roles, role=Member.Role.ADMIN)
+    api = ApiCaller(Client(), member.credentials)
+    config = config_make(api)
+    customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+
+    page = member.client().get(TAB, {"view": "persons", "q": "15108695088"}).content.decode()
+    assert 'placeholder="Find a customer person by name"' in page
+    assert "No customer person’s name contains “15108695088”." in page  # nobody learns who has a number
