@@ -3,6 +3,7 @@
     ?q=<text>                                   (the screened or listed name contains it)
     &status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
     &hit=pep|sanction                           (default any)
+    &screened=person|customer|company           (default anyone: who was screened)
     &company=<related company uuid>
     &listed_as=<case uuid>                      (the cases on the same list entry as that case)
     &assignee=me|nobody                         (default anyone)
@@ -31,6 +32,8 @@ STATUS_CHOICES = {
 }
 STATUS_LABELS = {"open": "Open", "pending": "Pending", "ongoing": "Ongoing", "complete": "Complete", "all": "All"}
 HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
+SCREENED_CHOICES = {"": "Anyone", "person": "Persons behind companies", "customer": "Customers", "company": "Companies"}
+SCREENED_ENTITY_KEYS = {"person": "person", "customer": "customer_person", "company": "company"}
 ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
 SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
 PAGE_SIZE = 50
@@ -41,6 +44,7 @@ NOBODYS_UUID = uuid.UUID(int=0)  # "assigned to me" for a login not linked to a 
 class QueueFilters:
     status: str = "open"
     hit: str = ""
+    screened: str = ""
     company: uuid.UUID | None = None
     assignee: str = ""
     sort: str = "oldest"
@@ -67,6 +71,7 @@ class QueueFilters:
         return cls(
             status=choice("status", STATUS_CHOICES, "open"),
             hit=choice("hit", HIT_CHOICES, ""),
+            screened=choice("screened", SCREENED_CHOICES, ""),
             company=uuid_or_none("company"),
             listed_as=uuid_or_none("listed_as"),
             assignee=choice("assignee", ASSIGNEE_CHOICES, ""),
@@ -95,6 +100,7 @@ class QueueFilters:
             assigned=False if self.assignee == "nobody" else None,
             name=self.name or None,
             listed_as_case_uuid=self.listed_as,
+            entity_key=SCREENED_ENTITY_KEYS.get(self.screened),
         )
 
     def status_tabs(self, counts: dict[str, int]) -> list[dict]:
@@ -114,6 +120,7 @@ class QueueFilters:
             "q": values.name or None,
             "status": values.status if values.status != "open" else None,
             "hit": values.hit or None,
+            "screened": values.screened or None,
             "company": str(values.company) if values.company else None,
             "listed_as": str(values.listed_as) if values.listed_as else None,
             "assignee": values.assignee or None,
@@ -124,4 +131,4 @@ class QueueFilters:
         return f"?{text}" if text else "?"
 
     def is_narrowed(self) -> bool:
-        return bool(self.hit or self.company or self.assignee or self.name or self.listed_as)
+        return bool(self.hit or self.screened or self.company or self.assignee or self.name or self.listed_as)

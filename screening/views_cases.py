@@ -33,7 +33,7 @@ from screening.case_export import cases_csv_response
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
 from screening.pages import current_config_or_message, member_names
-from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SORT_CHOICES, QueueFilters
+from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOICES, SORT_CHOICES, QueueFilters
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
@@ -61,7 +61,7 @@ def case_queue(request, *, batch: dict | None = None):
     client = client_for_member(request.member)
     can_review = request.member.role in REVIEWERS
     context = {"filters": filters, "page": None, "service_error": None, "can_review": can_review,
-               "hit_choices": HIT_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
+               "hit_choices": HIT_CHOICES, "screened_choices": SCREENED_CHOICES, "assignee_choices": ASSIGNEE_CHOICES, "sort_choices": SORT_CHOICES,
                "linked": request.member.app_membership_uuid is not None, "batch": batch or {},
                "colleagues": colleagues_for(request.member) if can_review else []}
     config, context["service_error"] = current_config_or_message(client)

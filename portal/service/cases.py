@@ -164,9 +164,11 @@ class CaseFilters:
     assigned: bool | None = None
     name: str | None = None  # the screened or listed name contains it
     listed_as_case_uuid: UUID | None = None  # the cases on the same listed person or company as this case
+    entity_key: str | None = None  # person (behind a company), customer_person or company
 
     def params(self) -> dict:
         return {
+            "inquiry_entity_key": self.entity_key,
             "name_contains": self.name,
             "listed_as_case_uuid": self.listed_as_case_uuid,
             "related_company_uuid": self.related_company_uuid,

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
 from service.auth.models import AppMembership
-from service.errors import BadRequest, field_error
+from service.errors import BadRequest, bad_field, field_error
 from service.name_search import name_search_parse
 from service.openapi import conflict_answer
 from service.pagination import PageQuery, collection
@@ -26,6 +26,10 @@ router = Router(tags=["Screening cases"])
 EXT = "Extension: "
 
 
+# The kinds of screened entity an inquiry (and so a case) is about.
+ENTITY_KEYS = ("person", "customer_person", "company")
+
+
 class CaseFilterQuery(Schema):
     """The filters shared by the collection and the counts per status."""
 
@@ -38,6 +42,11 @@ class CaseFilterQuery(Schema):
         None, description=EXT + "the cases of one screened person or company (entity_inquiry.inquiry_entity_uuid)"
     )
     screening_case_uuid: uuid.UUID | None = Field(None, description=EXT + "one case (an empty page when not this config's)")
+    inquiry_entity_key: str | None = Field(
+        None,
+        description=EXT + "the cases of one kind of screened entity: person (the persons behind companies), "
+        "customer_person or company (a company's own name)",
+    )
     name_contains: str | None = Field(
         None,
         description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
@@ -51,6 +60,8 @@ class CaseFilterQuery(Schema):
     )
 
     def filters(self, status_keys: list[str] | None = None) -> selectors.CaseFilters:
+        if self.inquiry_entity_key is not None and self.inquiry_entity_key not in ENTITY_KEYS:
+            raise bad_field(["query", "inquiry_entity_key"], f"must be one of {', '.join(ENTITY_KEYS)}")
         return selectors.CaseFilters(
             status_keys=status_keys,
             related_company_uuid=self.related_company_uuid,
@@ -62,6 +73,7 @@ class CaseFilterQuery(Schema):
             screening_case_uuid=self.screening_case_uuid,
             name_contains=name_search_parse(self.name_contains),
             listed_as_case_uuid=self.listed_as_case_uuid,
+            inquiry_entity_key=self.inquiry_entity_key,
         )
 
 

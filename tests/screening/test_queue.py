@@ -135,3 +135,23 @@ def test_it_says_when_screening_is_not_set_up(officer):
     page = officer.client().get(QUEUE).content.decode()
 
     assert "Screening is not set up for your organisation yet" in page
+
+
+def test_it_shows_the_cases_of_one_kind_of_screened_party(officer, lists):
+    cases_make(officer)  # a beneficial owner of Nordlys AS and a customer
+    client = officer.client()
+
+    customers = client.get(QUEUE, {"screened": "customer"}).content.decode()
+    owners = client.get(QUEUE, {"screened": "person"}).content.decode()
+    companies = client.get(QUEUE, {"screened": "company"}).content.decode()
+
+    assert [("Solbakken" in r) for r in _rows(customers)] == [True] and _count(customers, "open") == "1"
+    assert [("Dragunov" in r) for r in _rows(owners)] == [True] and _count(owners, "open") == "1"
+    assert _rows(companies) == []
+    assert '<option value="customer" selected>Customers</option>' in customers
+    assert 'href="?status=all&amp;screened=customer" data-testid="status-all"' in customers  # kept in the status tabs
+    assert 'href="/screening/cases/export.csv?screened=customer"' in customers and "Download 1 as CSV" in customers
+    exported = b"".join(client.get("/screening/cases/export.csv", {"screened": "customer"}).streaming_content).decode()
+    assert "Solbakken" in exported and "Dragunov" not in exported
+    unknown = client.get(QUEUE, {"screened": "robots"}, follow=True).content.decode()  # an unknown value: everyone
+    assert len(_rows(unknown)) == 2

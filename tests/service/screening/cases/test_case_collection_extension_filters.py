@@ -119,3 +119,23 @@ def test_it_finds_who_else_is_a_possible_hit_on_the_same_listed_person(api, othe
     assert [c["screening_case"]["uuid"] for c in only_itself["elements"]] == [str(pep_case.uuid)]
     assert (foreign["count"], foreign["elements"]) == (0, [])  # another organisation's case names nothing
     assert refused.status_code == 400 and refused.json()["errors"][0]["loc"] == ["query", "listed_as_case_uuid"]
+
+
+def test_it_filters_by_the_kind_of_screened_entity(api, lists):
+    from tests.service.screening.helpers import field_locs
+
+    config = config_with(api, "un_security_council")
+    owner = Person.objects.create(full_name=UN_PERSON)
+    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
+                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
+                    decision={"approved_flag": True})
+    customer_person_screened(api, config["uuid"], PEP_PERSON)
+
+    assert _names(cases(api, config["uuid"], inquiry_entity_key="person")) == ["KPi.901"]
+    assert _names(cases(api, config["uuid"], inquiry_entity_key="customer_person")) == ["pep-1"]
+    assert _names(cases(api, config["uuid"], inquiry_entity_key="company")) == []
+    counts = api.get(config_url(config["uuid"], "/screening-case-status-count"), {"inquiry_entity_key": "customer_person"}, roles=AML)
+    assert {row["screening_case_status_key"]: row["pep_count"] for row in counts.json()} == {"pending": 1, "ongoing": 0, "complete": 0}
+    wrong = api.get(config_url(config["uuid"], "/screening-case-composite-collection"), {"inquiry_entity_key": "customer"}, roles=AML)
+    assert wrong.status_code == 400
+    assert field_locs(wrong) == [["query", "inquiry_entity_key"]]
