@@ -32,7 +32,7 @@ STATUS_CHOICES = {
 }
 STATUS_LABELS = {"open": "Open", "pending": "Pending", "ongoing": "Ongoing", "complete": "Complete", "all": "All"}
 HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
-SCREENED_CHOICES = {"": "Anyone", "person": "Persons behind companies", "customer": "Customers", "company": "Companies"}
+SCREENED_CHOICES = {"": "Anyone", "person": "Owners and board", "customer": "Customers", "company": "Companies"}  # person: everyone screened for a company
 SCREENED_ENTITY_KEYS = {"person": "person", "customer": "customer_person", "company": "company"}
 ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
 SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
