@@ -89,6 +89,13 @@ class NationalIdForm(ServiceForm):
         return data
 
 
+def same_person_text(twin) -> str:
+    """The form's message when a customer person of the same name and birth date exists."""
+    born = f", born {twin.birth_date:%d.%m.%Y}," if twin.birth_date else " (no birth date)"
+    return (f"{twin.full_name}{born} is already a customer person. Nothing was saved: open their page under "
+            "Customer persons, or tick “This is someone else” and send again.")
+
+
 def national_id_held_text(holder) -> str:
     """The field's error when another customer person already has the number: one customer, one record."""
     born = f", born {holder.birth_date:%d.%m.%Y}," if holder.birth_date else ""
@@ -131,10 +138,14 @@ class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, Monitor
     """A new customer person with, at will, a national id and an address, put under monitoring."""
 
     customer_person_uuid = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    # Ticked when a customer person of the same name and birth date exists and this is someone else.
+    someone_else = forms.BooleanField(required=False, label="This is someone else: add them anyway")
+    twin = None  # that customer person, once found: the form links to them
 
     field_order = [
         "full_name", "birth_date", "gender", "national_id_schema", "national_id_number",
         "street_address", "postal_code", "postal_place", "country_code", "approve", "comment", "customer_person_uuid",
+        "someone_else",
     ]
 
     def __init__(self, *args, national_ids: bool = True, **kwargs) -> None:

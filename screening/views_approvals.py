@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text
+from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
 from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -202,6 +202,11 @@ def _customer_person_save(screening, config, context, form):
                     form.add_error(None, "Nothing was saved.")
                     return None
                 step = "person"
+            twin = None if data.get("someone_else") else _same_person(screening, config, data)
+            if twin is not None:
+                form.add_error(None, same_person_text(twin))
+                form.twin = twin
+                return None
             saved = screening.create_customer_person(
                 config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
             )
@@ -228,6 +233,16 @@ def _customer_person_save(screening, config, context, form):
     except ServiceError as exc:
         _not_saved(form, step=step, saved=saved, error=exc)
         return None
+
+
+def _same_person(screening, config, data):
+    """A customer person with the form's name (any case, runs of spaces as one) and birth date (both
+    without one counts as the same), if any: most likely the same customer, to be screened once."""
+    name = " ".join(data["full_name"].split())
+    for person in screening.customer_persons(config.uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000):
+        if person.full_name.casefold() == name.casefold() and person.birth_date == data.get("birth_date"):
+            return person
+    return None
 
 
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:

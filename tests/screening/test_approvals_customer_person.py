@@ -226,3 +226,30 @@ def test_a_birth_date_in_another_format_is_refused_at_the_field_and_nothing_is_s
         assert response.context["person_form"].errors["birth_date"] == ["Enter the date as dd.mm.yyyy, e.g. 15.10.1986."]
         assert re.search(rf'<input[^>]*name="birth_date"[^>]*value="{re.escape(typed)}"', response.content.decode())
     assert CustomerPerson.objects.count() == 0
+
+
+def test_a_customer_of_the_same_name_and_birth_date_is_not_added_twice_unless_someone_else(org, admin):
+    from tests.service.screening.helpers import customer_person_make
+
+    config = config_make(org.api)
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", birth_date="1986-10-15")
+    customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", birth_date="1990-01-01")  # another Kari
+    fields = _form(full_name="kari  NORDMANN", national_id_number="", national_id_schema="")
+
+    response = admin.post(ADD, fields)
+
+    form = response.context["person_form"]
+    assert form.non_field_errors() == [
+        "Kari Nordmann, born 15.10.1986, is already a customer person. Nothing was saved: open their page under "
+        "Customer persons, or tick “This is someone else” and send again."
+    ]
+    page = response.content.decode()
+    assert f'href="/screening/customer-persons/{kari["uuid"]}/" data-testid="twin-link"' in page
+    assert 'name="someone_else"' in page
+    assert CustomerPerson.objects.count() == 2
+
+    added = admin.post(ADD, {**fields, "someone_else": "on"}, follow=True)
+    assert "added as a customer person" in added.content.decode()
+    assert CustomerPerson.objects.count() == 3
+    born_otherwise = admin.post(ADD, _form(full_name="Kari Nordmann", birth_date="02.02.1992", national_id_number=""), follow=True)
+    assert "added as a customer person" in born_otherwise.content.decode()  # a different birth date: no question
