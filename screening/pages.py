@@ -101,3 +101,11 @@ def first_found(calls):
 
 def refused(request, what: str, error: ServiceError) -> None:
     messages.error(request, f"{what} {service_error_text(error)}")
+
+
+def page_number(request) -> int:
+    """The page asked for (`page`, from 1); anything else is the first."""
+    try:
+        return max(1, int(request.GET.get("page") or 1))
+    except ValueError:
+        return 1

@@ -7,9 +7,7 @@ the same view of the page) and, with htmx, swaps only the pending list.
 
 from __future__ import annotations
 
-import re
 import uuid
-from datetime import date
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -21,18 +19,14 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
-from screening.pages import acted, can_read_national_ids, can_read_screening, no_aml_text, refused, require_admin
-from vakt_format.search import NAME_SEARCH_MAX, name_search_text
+from portal.service import ServiceError
+from screening.customer_persons_tab import customer_person_save, persons_tab
+from screening.pages import acted, can_read_screening, no_aml_text, page_number, refused, require_admin
 
 VIEWS = ("pending", "active", "persons")
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
-PERSONS_PER_PAGE = 50
-# A search of digits (with the spaces, dashes or + a national id is written with) looks for a national id.
-NUMBER_LIKE = re.compile(r"[\d][\d +-]{5,18}[\d]")
 DECISIONS = {"approve": True, "decline": False}  # a choice: anything else decides nothing
 NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
 TYPE_WORDS = {
@@ -77,7 +71,7 @@ def approvals(request):
             if view == "active":
                 context.update(_active(request, client, config))
             elif view == "persons":
-                context.update(_persons(request, client, config, form=None))
+                context.update(persons_tab(request, client, config, form=None))
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
         return render(request, "screening/approvals.html", context, status=503)
@@ -160,14 +154,14 @@ def customer_person_add(request):
             return redirect("screening:setup")
         context = {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
         context.update(_pending(request, client, config))
-        context.update(_persons(request, client, config, form=request.POST))
+        context.update(persons_tab(request, client, config, form=request.POST))
     except ServiceError as exc:
         refused(request, "The person was not added.", exc)
         return redirect(f"{reverse('screening:approvals')}?view=persons")
     form = context["person_form"]
     if not form.is_valid():
         return render(request, "screening/approvals.html", context)
-    monitoring = _customer_person_save(screening, config, context, form)
+    monitoring = customer_person_save(screening, config, context, form)
     if monitoring is None:  # a form with errors, as after the form's own checks: the page itself is fine
         if form.data.get("customer_person_uuid") and not request.POST.get("customer_person_uuid"):
             try:  # the person saved before the refusal is listed beside the form that says so
@@ -178,98 +172,6 @@ def customer_person_add(request):
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")
     return redirect(f"{reverse('screening:approvals')}?view=persons")
-
-
-def _customer_person_save(screening, config, context, form):
-    """The person, national id, address and monitoring, in as many calls; the monitoring, or None with
-    the form saying what was saved and what not.
-
-    A form sent again after a refused later step carries the saved person's uuid: it continues with
-    that person (read first: another organisation's or a deleted one is a 404, and nothing is written)
-    and skips what the person already has."""
-    data = form.cleaned_data
-    saved = None  # the person, once they exist in the service
-    step = "person"
-    try:
-        if data.get("customer_person_uuid") is None:
-            if data.get("national_id_number"):  # checked, and its holder looked for, before anyone is saved
-                step = "national_id"
-                holder = screening.customer_person_with_national_id(
-                    config.uuid, schema=data["national_id_schema"], number=data["national_id_number"]
-                )
-                if holder is not None:
-                    form.add_error("national_id_number", national_id_held_text(holder))
-                    form.add_error(None, "Nothing was saved.")
-                    return None
-                step = "person"
-            twin = None if data.get("someone_else") else _same_person(screening, config, data)
-            if twin is not None:
-                form.add_error(None, same_person_text(twin))
-                form.twin = twin
-                return None
-            saved = screening.create_customer_person(
-                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
-            )
-            locations = ()
-        else:
-            detail = screening.customer_person(data["customer_person_uuid"])
-            saved, locations = detail.person, detail.locations
-        step = "national_id"
-        if data.get("national_id_number"):
-            try:
-                screening.add_national_id(saved.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
-            except ServiceBadRequest as exc:
-                if exc.code != "already_recorded":  # recorded by the earlier send: done
-                    raise
-        step = "location"
-        address = form.address
-        if address.given and address not in [place.address for place in locations]:
-            screening.add_location(saved.uuid, address, location_type_uuid=residence_uuid(context["location_types"]))
-        step = "monitoring"
-        return screening.monitor_customer_person(
-            config.uuid, saved.uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
-            comment=data["comment"] or "Added as a customer person in the dashboard.",
-        )
-    except ServiceError as exc:
-        _not_saved(form, step=step, saved=saved, error=exc)
-        return None
-
-
-def _same_person(screening, config, data):
-    """A customer person with the form's name (any case, runs of spaces as one) and birth date (both
-    without one counts as the same), if any: most likely the same customer, to be screened once."""
-    name = " ".join(data["full_name"].split())
-    for person in screening.customer_persons(config.uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000):
-        if person.full_name.casefold() == name.casefold() and person.birth_date == data.get("birth_date"):
-            return person
-    return None
-
-
-def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
-    """Put the refusal on the form, saying what was saved before it: nothing, or the person."""
-    gone = form.cleaned_data.get("customer_person_uuid") is not None and saved is None and isinstance(error, ServiceNotFound)
-    if saved or gone:
-        form.data = form.data.copy()  # what sending the form again continues with: the saved person, or a new one
-        form.data["customer_person_uuid"] = str(saved.uuid) if saved else ""
-    bad_request = isinstance(error, ServiceBadRequest)
-    if bad_request and error.code != "already_monitored":
-        form.add_service_errors(error, step=step)
-    if gone:
-        text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
-                "Send the form again to add the person anew.")
-    elif saved is None and isinstance(error, ServiceNoAnswer):
-        text = service_error_text(error)  # the person may have been saved: the list says
-    elif saved is None:
-        text = "Nothing was saved. " + ("Correct the field and send again." if bad_request else service_error_text(error))
-    elif bad_request and error.code == "already_monitored":
-        text = f"{saved.full_name} was saved and is already monitored in this screening config."
-    elif bad_request:
-        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. Correct the field and send again."
-    else:
-        plainly_down = isinstance(error, ServiceUnavailable) and not isinstance(error, ServiceNoAnswer)
-        reason = "The service could not be reached." if plainly_down else service_error_text(error)
-        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. {reason} Send the form again to continue."
-    form.add_error(None, text)
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -328,75 +230,13 @@ def _pending_row(monitoring, suggestion) -> dict:
     }
 
 
-def _page_number(request) -> int:
-    """The page asked for (`page`, from 1); anything else is the first."""
-    try:
-        return max(1, int(request.GET.get("page") or 1))
-    except ValueError:
-        return 1
-
-
 def _active(request, client, config) -> dict:
-    number = _page_number(request)
+    number = page_number(request)
     page = client.screening.monitorings(
         config.uuid, status_key="active", limit=ACTIVE_PER_PAGE, offset=(number - 1) * ACTIVE_PER_PAGE
     )
     rows = [{"monitoring": m, "type_words": TYPE_WORDS.get(m.type_key, m.type_key)} for m in page.rows]
     return {"active_rows": rows, "active_page": number, "active_more": page.has_more}
-
-
-def _persons(request, client, config, *, form) -> dict:
-    screening = client.screening
-    search = name_search_text(request.GET.get("q"))[:NAME_SEARCH_MAX]
-    number = _page_number(request)
-    national_ids = can_read_national_ids(request.member)
-    by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
-    genders, countries, types, location_types, persons = client.gather(
-        screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
-        (lambda: _national_id_holders(screening, config, search)) if by_national_id else
-        # One more than a page: whether a next page exists.
-        lambda: screening.customer_persons(
-            config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
-        ),
-    )
-    initial = _person_prefill(request.GET) if form is None else None
-    person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
-    return {
-        "person_form": person_form,
-        "customer_persons": persons[:PERSONS_PER_PAGE],
-        "persons_search": search,
-        "persons_by_national_id": by_national_id,
-        "persons_page": number,
-        "persons_more": len(persons) > PERSONS_PER_PAGE,
-        "national_ids_allowed": national_ids,
-        "monitoring_types": types,
-        "location_types": location_types,
-    }
-
-
-def _national_id_holders(screening, config, search: str) -> list:
-    """Who has the national id typed in the search: the service is asked for each country's number it
-    could be (one that is not valid for a country is refused there, and skipped)."""
-    holders = {}
-    for schema, _ in NATIONAL_ID_SCHEMAS[1:]:
-        try:
-            holder = screening.customer_person_with_national_id(config.uuid, schema=schema, number=search)
-        except ServiceBadRequest:
-            continue
-        if holder is not None:
-            holders[holder.uuid] = holder
-    return list(holders.values())
-
-
-def _person_prefill(query) -> dict:
-    """The form filled from a link (a name checked on the Batch screening page): the name, a full ISO
-    birth date and the comment; what is not given or not a day is left empty, never refused."""
-    initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000]}
-    try:
-        initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))
-    except ValueError:
-        pass  # only a year or a month: typed in by hand
-    return {key: value for key, value in initial.items() if value}
 
 
 # --- deciding ------------------------------------------------------------------------------------
@@ -452,16 +292,3 @@ def _after_decision(request, back: str):
     return render(request, "screening/approvals_pending.html", context)
 
 
-def _type_uuid(context, key: str):
-    return next(t.uuid for t in context["monitoring_types"] if t.key == key)
-
-
-def residence_uuid(location_types):
-    """The location type of an address typed in the dashboard: where the person lives."""
-    return next((t.uuid for t in location_types if t.key == "residence"), None)
-
-
-def _step_words(step: str) -> str:
-    return {"national_id": "given its national id", "location": "given its address", "monitoring": "put under monitoring"}.get(
-        step, "complete"
-    )

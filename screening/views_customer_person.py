@@ -31,7 +31,7 @@ from screening.customer_person_form import (
     AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
 )
 from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
-from screening.views_approvals import residence_uuid
+from screening.customer_persons_tab import residence_uuid
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 TEMPLATE = "screening/approvals_customer_person.html"

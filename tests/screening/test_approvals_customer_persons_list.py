@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from portal.models import Member
-from screening.views_approvals import PERSONS_PER_PAGE
+from screening.customer_persons_tab import PERSONS_PER_PAGE
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401
 from tests.service.screening.helpers import config_make, customer_person_make
 

@@ -1,0 +1,187 @@
+"""The Customer persons tab of the approvals page: the list (by name, or by a national id typed
+in the search) and the form that adds a customer person and puts them under monitoring.
+
+Adding takes up to four calls (person, national id, address, monitoring). Before the first, the
+form asks the service who has the national id and whether a customer person of the same name and
+birth date exists, so a wrong or taken number, or a customer added twice, saves nothing. When a
+later call is refused, the person already exists: the form carries their uuid, and sending it
+again continues with them (see screening/customer_person_form.py).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from portal.feedback import service_error_text
+from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
+from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
+from screening.pages import can_read_national_ids, page_number
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
+
+PERSONS_PER_PAGE = 50
+# A search of digits (with the spaces, dashes or + a national id is written with) looks for a national id.
+NUMBER_LIKE = re.compile(r"[\d][\d +-]{5,18}[\d]")
+
+
+def persons_tab(request, client, config, *, form) -> dict:
+    """The tab's context: a page of customer persons (by name, or who has the national id searched
+    for) and the add form, new or as sent."""
+    screening = client.screening
+    search = name_search_text(request.GET.get("q"))[:NAME_SEARCH_MAX]
+    number = page_number(request)
+    national_ids = can_read_national_ids(request.member)
+    by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
+    genders, countries, types, location_types, persons = client.gather(
+        screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
+        (lambda: _national_id_holders(screening, config, search)) if by_national_id else
+        # One more than a page: whether a next page exists.
+        lambda: screening.customer_persons(
+            config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
+        ),
+    )
+    initial = _person_prefill(request.GET) if form is None else None
+    person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
+    return {
+        "person_form": person_form,
+        "customer_persons": persons[:PERSONS_PER_PAGE],
+        "persons_search": search,
+        "persons_by_national_id": by_national_id,
+        "persons_page": number,
+        "persons_more": len(persons) > PERSONS_PER_PAGE,
+        "national_ids_allowed": national_ids,
+        "monitoring_types": types,
+        "location_types": location_types,
+    }
+
+
+def _national_id_holders(screening, config, search: str) -> list:
+    """Who has the national id typed in the search: the service is asked for each country's number it
+    could be (one that is not valid for a country is refused there, and skipped)."""
+    holders = {}
+    for schema, _ in NATIONAL_ID_SCHEMAS[1:]:
+        try:
+            holder = screening.customer_person_with_national_id(config.uuid, schema=schema, number=search)
+        except ServiceBadRequest:
+            continue
+        if holder is not None:
+            holders[holder.uuid] = holder
+    return list(holders.values())
+
+
+def _person_prefill(query) -> dict:
+    """The form filled from a link (a name checked on the Batch screening page): the name, a full ISO
+    birth date and the comment; what is not given or not a day is left empty, never refused."""
+    initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000]}
+    try:
+        initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))
+    except ValueError:
+        pass  # only a year or a month: typed in by hand
+    return {key: value for key, value in initial.items() if value}
+
+
+def customer_person_save(screening, config, context, form):
+    """The person, national id, address and monitoring, in as many calls; the monitoring, or None with
+    the form saying what was saved and what not.
+
+    A form sent again after a refused later step carries the saved person's uuid: it continues with
+    that person (read first: another organisation's or a deleted one is a 404, and nothing is written)
+    and skips what the person already has."""
+    data = form.cleaned_data
+    saved = None  # the person, once they exist in the service
+    step = "person"
+    try:
+        if data.get("customer_person_uuid") is None:
+            if data.get("national_id_number"):  # checked, and its holder looked for, before anyone is saved
+                step = "national_id"
+                holder = screening.customer_person_with_national_id(
+                    config.uuid, schema=data["national_id_schema"], number=data["national_id_number"]
+                )
+                if holder is not None:
+                    form.add_error("national_id_number", national_id_held_text(holder))
+                    form.add_error(None, "Nothing was saved.")
+                    return None
+                step = "person"
+            twin = None if data.get("someone_else") else _same_person(screening, config, data)
+            if twin is not None:
+                form.add_error(None, same_person_text(twin))
+                form.twin = twin
+                return None
+            saved = screening.create_customer_person(
+                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
+            )
+            locations = ()
+        else:
+            detail = screening.customer_person(data["customer_person_uuid"])
+            saved, locations = detail.person, detail.locations
+        step = "national_id"
+        if data.get("national_id_number"):
+            try:
+                screening.add_national_id(saved.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
+            except ServiceBadRequest as exc:
+                if exc.code != "already_recorded":  # recorded by the earlier send: done
+                    raise
+        step = "location"
+        address = form.address
+        if address.given and address not in [place.address for place in locations]:
+            screening.add_location(saved.uuid, address, location_type_uuid=residence_uuid(context["location_types"]))
+        step = "monitoring"
+        return screening.monitor_customer_person(
+            config.uuid, saved.uuid, monitoring_type_uuid=_type_uuid(context, "other"), approve=data["approve"],
+            comment=data["comment"] or "Added as a customer person in the dashboard.",
+        )
+    except ServiceError as exc:
+        _not_saved(form, step=step, saved=saved, error=exc)
+        return None
+
+
+def _same_person(screening, config, data):
+    """A customer person with the form's name (any case, runs of spaces as one) and birth date (both
+    without one counts as the same), if any: most likely the same customer, to be screened once."""
+    name = " ".join(data["full_name"].split())
+    for person in screening.customer_persons(config.uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000):
+        if person.full_name.casefold() == name.casefold() and person.birth_date == data.get("birth_date"):
+            return person
+    return None
+
+
+def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
+    """Put the refusal on the form, saying what was saved before it: nothing, or the person."""
+    gone = form.cleaned_data.get("customer_person_uuid") is not None and saved is None and isinstance(error, ServiceNotFound)
+    if saved or gone:
+        form.data = form.data.copy()  # what sending the form again continues with: the saved person, or a new one
+        form.data["customer_person_uuid"] = str(saved.uuid) if saved else ""
+    bad_request = isinstance(error, ServiceBadRequest)
+    if bad_request and error.code != "already_monitored":
+        form.add_service_errors(error, step=step)
+    if gone:
+        text = ("Nothing was saved: the person this form continued with was not found (it may have been deleted). "
+                "Send the form again to add the person anew.")
+    elif saved is None and isinstance(error, ServiceNoAnswer):
+        text = service_error_text(error)  # the person may have been saved: the list says
+    elif saved is None:
+        text = "Nothing was saved. " + ("Correct the field and send again." if bad_request else service_error_text(error))
+    elif bad_request and error.code == "already_monitored":
+        text = f"{saved.full_name} was saved and is already monitored in this screening config."
+    elif bad_request:
+        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. Correct the field and send again."
+    else:
+        plainly_down = isinstance(error, ServiceUnavailable) and not isinstance(error, ServiceNoAnswer)
+        reason = "The service could not be reached." if plainly_down else service_error_text(error)
+        text = f"{saved.full_name} was saved, but not yet {_step_words(step)}. {reason} Send the form again to continue."
+    form.add_error(None, text)
+
+
+def _step_words(step: str) -> str:
+    return {"national_id": "given its national id", "location": "given its address", "monitoring": "put under monitoring"}.get(
+        step, "complete"
+    )
+
+
+def _type_uuid(context, key: str):
+    return next(t.uuid for t in context["monitoring_types"] if t.key == key)
+
+
+def residence_uuid(location_types):
+    """The location type of an address typed in the dashboard: where the person lives."""
+    return next((t.uuid for t in location_types if t.key == "residence"), None)
