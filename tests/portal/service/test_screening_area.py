@@ -122,8 +122,8 @@ def test_a_customer_persons_national_id_and_address_are_removed_by_their_uuid(db
     geo_make(country="NO")
     person = screening.create_customer_person(config.uuid, full_name="Kari Nordmann")
     other = screening.create_customer_person(config.uuid, full_name="Per Hansen")
-    for someone in (person, other):
-        screening.add_national_id(someone.uuid, schema="NO", number="15108695088")
+    for someone, number in ((person, "15108695088"), (other, "01010100131")):  # a number is one person's
+        screening.add_national_id(someone.uuid, schema="NO", number=number)
         screening.add_location(someone.uuid, PersonAddress("Storgata 1", "0155", "Oslo", "NO"))
     hers, theirs = screening.customer_person(person.uuid), screening.customer_person(other.uuid)
     [national_id], [place], [others_id], [others_place] = hers.national_ids, hers.locations, theirs.national_ids, theirs.locations
