@@ -13,6 +13,17 @@ def _names(collection) -> list[str]:
     return [c["screening_case_match"]["list_entry"]["source_id"] for c in collection["elements"]]
 
 
+def _owner_and_customer(api):
+    """A UN hit on Nordlys AS's beneficial owner and a PEP hit on a customer person; the owner too."""
+    config = config_with(api, "un_security_council")
+    owner = Person.objects.create(full_name=UN_PERSON)
+    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
+                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
+                    decision={"approved_flag": True})
+    customer_person_screened(api, config["uuid"], PEP_PERSON)
+    return config, owner
+
+
 def _two_cases(api):
     config = config_with(api, "un_security_council")
     customer_person_screened(api, config["uuid"], UN_PERSON, "1966-03-14")
@@ -47,12 +58,7 @@ def test_it_filters_by_assignee_and_by_nobody(api, lists):
 
 
 def test_it_selects_one_case_and_the_cases_of_one_entity(api, other_api, lists):
-    config = config_with(api, "un_security_council")
-    owner = Person.objects.create(full_name=UN_PERSON)
-    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
-                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
-                    decision={"approved_flag": True})
-    customer_person_screened(api, config["uuid"], PEP_PERSON)
+    config, owner = _owner_and_customer(api)
     owner_case = ScreeningCase.objects.get(entity_inquiry__person=owner)
 
     of_owner = cases(api, config["uuid"], inquiry_entity_uuid=str(owner.uuid))
@@ -124,12 +130,7 @@ def test_it_finds_who_else_is_a_possible_hit_on_the_same_listed_person(api, othe
 def test_it_filters_by_the_kind_of_screened_entity(api, lists):
     from tests.service.screening.helpers import field_locs
 
-    config = config_with(api, "un_security_council")
-    owner = Person.objects.create(full_name=UN_PERSON)
-    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
-                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
-                    decision={"approved_flag": True})
-    customer_person_screened(api, config["uuid"], PEP_PERSON)
+    config, _ = _owner_and_customer(api)
 
     assert _names(cases(api, config["uuid"], inquiry_entity_key="person")) == ["KPi.901"]
     assert _names(cases(api, config["uuid"], inquiry_entity_key="customer_person")) == ["pep-1"]
