@@ -286,10 +286,12 @@ class CasesArea(Area):
         rows = self.client.get("analysis", self._config_path(config_uuid, "screening-case-status-count"), params=filters.params())
         return CaseCounts.from_json(rows)
 
-    def statistics(self, config_uuid: UUID | str, *, months: int = 12) -> CaseStatistics:
-        """The cases month by month (raised, closed, median days to close) and the open ones by age."""
+    def statistics(self, config_uuid: UUID | str, *, months: int = 12, entity_key: str | None = None) -> CaseStatistics:
+        """The cases month by month (raised, closed, median days to close) and the open ones by age;
+        `entity_key` (person, customer_person, company): of that kind of screened entity only."""
         path = self._config_path(config_uuid, "screening-case-statistics")
-        return CaseStatistics.from_json(self.client.get("analysis", path, params={"months": months}))
+        params = {"months": months, "inquiry_entity_key": entity_key}
+        return CaseStatistics.from_json(self.client.get("analysis", path, params=params))
 
     def get(self, config_uuid: UUID | str, case_uuid: UUID | str) -> Case:
         """One case; `ServiceNotFound` when it is not a case of this config."""

@@ -28,6 +28,15 @@ EXT = "Extension: "
 
 # The kinds of screened entity an inquiry (and so a case) is about.
 ENTITY_KEYS = ("person", "customer_person", "company")
+ENTITY_KEY_HELP = ("the cases of one kind of screened entity: person (the persons behind companies), customer_person "
+                   "or company (a company's own name)")
+
+
+def entity_key_parse(value: str | None) -> str | None:
+    """`inquiry_entity_key` of a query, or a 400 naming it."""
+    if value is not None and value not in ENTITY_KEYS:
+        raise bad_field(["query", "inquiry_entity_key"], f"must be one of {', '.join(ENTITY_KEYS)}")
+    return value
 
 
 class CaseFilterQuery(Schema):
@@ -42,11 +51,7 @@ class CaseFilterQuery(Schema):
         None, description=EXT + "the cases of one screened person or company (entity_inquiry.inquiry_entity_uuid)"
     )
     screening_case_uuid: uuid.UUID | None = Field(None, description=EXT + "one case (an empty page when not this config's)")
-    inquiry_entity_key: str | None = Field(
-        None,
-        description=EXT + "the cases of one kind of screened entity: person (the persons behind companies), "
-        "customer_person or company (a company's own name)",
-    )
+    inquiry_entity_key: str | None = Field(None, description=EXT + ENTITY_KEY_HELP)
     name_contains: str | None = Field(
         None,
         description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
@@ -60,8 +65,6 @@ class CaseFilterQuery(Schema):
     )
 
     def filters(self, status_keys: list[str] | None = None) -> selectors.CaseFilters:
-        if self.inquiry_entity_key is not None and self.inquiry_entity_key not in ENTITY_KEYS:
-            raise bad_field(["query", "inquiry_entity_key"], f"must be one of {', '.join(ENTITY_KEYS)}")
         return selectors.CaseFilters(
             status_keys=status_keys,
             related_company_uuid=self.related_company_uuid,
@@ -73,7 +76,7 @@ class CaseFilterQuery(Schema):
             screening_case_uuid=self.screening_case_uuid,
             name_contains=name_search_parse(self.name_contains),
             listed_as_case_uuid=self.listed_as_case_uuid,
-            inquiry_entity_key=self.inquiry_entity_key,
+            inquiry_entity_key=entity_key_parse(self.inquiry_entity_key),
         )
 
 

@@ -77,8 +77,11 @@ def _first_instant(month: date) -> datetime:
     return timezone.make_aware(datetime(month.year, month.month, 1))
 
 
-def case_statistics(*, config: ScreeningConfig, months: int, now: datetime | None = None) -> CaseStatistics:
-    """The last `months` calendar months up to and including the current one, and the cases open now."""
+def case_statistics(
+    *, config: ScreeningConfig, months: int, now: datetime | None = None, entity_key: str | None = None
+) -> CaseStatistics:
+    """The last `months` calendar months up to and including the current one, and the cases open now;
+    `entity_key` (person, customer_person or company): the cases of that kind of screened entity only."""
     now = now or timezone.now()
     current = _month_start(now)
     ordered = [MonthFigures(_months_back(current, back)) for back in range(months - 1, -1, -1)]
@@ -87,6 +90,8 @@ def case_statistics(*, config: ScreeningConfig, months: int, now: datetime | Non
     starts = [_first_instant(month.month) for month in ordered]
     since, end = starts[0], _first_instant(_months_back(current, -1))
     cases = ScreeningCase.objects.filter(screening_config=config)
+    if entity_key is not None:
+        cases = cases.filter(entity_inquiry__inquiry_entity_key=entity_key)
 
     by_month = {month.month: month for month in ordered}
     raised = cases.filter(created_timestamp__gte=since).annotate(month=TruncMonth("created_timestamp")).values("month")

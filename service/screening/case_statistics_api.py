@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 
 from service.screening.access import EXTENSION
+from service.screening.case_api import ENTITY_KEY_HELP, entity_key_parse
 from service.screening.case_statistics import MAX_MONTHS, CaseStatistics, case_statistics
 from service.screening.config_api import config_of
 
@@ -18,6 +19,7 @@ router = Router(tags=["Screening cases"])
 
 class StatisticsQuery(Schema):
     months: int = Field(12, ge=1, le=MAX_MONTHS, description=f"calendar months up to this one (1 to {MAX_MONTHS})")
+    inquiry_entity_key: str | None = Field(None, description=ENTITY_KEY_HELP)
 
 
 class MonthOut(Schema):
@@ -71,10 +73,12 @@ def statistics_out(statistics: CaseStatistics) -> dict:
     description=(
         "For reporting: per calendar month, the cases raised (sanction, PEP), closed as false positive or "
         "confirmed hit (by their latest review) and the median days from a case's creation to that review; and "
-        "the cases open now by age. `months` (1 to 24, default 12) ends with the current month."
+        "the cases open now by age. `months` (1 to 24, default 12) ends with the current month; `inquiry_entity_key` "
+        "counts one kind of screened entity only (as on the case collection)."
     ),
     openapi_extra=EXTENSION,
 )
 def case_statistics_get(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[StatisticsQuery]):
     config = config_of(request, screening_config_uuid)
-    return statistics_out(case_statistics(config=config, months=query.months))
+    entity_key = entity_key_parse(query.inquiry_entity_key)
+    return statistics_out(case_statistics(config=config, months=query.months, entity_key=entity_key))

@@ -85,3 +85,22 @@ def test_without_aml_it_says_why(db):
     page = member.client().get(PAGE).content.decode()
 
     assert 'data-testid="no-aml"' in page and 'data-testid="statistics-months"' not in page
+
+
+def test_the_figures_of_one_kind_of_screened_party(transactional_db, lists):
+    officer = officer_with_cases()  # both cases are customers'
+    client = officer.client()
+
+    customers = client.get(PAGE, {"screened": "customer"}).content.decode()
+    owners = client.get(PAGE, {"screened": "person"}).content.decode()
+
+    assert _cell(customers, "open-count") == "1" and '<option value="customer" selected>Customers</option>' in customers
+    assert _cell(owners, "open-count") == "0" and _cell(owners, "closed-total") == "0"
+    assert 'href="/screening/cases/statistics.csv?months=12&amp;screened=customer"' in customers
+    assert 'href="/screening/cases/?screened=customer" data-testid="statistics-queue"' in customers  # the same cases there
+    download = client.get("/screening/cases/statistics.csv", {"months": "12", "screened": "person"})
+    assert download["Content-Disposition"].startswith('attachment; filename="screening-case-statistics-nordbank-asa-person-')
+    rows = list(csv.DictReader(io.StringIO(b"".join(download.streaming_content).decode("utf-8-sig"))))
+    assert sum(int(row["raised"]) for row in rows) == 0
+    unknown = client.get(PAGE, {"months": "6", "screened": "robots"})  # not offered: everyone's, at a clean URL
+    assert unknown.status_code == 302 and unknown["Location"] == f"{PAGE}?months=6"

@@ -104,3 +104,27 @@ def test_another_organisations_config_is_404_and_aml_is_needed(api, other_api, l
     mine = config_with(api)
     refused = api.get(config_url(mine["uuid"], PATH), roles=["credit_check"])
     assert refused.status_code == 403 and refused.json()["code"] == "role_missing"
+
+
+def test_it_counts_one_kind_of_screened_entity_on_request(api, lists):
+    from service.companies.models import Company, Person
+    from tests.service.screening.helpers import monitoring_make
+
+    config = config_with(api, "un_security_council")
+    owner = Person.objects.create(full_name=UN_PERSON)
+    monitoring_make(api, config["uuid"], person=owner.uuid, type_key="beneficial_owners",
+                    related_company=Company.objects.create(name="Nordlys AS", org_nr="912345670").uuid,
+                    decision={"approved_flag": True})
+    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
+
+    def raised(**params) -> tuple[int, int, int]:
+        figures = _statistics(api, config["uuid"], months=1, **params)
+        [month] = figures["months"]
+        return month["raised_count"], month["raised_pep_count"], figures["open_count"]
+
+    assert raised() == (2, 1, 2)
+    assert raised(inquiry_entity_key="customer_person") == (1, 1, 1)
+    assert raised(inquiry_entity_key="person") == (1, 0, 1)
+    assert raised(inquiry_entity_key="company") == (0, 0, 0)
+    wrong = api.get(config_url(config["uuid"], PATH), {"inquiry_entity_key": "customer"}, roles=AML)
+    assert wrong.status_code == 400 and field_locs(wrong) == [["query", "inquiry_entity_key"]]
