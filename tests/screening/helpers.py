@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from django.test import Client
 
 from portal.models import Member
+from portal.service import ServiceUnavailable
+from portal.service.screening import ScreeningArea
 from service.auth.models import AppCustomer
 from service.auth.services import app_membership_create
 from service.companies.models import Company, Person
@@ -74,3 +76,19 @@ def cases_make(member: DashboardMember) -> Screened:
         pep_case=ScreeningCase.objects.get(pep_flag=True, screening_config_id=config["uuid"]),
         company=company,
     )
+
+
+def service_down(monkeypatch, method: str) -> None:
+    """The dashboard's call `ScreeningArea.<method>` finds the service unreachable."""
+    def down(*args, **kwargs):
+        raise ServiceUnavailable(0, "unreachable", "connection refused")
+
+    monkeypatch.setattr(ScreeningArea, method, down)
+
+
+def never_sent(monkeypatch, method: str) -> None:
+    """The dashboard's call `ScreeningArea.<method>` fails the test if it is made."""
+    def never(*args, **kwargs):
+        raise AssertionError(f"nothing should be sent: {method} was called")
+
+    monkeypatch.setattr(ScreeningArea, method, never)

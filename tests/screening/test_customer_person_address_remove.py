@@ -9,13 +9,14 @@ import uuid
 import pytest
 
 from portal.models import Member
-from portal.service import ServiceNotFound, ServiceUnavailable
+from portal.service import ServiceNotFound
 from portal.service.screening import ScreeningArea
 from service.audit.models import AuditEvent
 from service.screening.models import CustomerPersonLocation
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.companies.factories import geo_make
 from tests.service.screening.helpers import AML, config_make, customer_person_make, customer_person_url
+from tests.screening.helpers import service_down, never_sent
 
 STORGATA = {"street_address": "Storgata 1", "postal_code": "0155", "postal_place": "Oslo", "country_code_two": "NO"}
 BRYGGEN = {"street_address": "Bryggen 5", "postal_code": "5003", "postal_place": "Bergen", "country_code_two": "NO"}
@@ -48,10 +49,7 @@ def _removals() -> list:
 
 @pytest.fixture
 def nothing_sent(monkeypatch):
-    def never(*args, **kwargs):
-        raise AssertionError("nothing should be sent")
-
-    monkeypatch.setattr(ScreeningArea, "remove_location", never)
+    never_sent(monkeypatch, "remove_location")
 
 
 def test_it_removes_the_address_and_the_page_shows_only_the_other(org, admin, kari):
@@ -111,10 +109,7 @@ def test_an_address_that_is_not_this_persons_is_404_and_nothing_is_sent(org, adm
 
 
 def test_an_unreachable_service_is_a_sentence_on_the_page(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "remove_location", down)
+    service_down(monkeypatch, "remove_location")
     person, storgata, _ = kari
     response = admin.post(_remove(person, storgata))
 
@@ -141,10 +136,7 @@ def test_an_address_removed_in_the_meantime_says_so(admin, kari, monkeypatch):
 
 
 def test_a_service_down_before_the_person_is_read_is_the_pages_service_error(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "customer_person", down)
+    service_down(monkeypatch, "customer_person")
     person, storgata, _ = kari
     response = admin.post(_remove(person, storgata))
 

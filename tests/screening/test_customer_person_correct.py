@@ -9,14 +9,13 @@ import re
 import pytest
 
 from portal.models import Member
-from portal.service import ServiceUnavailable
-from portal.service.screening import ScreeningArea
 from service.audit.models import AuditEvent
 from service.screening.models import CustomerPerson, ScreeningCase
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.screening.cases.conftest import PEP_PERSON
 from tests.service.screening.cases.steps import customer_person_screened
 from tests.service.screening.helpers import config_make, customer_person_make, gender_uuid
+from tests.screening.helpers import service_down, never_sent
 
 
 def _page(person) -> str:
@@ -87,10 +86,7 @@ def test_a_screened_person_is_screened_again_with_the_new_name(org, admin, lists
 
 
 def test_nothing_changed_says_so_and_sends_nothing(admin, kari, monkeypatch):
-    def never(*args, **kwargs):
-        raise AssertionError("nothing changed: nothing is sent")
-
-    monkeypatch.setattr(ScreeningArea, "update_customer_person", never)
+    never_sent(monkeypatch, "update_customer_person")
     response = admin.post(_correct(kari), _form(full_name=" Kari   Nordmann ", birth_date="1986-10-15"), follow=True)
     assert "Nothing changed." in response.content.decode()
     assert _updates() == []
@@ -139,10 +135,7 @@ def test_another_organisations_person_is_404_and_nothing_is_written(admin, other
 
 
 def test_an_unreachable_service_is_a_sentence_on_the_form(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "update_customer_person", down)
+    service_down(monkeypatch, "update_customer_person")
     response = admin.post(_correct(kari), _form(full_name="Kari Hansen"))
     assert response.status_code == 503
     assert response.context["correct_form"].non_field_errors() == [
@@ -152,10 +145,7 @@ def test_an_unreachable_service_is_a_sentence_on_the_form(admin, kari, monkeypat
 
 
 def test_a_service_down_before_the_form_is_read_is_the_pages_service_error(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "customer_person", down)
+    service_down(monkeypatch, "customer_person")
     response = admin.post(_correct(kari), _form(full_name="Kari Hansen"))
     assert response.status_code == 503
     assert "The service did not answer: The service could not be reached" in response.content.decode()

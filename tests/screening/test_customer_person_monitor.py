@@ -9,13 +9,12 @@ import re
 import pytest
 
 from portal.models import Member
-from portal.service import ServiceUnavailable
-from portal.service.screening import ScreeningArea
 from service.screening.models import EntityMonitoring, ScreeningCase
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.screening.cases.conftest import PEP_PERSON, lists  # noqa: F401 (fixture)
 from tests.service.screening.cases.steps import customer_person_screened
 from tests.service.screening.helpers import config_make, customer_person_make
+from tests.screening.helpers import service_down, never_sent
 
 
 def _page(person_uuid) -> str:
@@ -80,10 +79,7 @@ def test_without_approval_the_monitoring_waits_for_a_decision(admin, kari):
 def test_a_person_already_monitored_gets_no_second_monitoring(admin, kari, monkeypatch):
     admin.post(_monitor(kari), {"comment": "first"})
 
-    def never(*args, **kwargs):
-        raise AssertionError("already monitored: nothing is sent")
-
-    monkeypatch.setattr(ScreeningArea, "monitor_customer_person", never)
+    never_sent(monkeypatch, "monitor_customer_person")
     response = admin.post(_monitor(kari), {"approve": "on", "comment": "second"}, follow=True)
     assert "Kari Nordmann is already under monitoring." in response.content.decode()
     assert _statuses(kari) == ["kept"]
@@ -113,10 +109,7 @@ def test_another_organisations_person_is_404_and_nothing_is_written(admin, other
 
 
 def test_an_unreachable_service_is_a_sentence_on_the_form(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "monitor_customer_person", down)
+    service_down(monkeypatch, "monitor_customer_person")
     response = admin.post(_monitor(kari), {"approve": "on"})
     assert response.status_code == 503
     form = re.search(r'<form[^>]*data-testid="monitor-form".*?</form>', response.content.decode(), re.S).group(0)

@@ -10,14 +10,13 @@ import pytest
 from django.test import Client
 
 from portal.models import Member
-from portal.service import ServiceUnavailable
-from portal.service.screening import ScreeningArea
 from service.audit.models import AuditEvent
 from service.screening.models import CustomerPersonNationalIdentification
 from tests.conftest import ALL_ROLES, ApiCaller
 from tests.portal.conftest import make_member
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.screening.helpers import config_make, customer_person_make, customer_person_url
+from tests.screening.helpers import service_down, never_sent
 
 BOTH = ["aml", "person_national_identification"]
 NUMBER = "15108695088"
@@ -50,10 +49,7 @@ def _removals() -> list:
 
 @pytest.fixture
 def nothing_sent(monkeypatch):
-    def never(*args, **kwargs):
-        raise AssertionError("nothing should be sent")
-
-    monkeypatch.setattr(ScreeningArea, "remove_national_id", never)
+    never_sent(monkeypatch, "remove_national_id")
 
 
 def test_it_removes_a_national_id_and_the_page_no_longer_shows_it(org, admin, kari):
@@ -126,10 +122,7 @@ def test_without_the_national_id_role_an_admin_gets_no_button_and_403(db):
 
 
 def test_an_unreachable_service_is_a_sentence_on_the_page(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "remove_national_id", down)
+    service_down(monkeypatch, "remove_national_id")
     person, national_id = kari
     response = admin.post(_remove(person, national_id))
 
@@ -142,10 +135,7 @@ def test_an_unreachable_service_is_a_sentence_on_the_page(admin, kari, monkeypat
 
 
 def test_a_service_down_before_the_person_is_read_is_the_pages_service_error(admin, kari, monkeypatch):
-    def down(*args, **kwargs):
-        raise ServiceUnavailable(0, "unreachable", "connection refused")
-
-    monkeypatch.setattr(ScreeningArea, "customer_person", down)
+    service_down(monkeypatch, "customer_person")
     person, national_id = kari
     response = admin.post(_remove(person, national_id))
 
