@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from service.screening.access import found, not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, Gender, PersonLocationType, ScreeningConfig
@@ -24,11 +24,7 @@ def customer_persons_list(
     if name_contains:
         queryset = queryset.filter(full_name__icontains=name_contains)
     if national_id is not None:
-        schema, number = national_id
-        queryset = queryset.filter(
-            national_identifications__national_identification_schema=schema,
-            national_identifications__national_identification_number=number,
-        )
+        queryset = queryset.filter(national_id_q(*national_id))
     status = (
         EntityMonitoring.objects.filter(customer_person=OuterRef("pk"))
         .order_by("removed_flag", "-create_timestamp")
@@ -36,6 +32,14 @@ def customer_persons_list(
         .values("status_key")[:1]
     )
     return queryset.annotate(monitoring_status_key=Subquery(status)).select_related("gender").order_by("full_name", "uuid")
+
+
+def national_id_q(schema: str, number: str) -> Q:
+    """Customer persons who have this national id (schema, compact number)."""
+    return Q(
+        national_identifications__national_identification_schema=schema,
+        national_identifications__national_identification_number=number,
+    )
 
 
 def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: uuid.UUID) -> CustomerPerson:

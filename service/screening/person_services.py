@@ -21,6 +21,7 @@ from stdnum.se import personnummer
 from service.audit.services import Actor, audit_record
 from service.companies.models import GeoCountry
 from service.errors import BadRequest, bad_field, field_error
+from service.screening.person_selectors import national_id_q
 from service.screening.models import (
     CustomerPerson,
     CustomerPersonLocation,
@@ -153,11 +154,7 @@ def customer_person_national_id_add(
             # One writer of the config's numbers at a time, so two people cannot both take one number.
             ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
             holder = (
-                CustomerPerson.objects.filter(
-                    screening_config_id=person.screening_config_id,
-                    national_identifications__national_identification_schema=schema,
-                    national_identifications__national_identification_number=compact,
-                )
+                CustomerPerson.objects.filter(national_id_q(schema, compact), screening_config_id=person.screening_config_id)
                 .exclude(pk=person.pk)
                 .first()
             )
