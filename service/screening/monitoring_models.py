@@ -74,6 +74,9 @@ class EntityMonitoring(models.Model):
     # Set by an approving decision, cleared by the screening it enqueues (or by a decline or a
     # removal): a value older than VAKT_RESUME_AFTER_SECONDS is a screening whose message was lost.
     screening_owed_timestamp = models.DateTimeField(null=True, blank=True)
+    # The evidence of screening: per list category, the version the entity was last screened
+    # against and when (screening_evidence.py writes it; every kind of run does).
+    screened_against = models.JSONField(default=dict, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 

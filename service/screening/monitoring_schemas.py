@@ -10,6 +10,7 @@ from ninja import Field, Schema
 from service.companies.references import company_ref
 from service.screening.access import screening_app_url
 from service.screening.monitoring_selectors import monitoring_status_key
+from service.screening.screening_evidence import screened_against_out
 
 
 class EntityMonitoringIn(Schema):
@@ -57,6 +58,15 @@ class CompanyRefOut(Schema):
     app_url: str | None
 
 
+class ScreenedAgainstOut(Schema):
+    screening_list_category_key: str
+    screening_list_category_name: str
+    list_version_uuid: uuid.UUID
+    list_version_number: int
+    list_version_imported_timestamp: datetime
+    screened_timestamp: datetime = Field(description="when the entity was last screened against this version")
+
+
 class EntityMonitoringOut(Schema):
     uuid: uuid.UUID
     screening_config_uuid: uuid.UUID
@@ -82,6 +92,10 @@ class EntityMonitoringOut(Schema):
     related_company: CompanyRefOut | None
     removed_timestamp: datetime | None
     removal_reason: str
+    screened_against: list[ScreenedAgainstOut] = Field(
+        description="Extension: per list, the version the entity was last screened against and when (the evidence "
+        "of screening); empty until its first screening; kept after a removal"
+    )
 
 
 class DecisionOut(Schema):
@@ -136,6 +150,7 @@ def monitoring_out(m) -> dict:
         "related_company": company_ref(m.related_company) if m.related_company else None,
         "removed_timestamp": m.removed_timestamp,
         "removal_reason": m.removal_reason,
+        "screened_against": screened_against_out(m.screened_against),
     }
 
 

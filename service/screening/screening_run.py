@@ -9,7 +9,9 @@ config does not screen against are dropped here.
 Who: only monitorings that `monitorings_screened` returns (the §3 rule, spelled once in
 monitoring_selectors). Entities are read as plain values (one query, no model instances),
 so a chunk of thousands costs little beside the searches. Hits go to
-`screening_cases.hits_record`, the one place that decides what becomes a case.
+`screening_cases.hits_record`, the one place that decides what becomes a case; the
+monitorings read are recorded as screened against the index's lists
+(`screening_evidence`, one UPDATE).
 
 A delta run may pass a `Narrowing` (rescreen.py says when it gives the same hits): an entity
 is then searched in the delta's whole index only when the narrower index of its entries with
@@ -33,6 +35,7 @@ from service.screening.models import EntityMonitoring, ScreeningConfig, Screenin
 from service.screening.monitoring_selectors import monitorings_screened
 from service.screening.monitoring_services import monitorings_screening_done
 from service.screening.screening_cases import ScreenedEntity, hits_record
+from service.screening.screening_evidence import monitorings_screened_record
 
 # More than the few a reviewer needs: hits of lists the config does not screen against are
 # dropped after the search, and must not push out the ones it does.
@@ -40,6 +43,7 @@ SEARCH_LIMIT = 25
 
 # What the engine is asked about a monitored entity, read without model instances.
 QUERY_FIELDS = (
+    "uuid",
     "entity_key",
     "entity_uuid",
     "company__name",
@@ -121,7 +125,8 @@ def entities_screen(
     if not keys & loaded_category_keys(loaded):
         return  # nothing in this index the config receives
     hits = []
-    for row in list(monitorings.values(*QUERY_FIELDS)):
+    rows = list(monitorings.values(*QUERY_FIELDS))
+    for row in rows:
         result.screened += 1
         query = entity_query(row)
         if narrowing is not None and not narrowing.passes(row["entity_uuid"], query):
@@ -137,6 +142,7 @@ def entities_screen(
     recorded = hits_record(config_uuid=config.uuid, hits=hits)
     result.cases_created += recorded.created
     result.cases_updated += recorded.updated
+    monitorings_screened_record(monitoring_uuids=[row["uuid"] for row in rows], loaded=loaded, category_keys=keys)
 
 
 def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunResult | None:

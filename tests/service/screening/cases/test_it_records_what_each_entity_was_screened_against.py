@@ -1,0 +1,104 @@
+"""The evidence of screening: each monitoring says, per list, which version its entity was last
+screened against and when (`screened_against`, extension), written by every kind of run."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from service.screening.models import ScreeningConfig, ScreeningListVersion
+from service.screening.monitoring_selectors import monitorings_screened
+from service.screening.rescreen import delta_index, full_rescreen_plan
+from service.screening.screening_run import RunResult, entities_screen
+from tests.service.screening.cases.conftest import UN_PERSON
+from tests.service.screening.cases.list_versions import un_import, un_xml
+from tests.service.screening.cases.steps import config_with, customer_person_screened
+from tests.service.screening.helpers import AML, config_url, patch
+
+
+def _monitoring(api, config_uuid, monitoring_uuid) -> dict:
+    response = api.get(config_url(config_uuid, f"/entity-monitoring-composite/{monitoring_uuid}"), roles=AML)
+    assert response.status_code == 200, response.json()
+    return response.json()["entity_monitoring"]
+
+
+def _screened_against(api, config_uuid, monitoring_uuid) -> dict[str, dict]:
+    return {e["screening_list_category_key"]: e for e in _monitoring(api, config_uuid, monitoring_uuid)["screened_against"]}
+
+
+def _when(entry: dict) -> datetime:
+    return datetime.fromisoformat(entry["screened_timestamp"])
+
+
+def _uuid(composite: dict) -> str:
+    return composite["entity_monitoring"]["uuid"]
+
+
+def test_it_records_the_lists_a_config_receives_when_a_monitoring_becomes_active(api, lists):
+    with_un = config_with(api, "un_security_council")
+    without_un = config_with(api)
+    screened = customer_person_screened(api, with_un["uuid"], "Kari Nordmann")
+    pep_only = customer_person_screened(api, without_un["uuid"], "Kari Nordmann")
+
+    evidence = _screened_against(api, with_un["uuid"], _uuid(screened))
+
+    assert sorted(evidence) == ["pep", "un_security_council"]
+    un = evidence["un_security_council"]
+    version = ScreeningListVersion.objects.get(category__key="un_security_council", number=1)
+    assert (un["list_version_number"], un["list_version_uuid"]) == (1, str(version.uuid))
+    assert un["screening_list_category_name"] == version.category.name
+    assert abs(datetime.fromisoformat(un["list_version_imported_timestamp"]) - version.imported_at) < timedelta(milliseconds=1)
+    assert _when(un) >= version.imported_at
+    assert sorted(_screened_against(api, without_un["uuid"], _uuid(pep_only))) == ["pep"]  # rule 5
+
+
+def test_it_records_a_new_version_for_everyone_its_delta_run_covers_searched_or_not(api, lists, tmp_path, searches):
+    config = config_with(api, "un_security_council")
+    listed = customer_person_screened(api, config["uuid"], UN_PERSON)
+    unlisted = customer_person_screened(api, config["uuid"], "Kari Nordmann")
+    before = _screened_against(api, config["uuid"], _uuid(unlisted))
+    searches.clear()
+
+    un_import(tmp_path, "un-v2.xml", un_xml(person_comment="Amended remarks."))  # nothing the engine reads
+
+    assert {name for _, name in searches} == {UN_PERSON}  # Kari Nordmann has no hit in the delta to look for
+    for monitoring in (listed, unlisted):
+        after = _screened_against(api, config["uuid"], _uuid(monitoring))
+        assert after["un_security_council"]["list_version_number"] == 2
+        assert _when(after["un_security_council"]) > _when(before["un_security_council"])
+    after = _screened_against(api, config["uuid"], _uuid(unlisted))
+    assert after["pep"] == before["pep"]  # a UN update screens nobody against the PEP list
+
+
+def test_a_late_run_of_a_superseded_version_does_not_make_the_evidence_older(api, lists, tmp_path):
+    config = config_with(api, "un_security_council")
+    monitoring = customer_person_screened(api, config["uuid"], "Kari Nordmann")
+    un_import(tmp_path, "un-v2.xml", un_xml(person_comment="Amended once."))
+    un_import(tmp_path, "un-v3.xml", un_xml(person_comment="Amended twice."))
+    version_2 = ScreeningListVersion.objects.get(category__key="un_security_council", number=2)
+    recorded = _screened_against(api, config["uuid"], _uuid(monitoring))
+
+    config_row = ScreeningConfig.objects.get(uuid=config["uuid"])
+    entities_screen(config=config_row, monitorings=monitorings_screened(screening_config=config_row),
+                    loaded=delta_index(version_2.uuid).whole, result=RunResult())
+
+    assert _screened_against(api, config["uuid"], _uuid(monitoring)) == recorded
+    assert recorded["un_security_council"]["list_version_number"] == 3
+
+
+def test_a_full_rescreen_renews_every_screened_monitorings_evidence_and_a_removed_one_keeps_its_last(api, lists):
+    config = config_with(api, "un_security_council")
+    kept = customer_person_screened(api, config["uuid"], "Kari Nordmann")
+    removed = customer_person_screened(api, config["uuid"], "Ola Nordmann")
+    kept_before = _screened_against(api, config["uuid"], _uuid(kept))
+    removed_before = _screened_against(api, config["uuid"], _uuid(removed))
+    response = patch(api, config_url(config["uuid"], f"/entity-monitoring/{_uuid(removed)}"),
+                     {"removed_flag": True, "removal_reason": "Left the bank"})
+    assert response.status_code == 200, response.json()
+
+    full_rescreen_plan(config_uuid=config["uuid"])
+
+    kept_after = _screened_against(api, config["uuid"], _uuid(kept))
+    assert sorted(kept_after) == ["pep", "un_security_council"]
+    assert all(_when(kept_after[key]) > _when(kept_before[key]) for key in kept_after)
+    assert _monitoring(api, config["uuid"], _uuid(removed))["removed_flag"] is True
+    assert _screened_against(api, config["uuid"], _uuid(removed)) == removed_before
