@@ -55,6 +55,16 @@ def member_names(member: Member, person_uuids) -> dict:
     return {key: found.get(key, ANOTHER_MEMBER) for key in wanted}
 
 
+def decided_by(decision, names: dict) -> str:
+    """Who made a monitoring decision, in words: the dashboard member behind its membership (`names`,
+    from `assignee_names`), or how it was decided."""
+    if decision.origin_key == "auto_approve":
+        return "Automatic (auto-approval)"
+    if decision.app_membership_uuid in names:
+        return names[decision.app_membership_uuid]
+    return "An API user" if decision.origin_key != "user" else "A member"
+
+
 def require_admin(member: Member) -> None:
     """Configuring screening and approving monitorings is for admins (DOMAIN.md); others read."""
     if member.role != Member.Role.ADMIN:

@@ -37,6 +37,7 @@ urlpatterns = [
     path("approvals/decide/", views_approvals.decide, name="decide"),
     path("approvals/remove/", views_approvals.remove, name="remove"),
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
+    path("approvals/monitorings.csv", views_records.monitorings_export, name="monitorings-export"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
     # a customer person's page (admins correct the details, add or remove a national id or an address)
     path("customer-persons/<uuid:customer_person_uuid>/", views_customer_person.customer_person_page, name="customer-person"),

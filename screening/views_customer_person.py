@@ -256,6 +256,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "monitorings": page["monitorings"],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
+        "evidence_monitoring": _evidence_monitoring(page["monitorings"]),
         "can_edit": page["can_edit"],
         "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
     }
@@ -271,6 +272,15 @@ def _live(monitorings):
     """The person's monitoring that is not removed (pending, active or declined), if any: a customer
     person has at most one."""
     return next((m for m in monitorings if m.status_key != "removed"), None)
+
+
+def _evidence_monitoring(monitorings):
+    """Whose evidence of screening the page shows: the monitoring that counts now, unless it has
+    none and a removed one has (monitored again, not yet screened); None when there is none."""
+    live = _live(monitorings)
+    if live is not None and live.screened_against:
+        return live
+    return next((m for m in reversed(monitorings) if m.screened_against), live)
 
 
 def _screened(monitorings) -> bool:

@@ -43,6 +43,27 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class ListScreening:
+    """The evidence of screening for one list: the version last screened against, and when."""
+
+    category_key: str
+    category_name: str
+    version_number: int
+    version_imported_at: datetime | None
+    screened_at: datetime | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> ListScreening:
+        return cls(
+            category_key=data["screening_list_category_key"],
+            category_name=data.get("screening_list_category_name") or data["screening_list_category_key"],
+            version_number=int(data["list_version_number"]),
+            version_imported_at=moment(data.get("list_version_imported_timestamp")),
+            screened_at=moment(data.get("screened_timestamp")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Monitoring:
     """An entity monitoring with its status and decisions (newest first)."""
 
@@ -63,6 +84,11 @@ class Monitoring:
     created_at: datetime | None
     decisions: tuple[Decision, ...]
     app_url: str | None
+    screened_against: tuple[ListScreening, ...] = ()  # by list key
+
+    @property
+    def last_screened_at(self) -> datetime | None:
+        return max((s.screened_at for s in self.screened_against if s.screened_at), default=None)
 
     @classmethod
     def from_json(cls, data: dict) -> Monitoring:
@@ -96,6 +122,7 @@ class Monitoring:
                 for d in data.get("entity_monitoring_decision") or ()
             ),
             app_url=m.get("app_url"),
+            screened_against=tuple(ListScreening.from_json(e) for e in m.get("screened_against") or ()),
         )
 
 
