@@ -125,6 +125,7 @@ from service.screening.monitoring_models import (  # noqa: E402,F401
     EntityMonitoring,
     EntityMonitoringDecision,
     EntityMonitoringType,
+    MonitoringEvidence,
 )
 from service.screening.case_models import (  # noqa: E402,F401
     EntityInquiry,

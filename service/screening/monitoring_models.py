@@ -74,9 +74,6 @@ class EntityMonitoring(models.Model):
     # Set by an approving decision, cleared by the screening it enqueues (or by a decline or a
     # removal): a value older than VAKT_RESUME_AFTER_SECONDS is a screening whose message was lost.
     screening_owed_timestamp = models.DateTimeField(null=True, blank=True)
-    # The evidence of screening: per list category, the version the entity was last screened
-    # against and when (screening_evidence.py writes it; every kind of run does).
-    screened_against = models.JSONField(default=dict, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 
@@ -111,6 +108,18 @@ class EntityMonitoring(models.Model):
                 name="monitoring_unique_without_company",
             ),
         ]
+
+
+class MonitoringEvidence(models.Model):
+    """The evidence of screening of one monitoring: per list category, the version its entity was
+    last screened against and when (screening_evidence.py writes it; every kind of run does).
+
+    A table of its own, not a column of the monitoring: every chunk of a run records it for its
+    2,000 monitorings, and rewriting those narrow rows (one index) costs a fifth of rewriting the
+    monitorings' rows with their dozen indexes (docs/screening.md, *The evidence of screening*)."""
+
+    monitoring = models.OneToOneField(EntityMonitoring, primary_key=True, on_delete=models.CASCADE, related_name="evidence")
+    screened_against = models.JSONField(default=dict)
 
 
 class EntityMonitoringDecision(models.Model):

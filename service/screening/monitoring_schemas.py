@@ -10,7 +10,7 @@ from ninja import Field, Schema
 from service.companies.references import company_ref
 from service.screening.access import screening_app_url
 from service.screening.monitoring_selectors import monitoring_status_key
-from service.screening.screening_evidence import screened_against_out
+from service.screening.screening_evidence import monitoring_screened_against, screened_against_out
 
 
 class EntityMonitoringIn(Schema):
@@ -150,7 +150,7 @@ def monitoring_out(m) -> dict:
         "related_company": company_ref(m.related_company) if m.related_company else None,
         "removed_timestamp": m.removed_timestamp,
         "removal_reason": m.removal_reason,
-        "screened_against": screened_against_out(m.screened_against),
+        "screened_against": screened_against_out(monitoring_screened_against(m)),
     }
 
 

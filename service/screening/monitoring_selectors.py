@@ -63,7 +63,8 @@ def _with_relations(queryset: QuerySet[EntityMonitoring]) -> QuerySet[EntityMoni
     ).values("uuid")[:1]
     return (
         queryset.select_related(
-            "entity_monitoring_type", "latest_decision", "person", "customer_person", "company", "related_company"
+            "entity_monitoring_type", "latest_decision", "person", "customer_person", "company", "related_company",
+            "evidence",
         )
         .prefetch_related("decisions")
         .annotate(entity_inquiry_uuid=Subquery(inquiry))

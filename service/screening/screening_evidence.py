@@ -3,8 +3,8 @@
 What an auditor asks of one customer: "was this person screened against the sanction lists,
 which versions, when?". Every run that screens a monitoring (`screening_run.entities_screen`:
 when it becomes active, a correction, a list version's delta, a full re-screen) records, on the
-monitoring, per list category the config receives in the index searched (rule 5), the version
-and the time:
+monitoring (`MonitoringEvidence`, a narrow table of its own), per list category the config
+receives in the index searched (rule 5), the version and the time:
 
     screened_against = {"un_sc": {"category_name", "version_uuid", "version_number",
                                   "imported_timestamp", "screened_timestamp"}, ...}
@@ -13,7 +13,7 @@ A delta run records its one category for every entity of its chunks, searched or
 does not search have no hit in the delta (rescreen.py), so they were screened against that
 version as much as the others. Only a category's current version is recorded, so a late run
 of a superseded version never makes the evidence older than it is. Each run merges its
-categories into what is there (one UPDATE a chunk, however the rows' other keys differ), so a
+categories into what is there (one upsert a chunk, however the rows' other lists differ), so a
 list a config no longer receives keeps its last entry, dated.
 """
 
@@ -23,34 +23,26 @@ import json
 import uuid
 from collections.abc import Collection
 
-from django.db import models
-from django.db.models import F, Func, Value
+from django.db import connection
+from django.db.models import F
 from django.utils import timezone
 
 from service.screening.engine import LoadedIndex
-from service.screening.models import EntityMonitoring, ScreeningListVersion
+from service.screening.models import EntityMonitoring, MonitoringEvidence, ScreeningListVersion
 
 
-class _JsonMerge(Func):
-    """A JSON object column with the keys of `value` set and its other keys kept."""
-
-    output_field = models.JSONField()
-
-    def __init__(self, column: str, value: dict):
-        super().__init__(F(column), Value(json.dumps(value, sort_keys=True)))
-
-    def _parts(self, compiler, connection):
-        column, column_params = compiler.compile(self.source_expressions[0])
-        value, value_params = compiler.compile(self.source_expressions[1])
-        return column, value, (*column_params, *value_params)
-
-    def as_postgresql(self, compiler, connection, **extra_context):
-        column, value, params = self._parts(compiler, connection)
-        return f"({column} || ({value})::jsonb)", params
-
-    def as_sqlite(self, compiler, connection, **extra_context):
-        column, value, params = self._parts(compiler, connection)
-        return f"json_patch({column}, {value})", params
+# One statement for a chunk's monitorings: each gets a row, or its row gets the new lists' keys
+# (the others kept), whatever its lists were before.
+_UPSERT = {
+    "postgresql": (
+        "INSERT INTO {table} (monitoring_id, screened_against) SELECT m, %s::jsonb FROM unnest(%s::uuid[]) AS m "
+        "ON CONFLICT (monitoring_id) DO UPDATE SET screened_against = {table}.screened_against || EXCLUDED.screened_against"
+    ),
+    "sqlite": (
+        "INSERT INTO {table} (monitoring_id, screened_against) SELECT value, %s FROM json_each(%s) WHERE true "
+        "ON CONFLICT (monitoring_id) DO UPDATE SET screened_against = json_patch({table}.screened_against, excluded.screened_against)"
+    ),
+}
 
 
 def monitorings_screened_record(
@@ -77,10 +69,24 @@ def monitorings_screened_record(
         }
         for version in versions
     }
-    if evidence:
-        EntityMonitoring.objects.filter(uuid__in=list(monitoring_uuids)).update(
-            screened_against=_JsonMerge("screened_against", evidence)
-        )
+    if not evidence:
+        return
+    if connection.vendor == "postgresql":
+        uuids = [str(u) for u in monitoring_uuids]
+    else:  # SQLite keeps a uuid as 32 hex digits, and reads the list as JSON
+        uuids = json.dumps([uuid.UUID(str(u)).hex for u in monitoring_uuids])
+    with connection.cursor() as cursor:
+        cursor.execute(_UPSERT[connection.vendor].format(table=MonitoringEvidence._meta.db_table),
+                       [json.dumps(evidence, sort_keys=True), uuids])
+
+
+def monitoring_screened_against(monitoring: EntityMonitoring) -> dict:
+    """The monitoring's evidence ({} before its first screening); read with the monitoring when the
+    selector joined it (`select_related("evidence")`)."""
+    try:
+        return monitoring.evidence.screened_against
+    except MonitoringEvidence.DoesNotExist:
+        return {}
 
 
 def screened_against_out(screened_against: dict) -> list[dict]:

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from portal.csv_export import moment_cell
 from portal.formatting import moment
-from service.screening.models import EntityMonitoring
+from service.screening.models import MonitoringEvidence
 from tests.screening.helpers import service_down
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.screening.cases.conftest import lists  # noqa: F401 (fixture)
@@ -50,7 +50,7 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
     assert (kari["Kind"], kari["Monitored as"], kari["Why"], kari["Status"]) == (
         "Customer person", "Customer person", "Private banking customer", "Screened")
     assert (kari["Decision"], kari["Decided by"]) == ("Approved", "ingrid")
-    evidence = EntityMonitoring.objects.get(uuid=approved_here).screened_against
+    evidence = MonitoringEvidence.objects.get(monitoring_id=approved_here).screened_against
     assert kari["Screened against"] == "; ".join(
         f"{evidence[key]['category_name']} version 1 at {moment_cell(datetime.fromisoformat(evidence[key]['screened_timestamp']))}"
         for key in ("pep", "un_security_council"))
@@ -74,7 +74,7 @@ def test_it_holds_only_the_organisations_own_monitorings(org, other_org, admin, 
 def test_the_screened_now_tab_shows_when_each_was_last_screened_and_links_the_file(org, admin, lists):
     config = config_with(org.api)
     monitoring = customer_person_screened(org.api, config["uuid"], "Kari Nordmann")["entity_monitoring"]
-    [evidence] = EntityMonitoring.objects.get(uuid=monitoring["uuid"]).screened_against.values()
+    [evidence] = MonitoringEvidence.objects.get(monitoring_id=monitoring["uuid"]).screened_against.values()
 
     page = admin.get("/screening/approvals/?view=active").content.decode()
 

@@ -7,7 +7,7 @@ import re
 from datetime import datetime
 
 from portal.formatting import day, moment
-from service.screening.models import EntityMonitoring, ScreeningListVersion
+from service.screening.models import EntityMonitoring, MonitoringEvidence, ScreeningListVersion
 from tests.screening.setup_helpers import admin, org  # noqa: F401 (fixtures)
 from tests.service.screening.cases.conftest import lists  # noqa: F401 (fixture)
 from tests.service.screening.cases.steps import config_with, customer_person_screened
@@ -24,7 +24,7 @@ def _rows(page: str) -> list[list[str]]:
 
 
 def _expected(monitoring_uuid) -> list[list[str]]:
-    evidence = EntityMonitoring.objects.get(uuid=monitoring_uuid).screened_against
+    evidence = MonitoringEvidence.objects.get(monitoring_id=monitoring_uuid).screened_against
     rows = []
     for key in sorted(evidence):
         version = ScreeningListVersion.objects.select_related("category").get(category__key=key, number=evidence[key]["version_number"])

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from service.screening.models import ScreeningConfig, ScreeningListVersion
 from service.screening.monitoring_selectors import monitorings_screened
 from service.screening.rescreen import delta_index, full_rescreen_plan
@@ -102,3 +105,25 @@ def test_a_full_rescreen_renews_every_screened_monitorings_evidence_and_a_remove
     assert all(_when(kept_after[key]) > _when(kept_before[key]) for key in kept_after)
     assert _monitoring(api, config["uuid"], _uuid(removed))["removed_flag"] is True
     assert _screened_against(api, config["uuid"], _uuid(removed)) == removed_before
+
+
+def test_the_monitoring_collection_reads_every_monitorings_evidence_with_it(api, lists):
+    config = config_with(api)
+
+    def queries_for_the_collection() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as queries:
+            response = api.get(config_url(config["uuid"], "/entity-monitoring-composite"), roles=AML)
+        assert response.status_code == 200, response.json()
+        elements = response.json()
+        assert all(m["entity_monitoring"]["screened_against"] for m in elements)
+        return len(elements), len(queries)
+
+    for name in ("Kari Nordmann", "Ola Nordmann"):
+        customer_person_screened(api, config["uuid"], name)
+    two = queries_for_the_collection()
+    for name in ("Per Hansen", "Liv Ullmann", "Jon Dahl"):
+        customer_person_screened(api, config["uuid"], name)
+    five = queries_for_the_collection()
+
+    assert (two[0], five[0]) == (2, 5)
+    assert five[1] == two[1]  # no query per monitoring
