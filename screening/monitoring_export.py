@@ -15,6 +15,7 @@ from portal.csv_export import csv_response, moment_cell, records_paged
 from portal.formatting import monitoring_why
 from portal.models import Member
 from portal.service.screening_records import Monitoring
+from screening.case_export import KINDS
 from screening.pages import assignee_names, decided_by
 
 COLUMNS = (
@@ -22,7 +23,6 @@ COLUMNS = (
     "Decision", "Decided by", "Decided (Europe/Oslo)", "Removed (Europe/Oslo)", "Removal reason",
     "Last screened (Europe/Oslo)", "Screened against", "Monitoring uuid",
 )
-KINDS = {"person": "Person", "customer_person": "Customer person", "company": "Company"}
 STATUS_WORDS = {"active": "Screened", "pending": "Pending", "declined": "Declined", "removed": "Removed"}
 
 
@@ -61,4 +61,3 @@ def _row(m: Monitoring, names: dict, type_words: dict) -> list:
                   for s in m.screened_against),
         str(m.uuid),
     ]
-

@@ -11,7 +11,7 @@ monitoring_selectors). Entities are read as plain values (one query, no model in
 so a chunk of thousands costs little beside the searches. Hits go to
 `screening_cases.hits_record`, the one place that decides what becomes a case; the
 monitorings read are recorded as screened against the index's lists
-(`screening_evidence`, one UPDATE).
+(`screening_evidence`, one upsert).
 
 A delta run may pass a `Narrowing` (rescreen.py says when it gives the same hits): an entity
 is then searched in the delta's whole index only when the narrower index of its entries with
