@@ -46,6 +46,17 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 ALL_ROLES = [key for key, _ in ROLE_KEYS]
 
 
+def pytest_sessionstart(session):
+    """Compile the matching kernels once, in the process that starts the run (xdist's controller
+    runs this before it starts its workers): on a fresh clone numba has no cache yet, and each
+    worker, and each Celery worker a reliability test starts, would otherwise compile them
+    itself, for a minute and more each, inside some test's timeout."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        from service.screening.matching import warm_up
+
+        warm_up()
+
+
 def shared_file(relative: str) -> Path:
     """A file under ../shared/data, or skip the test saying what is missing."""
     path = SHARED_DATA / relative

@@ -55,6 +55,9 @@ def test_it_shares_the_work_between_two_web_processes_and_two_workers_and_does_n
         run = full_rescreen_plan(chunk_size=2)  # planned here, as `manage.py rescreen_all` does; chunks to the workers
         wait_for(lambda: ScreeningRun.objects.filter(pk=run.pk).exclude(finished_timestamp=None).exists(),
                  timeout=30, what="the full re-screen finished")
+        # A chunk is marked done before its worker logs it: wait for every chunk task's last line.
+        wait_for(lambda: sum(cluster.log().by_worker("screening_run_chunk_task").values())
+                 >= ScreeningRunChunk.objects.count(), timeout=30, what="every chunk task logged")
         log = cluster.log()
 
     # Every task ran exactly once, and both workers took a share of the orders and of the screening.
