@@ -66,10 +66,6 @@ def page(browser, live_server) -> Iterator:
     context.close()
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def member(transactional_db) -> DashboardMember:

@@ -60,11 +60,6 @@ def make_member(
     return DashboardMember(user, member, organisation, app_customer, credentials)
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # The real hasher is slow on purpose; these tests are about the dashboard, not the hash.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def member(db) -> DashboardMember:

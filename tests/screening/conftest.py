@@ -11,7 +11,3 @@ from tests.service.screening.cases.conftest import lists  # noqa: F401  (the tin
 def _committing(transactional_db):
     return None
 
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
