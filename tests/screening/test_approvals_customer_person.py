@@ -216,7 +216,7 @@ def test_the_birth_date_is_typed_and_shown_as_dd_mm_yyyy(org, admin):
         assert re.search(r'<input[^>]*name="birth_date"[^>]*value="15.10.1986"', back.content.decode())
     assert admin.post(ADD, _form(birth_date="1986-10-15")).status_code == 302
     assert {p.birth_date.isoformat() for p in CustomerPerson.objects.all()} == {"1986-10-15"}
-    assert "<td>15.10.1986</td>" in admin.get("/screening/approvals/?view=persons").content.decode()
+    assert "<td data-label=\"Birth date\">15.10.1986</td>" in admin.get("/screening/approvals/?view=persons").content.decode()
 
 
 def test_a_birth_date_in_another_format_is_refused_at_the_field_and_nothing_is_saved(org, admin):

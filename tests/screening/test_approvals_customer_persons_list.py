@@ -13,7 +13,7 @@ TAB = "/screening/approvals/"
 
 
 def _names(response) -> list[str]:
-    return re.findall(r'data-testid="customer-person"><td><a href="[^"]+">([^<]+)</a>', response.content.decode())
+    return re.findall(r'data-testid="customer-person"><td class="stack-title"><a href="[^"]+">([^<]+)</a>', response.content.decode())
 
 
 def test_it_finds_customer_persons_by_a_part_of_their_name(org, admin):
