@@ -1,8 +1,8 @@
-"""An admin decides pending monitorings on a phone: the approvals table stacks, one block a
-row with each column's name in front, so a row's checkbox and its Approve and Decline buttons
-are on screen without scrolling sideways.
+"""On a phone the wide tables stack, one block a row led by its name, each other cell with its
+column's name in front, so a row's checkbox and buttons are on screen without scrolling
+sideways: an admin decides pending monitorings, an officer takes a case from the queue.
 
-A screenshot of the stacked tab goes to $VAKT_SCREENSHOT_DIR when it is set, else to tmp_path.
+Screenshots of the stacked pages go to $VAKT_SCREENSHOT_DIR when it is set, else to tmp_path.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
+from tests.screening.helpers import cases_make, member_make
 from tests.screening.setup_helpers import org_make, screening_with_nordlys, statuses
+from tests.service.screening.cases.conftest import UN_PERSON, lists  # noqa: F401
 
 PHONE = {"width": 390, "height": 844}
 
@@ -26,6 +28,16 @@ def _on_screen(locator) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
 
 
+def _no_sideways_scroll(page) -> None:
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= PHONE["width"], f"the page scrolls sideways: {scroll_width} px"
+
+
+def _label(cell) -> str:
+    """What a stacked cell shows in front of its content (its column's name)."""
+    return cell.evaluate("cell => getComputedStyle(cell, '::before').content")
+
+
 def test_an_admin_decides_pending_monitorings_on_a_phone(page, org, shots):
     config, _ = screening_with_nordlys(org)
     page.set_viewport_size(PHONE)
@@ -35,14 +47,12 @@ def test_an_admin_decides_pending_monitorings_on_a_phone(page, org, shots):
     kari = page.get_by_test_id("pending-row").filter(has_text="Kari Nordmann")
     # each cell says which column it is (a label in front, from its data-label), as the header is gone
     expect(kari.locator('[data-label="Ownership chain"]')).to_contain_text("Fjell Holding AS")
-    label = kari.locator('[data-label="Ownership chain"]').evaluate("cell => getComputedStyle(cell, '::before').content")
-    assert label == '"Ownership chain"'
+    assert _label(kari.locator('[data-label="Ownership chain"]')) == '"Ownership chain"'
     assert not page.get_by_role("columnheader", name="Ownership chain").is_visible()
     for control in (kari.get_by_role("checkbox"), kari.get_by_role("button", name="Approve Kari Nordmann"),
                     kari.get_by_role("button", name="Decline Kari Nordmann")):
         assert _on_screen(control), control
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= PHONE["width"], f"the page scrolls sideways: {scroll_width} px"
+    _no_sideways_scroll(page)
     page.screenshot(path=str(shots / "screening-approvals-phone.png"), full_page=True)
     page.reload()  # a full-page screenshot leaves style="" on the inputs, which htmx's swap would copy (CSP)
 
@@ -57,4 +67,28 @@ def test_an_admin_decides_pending_monitorings_on_a_phone(page, org, shots):
     row = page.get_by_test_id("active-row").filter(has_text="Kari Nordmann")
     expect(row.locator('[data-label="Why screened"]')).to_be_visible()
     assert _on_screen(row.get_by_role("button", name="Remove Kari Nordmann"))
+    assert list(page.js_errors) == []
+
+
+def test_an_officer_takes_a_case_from_the_queue_on_a_phone(page, lists, shots):
+    officer = member_make("Nordbank ASA", "ingrid")
+    cases_make(officer)
+    page.set_viewport_size(PHONE)
+    log_in(page, officer)
+    page.goto("/screening/cases/")
+
+    row = page.get_by_test_id("queue-row").filter(has_text=UN_PERSON)
+    name, status = row.get_by_role("link", name=UN_PERSON), row.locator('[data-label="Status"]')
+    assert name.bounding_box()["y"] < status.bounding_box()["y"], "the name leads the row"
+    assert _label(row.locator('[data-label="Listed as"]')) == '"Listed as"'
+    for control in (row.get_by_test_id("select-case"), row.get_by_test_id("assign-to-me"), name):
+        assert _on_screen(control), control
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "screening-queue-phone.png"), full_page=True)
+    page.reload()  # as above: the screenshot's style="" would be copied by htmx's swap
+
+    row.get_by_test_id("assign-to-me").click()  # htmx swaps the row: it stays stacked
+    expect(row.get_by_test_id("assignee")).to_contain_text("Me")
+    assert _label(row.get_by_test_id("assignee")) == '"Assigned to"'
+    _no_sideways_scroll(page)
     assert list(page.js_errors) == []
