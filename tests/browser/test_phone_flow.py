@@ -1,6 +1,7 @@
 """On a phone the wide tables stack, one block a row led by its name, each other cell with its
 column's name in front, so a row's checkbox and buttons are on screen without scrolling
-sideways: an admin decides pending monitorings, an officer takes a case from the queue.
+sideways: an admin decides pending monitorings, an officer takes a case from the queue, a
+user reads a watchlist's companies.
 
 Screenshots of the stacked pages go to $VAKT_SCREENSHOT_DIR when it is set, else to tmp_path.
 """
@@ -10,10 +11,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from portal.models import Member
+
 from tests.browser.conftest import log_in
-from tests.screening.helpers import cases_make, member_make
+from tests.screening.helpers import api_of, cases_make, member_make
 from tests.screening.setup_helpers import org_make, screening_with_nordlys, statuses
+from tests.service.companies.factories import company_make
 from tests.service.screening.cases.conftest import UN_PERSON, lists  # noqa: F401
+from tests.service.screening.watchlists.helpers import watchlist_make
 
 PHONE = {"width": 390, "height": 844}
 
@@ -91,4 +96,21 @@ def test_an_officer_takes_a_case_from_the_queue_on_a_phone(page, lists, shots):
     expect(row.get_by_test_id("assignee")).to_contain_text("Me")
     assert _label(row.get_by_test_id("assignee")) == '"Assigned to"'
     _no_sideways_scroll(page)
+    assert list(page.js_errors) == []
+
+
+def test_a_user_reads_a_watchlist_on_a_phone(page, transactional_db, shots):
+    viewer = member_make("Nordbank ASA", "vera", role=Member.Role.VIEWER)
+    companies = [company_make(name="Kjetilstrand Gårdeierselskap AS", org_nr="800818001"), company_make(name="Havbris AS")]
+    watchlist = watchlist_make(api_of(viewer), "Kunder", companies=companies)
+    page.set_viewport_size(PHONE)
+    log_in(page, viewer)
+    page.goto(f"/watchlists/{watchlist}/")
+
+    row = page.get_by_test_id("watchlist-company").filter(has_text="Kjetilstrand")
+    expect(row.locator('[data-label="Org. no."]')).to_contain_text("800818001")
+    assert _label(row.locator('[data-label="Risk"]')) == '"Risk"'
+    assert _on_screen(row.get_by_role("button", name="Order a report on Kjetilstrand Gårdeierselskap AS"))
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "watchlist-phone.png"), full_page=True)
     assert list(page.js_errors) == []

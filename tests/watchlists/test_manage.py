@@ -22,7 +22,7 @@ def test_it_shows_each_company_with_risk_class_flags_and_a_link(member, companie
     assert 'class="badge risk-' in row
     assert "Negative total equity" in row
     assert 'value="company_profile"' in row  # a report can be ordered from the row
-    assert re.search(r'<td class="text-nowrap">\d\d\.\d\d\.\d{4}</td>', row)  # added, dd.mm.yyyy
+    assert re.search(r'<td class="text-nowrap" data-label="Added">\d\d\.\d\d\.\d{4}</td>', row)  # added, dd.mm.yyyy
 
 
 def test_without_credit_check_the_risk_shown_leaves_payment_remarks_out(db):
