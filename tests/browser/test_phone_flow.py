@@ -114,3 +114,20 @@ def test_a_user_reads_a_watchlist_on_a_phone(page, transactional_db, shots):
     _no_sideways_scroll(page)
     page.screenshot(path=str(shots / "watchlist-phone.png"), full_page=True)
     assert list(page.js_errors) == []
+
+
+def test_every_page_of_the_admin_menu_fits_a_phone(page, org):
+    """A table too wide for a phone scrolls inside its card; the page itself never scrolls sideways."""
+    screening_with_nordlys(org)
+    page.set_viewport_size(PHONE)
+    log_in(page, org.admin)
+    wide = {}
+    for path in ("/", "/screening/setup/", "/screening/approvals/", "/screening/cases/", "/screening/cases/statistics/",
+                 "/screening/batches/", "/screening/related-companies/", "/watchlists/", "/reports/", "/members/",
+                 "/members/audit/"):
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            wide[path] = width
+    assert wide == {}
+    assert list(page.js_errors) == []
