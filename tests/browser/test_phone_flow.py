@@ -33,9 +33,13 @@ def _on_screen(locator) -> bool:
     return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
 
 
+def _page_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
 def _no_sideways_scroll(page) -> None:
-    scroll_width = page.evaluate("document.documentElement.scrollWidth")
-    assert scroll_width <= PHONE["width"], f"the page scrolls sideways: {scroll_width} px"
+    width = _page_width(page)
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width} px"
 
 
 def _label(cell) -> str:
@@ -121,13 +125,11 @@ def test_every_page_of_the_admin_menu_fits_a_phone(page, org):
     screening_with_nordlys(org)
     page.set_viewport_size(PHONE)
     log_in(page, org.admin)
-    wide = {}
+    widths = {}
     for path in ("/", "/screening/setup/", "/screening/approvals/", "/screening/cases/", "/screening/cases/statistics/",
                  "/screening/batches/", "/screening/related-companies/", "/watchlists/", "/reports/", "/members/",
                  "/members/audit/"):
         page.goto(path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        if width > PHONE["width"]:
-            wide[path] = width
-    assert wide == {}
+        widths[path] = _page_width(page)
+    assert {path: width for path, width in widths.items() if width > PHONE["width"]} == {}
     assert list(page.js_errors) == []
