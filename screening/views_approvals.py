@@ -21,7 +21,9 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
 from screening.customer_persons_tab import customer_person_save, persons_tab
-from screening.pages import acted, can_read_screening, no_aml_text, page_number, refused, require_admin
+from screening.pages import (
+    acted, can_read_screening, no_aml_text, page_number, refused, require_admin, sanction_list_selected,
+)
 
 VIEWS = ("pending", "active", "persons")
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
@@ -236,7 +238,11 @@ def _active(request, client, config) -> dict:
         config.uuid, status_key="active", limit=ACTIVE_PER_PAGE, offset=(number - 1) * ACTIVE_PER_PAGE
     )
     rows = [{"monitoring": m, "type_words": TYPE_WORDS.get(m.type_key, m.type_key)} for m in page.rows]
-    return {"active_rows": rows, "active_page": number, "active_more": page.has_more}
+    unscreened_company = any(m.type_key == "company" and not m.screened_against for m in page.rows)
+    return {
+        "active_rows": rows, "active_page": number, "active_more": page.has_more,
+        "no_sanction_list": unscreened_company and not sanction_list_selected(client, config.uuid),
+    }
 
 
 # --- deciding ------------------------------------------------------------------------------------

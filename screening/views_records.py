@@ -24,6 +24,7 @@ from portal.service import ServiceError
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
     assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, no_aml_text,
+    sanction_list_selected,
 )
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
 
@@ -51,6 +52,11 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
         origin_words=ORIGIN_WORDS.get(monitoring.origin_key, monitoring.origin_key.replace("_", " ")),
         decisions=[{"decision": d, "by": decided_by(d, names)} for d in monitoring.decisions],
     )
+    if monitoring.type_key == "company" and not monitoring.screened_against:
+        try:
+            context["no_sanction_list"] = not sanction_list_selected(client_for_member(member), monitoring.config_uuid)
+        except ServiceError:
+            pass  # the page reads well without the reason
     return render(request, "screening/approvals_monitoring.html", context)
 
 

@@ -4,7 +4,8 @@ What an auditor asks of one customer: "was this person screened against the sanc
 which versions, when?". Every run that screens a monitoring (`screening_run.entities_screen`:
 when it becomes active, a correction, a list version's delta, a full re-screen) records, on the
 monitoring (`MonitoringEvidence`, a narrow table of its own), per list category the config
-receives in the index searched (rule 5), the version and the time:
+receives in the index searched (rule 5; for a company, the sanction lists alone: a PEP list
+names persons only), the version and the time:
 
     screened_against = {"un_sc": {"category_name", "version_uuid", "version_number",
                                   "imported_timestamp", "screened_timestamp"}, ...}
@@ -28,7 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from service.screening.engine import LoadedIndex
-from service.screening.models import EntityMonitoring, MonitoringEvidence, ScreeningListVersion
+from service.screening.models import EntityMonitoring, MonitoringEvidence, ScreeningListCategory, ScreeningListVersion
 
 
 # One statement for a chunk's monitorings: each gets a row, or its row gets the new lists' keys
@@ -46,18 +47,19 @@ _UPSERT = {
 
 
 def monitorings_screened_record(
-    *, monitoring_uuids: Collection[uuid.UUID], loaded: LoadedIndex, category_keys: Collection[str]
+    *, monitoring_uuids: Collection[uuid.UUID], loaded: LoadedIndex, category_keys: Collection[str],
+    companies: bool = False,
 ) -> None:
     """These monitorings were screened now against `loaded`, for the categories their config
-    receives (`category_keys`)."""
+    receives (`category_keys`). Companies are searched only among listed organisations, which
+    a PEP list has none of, so their evidence names the sanction lists alone."""
     if not monitoring_uuids:
         return
-    versions = (
-        ScreeningListVersion.objects.filter(
-            uuid__in=loaded.version_uuids, category__key__in=category_keys, category__current_version=F("uuid")
-        )
-        .select_related("category")
-    )
+    versions = ScreeningListVersion.objects.filter(
+        uuid__in=loaded.version_uuids, category__key__in=category_keys, category__current_version=F("uuid")
+    ).select_related("category")
+    if companies:
+        versions = versions.exclude(category__list_type=ScreeningListCategory.ListType.PEP)
     now = timezone.now().isoformat()
     evidence = {
         version.category.key: {

@@ -142,7 +142,10 @@ def entities_screen(
     recorded = hits_record(config_uuid=config.uuid, hits=hits)
     result.cases_created += recorded.created
     result.cases_updated += recorded.updated
-    monitorings_screened_record(monitoring_uuids=[row["uuid"] for row in rows], loaded=loaded, category_keys=keys)
+    companies = [row["uuid"] for row in rows if row["entity_key"] == EntityMonitoring.EntityKey.COMPANY]
+    persons = [row["uuid"] for row in rows if row["entity_key"] != EntityMonitoring.EntityKey.COMPANY]
+    monitorings_screened_record(monitoring_uuids=persons, loaded=loaded, category_keys=keys)
+    monitorings_screened_record(monitoring_uuids=companies, loaded=loaded, category_keys=keys, companies=True)
 
 
 def monitorings_screen(*, monitoring_uuids: Iterable[str | uuid.UUID]) -> RunResult | None:

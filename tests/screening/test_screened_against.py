@@ -9,9 +9,10 @@ from datetime import datetime
 from portal.formatting import day, moment
 from service.screening.models import EntityMonitoring, MonitoringEvidence, ScreeningListVersion
 from tests.screening.setup_helpers import admin, org  # noqa: F401 (fixtures)
+from tests.service.companies.factories import company_make
 from tests.service.screening.cases.conftest import lists  # noqa: F401 (fixture)
 from tests.service.screening.cases.steps import config_with, customer_person_screened
-from tests.service.screening.helpers import config_make, customer_person_make, monitoring_make
+from tests.service.screening.helpers import AML, category_uuid, config_make, config_url, customer_person_make, monitoring_make
 
 
 def _rows(page: str) -> list[list[str]]:
@@ -79,3 +80,24 @@ def test_a_removed_monitoring_keeps_its_last_evidence_and_says_screening_stopped
     page = admin.get(person_page).content.decode()
     assert _rows(page) == evidence
     assert f"Not screened since the monitoring was removed on {removed_on}." in page
+
+
+def test_a_company_screened_under_a_config_without_a_sanction_list_says_why_it_is_not_screened(org, admin, lists):
+    config = config_with(org.api)  # PEP only: a company's name is searched among no list
+    company = company_make(name="Fjordkraft Handel AS")
+    monitoring = monitoring_make(org.api, config["uuid"], company=company.uuid, type_key="company",
+                                 decision={"approved_flag": True})["entity_monitoring"]
+
+    page = admin.get(f"/screening/monitorings/{monitoring['uuid']}/").content.decode()
+    assert 'data-testid="screened-against"' not in page
+    assert "Not screened: a company's own name is screened against the sanction lists, and this screening config has none selected." in page
+    active = admin.get("/screening/approvals/?view=active").content.decode()
+    assert re.search(r'data-testid="last-screened"><span class="text-secondary">no sanction list selected</span>', active)
+
+    selected = org.api.post(config_url(config["uuid"], "/screening-config-screening-list-category"),
+                            {"screening_list_category_uuid": category_uuid("un_security_council")}, roles=AML)
+    assert selected.status_code == 201, selected.json()  # screens the config's monitorings against UN at once
+
+    page = admin.get(f"/screening/monitorings/{monitoring['uuid']}/").content.decode()
+    assert [row[0] for row in _rows(page)] == ["UN Security Council Consolidated List"]
+    assert "no sanction list selected" not in admin.get("/screening/approvals/?view=active").content.decode()

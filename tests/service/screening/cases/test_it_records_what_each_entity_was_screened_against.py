@@ -12,10 +12,12 @@ from service.screening.models import ScreeningConfig, ScreeningListVersion
 from service.screening.monitoring_selectors import monitorings_screened
 from service.screening.rescreen import delta_index, full_rescreen_plan
 from service.screening.screening_run import RunResult, entities_screen
+from tests.service.companies.factories import company_make, person_make
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.list_versions import un_import, un_xml
 from tests.service.screening.cases.steps import config_with, customer_person_screened
 from tests.service.screening.helpers import AML, config_url, patch
+from tests.service.screening.watchlists.helpers import attach, owns, watchlist_make
 
 
 def _monitoring(api, config_uuid, monitoring_uuid) -> dict:
@@ -127,3 +129,31 @@ def test_the_monitoring_collection_reads_every_monitorings_evidence_with_it(api,
 
     assert (two[0], five[0]) == (2, 5)
     assert five[1] == two[1]  # no query per monitoring
+
+
+def _screened_against_by_type(api, config_uuid) -> dict[str, list[str]]:
+    response = api.get(config_url(config_uuid, "/entity-monitoring-composite"), roles=AML)
+    assert response.status_code == 200, response.json()
+    return {
+        m["entity_monitoring"]["entity_monitoring_type_key"]: sorted(
+            e["screening_list_category_key"] for e in m["entity_monitoring"]["screened_against"]
+        )
+        for m in response.json()
+    }
+
+
+def test_a_company_is_recorded_as_screened_against_the_sanction_lists_alone(api, lists):
+    """A company's own name is searched among listed organisations, which a PEP list has none of."""
+    with_un = config_with(api, "un_security_council")
+    pep_only = config_with(api)
+    company = company_make(name="Fjordkraft Handel AS")
+    owns(person_make(full_name="Kari Nordmann"), company, 60)
+    watchlist = watchlist_make(api, companies=[company])
+    for config in (with_un, pep_only):
+        assert patch(api, config_url(config["uuid"]), {"auto_approve_monitoring_flag": True}, roles=AML).status_code == 200
+        assert attach(api, config["uuid"], watchlist).status_code == 201
+
+    assert _screened_against_by_type(api, with_un["uuid"]) == {
+        "company": ["un_security_council"], "beneficial_owners": ["pep", "un_security_council"],
+    }
+    assert _screened_against_by_type(api, pep_only["uuid"]) == {"company": [], "beneficial_owners": ["pep"]}
