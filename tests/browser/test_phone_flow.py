@@ -92,6 +92,7 @@ def test_an_officer_takes_a_case_from_the_queue_on_a_phone(page, lists, shots):
     assert _label(row.locator('[data-label="Listed as"]')) == '"Listed as"'
     for control in (row.get_by_test_id("select-case"), row.get_by_test_id("assign-to-me"), name):
         assert _on_screen(control), control
+    expect(page.get_by_test_id("key-hint")).to_be_hidden()  # no keyboard to press j/k on
     _no_sideways_scroll(page)
     page.screenshot(path=str(shots / "screening-queue-phone.png"), full_page=True)
     page.reload()  # as above: the screenshot's style="" would be copied by htmx's swap
