@@ -5,33 +5,17 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest_after, migrate_to  # noqa: F401 (fixture)
 
 BEFORE = [("service_screening", "0011_resume_owed_screenings")]
 AFTER = [("service_screening", "0012_batch_uploader")]
 AUDIT = ("service_audit", "0001_audit_event")
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state([*targets, AUDIT]).apps  # the models as the migration sees them
-
-
-@pytest.fixture
-def latest_after():
-    """The database back at the newest migrations after the test, as every other test expects it."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
 @pytest.mark.django_db(transaction=True)
 def test_it_fills_in_the_uploader_from_the_audit_log(latest_after):
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE, AUDIT)
     customer = old.get_model("service_auth", "AppCustomer").objects.create(name="Nordbank")
     anna = old.get_model("service_auth", "AppMembership").objects.create(app_customer=customer, email="anna@nordbank.no")
     setting = old.get_model("service_screening", "ScreeningConfigSystemSuggestionSetting").objects.get_or_create(
@@ -44,7 +28,7 @@ def test_it_fills_in_the_uploader_from_the_audit_log(latest_after):
         Audit.objects.create(app_customer=customer, actor_app_membership=member, action_key="screening_batch.create",
                              object_type="screening_batch", object_uuid=batch.uuid, object_label=batch.file_name)
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER, AUDIT)
 
     uploaders = dict(new.get_model("service_screening", "ScreeningBatch").objects.values_list("file_name", "app_membership_id"))
     assert uploaders == {"a.csv": anna.uuid, "b.csv": None}

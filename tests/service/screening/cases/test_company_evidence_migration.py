@@ -6,27 +6,11 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import latest_after, migrate_to  # noqa: F401 (fixture)
 
 BEFORE = [("service_screening", "0013_monitoring_evidence")]
 AFTER = [("service_screening", "0014_company_evidence_without_pep")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps  # the models as the migration sees them
-
-
-@pytest.fixture
-def latest_after():
-    """The database back at the newest migrations after the test, as every other test expects it."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def _entry(number: int) -> dict:
@@ -36,7 +20,7 @@ def _entry(number: int) -> dict:
 
 @pytest.mark.django_db(transaction=True)
 def test_it_takes_the_pep_lists_out_of_companies_evidence_and_leaves_persons_alone(latest_after):
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     model = old.get_model
     for key, list_type in (("pep", "pep"), ("un_security_council", "sanction")):
         model("service_screening", "ScreeningListCategory").objects.get_or_create(
@@ -60,7 +44,7 @@ def test_it_takes_the_pep_lists_out_of_companies_evidence_and_leaves_persons_alo
     for monitoring in (company_monitoring, person_monitoring):
         Evidence.objects.create(monitoring=monitoring, screened_against=both)
 
-    new = _migrate(AFTER)
+    new = migrate_to(AFTER)
 
     evidence = dict(new.get_model("service_screening", "MonitoringEvidence").objects.values_list("monitoring_id", "screened_against"))
     assert evidence == {company_monitoring.uuid: {"un_security_council": both["un_security_council"]}, person_monitoring.uuid: both}
