@@ -438,7 +438,7 @@ CONTENT_SECURITY_POLICY = {
 PERMISSIONS_POLICY = {
     feature: []
     for feature in (
-        "accelerometer", "autoplay", "bluetooth", "browsing-topics", "camera", "display-capture",
+        "accelerometer", "autoplay", "browsing-topics", "camera", "display-capture",
         "geolocation", "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi",
         "payment", "publickey-credentials-get", "screen-wake-lock", "serial", "usb", "xr-spatial-tracking",
     )

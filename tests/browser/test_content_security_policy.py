@@ -153,3 +153,15 @@ def test_a_violation_would_be_seen(page, admin):
     page.wait_for_function("window.__cspViolations.length > 0")
 
     assert any("style-src" in v for v in _violations(page))
+
+
+def test_the_browser_understands_every_feature_the_permissions_policy_names(page, admin):
+    """Chromium warns on each page about a feature it does not know (it did for `bluetooth`), noise
+    that would hide a real warning in the console."""
+    warnings = []
+    page.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+
+    log_in(page, admin)
+    page.goto("/companies/")
+
+    assert [w for w in warnings if "Permissions-Policy" in w] == []
