@@ -7,6 +7,7 @@ assigned; pass `roles=` to send the Nk-Role-Keys header.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json as jsonlib
 import os
 import tempfile
@@ -27,13 +28,18 @@ from service.auth.models import ROLE_KEYS
 from service.auth.principal_cache import callers_forget
 from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
 
-# Tests clear the cache, so on Redis they use databases of their own (9, and 10+ per parallel
-# worker), never the one REDIS_URL names, which may hold a running system's queues.
+# Tests clear the cache, so on Redis they use a database of their own (9), never the one
+# REDIS_URL names, which may hold a running system's queues; there each checkout and parallel
+# worker has a key prefix of its own, which is all its `clear` deletes (tests/redis_cache.py).
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if settings.REDIS_URL:
-    _db = 10 + int(_worker[2:]) if _worker.startswith("gw") else 9
     _url = urlsplit(settings.REDIS_URL)
-    settings.CACHES["default"]["LOCATION"] = urlunsplit(_url._replace(path=f"/{_db}"))
+    _checkout = hashlib.sha256(str(Path(__file__).resolve().parents[1]).encode()).hexdigest()[:12]
+    settings.CACHES["default"].update(
+        BACKEND="tests.redis_cache.RunRedisCache",
+        LOCATION=urlunsplit(_url._replace(path="/9")),
+        KEY_PREFIX=f"test-{_checkout}-{_worker or 'main'}",
+    )
 else:
     # The embedded default's file cache is shared by processes: each worker gets a folder of its own.
     settings.CACHES["default"]["LOCATION"] = tempfile.mkdtemp(prefix=f"vakt-test-cache-{_worker or 'main'}-")
