@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from portal.models import Member
 from portal.tasks import worker_heartbeat
@@ -103,3 +104,18 @@ def test_a_table_that_scrolls_sideways_is_reached_with_the_keyboard_and_one_that
     page.set_viewport_size({"width": 1400, "height": 900})  # now it fits: out of the tab order again
     page.wait_for_function("() => !document.querySelector('.table-responsive').hasAttribute('tabindex')")
     assert region.get_attribute("role") is None
+
+
+def test_a_field_refused_says_why_to_a_screen_reader(page, pages):
+    admin, _ = pages
+    log_in(page, admin)
+    page.goto("/screening/approvals/?view=persons")
+    page.get_by_label("Full name").fill("Kari Nordmann")
+    page.get_by_label("Birth date").fill("01.01.2999")
+    page.get_by_role("button", name="Add and monitor").click()
+
+    birth_date = page.get_by_label("Birth date")
+    expect(birth_date).to_have_attribute("aria-invalid", "true")
+    expect(birth_date).to_have_accessible_description("must not be in the future")
+    expect(page.get_by_label("Full name")).not_to_have_attribute("aria-invalid", "true")
+    assert _violations(page) == []
