@@ -34,9 +34,9 @@ def test_it_shows_the_person_and_the_list_entry_side_by_side_with_the_matching_p
     page = officer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
 
     query_name = _cell(page, "query-name")
-    assert re.search(r'<mark class="np-match"[^>]*>Ivan</mark>', query_name)
-    assert re.search(r'<mark class="np-match"[^>]*>Dragunov</mark>', query_name)
-    assert re.search(r'<mark class="np-match"[^>]*>DRAGUNOV</mark>', _cell(page, "listed-name"))
+    assert re.search(r'<mark class="np-match"[^>]*>Ivan<span class="visually-hidden"> \(Same as “ivan” in the other name\)</span></mark>', query_name)
+    assert re.search(r'<mark class="np-match"[^>]*>Dragunov<span class="visually-hidden"> \(Same as “dragunov” in the other name\)</span></mark>', query_name)
+    assert re.search(r'<mark class="np-match"[^>]*>DRAGUNOV<span class="visually-hidden">[^<]*</span></mark>', _cell(page, "listed-name"))
     assert "14.03.1966" in _cell(page, "query-birth-date") and "14.03.1966" in _cell(page, "listed-birth-dates")
     assert "agrees" in _cell(page, "listed-birth-dates")
     assert "RU" in _cell(page, "listed-nationalities")
