@@ -104,6 +104,26 @@ def test_an_officer_takes_a_case_from_the_queue_on_a_phone(page, lists, shots):
     assert list(page.js_errors) == []
 
 
+def test_an_officer_compares_a_case_on_a_phone(page, lists, shots):
+    """The side-by-side stacks: each detail led by its name, the screened and the listed value
+    under it, each the card's width; a fact only the list entry has takes the whole line."""
+    officer = member_make("Nordbank ASA", "ingrid")
+    screened = cases_make(officer)
+    page.set_viewport_size(PHONE)
+    log_in(page, officer)
+    page.goto(f"/screening/cases/{screened.sanction_case.uuid}/")
+
+    query, listed, source = (page.get_by_test_id(name) for name in ("query-name", "listed-name", "listed-source"))
+    assert query.bounding_box()["y"] < listed.bounding_box()["y"], "the screened name above the listed one"
+    assert (_label(query), _label(listed)) == ('"Screened"', '"List entry"')
+    for value in (query, listed, source):
+        assert value.bounding_box()["width"] > PHONE["width"] * 0.7, value  # not a third of the row
+    assert _on_screen(page.get_by_role("button", name="Save review"))
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "case-phone.png"), full_page=True)
+    assert list(page.js_errors) == []
+
+
 def test_a_user_reads_a_watchlist_on_a_phone(page, transactional_db, shots):
     viewer = member_make("Nordbank ASA", "vera", role=Member.Role.VIEWER)
     companies = [company_make(name="Kjetilstrand Gårdeierselskap AS", org_nr="800818001"), company_make(name="Havbris AS")]
