@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 
 from service.audit.models import AuditAppendOnly, AuditEvent
 from tests.service.audit.helpers import ADMIN, audit_events, audit_url
@@ -165,3 +166,17 @@ def test_it_refuses_a_bad_range_of_days_naming_the_field(api, params, loc, msg):
     assert error["loc"] == loc
     if msg:
         assert error["msg"] == msg
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's (docs/organisation.md)")
+def test_the_database_refuses_updates_and_deletes_sent_around_the_code(api):
+    """What a session in psql with the application's credentials would send."""
+    watchlist_make(api, "Kunder")
+    event = AuditEvent.objects.get(action_key="watchlist.create")
+    table = AuditEvent._meta.db_table
+
+    for sql in (f"UPDATE {table} SET object_label = 'Something else' WHERE uuid = %s", f"DELETE FROM {table} WHERE uuid = %s"):
+        with pytest.raises(DatabaseError, match="audit records are append-only"), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, [event.pk])
+
+    assert AuditEvent.objects.get(pk=event.pk).object_label == "Kunder"
