@@ -15,7 +15,7 @@ last run and only issues the dashboard new API credentials):
    - the page: GET /screening/cases/?... as a logged-in officer (Django test client: the
      whole dashboard stack, the API reached in-process as in the embedded default), and
    - the API calls that page makes, one after the other as the page makes them (the
-     organisation's configs, one page of the case collection, the counts per status),
+     organisation's configs, the lists, one page of the case collection, the counts per status),
      through the same Django stack with a bearer token;
    scenarios: the first page of the open queue (oldest first), and a filtered page
    (sanction hits of one related company, assigned to nobody, newest first).
@@ -212,6 +212,7 @@ def measure(*, member, credentials, config, scenario: dict, repeat: int) -> dict
     filter_params = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in service_filters.params().items() if v is not None}
     calls = {
         "configs": (f"/analysis/v1/app-customer/{member.organisation.app_customer_uuid}/screening-config", {}),
+        "lists": ("/analysis/v1/screening-list-category", {}),  # the List filter's choices
         "collection": (f"{base}/screening-case-composite-collection", {
             **filter_params, "screening_case_status_identifiers": ",".join(service_filters.status_keys),
             "sort_order": filters.sort_order, "limit": filters.page_size, "offset": filters.offset}),

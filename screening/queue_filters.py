@@ -3,6 +3,7 @@
     ?q=<text>                                   (the screened or listed name contains it)
     &status=open|pending|ongoing|complete|all   (default open: pending and ongoing)
     &hit=pep|sanction                           (default any)
+    &list=<list category key>                   (default any: the list the case was raised on)
     &screened=person|customer|company           (default anyone: who was screened)
     &company=<related company uuid>
     &listed_as=<case uuid>                      (the cases on the same list entry as that case)
@@ -16,11 +17,13 @@ still opens a queue.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
 
 from portal.service.cases import CaseFilters
+from screening.templatetags.screening_cases import list_name
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 STATUS_CHOICES = {
@@ -37,7 +40,16 @@ SCREENED_ENTITY_KEYS = {"person": "person", "customer": "customer_person", "comp
 ASSIGNEE_CHOICES = {"": "Anyone", "me": "Me", "nobody": "Nobody"}
 SORT_CHOICES = {"oldest": "Oldest first", "newest": "Newest first"}
 PAGE_SIZE = 50
+LIST_KEY = re.compile(r"[a-z0-9_]{1,64}")
 NOBODYS_UUID = uuid.UUID(int=0)  # "assigned to me" for a login not linked to a service person: finds nothing
+
+
+def list_choices(categories) -> dict[str, str]:
+    """The queue's List filter: any list, then the PEP list, then the sanction lists by name; only
+    lists imported at least once (a case needs an entry)."""
+    imported = [c for c in categories if c.version_number is not None]
+    ordered = sorted(imported, key=lambda c: (not c.is_pep, list_name(c.key)))
+    return {"": "Any list", **{c.key: list_name(c.key) for c in ordered}}
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,7 @@ class QueueFilters:
     page_size: int = PAGE_SIZE
     name: str = ""
     listed_as: uuid.UUID | None = None
+    list_key: str = ""  # a list category's key; the view drops one the service does not know
 
     @classmethod
     def from_query(cls, query) -> QueueFilters:
@@ -71,6 +84,7 @@ class QueueFilters:
         return cls(
             status=choice("status", STATUS_CHOICES, "open"),
             hit=choice("hit", HIT_CHOICES, ""),
+            list_key=value if LIST_KEY.fullmatch(value := (query.get("list") or "").strip()) else "",
             screened=choice("screened", SCREENED_CHOICES, ""),
             company=uuid_or_none("company"),
             listed_as=uuid_or_none("listed_as"),
@@ -101,6 +115,7 @@ class QueueFilters:
             name=self.name or None,
             listed_as_case_uuid=self.listed_as,
             entity_key=SCREENED_ENTITY_KEYS.get(self.screened),
+            list_key=self.list_key or None,
         )
 
     def status_tabs(self, counts: dict[str, int]) -> list[dict]:
@@ -120,6 +135,7 @@ class QueueFilters:
             "q": values.name or None,
             "status": values.status if values.status != "open" else None,
             "hit": values.hit or None,
+            "list": values.list_key or None,
             "screened": values.screened or None,
             "company": str(values.company) if values.company else None,
             "listed_as": str(values.listed_as) if values.listed_as else None,
@@ -131,4 +147,4 @@ class QueueFilters:
         return f"?{text}" if text else "?"
 
     def is_narrowed(self) -> bool:
-        return bool(self.hit or self.screened or self.company or self.assignee or self.name or self.listed_as)
+        return bool(self.hit or self.list_key or self.screened or self.company or self.assignee or self.name or self.listed_as)

@@ -10,6 +10,7 @@ the member's own action.
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import date
 from urllib.parse import urlencode, urlsplit
 
@@ -33,7 +34,7 @@ from screening.case_export import cases_csv_response
 from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
 from screening.name_parts import name_parts
 from screening.pages import current_config_or_message, member_names
-from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOICES, SORT_CHOICES, QueueFilters
+from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOICES, SORT_CHOICES, QueueFilters, list_choices
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
@@ -66,8 +67,10 @@ def case_queue(request, *, batch: dict | None = None):
                "colleagues": colleagues_for(request.member) if can_review else []}
     config, context["service_error"] = current_config_or_message(client)
     if config is not None:
-        service_filters = filters.service_filters(me=request.member.app_membership_uuid)
         try:
+            filters, context["list_choices"] = _known_list(client, filters)
+            context["filters"] = filters
+            service_filters = filters.service_filters(me=request.member.app_membership_uuid)
             page, counts = client.gather(
                 lambda: client.cases.page(config.uuid, service_filters, sort_order=filters.sort_order,
                                           limit=filters.page_size, offset=filters.offset),
@@ -100,6 +103,7 @@ def case_export(request):
         return redirect(back)
     name = slugify(f"{request.member.organisation.name} {filters.status}") or "cases"
     try:
+        filters, _ = _known_list(client, filters)
         return cases_csv_response(
             client=client, member=request.member, config_uuid=config.uuid,
             filters=filters.service_filters(me=request.member.app_membership_uuid), sort_order=filters.sort_order,
@@ -108,6 +112,13 @@ def case_export(request):
     except ServiceError as exc:
         messages.error(request, f"The cases could not be downloaded. {service_error_text(exc)}")
         return redirect(back)
+
+
+def _known_list(client, filters: QueueFilters) -> tuple[QueueFilters, dict[str, str]]:
+    """The List filter's choices, and the filters without a list the service does not know (an
+    old or hand-edited link opens the queue of every list)."""
+    choices = list_choices(client.screening.list_categories())
+    return (filters if filters.list_key in choices else replace(filters, list_key="")), choices
 
 
 def _page_links(request, filters: QueueFilters, page) -> dict:

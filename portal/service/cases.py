@@ -165,10 +165,12 @@ class CaseFilters:
     name: str | None = None  # the screened or listed name contains it
     listed_as_case_uuid: UUID | None = None  # the cases on the same listed person or company as this case
     entity_key: str | None = None  # person (behind a company), customer_person or company
+    list_key: str | None = None  # the list category the case's entry is on
 
     def params(self) -> dict:
         return {
             "inquiry_entity_key": self.entity_key,
+            "screening_list_category_key": self.list_key,
             "name_contains": self.name,
             "listed_as_case_uuid": self.listed_as_case_uuid,
             "related_company_uuid": self.related_company_uuid,

@@ -18,7 +18,7 @@ from service.screening import case_selectors as selectors
 from service.screening import case_services as services
 from service.screening.access import EXTENSION, aml_principal
 from service.screening.config_api import config_of
-from service.screening.models import EntityMatchDecisionType, ScreeningCaseReviewStatus
+from service.screening.models import EntityMatchDecisionType, ScreeningCaseReviewStatus, ScreeningListCategory
 
 router = Router(tags=["Screening cases"])
 
@@ -30,6 +30,15 @@ EXT = "Extension: "
 ENTITY_KEYS = ("person", "customer_person", "company")
 ENTITY_KEY_HELP = ("the cases of one kind of screened entity: person (the persons behind companies), customer_person "
                    "or company (a company's own name)")
+
+
+def list_category_key_parse(value: str | None) -> str | None:
+    """`screening_list_category_key` of a query (blank: any list), or a 400 naming it."""
+    value = (value or "").strip() or None
+    if value is not None and not ScreeningListCategory.objects.filter(key=value).exists():
+        keys = ", ".join(ScreeningListCategory.objects.order_by("key").values_list("key", flat=True))
+        raise bad_field(["query", "screening_list_category_key"], f"unknown list {value}; the lists are {keys}")
+    return value
 
 
 def entity_key_parse(value: str | None) -> str | None:
@@ -52,6 +61,9 @@ class CaseFilterQuery(Schema):
     )
     screening_case_uuid: uuid.UUID | None = Field(None, description=EXT + "one case (an empty page when not this config's)")
     inquiry_entity_key: str | None = Field(None, description=EXT + ENTITY_KEY_HELP)
+    screening_list_category_key: str | None = Field(
+        None, description=EXT + "the cases raised on one list's entries (a key of GET /v1/screening-list-category)"
+    )
     name_contains: str | None = Field(
         None,
         description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
@@ -77,6 +89,7 @@ class CaseFilterQuery(Schema):
             name_contains=name_search_parse(self.name_contains),
             listed_as_case_uuid=self.listed_as_case_uuid,
             inquiry_entity_key=entity_key_parse(self.inquiry_entity_key),
+            list_category_key=list_category_key_parse(self.screening_list_category_key),
         )
 
 

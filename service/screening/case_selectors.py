@@ -73,6 +73,7 @@ class CaseFilters:
     name_contains: str | None = None
     listed_as_case_uuid: uuid.UUID | None = None
     inquiry_entity_key: str | None = None  # person, customer_person or company
+    list_category_key: str | None = None  # the list the case's entry is on
 
 
 
@@ -109,6 +110,8 @@ def cases_filtered(*, config: ScreeningConfig, filters: CaseFilters, with_status
         queryset = queryset.filter(uuid=filters.screening_case_uuid)
     if filters.inquiry_entity_key is not None:
         queryset = queryset.filter(entity_inquiry__inquiry_entity_key=filters.inquiry_entity_key)
+    if filters.list_category_key is not None:
+        queryset = queryset.filter(list_category__key=filters.list_category_key)
     if filters.name_contains:
         queryset = queryset.filter(_name_q(filters.name_contains))
     if filters.listed_as_case_uuid is not None:

@@ -155,3 +155,23 @@ def test_it_shows_the_cases_of_one_kind_of_screened_party(officer, lists):
     assert "Solbakken" in exported and "Dragunov" not in exported
     unknown = client.get(QUEUE, {"screened": "robots"}, follow=True).content.decode()  # an unknown value: everyone
     assert len(_rows(unknown)) == 2
+
+
+def test_it_shows_the_cases_raised_on_one_list(officer, lists):
+    cases_make(officer)  # Dragunov on the UN list, Solbakken on the PEP list
+    client = officer.client()
+
+    un = client.get(QUEUE, {"list": "un_security_council"}).content.decode()
+    pep = client.get(QUEUE, {"list": "pep"}).content.decode()
+
+    assert [("Dragunov" in r) for r in _rows(un)] == [True] and _count(un, "open") == "1"
+    assert [("Solbakken" in r) for r in _rows(pep)] == [True] and _count(pep, "open") == "1"
+    assert re.findall(r'<option value="([^"]*)"', un.split('id="f-list"')[1].split("</select>")[0]) == [
+        "", "pep", "un_security_council"]  # any list, the PEP list, then the sanction lists imported
+    assert '<option value="un_security_council" selected>UN Security Council</option>' in un
+    assert 'href="?status=all&amp;list=un_security_council" data-testid="status-all"' in un
+    exported = b"".join(client.get("/screening/cases/export.csv", {"list": "pep"}).streaming_content).decode()
+    assert "Solbakken" in exported and "Dragunov" not in exported
+    for unknown in ("us_ofac_sdn", "no_such_list", "Robert'); DROP"):  # never imported, unknown, no key: every list
+        page = client.get(QUEUE, {"list": unknown}, follow=True).content.decode()
+        assert len(_rows(page)) == 2 and '<option value="" selected>Any list</option>' in page

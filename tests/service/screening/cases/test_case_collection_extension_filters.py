@@ -140,3 +140,21 @@ def test_it_filters_by_the_kind_of_screened_entity(api, lists):
     wrong = api.get(config_url(config["uuid"], "/screening-case-composite-collection"), {"inquiry_entity_key": "customer"}, roles=AML)
     assert wrong.status_code == 400
     assert field_locs(wrong) == [["query", "inquiry_entity_key"]]
+
+
+def test_it_filters_by_the_list_a_case_was_raised_on(api, lists):
+    from tests.service.screening.helpers import field_locs
+
+    config = _two_cases(api)
+
+    assert _names(cases(api, config["uuid"], screening_list_category_key="un_security_council")) == ["KPi.901"]
+    assert _names(cases(api, config["uuid"], screening_list_category_key="pep")) == ["pep-1"]
+    assert _names(cases(api, config["uuid"], screening_list_category_key=" ")) == ["pep-1", "KPi.901"]  # blank: any list
+    counts = api.get(config_url(config["uuid"], "/screening-case-status-count"), {"screening_list_category_key": "un_security_council"},
+                     roles=AML)
+    assert {row["screening_case_status_key"]: row["count"] for row in counts.json()} == {"pending": 1, "ongoing": 0, "complete": 0}
+    for path in ("/screening-case-composite-collection", "/screening-case-status-count"):
+        wrong = api.get(config_url(config["uuid"], path), {"screening_list_category_key": "ofac"}, roles=AML)
+        assert wrong.status_code == 400
+        assert field_locs(wrong) == [["query", "screening_list_category_key"]]
+        assert "un_security_council" in wrong.json()["errors"][0]["msg"]  # the lists there are
