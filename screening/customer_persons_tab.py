@@ -102,7 +102,9 @@ def customer_person_save(screening, config, context, form):
                     form.add_error(None, "Nothing was saved.")
                     return None
                 step = "person"
-            twin = None if data.get("someone_else") else _same_person(screening, config, data)
+            twins = [] if data.get("someone_else") else same_customer_persons(
+                screening, config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"))
+            twin = twins[0] if twins else None
             if twin is not None:
                 form.add_error(None, same_person_text(twin))
                 form.twin = twin
@@ -135,14 +137,14 @@ def customer_person_save(screening, config, context, form):
         return None
 
 
-def _same_person(screening, config, data):
-    """A customer person with the form's name (any case, runs of spaces as one) and birth date (both
-    without one counts as the same), if any: most likely the same customer, to be screened once."""
-    name = " ".join(data["full_name"].split())
-    for person in screening.customer_persons(config.uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000):
-        if person.full_name.casefold() == name.casefold() and person.birth_date == data.get("birth_date"):
-            return person
-    return None
+def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date: date | None) -> list:
+    """The config's customer persons with this name (any case, runs of spaces as one) and birth date
+    (both without one counts as the same): most likely the same customer, to be screened once."""
+    name = " ".join(full_name.split())
+    return [
+        person for person in screening.customer_persons(config_uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000)
+        if person.full_name.casefold() == name.casefold() and person.birth_date == birth_date
+    ]
 
 
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:

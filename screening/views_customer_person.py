@@ -31,7 +31,7 @@ from screening.customer_person_form import (
     AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
 )
 from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
-from screening.customer_persons_tab import residence_uuid
+from screening.customer_persons_tab import residence_uuid, same_customer_persons
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 TEMPLATE = "screening/approvals_customer_person.html"
@@ -226,10 +226,14 @@ def _read(request, customer_person_uuid) -> dict:
     screening = client.screening
     try:
         detail = first_found([lambda: screening.customer_person(customer_person_uuid)])
-        reads = [lambda: screening.monitorings(detail.person.config_uuid, entity_uuid=detail.person.uuid).rows]
+        person = detail.person
+        reads = [
+            lambda: screening.monitorings(person.config_uuid, entity_uuid=person.uuid).rows,
+            lambda: same_customer_persons(screening, person.config_uuid, full_name=person.full_name, birth_date=person.birth_date),
+        ]
         if can_edit:
             reads += [screening.genders, screening.countries, screening.person_location_types, screening.monitoring_types]
-        monitorings, *lookups = client.gather(*reads)
+        monitorings, namesakes, *lookups = client.gather(*reads)
     except ServiceError as exc:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
@@ -238,6 +242,7 @@ def _read(request, customer_person_uuid) -> dict:
         "screening": screening,
         "detail": detail,
         "monitorings": monitorings,
+        "namesakes": [p for p in namesakes if p.uuid != person.uuid],  # possibly a second record of this customer
         "can_edit": can_edit,
         "genders": genders,
         "countries": countries,
@@ -254,6 +259,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "national_ids_allowed": can_read_national_ids(request.member),
         "detail": detail,
         "monitorings": page["monitorings"],
+        "namesakes": page["namesakes"],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),

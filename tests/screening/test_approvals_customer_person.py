@@ -253,3 +253,21 @@ def test_a_customer_of_the_same_name_and_birth_date_is_not_added_twice_unless_so
     assert CustomerPerson.objects.count() == 3
     born_otherwise = admin.post(ADD, _form(full_name="Kari Nordmann", birth_date="02.02.1992", national_id_number=""), follow=True)
     assert "added as a customer person" in born_otherwise.content.decode()  # a different birth date: no question
+
+
+def test_a_customer_persons_page_points_to_another_record_of_the_same_name_and_birth_date(org, admin):
+    from tests.service.screening.helpers import monitoring_make
+
+    config = config_make(org.api)
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", birth_date="1986-10-15")
+    twin = customer_person_make(org.api, config["uuid"], full_name="KARI  nordmann", birth_date="1986-10-15")  # added twice
+    monitoring_make(org.api, config["uuid"], customer_person=twin["uuid"], decision={"approved_flag": True})
+    other = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", birth_date="1990-01-01")
+
+    page = admin.get(f"/screening/customer-persons/{kari['uuid']}/").content.decode()
+
+    notice = re.search(r'data-testid="namesakes">(.*?)</div>\s*</div>', page, re.S).group(1)
+    assert f'href="/screening/customer-persons/{twin["uuid"]}/"' in notice and "born 15.10.1986" in notice
+    assert ">Screened</span>" in notice and "remove the other's monitoring, giving the reason" in notice
+    assert kari["uuid"] not in notice and other["uuid"] not in notice  # not itself, not another birth date
+    assert 'data-testid="namesakes"' not in admin.get(f"/screening/customer-persons/{other['uuid']}/").content.decode()
