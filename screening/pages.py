@@ -33,14 +33,19 @@ def no_aml_text(member: Member) -> str:
     return NO_AML_TEXT
 
 
+def sanction_selections(categories, selections) -> list:
+    """Those of a config's selected categories that are sanction lists (PEP is screened always)."""
+    sanction_lists = {c.uuid for c in categories if not c.is_pep}
+    return [s for s in selections if s.category_uuid in sanction_lists]
+
+
 def sanction_list_selected(client, config_uuid) -> bool:
     """Whether the config screens against a sanction list: a company's own name is searched only
     there (a PEP list names persons), so without one its companies are screened against nothing."""
     categories, selections = client.gather(
         client.screening.list_categories, lambda: client.screening.selected_categories(config_uuid)
     )
-    sanction_lists = {c.uuid for c in categories if not c.is_pep}
-    return any(s.category_uuid in sanction_lists for s in selections)
+    return bool(sanction_selections(categories, selections))
 
 
 ANOTHER_MEMBER = "another member"  # an assignee who is no dashboard member (a person named through the API)

@@ -36,7 +36,8 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/approvals_monitoring.html", context)
-    screening = client_for_member(member).screening
+    client = client_for_member(member)
+    screening = client.screening
     try:
         configs = screening.configs()
         monitoring = first_found(
@@ -54,7 +55,7 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
     )
     if monitoring.type_key == "company" and not monitoring.screened_against:
         try:
-            context["no_sanction_list"] = not sanction_list_selected(client_for_member(member), monitoring.config_uuid)
+            context["no_sanction_list"] = not sanction_list_selected(client, monitoring.config_uuid)
         except ServiceError:
             pass  # the page reads well without the reason
     return render(request, "screening/approvals_monitoring.html", context)

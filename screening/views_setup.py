@@ -17,7 +17,9 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceNotFound
-from screening.pages import acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin
+from screening.pages import (
+    acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin, sanction_selections,
+)
 
 # Where each list format comes from, in words.
 RUNS_SHOWN = 8  # the newest re-screening runs on the setup page
@@ -206,8 +208,7 @@ def _lists(categories, selections):
     ]
     # PEP first (always screened), then the sanction lists by name
     rows.sort(key=lambda r: (not r["category"].is_pep, r["category"].name))
-    sanction_selected = [r for r in rows if r["selection"] and not r["category"].is_pep]
-    return {"list_rows": rows, "sanction_selected_count": len(sanction_selected)}
+    return {"list_rows": rows, "sanction_selected_count": len(sanction_selections(categories, selections))}
 
 
 def _watchlists(links, watchlists):
