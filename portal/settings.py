@@ -258,6 +258,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.screening.tasks.screening_config_rescreens_resume", "schedule": _resume_every,
     },
     "screening-batches-resume": {"task": "service.screening.tasks.screening_batches_resume", "schedule": _resume_every},
+    # Deletes batch screening files older than VAKT_BATCH_RETENTION_DAYS (service/screening/batch_services.py).
+    "screening-batches-retention": {
+        "task": "service.screening.batch_tasks.screening_batches_retention",
+        "schedule": float(env_int("VAKT_BATCH_RETENTION_CHECK_SECONDS", 3600, minimum=60)),
+    },
     "report-downloads-resume": {"task": "reports.tasks.report_downloads_resume", "schedule": _resume_every},
     "company-analysis-daily": {
         "task": "service.companies.tasks.analysis_refresh_all",
@@ -319,6 +324,9 @@ VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
 # Batch screening files (service/screening/batch_services.py): rows per file at most; bytes: VAKT_MAX_BODY_BYTES.
 VAKT_BATCH_MAX_ROWS = env_int("VAKT_BATCH_MAX_ROWS", 10_000, minimum=1)
+# Days an uploaded file (or a name checked) and its result are kept: they name persons screened once,
+# so they are not kept for ever (GDPR storage limitation); 0 keeps them until a member deletes them.
+VAKT_BATCH_RETENTION_DAYS = env_int("VAKT_BATCH_RETENTION_DAYS", 30, minimum=0)
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
 # Partner reports (service/reports): the producer class, and the partner the HTTP producer calls.
 VAKT_REPORT_PRODUCER = env_str("VAKT_REPORT_PRODUCER", "service.reports.producers.pdf.PdfReportProducer")

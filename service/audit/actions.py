@@ -12,6 +12,7 @@ ACTIONS: dict[str, str] = {
     "screening_config.watchlist_attach": "Attached a watchlist to screening",
     "screening_config.watchlist_detach": "Detached a watchlist from screening",
     "screening_batch.create": "Screened a file or a name",
+    "screening_batch.delete": "Deleted a screened file or name",
     "customer_person.create": "Added a customer person",
     "customer_person.update": "Corrected a customer person's details",
     "customer_person.national_id_add": "Added a national id to a customer person",

@@ -36,6 +36,10 @@ NOT_READY = {
     "description": "The job is not complete yet (`code`: not_ready)",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
+DELETED = {
+    "description": "The job's file and result were deleted (`code`: deleted)",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
 
 
 class ResultQuery(Schema):
@@ -105,15 +109,20 @@ def batch_detail(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
         "`_source_id`, `_matched_name`, `_score`, `_explanation` (the engine's one-sentence summary). "
         "`json`: the same rows as a list, each with `hits` carrying the list entry's uuid and the full "
         "explanation (aligned name parts, birth date, nationality, gender adjustments). A job that is not "
-        "complete is a 409."
+        "complete is a 409; a deleted one a 410."
     ),
-    openapi_extra={**EXTENSION, "responses": {"409": NOT_READY}},
+    openapi_extra={**EXTENSION, "responses": {"409": NOT_READY, "410": DELETED}},
 )
 def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID, query: Query[ResultQuery]):
     config = config_of(request, screening_config_uuid)
     if query.response_file_type not in ("csv", "json"):
         raise bad_field(["query", "response_file_type"], "use csv or json")
     batch = selectors.batch_get(config=config, batch_uuid=screening_batch_uuid)
+    if batch.status == ScreeningBatch.Status.DELETED:
+        raise ApiError(
+            f"The job's file and result were deleted on {batch.deleted_timestamp:%Y-%m-%d} "
+            f"({batch.get_deletion_reason_key_display()}).", code="deleted", status=410,
+        )
     if batch.status != ScreeningBatch.Status.COMPLETE:
         raise ApiError(
             f"The job is {batch.status}; its result can be downloaded once it is complete.", code="not_ready", status=409
@@ -132,3 +141,24 @@ def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+@router.delete(
+    "/screening-config/{screening_config_uuid}/screening-batch/{screening_batch_uuid}",
+    response={204: None},
+    summary="Extension: delete a batch screening job's file and result",
+    description=(
+        "Removes the uploaded file, its result and the rows screened: the names of the persons in it. "
+        "The job stays, `deleted`, with its counts, and the audit log records who deleted it "
+        "(`app_membership_uuid`, query). A job still running stops. Files are deleted anyway "
+        "`VAKT_BATCH_RETENTION_DAYS` after the upload (`retained_until`). A job already deleted: 204."
+    ),
+    openapi_extra=EXTENSION,
+)
+def batch_delete(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID,
+                 app_membership_uuid: uuid.UUID | None = None):
+    config = config_of(request, screening_config_uuid)
+    batch = selectors.batch_get(config=config, batch_uuid=screening_batch_uuid)
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    services.batch_delete(batch=batch, actor=actor)
+    return Status(204, None)

@@ -6,6 +6,11 @@ runs, each finished chunk of rows is a `ScreeningBatchChunk` (UNIQUE per job and
 written in one transaction with the job's progress: a redelivered task skips the chunks that
 exist, so it resumes where the last one stopped and never writes a row twice. The chunks are
 deleted when the result files are written and the job is complete.
+
+Deleting a job (a member's request, or the retention period after its upload) removes what
+the upload brought in, the names of the persons screened: its files, chunks and file name (a
+name checked on the dashboard is its file name). The row stays with who uploaded it, when, and
+its counts; the audit log keeps its records (batch_services.batch_delete).
 """
 
 import uuid
@@ -19,6 +24,11 @@ class ScreeningBatch(models.Model):
         RUNNING = "running"
         COMPLETE = "complete"
         FAILED = "failed"
+        DELETED = "deleted"
+
+    class DeletionReason(models.TextChoices):
+        REQUEST = "request", "deleted by a member"
+        RETENTION = "retention", "deleted after the retention period"
 
     uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     screening_config = models.ForeignKey("ScreeningConfig", on_delete=models.CASCADE, related_name="batches")
@@ -27,7 +37,8 @@ class ScreeningBatch(models.Model):
         "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         help_text="the member who uploaded the file, as the caller named them (null: none named)",
     )
-    file_name = models.CharField(max_length=255, help_text="the uploaded file's name, as sent")
+    file_name = models.CharField(max_length=255, blank=True,
+                                 help_text="the uploaded file's name, as sent; emptied when the job is deleted")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rows_total = models.PositiveIntegerField()
     rows_done = models.PositiveIntegerField(default=0)
@@ -37,6 +48,8 @@ class ScreeningBatch(models.Model):
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
     complete_timestamp = models.DateTimeField(null=True, blank=True)
+    deleted_timestamp = models.DateTimeField(null=True, blank=True, help_text="when its files were deleted")
+    deletion_reason_key = models.CharField(max_length=10, choices=DeletionReason.choices, blank=True)
 
     class Meta:
         ordering = ["-create_timestamp", "-uuid"]

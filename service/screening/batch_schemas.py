@@ -9,15 +9,16 @@ from django.conf import settings
 from django.http import HttpRequest
 from ninja import Field, Schema
 
+from service.screening.batch_services import batch_retained_until
 from service.screening.models import ScreeningBatch
 
 
 class ScreeningBatchOut(Schema):
     uuid: uuid.UUID
     screening_config_uuid: uuid.UUID
-    file_name: str = Field(description="the uploaded file's name")
+    file_name: str = Field(description="the uploaded file's name; empty once the job is deleted")
     app_membership_uuid: uuid.UUID | None = Field(description="the member who uploaded it (`app_membership_uuid` of the upload); null when none was named")
-    screening_batch_status_key: str = Field(description="pending, running, complete or failed")
+    screening_batch_status_key: str = Field(description="pending, running, complete, failed or deleted (its file and result removed)")
     rows_total: int = Field(description="rows of the file to screen")
     rows_done: int = Field(description="rows screened so far")
     rows_with_hits_count: int
@@ -27,6 +28,12 @@ class ScreeningBatchOut(Schema):
     update_timestamp: datetime
     complete_timestamp: datetime | None
     result_url: str | None = Field(description="the result as CSV, once complete (add ?response_file_type=json for JSON)")
+    retained_until: datetime | None = Field(
+        description="when the file and its result are deleted (`VAKT_BATCH_RETENTION_DAYS` after the upload); "
+        "null once deleted, or when they are kept until deleted")
+    deleted_timestamp: datetime | None = Field(description="when the file and its result were deleted")
+    deletion_reason_key: str | None = Field(
+        description="why they were deleted: `request` (a DELETE) or `retention` (the retention period ended)")
 
 
 class ScreeningBatchCollection(Schema):
@@ -61,4 +68,7 @@ def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
         "update_timestamp": batch.update_timestamp,
         "complete_timestamp": batch.complete_timestamp,
         "result_url": _absolute(request, batch_result_path(batch)) if complete else None,
+        "retained_until": batch_retained_until(batch),
+        "deleted_timestamp": batch.deleted_timestamp,
+        "deletion_reason_key": batch.deletion_reason_key or None,
     }

@@ -13,6 +13,12 @@ Complete is final: a chunk, the progress and the result files are written under 
 row lock and only while the job is not complete, so a second run that finishes after the
 first neither replaces the result files with what is left of the chunks (none: completing
 deletes them) nor writes chunks and counts into the finished job.
+
+`batch_delete` removes a job's files, chunks and file name (the names screened) and keeps its
+row, marked deleted, with its counts; at a member's request (the audit log records who) or when the job is
+older than `VAKT_BATCH_RETENTION_DAYS` (`batches_retention_apply`, hourly from beat). It takes
+the row lock a run writes under, so a job deleted while it runs stops at its next chunk and
+never writes a result after.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import io
 import json
 import logging
 import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -133,17 +140,21 @@ def _progress(batch: ScreeningBatch) -> None:
     )
 
 
+CLOSED = (ScreeningBatch.Status.COMPLETE, ScreeningBatch.Status.DELETED)  # nothing is written into these
+
+
 def _open_locked(batch: ScreeningBatch) -> bool:
-    """Lock the job's row (in the caller's transaction); False when another run completed it."""
+    """Lock the job's row (in the caller's transaction); False when another run completed it or it was deleted."""
     status = ScreeningBatch.objects.select_for_update().filter(pk=batch.pk).values_list("status", flat=True).first()
-    return status not in (None, ScreeningBatch.Status.COMPLETE)
+    return status is not None and status not in CLOSED
 
 
-def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> None:
+def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> bool:
+    """Screen and record one chunk; False when the job is closed (the run stops)."""
     results = [row_result(row, loaded, category_keys=keys) for row in rows]
     with transaction.atomic():
         if not _open_locked(batch):
-            return
+            return False
         ScreeningBatchChunk.objects.bulk_create(
             [
                 ScreeningBatchChunk(
@@ -158,6 +169,7 @@ def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> Non
             ignore_conflicts=True,  # a concurrent run wrote it first: the same rows
         )
         _progress(batch)
+    return True
 
 
 def _results_write(batch: ScreeningBatch) -> None:
@@ -171,7 +183,12 @@ def _results_write(batch: ScreeningBatch) -> None:
 
 
 def _failed(batch: ScreeningBatch, reason: str) -> None:
-    ScreeningBatch.objects.filter(pk=batch.pk).exclude(status=ScreeningBatch.Status.COMPLETE).update(
+    batch_failed_mark(batch_uuid=batch.pk, reason=reason)
+
+
+def batch_failed_mark(*, batch_uuid: uuid.UUID | str, reason: str) -> None:
+    """The job failed, with a sentence saying why; a complete or deleted job stays as it is."""
+    ScreeningBatch.objects.filter(pk=batch_uuid).exclude(status__in=CLOSED).update(
         status=ScreeningBatch.Status.FAILED, failure_reason=reason[:1000], update_timestamp=timezone.now()
     )
 
@@ -181,7 +198,7 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
     batch = ScreeningBatch.objects.select_related("screening_config").filter(uuid=batch_uuid).first()
     if batch is None:
         return None
-    if batch.status in (ScreeningBatch.Status.COMPLETE, ScreeningBatch.Status.FAILED):
+    if batch.status in (*CLOSED, ScreeningBatch.Status.FAILED):
         return batch
     ScreeningBatch.objects.filter(pk=batch.pk, status=ScreeningBatch.Status.PENDING).update(
         status=ScreeningBatch.Status.RUNNING, update_timestamp=timezone.now()
@@ -195,7 +212,8 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
         for number, start in enumerate(range(0, len(rows), CHUNK_ROWS)):
             if number not in done:
                 loaded = loaded or screening_index()
-                _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys)
+                if not _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys):
+                    break  # deleted meanwhile (or completed by another run): nothing more to write
         with transaction.atomic():
             if _open_locked(batch):
                 _results_write(batch)
@@ -214,3 +232,54 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
         _failed(batch, "The file could not be screened because of an internal error; upload it again.")
     batch.refresh_from_db()
     return batch
+
+
+def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
+                 reason: str = ScreeningBatch.DeletionReason.REQUEST) -> bool:
+    """Delete the job's files and chunks and mark its row deleted; False when it already was.
+
+    The files go before the row is marked, under the row's lock: a storage error leaves the job
+    as it was (to delete again), and a deleted row never has its names left in the storage."""
+    with transaction.atomic():
+        before = ScreeningBatch.objects.select_for_update().filter(pk=batch.pk).values_list("status", flat=True).first()
+        if before is None or before == ScreeningBatch.Status.DELETED:
+            return False
+        for file in (SOURCE, RESULT_CSV, RESULT_JSON):
+            default_storage.delete(batch.storage_name(file))  # no error when it is not there
+        batch.chunks.all().delete()
+        now = timezone.now()
+        ScreeningBatch.objects.filter(pk=batch.pk).update(
+            status=ScreeningBatch.Status.DELETED, deleted_timestamp=now, deletion_reason_key=reason, update_timestamp=now,
+            file_name="",  # it can name the person: the dashboard calls a name check after the name
+        )
+        audit_record(
+            app_customer_uuid=batch.screening_config.app_customer_id, actor=actor, action="screening_batch.delete",
+            object_type="screening_batch", object_uuid=batch.uuid, object_label=batch.file_name,
+            before={"screening_batch_status_key": before},
+            after={"screening_batch_status_key": ScreeningBatch.Status.DELETED, "deletion_reason_key": reason},
+        )
+    batch.refresh_from_db()
+    return True
+
+
+def batch_retained_until(batch: ScreeningBatch) -> datetime | None:
+    """When the retention period deletes the job (None: it is deleted, or nothing is deleted by age)."""
+    days = settings.VAKT_BATCH_RETENTION_DAYS
+    if not days or batch.status == ScreeningBatch.Status.DELETED:
+        return None
+    return batch.create_timestamp + timedelta(days=days)
+
+
+def batches_retention_apply(*, now: datetime | None = None) -> int:
+    """Delete every job uploaded more than VAKT_BATCH_RETENTION_DAYS ago, whatever its state
+    (a job that old still waiting has been lost); the number deleted. 0 days: none."""
+    days = settings.VAKT_BATCH_RETENTION_DAYS
+    if not days:
+        return 0
+    cutoff = (now or timezone.now()) - timedelta(days=days)
+    expired = (ScreeningBatch.objects.select_related("screening_config").filter(create_timestamp__lt=cutoff)
+               .exclude(status=ScreeningBatch.Status.DELETED).order_by("create_timestamp", "uuid"))
+    deleted = 0
+    for batch in expired.iterator():
+        deleted += batch_delete(batch=batch, actor=None, reason=ScreeningBatch.DeletionReason.RETENTION)
+    return deleted

@@ -1,4 +1,5 @@
-"""The Celery task of batch screening jobs (batch_services.batch_process)."""
+"""The Celery tasks of batch screening jobs: screening a file (batch_services.batch_process) and
+deleting the files past their retention period (batch_services.batches_retention_apply)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,6 @@ import logging
 
 from celery import shared_task
 from django.db import OperationalError
-from django.utils import timezone
-
-from service.screening.models import ScreeningBatch
 
 logger = logging.getLogger(__name__)
 MAX_RETRIES = 5
@@ -25,17 +23,13 @@ MAX_RETRIES = 5
 )
 def screening_batch_task(self, batch_uuid: str) -> str | None:
     """Screen a batch job's file; a redelivered task resumes after the last chunk written."""
-    from service.screening.batch_services import batch_process
+    from service.screening.batch_services import batch_failed_mark, batch_process
 
     try:
         batch = batch_process(batch_uuid=batch_uuid)
     except OperationalError:
         if self.request.retries >= MAX_RETRIES:  # the last try: say so on the job instead of leaving it running
-            ScreeningBatch.objects.filter(uuid=batch_uuid).exclude(status=ScreeningBatch.Status.COMPLETE).update(
-                status=ScreeningBatch.Status.FAILED,
-                failure_reason="The database was unavailable; upload the file again.",
-                update_timestamp=timezone.now(),
-            )
+            batch_failed_mark(batch_uuid=batch_uuid, reason="The database was unavailable; upload the file again.")
         raise
     if batch is None:
         logger.warning("Screening batch %s is gone; nothing screened.", batch_uuid)
@@ -43,3 +37,20 @@ def screening_batch_task(self, batch_uuid: str) -> str | None:
     summary = f"{batch.status}: {batch.rows_done} of {batch.rows_total} rows, {batch.rows_with_hits_count} with hits."
     logger.info("Screening batch %s %s", batch_uuid, summary)
     return summary
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=60,
+    max_retries=MAX_RETRIES,
+)
+def screening_batches_retention() -> int:
+    """Delete the jobs older than the retention period; idempotent (a deleted job is skipped)."""
+    from service.screening.batch_services import batches_retention_apply
+
+    deleted = batches_retention_apply()
+    if deleted:
+        logger.info("Deleted %d screening batch job(s) past the retention period.", deleted)
+    return deleted

@@ -269,5 +269,5 @@ def screening_configs_resync_all() -> int:
 
 
 # Tasks kept in modules of their own, imported here so that workers register them.
-from service.screening.batch_tasks import screening_batch_task  # noqa: E402,F401
+from service.screening.batch_tasks import screening_batch_task, screening_batches_retention  # noqa: E402,F401
 from service.screening.notification_tasks import screening_digest_send_task, screening_digests_send_all  # noqa: E402,F401

@@ -240,6 +240,7 @@ DELETES = [
     (V1 + "/watchlist/{watchlist_uuid}", None),
     (PERSON + "/customer-person-national-identification/{national_identification_uuid}", None),
     (PERSON + "/customer-person-location/{customer_person_location_uuid}", None),
+    (CONFIG + "/screening-batch/{screening_batch_uuid}", None),
 ]
 
 # GETs whose parameters the generic walk cannot guess (one of several is needed, or an id only the data gives).

@@ -60,6 +60,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     csv_file = SimpleUploadedFile("kunder.csv", b"name\nKari Nordmann\nOla Hansen\n", content_type="text/csv")
     batch = _ok(api.client.post(config_url(config["uuid"], f"/screening-batch?app_membership_uuid={anna}"), {"file": csv_file},
                                 **api.headers(AML)), 202)
+    _ok(delete(api, config_url(config["uuid"], f"/screening-batch/{batch['uuid']}?app_membership_uuid={anna}")), 204)
     # Members and API users.
     members = f"{V1}/app-customer/{api.app_customer_uuid}/app-membership"
     ola = _ok(api.client.post(members, {"email": "ola@nordbank.no", "full_name": "Ola", **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
@@ -116,6 +117,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [screened] = by_action["screening_batch.create"]
     assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "kunder.csv")
     assert screened["after"] == {"file_name": "kunder.csv", "rows_total": 2}
+    [batch_deleted] = by_action["screening_batch.delete"]
+    assert (batch_deleted["object_uuid"], batch_deleted["object_label"]) == (batch["uuid"], "kunder.csv")
+    assert batch_deleted["after"] == {"screening_batch_status_key": "deleted", "deletion_reason_key": "request"}
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
 

@@ -180,6 +180,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}/result"): Private(),
+    (DELETE, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-run"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-statistics"): Private(),
     # Partner reports and their files.
