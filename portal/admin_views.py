@@ -39,7 +39,7 @@ AUDIT_GROUPS = {
     "monitoring": ("Monitoring decisions and removals", "entity_monitoring.decide,entity_monitoring.remove"),
     "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
-    "batches": ("Batch screening", "screening_batch.create"),
+    "batches": ("Batch screening", "screening_batch.create,screening_batch.delete"),
     "persons": ("Customer persons", ",".join(f"customer_person.{a}" for a in (
         "create", "update", "national_id_add", "national_id_remove", "location_add", "location_remove"))),
     "watchlists": ("Watchlists", "watchlist.create,watchlist.rename,watchlist.delete,watchlist.companies_add,watchlist.companies_remove"),

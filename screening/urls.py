@@ -59,6 +59,7 @@ urlpatterns = [
     path("batches/check/", views_batches.name_check, name="batch-check"),
     path("batches/<uuid:batch_uuid>/", views_batches.batch_detail, name="batch"),
     path("batches/<uuid:batch_uuid>/row/", views_batches.batch_row, name="batch-row"),
+    path("batches/<uuid:batch_uuid>/delete/", views_batches.batch_delete, name="batch-delete"),
     path("batches/<uuid:batch_uuid>/result.<str:file_type>", views_batches.batch_result, name="batch-result"),
     # related companies (views_related)
     path("related-companies/", views_related.related_companies, name="related"),

@@ -2,7 +2,9 @@
 lists (the service's batch jobs), its progress while it runs and its result to download.
 
 A one-off check, for example of the customers onboarded this week: nothing of it becomes a case
-or a monitoring. Officers and admins upload; every member reads the jobs and their results.
+or a monitoring. Officers and admins upload and delete; every member reads the jobs and their
+results. A file and its result are deleted by the service after its retention period, or at once
+by an officer (the job stays listed, deleted, with its counts).
 The page polls a running job's row every 2 s (htmx), as the reports page does.
 """
 
@@ -52,7 +54,7 @@ def batches(request, *, problems=None, check_form=None):
         else:
             uploaders = member_names(member, (batch.uploader_uuid for batch in page.batches))
             rows = [(batch, uploaders.get(batch.uploader_uuid)) for batch in page.batches]
-            context.update(batches=page.batches, rows=rows, count=page.count)
+            context.update(batches=page.batches, rows=rows, count=page.count, retention=_retention(page.batches))
     return render(request, "screening/batches.html", context)
 
 
@@ -112,6 +114,17 @@ def name_check(request):
     return redirect("screening:batch", batch_uuid=batch.uuid)
 
 
+def _retention(batches) -> str | None:
+    """How long files are kept, as the service's jobs say (`retained_until`): "30 days", "until deleted",
+    or None when no job tells (none listed, or all deleted)."""
+    live = [batch for batch in batches if not batch.is_deleted and batch.created_at]
+    for batch in live:
+        if batch.retained_until:
+            days = round((batch.retained_until - batch.created_at).total_seconds() / 86400)
+            return f"{days} day{'s' if days != 1 else ''}"
+    return "until deleted" if live else None
+
+
 def _problems(error: ServiceBadRequest) -> list[str]:
     """The service's problems as a person reads them: "Line 7, birth_date: 2031 is in the future"."""
     lines = []
@@ -134,16 +147,17 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     config, error = current_config_or_message(client)
     if config is None:
         raise Http404(error)
-    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None, "single": False}
+    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None, "single": False,
+               "can_delete": request.member.role in UPLOADERS}
     try:
         context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
         context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
+        context["single"] = batch.rows_total == 1  # a name checked: said of the name, not of a file's rows
         if batch.status_key == "complete":
             rows = client.batches.result_rows(config.uuid, batch_uuid)
             shown = [shown_row(row, batch=batch, can_monitor=request.member.can_administer) for row in rows]
             context["hit_rows"] = [row for row in shown if row.hits]
             context["clean_rows"] = [row for row in shown if not row.hits]
-            context["single"] = len(rows) == 1  # a name checked: said of the name, not of a file's rows
     except ServiceNotFound:
         raise Http404("No such batch job, or its result is gone.") from None
     except ServiceError as exc:
@@ -172,6 +186,35 @@ def batch_row(request, batch_uuid: uuid.UUID):
     if reload and batch.is_finished:
         response["HX-Refresh"] = "true"  # the job's own page: reloaded, it shows the hits
     return response
+
+
+@member_required(*UPLOADERS)
+def batch_delete(request, batch_uuid: uuid.UUID):
+    """GET: what deleting takes away, to confirm; POST: delete the job's file and result."""
+    client = client_for_member(request.member)
+    config, error = current_config_or_message(client)
+    if config is None:
+        raise Http404(error)
+    try:
+        batch = client.batches.get(config.uuid, batch_uuid)
+    except ServiceNotFound:
+        raise Http404("No such batch job.") from None
+    except ServiceError as exc:
+        messages.error(request, service_error_text(exc))
+        return redirect("screening:batches")
+    if batch.is_deleted:
+        return redirect("screening:batch", batch_uuid=batch.uuid)
+    if request.method != "POST":
+        return render(request, "screening/batch_delete.html", {"batch": batch})
+    try:
+        client.batches.delete(config.uuid, batch_uuid)
+    except ServiceError as exc:
+        messages.error(request, f"{batch.label} was not deleted. {service_error_text(exc)}")
+        return redirect("screening:batch", batch_uuid=batch.uuid)
+    what = "the name and its result are" if batch.rows_total == 1 else "the file, its name and its result are"
+    messages.success(request, f"{batch.label}: {what} deleted. The job stays listed with its counts, and the audit "
+                              "log records who deleted it.")
+    return redirect("screening:batches")
 
 
 @member_required()

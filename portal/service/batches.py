@@ -21,7 +21,7 @@ class Batch:
     config_uuid: UUID
     file_name: str
     uploader_uuid: UUID | None  # the member who uploaded it, when the upload named one
-    status_key: str  # pending, running, complete, failed
+    status_key: str  # pending, running, complete, failed, deleted
     rows_total: int
     rows_done: int
     rows_with_hits: int
@@ -29,10 +29,24 @@ class Batch:
     failure_reason: str
     created_at: datetime | None
     completed_at: datetime | None
+    retained_until: datetime | None  # when the retention period deletes its file and result; None: kept
+    deleted_at: datetime | None
+    deletion_reason_key: str  # request or retention, once deleted
 
     @property
     def is_finished(self) -> bool:
-        return self.status_key in ("complete", "failed")
+        return self.status_key in ("complete", "failed", "deleted")
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.status_key == "deleted"
+
+    @property
+    def label(self) -> str:
+        """The file's name; a deleted job has none left (it can name a person), so what it was."""
+        if self.file_name:
+            return self.file_name
+        return "A name checked" if self.rows_total == 1 else f"A file of {self.rows_total} rows"
 
     @property
     def percent_done(self) -> int:
@@ -53,6 +67,9 @@ class Batch:
             failure_reason=data.get("failure_reason") or "",
             created_at=moment(data.get("create_timestamp")),
             completed_at=moment(data.get("complete_timestamp")),
+            retained_until=moment(data.get("retained_until")),
+            deleted_at=moment(data.get("deleted_timestamp")),
+            deletion_reason_key=data.get("deletion_reason_key") or "",
         )
 
 
@@ -110,6 +127,10 @@ class BatchesArea(Area):
         """A new job; the service checks the whole file first (ServiceBadRequest naming each bad line)."""
         files = {"file": (file_name, content, "text/csv")}
         return Batch.from_json(self.client.post("analysis", _path(config_uuid), files=files, params=self.acting_params()))
+
+    def delete(self, config_uuid, batch_uuid) -> None:
+        """Delete the job's file and result (the names in it); the job stays, deleted, with its counts."""
+        self.client.delete("analysis", _path(config_uuid, batch_uuid), params=self.acting_params())
 
     def result(self, config_uuid, batch_uuid, *, file_type: str = "csv") -> bytes:
         """A complete job's result file (csv or json); a job not complete yet is a ServiceError (409, not_ready)."""
