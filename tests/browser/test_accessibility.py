@@ -20,6 +20,7 @@ from service.watchlists.services import watchlist_create
 from tests.browser.conftest import log_in
 from tests.screening.helpers import api_of, cases_make, member_make
 from tests.service.companies.factories import accounts_make, company_make, employment_make, person_make
+from tests.service.screening.batch.conftest import csv_bytes, upload
 from tests.service.screening.cases.conftest import lists  # noqa: F401
 from tests.service.screening.helpers import monitoring_make
 
@@ -36,8 +37,9 @@ def _violations(page) -> list[str]:
 
 
 @pytest.fixture
-def pages(transactional_db, lists):  # noqa: F811
+def pages(transactional_db, lists, settings, tmp_path):  # noqa: F811
     """An admin of an organisation with a bit of everything, and the paths of the pages to read."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
     worker_heartbeat()
     admin = member_make("Nordbank ASA", "ada", Member.Role.ADMIN)
     screened = cases_make(admin)
@@ -49,11 +51,13 @@ def pages(transactional_db, lists):  # noqa: F811
     analysis_refresh(company_uuids=[company.uuid])
     watchlist = watchlist_create(app_customer_uuid=admin.app_customer.uuid, watchlist_name="Kunder")
     customer = EntityMonitoring.objects.filter(screening_config_id=screened.config_uuid, customer_person__isnull=False).get()
+    batch = upload(api_of(admin), screened.config_uuid, csv_bytes([{"name": "Ivan Sergeyevich Dragunov"}, {"name": "Kari Nordmann"}])).json()
     paths = [
         "/", "/screening/cases/", f"/screening/cases/{screened.sanction_case.uuid}/", "/screening/cases/statistics/",
         "/screening/approvals/", "/screening/approvals/?view=active", "/screening/approvals/?view=persons",
         f"/screening/monitorings/{pending['entity_monitoring']['uuid']}/", f"/screening/customer-persons/{customer.customer_person_id}/",
-        "/screening/setup/", "/screening/related-companies/", "/screening/batches/", "/watchlists/",
+        "/screening/setup/", "/screening/related-companies/", "/screening/batches/",
+        f"/screening/batches/{batch['uuid']}/", f"/screening/batches/{batch['uuid']}/delete/", "/watchlists/",
         f"/watchlists/{watchlist.uuid}/", "/companies/?q=havbris", f"/companies/{company.uuid}/", "/reports/",
         "/members/", "/members/api-users/", "/members/audit/", "/health/",
     ]
