@@ -114,6 +114,14 @@ def name_check(request):
     return redirect("screening:batch", batch_uuid=batch.uuid)
 
 
+def _config_or_404(client):
+    """The organisation's current config; without one, a job's pages are not found, saying why."""
+    config, error = current_config_or_message(client)
+    if config is None:
+        raise Http404(error)
+    return config
+
+
 def _retention(batches) -> str | None:
     """How long files are kept, as the service's jobs say (`retained_until`): "30 days", "until deleted",
     or None when no job tells (none listed, or all deleted)."""
@@ -144,9 +152,7 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     """One job: while it runs, its progress; once complete, the rows with hits, each hit with its list,
     listed name (its words marked as alike or not), score and why, so the officer sees them without a spreadsheet."""
     client = client_for_member(request.member)
-    config, error = current_config_or_message(client)
-    if config is None:
-        raise Http404(error)
+    config = _config_or_404(client)
     context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None, "single": False,
                "can_delete": request.member.role in UPLOADERS}
     try:
@@ -192,9 +198,7 @@ def batch_row(request, batch_uuid: uuid.UUID):
 def batch_delete(request, batch_uuid: uuid.UUID):
     """GET: what deleting takes away, to confirm; POST: delete the job's file and result."""
     client = client_for_member(request.member)
-    config, error = current_config_or_message(client)
-    if config is None:
-        raise Http404(error)
+    config = _config_or_404(client)
     try:
         batch = client.batches.get(config.uuid, batch_uuid)
     except ServiceNotFound:
@@ -222,9 +226,7 @@ def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
     if file_type not in RESULT_CONTENT_TYPES:
         raise Http404("A result is a .csv or a .json file.")
     client = client_for_member(request.member)
-    config, error = current_config_or_message(client)
-    if config is None:
-        raise Http404(error)
+    config = _config_or_404(client)
     try:
         batch = client.batches.get(config.uuid, batch_uuid)
         result = client.batches.result(config.uuid, batch_uuid, file_type=file_type)
