@@ -11,6 +11,7 @@ from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment, uuid_or_none
 from portal.service.explanation import Explanation
+from portal.service.screening_records import ListScreening
 
 RESULT_TYPES = ("csv", "json")
 
@@ -29,6 +30,7 @@ class Batch:
     failure_reason: str
     created_at: datetime | None
     completed_at: datetime | None
+    screened_against: tuple[ListScreening, ...]  # the list versions its rows were screened against, once complete
     retained_until: datetime | None  # when the retention period deletes its file and result; None: kept
     deleted_at: datetime | None
     deletion_reason_key: str  # request or retention, once deleted
@@ -67,6 +69,7 @@ class Batch:
             failure_reason=data.get("failure_reason") or "",
             created_at=moment(data.get("create_timestamp")),
             completed_at=moment(data.get("complete_timestamp")),
+            screened_against=tuple(ListScreening.from_json(e) for e in data.get("screened_against") or ()),
             retained_until=moment(data.get("retained_until")),
             deleted_at=moment(data.get("deleted_timestamp")),
             deletion_reason_key=data.get("deletion_reason_key") or "",

@@ -48,6 +48,10 @@ class ScreeningBatch(models.Model):
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
     complete_timestamp = models.DateTimeField(null=True, blank=True)
+    screened_against = models.JSONField(
+        default=list, blank=True,
+        help_text="the list versions its rows were screened against, once complete (batch_services.screened_against_of)",
+    )
     deleted_timestamp = models.DateTimeField(null=True, blank=True, help_text="when its files were deleted")
     deletion_reason_key = models.CharField(max_length=10, choices=DeletionReason.choices, blank=True)
 
@@ -68,6 +72,7 @@ class ScreeningBatchChunk(models.Model):
     rows_with_hits_count = models.PositiveIntegerField()
     hit_count = models.PositiveIntegerField()
     results = models.JSONField(help_text="person_file.row_result of each row, in file order")
+    version_uuids = models.JSONField(default=list, help_text="the list versions searched for these rows")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["batch", "number"], name="batch_chunk_unique_number")]

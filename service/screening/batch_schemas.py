@@ -11,6 +11,7 @@ from ninja import Field, Schema
 
 from service.screening.batch_services import batch_retained_until
 from service.screening.models import ScreeningBatch
+from service.screening.monitoring_schemas import ScreenedAgainstOut
 
 
 class ScreeningBatchOut(Schema):
@@ -28,6 +29,9 @@ class ScreeningBatchOut(Schema):
     update_timestamp: datetime
     complete_timestamp: datetime | None
     result_url: str | None = Field(description="the result as CSV, once complete (add ?response_file_type=json for JSON)")
+    screened_against: list[ScreenedAgainstOut] = Field(
+        description="the list versions the rows were screened against (PEP lists first), once complete; a list "
+        "twice only when a resumed job went on after the list's update")
     retained_until: datetime | None = Field(
         description="when the file and its result are deleted (`VAKT_BATCH_RETENTION_DAYS` after the upload); "
         "null once deleted, or when they are kept until deleted")
@@ -68,6 +72,7 @@ def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
         "update_timestamp": batch.update_timestamp,
         "complete_timestamp": batch.complete_timestamp,
         "result_url": _absolute(request, batch_result_path(batch)) if complete else None,
+        "screened_against": batch.screened_against,
         "retained_until": batch_retained_until(batch),
         "deleted_timestamp": batch.deleted_timestamp,
         "deletion_reason_key": batch.deletion_reason_key or None,

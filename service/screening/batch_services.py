@@ -41,7 +41,13 @@ from service.audit.services import Actor, audit_record
 from service.errors import ApiError, BadRequest, bad_field
 from service.screening.batch_file import ScreeningFile, ScreeningFileError, TooManyRows, screening_file_read
 from service.screening.engine import screening_index
-from service.screening.models import ScreeningBatch, ScreeningBatchChunk, ScreeningConfig
+from service.screening.models import (
+    ScreeningBatch,
+    ScreeningBatchChunk,
+    ScreeningConfig,
+    ScreeningListCategory,
+    ScreeningListVersion,
+)
 from service.screening.person_file import RESULT_COLUMNS, result_csv_row, row_result
 from service.screening.screening_run import config_category_keys
 
@@ -152,6 +158,7 @@ def _open_locked(batch: ScreeningBatch) -> bool:
 def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> bool:
     """Screen and record one chunk; False when the job is closed (the run stops)."""
     results = [row_result(row, loaded, category_keys=keys) for row in rows]
+    versions = _searched_versions(loaded, keys)
     with transaction.atomic():
         if not _open_locked(batch):
             return False
@@ -164,12 +171,34 @@ def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> boo
                     rows_with_hits_count=sum(1 for r in results if r["hits"]),
                     hit_count=sum(len(r["hits"]) for r in results),
                     results=results,
+                    version_uuids=versions,
                 )
             ],
             ignore_conflicts=True,  # a concurrent run wrote it first: the same rows
         )
         _progress(batch)
     return True
+
+
+def _searched_versions(loaded, keys) -> list[str]:
+    """The versions in `loaded` of the lists whose hits the job gets (rule 5)."""
+    versions = ScreeningListVersion.objects.filter(uuid__in=loaded.version_uuids, category__key__in=keys)
+    return sorted(str(version_uuid) for version_uuid in versions.values_list("uuid", flat=True))
+
+
+def screened_against_of(version_uuids, *, screened_at: datetime) -> list[dict]:
+    """The evidence of a job, as a monitoring's (`ScreenedAgainstOut`): each list version its rows
+    were searched in, PEP lists first, then by name. One a list, unless a resumed job went on
+    after the list's update: then both."""
+    versions = ScreeningListVersion.objects.filter(uuid__in=set(version_uuids)).select_related("category")
+    ordered = sorted(versions, key=lambda v: (v.category.list_type != ScreeningListCategory.ListType.PEP,
+                                              v.category.name, v.number))
+    return [
+        {"screening_list_category_key": v.category.key, "screening_list_category_name": v.category.name,
+         "list_version_uuid": str(v.uuid), "list_version_number": v.number,
+         "list_version_imported_timestamp": v.imported_at.isoformat(), "screened_timestamp": screened_at.isoformat()}
+        for v in ordered
+    ]
 
 
 def _results_write(batch: ScreeningBatch) -> None:
@@ -217,9 +246,11 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
         with transaction.atomic():
             if _open_locked(batch):
                 _results_write(batch)
+                searched = [u for chunk_versions in batch.chunks.values_list("version_uuids", flat=True) for u in chunk_versions]
+                now = timezone.now()
                 ScreeningBatch.objects.filter(pk=batch.pk).update(
-                    status=ScreeningBatch.Status.COMPLETE, complete_timestamp=timezone.now(),
-                    update_timestamp=timezone.now(), failure_reason="",
+                    status=ScreeningBatch.Status.COMPLETE, complete_timestamp=now, update_timestamp=now, failure_reason="",
+                    screened_against=screened_against_of(searched, screened_at=now),
                 )
                 batch.chunks.all().delete()  # the result files hold them now
     except OperationalError:

@@ -10,10 +10,11 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from portal.models import Member
 from service.audit.models import AuditEvent
-from service.screening.models import ScreeningBatch
+from service.screening.models import ScreeningBatch, ScreeningListVersion
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401
 from tests.service.screening.batch.conftest import csv_bytes, upload
 from service.screening.batch_tasks import screening_batch_task
@@ -170,3 +171,17 @@ def test_it_shows_each_hit_as_a_case_page_does(admin, config):
     [why] = re.findall(r'data-testid="batch-hit-why">(.*?)</div>', detail)
     assert re.fullmatch(r"name similarity 0,\d\d · same birth date · nationality RU listed", why), why
     assert "final " not in detail
+
+
+def test_the_job_page_names_the_list_versions_it_was_screened_against(admin, config):
+    _sent(admin, csv_bytes(ROWS))
+    [batch] = ScreeningBatch.objects.all()
+    un = ScreeningListVersion.objects.get(category__key="un_security_council")
+
+    detail = admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+
+    against = detail.split('data-testid="batch-screened-against"')[1].split("</p>")[0]
+    imported = timezone.localtime(un.imported_at).strftime("%d.%m.%Y")
+    assert f"{un.category.name}</span> <span class=\"text-secondary text-nowrap\">version 1, imported {imported}" in against
+    assert against.index("Politically") < against.index(un.category.name)  # the PEP list first
+    assert "OFAC" not in against  # not selected, not imported here
