@@ -32,7 +32,7 @@ from vakt_format import norwegian as no
 UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
 PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
-RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json"}
+RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json", "pdf": "application/pdf"}
 
 
 @member_required()
@@ -224,7 +224,7 @@ def batch_delete(request, batch_uuid: uuid.UUID):
 @member_required()
 def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
     if file_type not in RESULT_CONTENT_TYPES:
-        raise Http404("A result is a .csv or a .json file.")
+        raise Http404("A result is a .csv, .json or .pdf file.")
     client = client_for_member(request.member)
     config = _config_or_404(client)
     try:

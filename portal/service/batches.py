@@ -13,7 +13,7 @@ from portal.service.common import Area, moment, path_segment, uuid_or_none
 from portal.service.explanation import Explanation
 from portal.service.screening_records import ListScreening
 
-RESULT_TYPES = ("csv", "json")
+RESULT_TYPES = ("csv", "json", "pdf")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +136,8 @@ class BatchesArea(Area):
         self.client.delete("analysis", _path(config_uuid, batch_uuid), params=self.acting_params())
 
     def result(self, config_uuid, batch_uuid, *, file_type: str = "csv") -> bytes:
-        """A complete job's result file (csv or json); a job not complete yet is a ServiceError (409, not_ready)."""
+        """A complete job's result file (csv, json, or pdf: the record of the check to file); a job not complete
+        yet is a ServiceError (409, not_ready)."""
         if file_type not in RESULT_TYPES:
             raise ValueError(f"file_type is one of {RESULT_TYPES}")
         path = _path(config_uuid, batch_uuid, "result")

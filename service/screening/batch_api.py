@@ -6,6 +6,8 @@ lists as selected); another config's or organisation's job is 404. Every endpoin
 
 from __future__ import annotations
 
+import io
+import json
 import uuid
 
 from django.core.files.storage import default_storage
@@ -19,6 +21,7 @@ from service.screening import batch_schemas as s
 from service.screening import batch_selectors as selectors
 from service.screening import batch_services as services
 from service.screening.access import EXTENSION
+from service.screening.batch_report import batch_report_render
 from service.screening.config_api import acting, config_of
 from service.screening.models import ScreeningBatch
 
@@ -40,6 +43,9 @@ DELETED = {
     "description": "The job's file and result were deleted (`code`: deleted)",
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
 }
+
+
+RESULT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json", "pdf": "application/pdf"}
 
 
 class ResultQuery(Schema):
@@ -108,15 +114,16 @@ def batch_detail(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
         "birth_date, nationality, country, hit_count and for the best three hits `hit_<n>_list`, `_list_type`, "
         "`_source_id`, `_matched_name`, `_score`, `_explanation` (the engine's one-sentence summary). "
         "`json`: the same rows as a list, each with `hits` carrying the list entry's uuid and the full "
-        "explanation (aligned name parts, birth date, nationality, gender adjustments). A job that is not "
-        "complete is a 409; a deleted one a 410."
+        "explanation (aligned name parts, birth date, nationality, gender adjustments). `pdf`: the record of "
+        "the check to file (who checked, when, the list versions screened against, each row's hits and why). "
+        "A job that is not complete is a 409; a deleted one a 410."
     ),
     openapi_extra={**EXTENSION, "responses": {"409": NOT_READY, "410": DELETED}},
 )
 def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screening_batch_uuid: uuid.UUID, query: Query[ResultQuery]):
     config = config_of(request, screening_config_uuid)
-    if query.response_file_type not in ("csv", "json"):
-        raise bad_field(["query", "response_file_type"], "use csv or json")
+    if query.response_file_type not in RESULT_TYPES:
+        raise bad_field(["query", "response_file_type"], "use csv, json or pdf")
     batch = selectors.batch_get(config=config, batch_uuid=screening_batch_uuid)
     if batch.status == ScreeningBatch.Status.DELETED:
         raise ApiError(
@@ -127,17 +134,18 @@ def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
         raise ApiError(
             f"The job is {batch.status}; its result can be downloaded once it is complete.", code="not_ready", status=409
         )
-    name = batch.storage_name(services.RESULT_CSV if query.response_file_type == "csv" else services.RESULT_JSON)
+    file_type = query.response_file_type
+    name = batch.storage_name(services.RESULT_CSV if file_type == "csv" else services.RESULT_JSON)
     if not default_storage.exists(name):
         raise NotFound("The result file of this job is gone.")
-    content_type = "text/csv; charset=utf-8" if query.response_file_type == "csv" else "application/json"
     stem = batch.file_name.rsplit(".", 1)[0] or "screening"
-    response = FileResponse(
-        default_storage.open(name, "rb"),
-        content_type=content_type,
-        as_attachment=True,
-        filename=f"{stem}-result.{query.response_file_type}",
-    )
+    content = default_storage.open(name, "rb")
+    if file_type == "pdf":  # rendered from the JSON result, stored nowhere
+        with content:
+            rows = json.load(content)
+        content = io.BytesIO(batch_report_render(batch=batch, rows=rows, organisation_name=config.app_customer.name))
+    response = FileResponse(content, content_type=RESULT_TYPES[file_type], as_attachment=True,
+                            filename=f"{stem}-result.{file_type}")
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+from pypdf import PdfReader
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
@@ -185,3 +186,16 @@ def test_the_job_page_names_the_list_versions_it_was_screened_against(admin, con
     assert f"{un.category.name}</span> <span class=\"text-secondary text-nowrap\">version 1, imported {imported}" in against
     assert against.index("Politically") < against.index(un.category.name)  # the PEP list first
     assert "OFAC" not in against  # not selected, not imported here
+
+
+def test_it_offers_the_record_of_the_check_as_a_pdf(admin, config):
+    _sent(admin, csv_bytes(ROWS))
+    [batch] = ScreeningBatch.objects.all()
+    assert f'href="/screening/batches/{batch.uuid}/result.pdf"' in admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+
+    pdf = admin.get(f"/screening/batches/{batch.uuid}/result.pdf")
+
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert pdf["Content-Disposition"] == 'attachment; filename="onboarding-week-48-result.pdf"'
+    text = " ".join(PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text().split())
+    assert "onboarding week 48.csv" in text and "ingrid@example.com" in text and "KPi.901" in text
