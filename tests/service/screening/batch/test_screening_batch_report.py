@@ -61,10 +61,11 @@ def test_a_name_checked_is_said_of_the_name(api, lists, django_capture_on_commit
     assert "Rows without" not in text and "Line 2" not in text
 
 
-def test_a_long_file_lists_its_clean_rows_up_to_a_limit(api, lists, monkeypatch, django_capture_on_commit_callbacks):
+def test_a_long_file_lists_its_rows_up_to_a_limit(api, lists, monkeypatch, django_capture_on_commit_callbacks):
     monkeypatch.setattr(batch_report, "CLEAN_ROWS_LISTED", 2)
+    monkeypatch.setattr(batch_report, "HIT_ROWS_LISTED", 1)
     config = config_with(api, "un_security_council")
-    rows = [{"name": f"Ola Nordmann {n}"} for n in range(5)]
+    rows = [{"name": f"Ola Nordmann {n}"} for n in range(5)] + [ROWS[0], ROWS[2]]
     with django_capture_on_commit_callbacks(execute=True):
         job = upload(api, config["uuid"], csv_bytes(rows)).json()
 
@@ -72,6 +73,8 @@ def test_a_long_file_lists_its_clean_rows_up_to_a_limit(api, lists, monkeypatch,
 
     assert "Ola Nordmann 1" in text and "Ola Nordmann 2" not in text
     assert "And 3 more: the CSV result lists every row." in text
+    assert "Dragunov Ivan Sergeevich" in text and "Koryo Fjord Trading AS" not in text
+    assert "And 1 more row with possible hits: the CSV and JSON results list them all." in text
 
 
 def test_an_unknown_file_type_names_the_field(api, lists, django_capture_on_commit_callbacks):
