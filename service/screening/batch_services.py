@@ -29,6 +29,7 @@ import json
 import logging
 import uuid
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -277,6 +278,7 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
             return False
         for file in (SOURCE, RESULT_CSV, RESULT_JSON):
             default_storage.delete(batch.storage_name(file))  # no error when it is not there
+        _folder_remove(batch)
         batch.chunks.all().delete()
         now = timezone.now()
         ScreeningBatch.objects.filter(pk=batch.pk).update(
@@ -291,6 +293,19 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
         )
     batch.refresh_from_db()
     return True
+
+
+def _folder_remove(batch: ScreeningBatch) -> None:
+    """The job's emptied folder, on a filesystem storage (an object storage has none), so that
+    years of deleted jobs leave no empty folders behind."""
+    try:
+        folder = Path(default_storage.path(batch.storage_name("")))
+    except NotImplementedError:
+        return
+    try:
+        folder.rmdir()
+    except OSError:  # gone already, or not empty (a file that is not the job's: left alone)
+        pass
 
 
 def batch_retained_until(batch: ScreeningBatch) -> datetime | None:
