@@ -153,23 +153,26 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     listed name (its words marked as alike or not), score and why, so the officer sees them without a spreadsheet."""
     client = client_for_member(request.member)
     config = _config_or_404(client)
-    context = {"batch": None, "hit_rows": (), "clean_rows": (), "service_error": None, "single": False,
-               "can_delete": request.member.role in UPLOADERS}
+    context = {"batch": None, "hit_rows": (), "clean_rows": (), "rows_read": False, "service_error": None,
+               "single": False, "can_delete": request.member.role in UPLOADERS}
     try:
         context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
-        context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
-        context["single"] = batch.rows_total == 1  # a name checked: said of the name, not of a file's rows
-        if batch.status_key == "complete":
+    except ServiceNotFound:
+        raise Http404("No such batch job.") from None
+    except ServiceError as exc:
+        raise Http404(service_error_text(exc)) from None
+    context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
+    context["single"] = batch.rows_total == 1  # a name checked: said of the name, not of a file's rows
+    if batch.status_key == "complete":
+        try:
             rows = client.batches.result_rows(config.uuid, batch_uuid)
+        except ServiceError as exc:  # deleted meanwhile, or its file gone: the page says so, Delete… stays
+            context["service_error"] = f"The result could not be read. {service_error_text(exc)}"
+        else:
             shown = [shown_row(row, batch=batch, can_monitor=request.member.can_administer) for row in rows]
             context["hit_rows"] = [row for row in shown if row.hits]
             context["clean_rows"] = [row for row in shown if not row.hits]
-    except ServiceNotFound:
-        raise Http404("No such batch job, or its result is gone.") from None
-    except ServiceError as exc:
-        if context["batch"] is None:
-            raise Http404(service_error_text(exc)) from None
-        context["service_error"] = service_error_text(exc)
+            context["rows_read"] = True
     return render(request, "screening/batch.html", context)
 
 
@@ -233,6 +236,8 @@ def batch_result(request, batch_uuid: uuid.UUID, file_type: str):
     except ServiceNotFound:
         raise Http404("No such batch job, or its result is gone.") from None
     except ServiceError as exc:
+        if exc.status == 410:  # deleted: its page says when and why, in the dashboard's words
+            return redirect("screening:batch", batch_uuid=batch_uuid)
         messages.error(request, f"The result could not be downloaded. {service_error_text(exc)}")
         return redirect("screening:batches")
     response = HttpResponse(result, content_type=RESULT_CONTENT_TYPES[file_type])

@@ -139,7 +139,10 @@ def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
     if not default_storage.exists(name):
         raise NotFound("The result file of this job is gone.")
     stem = batch.file_name.rsplit(".", 1)[0] or "screening"
-    content = default_storage.open(name, "rb")
+    try:
+        content = default_storage.open(name, "rb")
+    except FileNotFoundError:  # deleted between the check and the open
+        raise NotFound("The result file of this job is gone.") from None
     if file_type == "pdf":  # rendered from the JSON result, stored nowhere
         with content:
             rows = json.load(content)

@@ -257,8 +257,11 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
     except OperationalError:
         raise  # transient: the task retries and resumes after the last chunk written
     except (FileNotFoundError, ScreeningFileError, TooManyRows) as exc:
-        logger.error("Screening batch %s: the uploaded file is unreadable: %s", batch.uuid, exc)
-        _failed(batch, "The uploaded file could not be read again; upload it once more.")
+        if ScreeningBatch.objects.filter(pk=batch.pk, status=ScreeningBatch.Status.DELETED).exists():
+            logger.info("Screening batch %s was deleted while it ran; nothing more screened.", batch.uuid)
+        else:
+            logger.error("Screening batch %s: the uploaded file is unreadable: %s", batch.uuid, exc)
+            _failed(batch, "The uploaded file could not be read again; upload it once more.")
     except Exception:
         logger.exception("Screening batch %s failed.", batch.uuid)
         _failed(batch, "The file could not be screened because of an internal error; upload it again.")
@@ -287,7 +290,8 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
         )
         audit_record(
             app_customer_uuid=batch.screening_config.app_customer_id, actor=actor, action="screening_batch.delete",
-            object_type="screening_batch", object_uuid=batch.uuid, object_label=batch.file_name,
+            object_type="screening_batch", object_uuid=batch.uuid,
+            object_label="",  # not the file's name again: it can name a person (the create record has it)
             before={"screening_batch_status_key": before},
             after={"screening_batch_status_key": ScreeningBatch.Status.DELETED, "deletion_reason_key": reason},
         )
@@ -327,5 +331,10 @@ def batches_retention_apply(*, now: datetime | None = None) -> int:
                .exclude(status=ScreeningBatch.Status.DELETED).order_by("create_timestamp", "uuid"))
     deleted = 0
     for batch in expired.iterator():
-        deleted += batch_delete(batch=batch, actor=None, reason=ScreeningBatch.DeletionReason.RETENTION)
+        try:
+            deleted += batch_delete(batch=batch, actor=None, reason=ScreeningBatch.DeletionReason.RETENTION)
+        except OperationalError:
+            raise  # the database is away: the task retries the whole pass
+        except Exception:  # a file the storage refuses to delete must not keep every later job: logged, the next pass tries again
+            logger.exception("Screening batch %s: its files could not be deleted at the end of the retention period.", batch.uuid)
     return deleted

@@ -83,12 +83,23 @@ def test_it_deletes_the_file_and_lists_the_job_as_deleted(admin, job, settings):
     assert admin.get(f"/screening/batches/{job.uuid}/result.csv").status_code == 302  # back to the list, saying why
 
 
-def test_the_result_link_of_a_deleted_job_says_it_is_gone(admin, job):
+def test_the_result_link_of_a_deleted_job_leads_to_its_page_saying_so(admin, job):
     admin.post(f"/screening/batches/{job.uuid}/delete/")
 
-    page = admin.get(f"/screening/batches/{job.uuid}/result.csv", follow=True).content.decode()
+    response = admin.get(f"/screening/batches/{job.uuid}/result.pdf", follow=True)
 
-    assert "The result could not be downloaded." in page and "deleted by a member" in page
+    assert response.redirect_chain == [(f"/screening/batches/{job.uuid}/", 302)]
+    assert "The file and the result were deleted on" in response.content.decode()
+
+
+def test_a_job_deleted_while_its_page_loads_says_its_result_is_unreadable_not_that_nothing_hit(admin, job, settings):
+    (Path(settings.MEDIA_ROOT) / "screening-batch" / str(job.uuid) / "result.json").unlink()  # a half-done deletion
+
+    page = admin.get(f"/screening/batches/{job.uuid}/").content.decode()
+
+    assert "The result could not be read." in page
+    assert "rows screened" not in page and "none has a possible hit" not in page
+    assert f'href="/screening/batches/{job.uuid}/delete/"' in page  # deleting again is still offered
 
 
 def test_each_job_says_until_when_it_is_kept(admin, job):
@@ -106,6 +117,7 @@ def test_a_viewer_cannot_delete(org, job):
     viewer = org.member("vilde", Member.Role.VIEWER)
 
     assert 'data-testid="batch-delete"' not in viewer.get(f"/screening/batches/{job.uuid}/").content.decode()
+    assert viewer.get(f"/screening/batches/{job.uuid}/delete/").status_code == 403
     assert viewer.post(f"/screening/batches/{job.uuid}/delete/").status_code == 403
     assert ScreeningBatch.objects.get().status == "complete"
 

@@ -118,7 +118,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "kunder.csv")
     assert screened["after"] == {"file_name": "kunder.csv", "rows_total": 2}
     [batch_deleted] = by_action["screening_batch.delete"]
-    assert (batch_deleted["object_uuid"], batch_deleted["object_label"]) == (batch["uuid"], "kunder.csv")
+    assert (batch_deleted["object_uuid"], batch_deleted["object_label"]) == (batch["uuid"], "")  # not the name again
     assert batch_deleted["after"] == {"screening_batch_status_key": "deleted", "deletion_reason_key": "request"}
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.core.files.storage import default_storage
 
 from service.audit.models import AuditEvent
 from service.screening import batch_services
@@ -61,7 +62,7 @@ def test_it_deletes_the_file_and_the_result_and_keeps_the_job_with_its_counts(ap
     [listed] = api.get(batches_url(done["config_uuid"]), roles=AML).json()[0]["elements"]
     assert listed["file_name"] == "" and listed["screening_batch_status_key"] == "deleted"
     [event] = AuditEvent.objects.filter(action_key="screening_batch.delete")
-    assert (str(event.object_uuid), event.actor_email, event.object_label) == (done["uuid"], "anna@nordbank.no", "customers.csv")
+    assert (str(event.object_uuid), event.actor_email, event.object_label) == (done["uuid"], "anna@nordbank.no", "")  # the name is not copied again
 
 
 def test_the_result_of_a_deleted_job_is_gone_with_a_reason(api, done):
@@ -141,3 +142,33 @@ def test_deleting_a_failed_job_removes_its_file(api, lists, settings, django_cap
 
     assert _files(settings, job) == []
     assert _read(api, config["uuid"], job["uuid"])["screening_batch_status_key"] == "deleted"
+
+
+def test_a_failure_after_the_deletion_leaves_the_job_deleted(api, done):
+    _delete(api, done)
+
+    batch_services.batch_failed_mark(batch_uuid=done["uuid"], reason="The database was unavailable; upload the file again.")
+
+    job = _read(api, done["config_uuid"], done["uuid"])
+    assert (job["screening_batch_status_key"], job["failure_reason"]) == ("deleted", None)
+
+
+def test_a_run_that_finds_its_file_deleted_logs_no_error(api, lists, caplog, monkeypatch,
+                                                         django_capture_on_commit_callbacks):
+    config = config_with(api, "un_security_council")
+    with django_capture_on_commit_callbacks(execute=False):
+        job = upload(api, config["uuid"], csv_bytes(ROWS)).json()
+    batch = ScreeningBatch.objects.get(uuid=job["uuid"])
+    real_open = default_storage.open
+
+    def deleted_first(name, *args):  # the member deletes the job as the run opens its file
+        batch_services.batch_delete(batch=batch, actor=None)
+        return real_open(name, *args)
+
+    monkeypatch.setattr(default_storage, "open", deleted_first)
+    with caplog.at_level("INFO"):
+        batch_services.batch_process(batch_uuid=job["uuid"])
+
+    assert ScreeningBatch.objects.get(pk=batch.pk).status == "deleted"
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+    assert any("was deleted while it ran" in r.getMessage() for r in caplog.records)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.core.files.storage import default_storage
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -96,3 +97,21 @@ def test_beat_runs_it(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["screening-batches-retention"]
     assert entry["task"] == screening_batches_retention.name
     assert entry["schedule"] <= 24 * 3600
+
+
+def test_a_job_whose_files_cannot_be_deleted_does_not_keep_the_others(api, jobs, monkeypatch, settings):
+    config_uuid, made = jobs
+    ScreeningBatch.objects.filter(uuid=made[29]).update(create_timestamp=timezone.now() - timedelta(days=32))  # older
+    real = default_storage.delete
+
+    def refuses_one(name):
+        if made[29] in name:
+            raise PermissionError(13, "Permission denied", name)
+        return real(name)
+
+    monkeypatch.setattr(default_storage, "delete", refuses_one)
+
+    assert screening_batches_retention.apply().get() == 1
+
+    assert _job(api, config_uuid, made[29])["screening_batch_status_key"] == "complete"  # as it was: tried again next pass
+    assert _job(api, config_uuid, made[31])["screening_batch_status_key"] == "deleted"
