@@ -59,9 +59,11 @@ class ScreeningBatch(models.Model):
         ordering = ["-create_timestamp", "-uuid"]
         indexes = [models.Index(fields=["screening_config", "-create_timestamp"], name="batch_config_newest")]
 
+    STORAGE_FOLDER = "screening-batch"  # each job's files are in a folder named by its uuid under this
+
     def storage_name(self, file: str) -> str:
         """`source.csv`, `result.csv` or `result.json` of this job in the storage."""
-        return f"screening-batch/{self.uuid}/{file}"
+        return f"{self.STORAGE_FOLDER}/{self.uuid}/{file}"
 
 
 class ScreeningBatchChunk(models.Model):

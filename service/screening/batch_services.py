@@ -281,7 +281,7 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
             return False
         for file in (SOURCE, RESULT_CSV, RESULT_JSON):
             default_storage.delete(batch.storage_name(file))  # no error when it is not there
-        _folder_remove(batch)
+        _folder_remove(batch.storage_name(""))
         batch.chunks.all().delete()
         now = timezone.now()
         ScreeningBatch.objects.filter(pk=batch.pk).update(
@@ -299,11 +299,11 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
     return True
 
 
-def _folder_remove(batch: ScreeningBatch) -> None:
-    """The job's emptied folder, on a filesystem storage (an object storage has none), so that
+def _folder_remove(name: str) -> None:
+    """A job's emptied folder, on a filesystem storage (an object storage has none), so that
     years of deleted jobs leave no empty folders behind."""
     try:
-        folder = Path(default_storage.path(batch.storage_name("")))
+        folder = Path(default_storage.path(name))
     except NotImplementedError:
         return
     try:
@@ -338,3 +338,41 @@ def batches_retention_apply(*, now: datetime | None = None) -> int:
         except Exception:  # a file the storage refuses to delete must not keep every later job: logged, the next pass tries again
             logger.exception("Screening batch %s: its files could not be deleted at the end of the retention period.", batch.uuid)
     return deleted
+
+
+LEFTOVER_AGE = timedelta(days=1)  # older than any upload between its file's write and its row's insert
+FOLDER = ScreeningBatch.STORAGE_FOLDER
+
+
+def batch_leftovers_remove(*, now: datetime | None = None) -> int:
+    """Remove files no job will ever delete: those of a deleted job (a run killed while writing
+    left a file the deletion did not know), and folders of no job at all (an upload killed
+    between writing its file and inserting its row), once older than a day. The number of
+    folders emptied."""
+    try:
+        folders, _ = default_storage.listdir(FOLDER)
+    except FileNotFoundError:  # nothing uploaded yet
+        return 0
+    named = {}
+    for folder in folders:
+        try:
+            named[uuid.UUID(folder)] = folder
+        except ValueError:
+            continue  # not a job's folder: not ours to touch
+    live = set(ScreeningBatch.objects.filter(uuid__in=named).exclude(status=ScreeningBatch.Status.DELETED)
+               .values_list("uuid", flat=True))
+    jobs = set(ScreeningBatch.objects.filter(uuid__in=named).values_list("uuid", flat=True))
+    old = (now or timezone.now()) - LEFTOVER_AGE
+    removed = 0
+    for job_uuid, folder in named.items():
+        if job_uuid in live:
+            continue
+        _, files = default_storage.listdir(f"{FOLDER}/{folder}")
+        names = [f"{FOLDER}/{folder}/{file}" for file in files]
+        if job_uuid not in jobs and any(default_storage.get_modified_time(name) > old for name in names):
+            continue  # an upload under way: its row is about to be inserted
+        for name in names:
+            default_storage.delete(name)
+        _folder_remove(f"{FOLDER}/{folder}/")
+        removed += 1
+    return removed

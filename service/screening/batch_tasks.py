@@ -47,10 +47,12 @@ def screening_batch_task(self, batch_uuid: str) -> str | None:
     max_retries=MAX_RETRIES,
 )
 def screening_batches_retention() -> int:
-    """Delete the jobs older than the retention period; idempotent (a deleted job is skipped)."""
-    from service.screening.batch_services import batches_retention_apply
+    """Delete the jobs older than the retention period, and files no job will delete; idempotent."""
+    from service.screening.batch_services import batch_leftovers_remove, batches_retention_apply
 
     deleted = batches_retention_apply()
     if deleted:
         logger.info("Deleted %d screening batch job(s) past the retention period.", deleted)
+    if leftovers := batch_leftovers_remove():
+        logger.info("Removed the files of %d screening batch folder(s) no job will delete.", leftovers)
     return deleted

@@ -3,6 +3,8 @@ upload, beat's hourly task deletes a job's file and result, as a member's DELETE
 
 from __future__ import annotations
 
+import os
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -115,3 +117,27 @@ def test_a_job_whose_files_cannot_be_deleted_does_not_keep_the_others(api, jobs,
 
     assert _job(api, config_uuid, made[29])["screening_batch_status_key"] == "complete"  # as it was: tried again next pass
     assert _job(api, config_uuid, made[31])["screening_batch_status_key"] == "deleted"
+
+
+def _leftover(folder: str, file: str, *, days_old: float) -> Path:
+    path = Path(django_settings.MEDIA_ROOT) / "screening-batch" / folder / file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("name\nKari Nordmann\n", encoding="utf-8")
+    stamp = (timezone.now() - timedelta(days=days_old)).timestamp()
+    os.utime(path, (stamp, stamp))
+    return path
+
+
+def test_it_removes_files_no_job_will_delete_and_leaves_the_others(api, jobs):
+    config_uuid, made = jobs
+    orphan = _leftover(str(uuid.uuid4()), "source.csv", days_old=2)  # an upload killed before its row was written
+    uploading = _leftover(str(uuid.uuid4()), "source.csv", days_old=0)  # an upload under way
+    api.client.delete(batches_url(config_uuid, f"/{made[0]}"), **api.headers(AML))
+    stray = _leftover(made[0], "result_Ab12Cd.csv", days_old=0)  # a killed run's file the deletion did not know
+    not_ours = _leftover("reports", "x.pdf", days_old=9)
+
+    screening_batches_retention.apply()
+
+    assert not orphan.parent.exists() and not stray.parent.exists()
+    assert uploading.exists() and not_ours.exists()
+    assert _has_files(made[29])  # a live job's files stay
