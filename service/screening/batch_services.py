@@ -15,10 +15,11 @@ first neither replaces the result files with what is left of the chunks (none: c
 deletes them) nor writes chunks and counts into the finished job.
 
 `batch_delete` removes a job's files, chunks and file name (the names screened) and keeps its
-row, marked deleted, with its counts; at a member's request (the audit log records who) or when the job is
-older than `VAKT_BATCH_RETENTION_DAYS` (`batches_retention_apply`, hourly from beat). It takes
-the row lock a run writes under, so a job deleted while it runs stops at its next chunk and
-never writes a result after.
+row, marked deleted, with its counts: at a member's request (the audit log records who) or
+when the job is older than `VAKT_BATCH_RETENTION_DAYS` (`batches_retention_apply`, hourly from
+beat, which also removes files no job will delete: `batch_leftovers_remove`). It takes the row
+lock a run writes under, so a job deleted while it runs stops at its next chunk and never
+writes a result after.
 """
 
 from __future__ import annotations
@@ -273,8 +274,9 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
                  reason: str = ScreeningBatch.DeletionReason.REQUEST) -> bool:
     """Delete the job's files and chunks and mark its row deleted; False when it already was.
 
-    The files go before the row is marked, under the row's lock: a storage error leaves the job
-    as it was (to delete again), and a deleted row never has its names left in the storage."""
+    The files go before the row is marked, under the row's lock: a storage error rolls the row
+    back (the files removed so far stay removed), so the job can be deleted again, and a row
+    marked deleted never has its names left in the storage."""
     with transaction.atomic():
         before = ScreeningBatch.objects.select_for_update().filter(pk=batch.pk).values_list("status", flat=True).first()
         if before is None or before == ScreeningBatch.Status.DELETED:
