@@ -141,3 +141,12 @@ def test_a_job_past_its_retention_period_is_listed_as_deleted_by_vakt(admin, job
     assert "at the end of the retention period" in detail
     audit = admin.get("/members/audit/", {"kind": "batches"}).content.decode()
     assert "Vakt: the retention period ended" in audit
+
+
+def test_without_a_retention_period_the_page_says_files_are_kept_until_deleted(admin, job, settings):
+    settings.VAKT_BATCH_RETENTION_DAYS = 0
+
+    page = admin.get(PAGE).content.decode()
+
+    assert "kept until someone deletes them here" in page
+    assert 'data-testid="batch-kept-until"' not in page
