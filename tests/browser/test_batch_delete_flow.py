@@ -10,26 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from service.screening.models import ScreeningBatch
 from tests.browser.conftest import log_in
-from tests.screening.helpers import api_of, member_make
+from tests.browser.test_batch_screening_flow import officer  # noqa: F401  (an officer screening against the UN list)
 from tests.service.screening.cases.conftest import lists  # noqa: F401
-from tests.service.screening.cases.steps import config_with
-
-
-@pytest.fixture
-def officer(transactional_db, settings, tmp_path):
-    settings.MEDIA_ROOT = str(tmp_path / "media")
-    settings.VAKT_BATCH_RETENTION_DAYS = 30
-    officer = member_make("Nordbank ASA", "ingrid")
-    config_with(api_of(officer), "un_security_council")
-    return officer
 
 
 def test_an_officer_deletes_a_name_checked_by_mistake(page, officer, lists, shots, settings):  # noqa: F811
+    settings.VAKT_BATCH_RETENTION_DAYS = 30
     log_in(page, officer)
     page.get_by_test_id("nav-menu-toggle").click()
     page.get_by_test_id("nav-batches").click()
