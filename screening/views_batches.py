@@ -153,16 +153,16 @@ def batch_detail(request, batch_uuid: uuid.UUID):
     listed name (its words marked as alike or not), score and why, so the officer sees them without a spreadsheet."""
     client = client_for_member(request.member)
     config = _config_or_404(client)
-    context = {"batch": None, "hit_rows": (), "clean_rows": (), "rows_read": False, "service_error": None,
-               "single": False, "can_delete": request.member.role in UPLOADERS}
     try:
-        context["batch"] = batch = client.batches.get(config.uuid, batch_uuid)
+        batch = client.batches.get(config.uuid, batch_uuid)
     except ServiceNotFound:
         raise Http404("No such batch job.") from None
     except ServiceError as exc:
         raise Http404(service_error_text(exc)) from None
-    context["uploader"] = member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid)
-    context["single"] = batch.rows_total == 1  # a name checked: said of the name, not of a file's rows
+    context = {"batch": batch, "hit_rows": (), "clean_rows": (), "rows_read": False, "service_error": None,
+               "can_delete": request.member.role in UPLOADERS,
+               "uploader": member_names(request.member, [batch.uploader_uuid]).get(batch.uploader_uuid),
+               "single": batch.rows_total == 1}  # a name checked: said of the name, not of a file's rows
     if batch.status_key == "complete":
         try:
             rows = client.batches.result_rows(config.uuid, batch_uuid)

@@ -71,8 +71,8 @@ def _front(batch: ScreeningBatch, rows: list[dict], with_hits: list[dict], singl
 
 def _against(batch: ScreeningBatch) -> list:
     body = [heads("List", "Version", "Imported")]
-    body += [[para(s["screening_list_category_name"]), para(str(s["list_version_number"])),
-              para(no.day(datetime.fromisoformat(s["list_version_imported_timestamp"])))]
+    body += [[para(s["category_name"]), para(str(s["version_number"])),
+              para(no.day(datetime.fromisoformat(s["imported_timestamp"])))]
              for s in batch.screened_against]
     if len(body) == 1:
         return [section("Screened against"), para("The PEP list and the sanction lists the organisation screened.", "body")]

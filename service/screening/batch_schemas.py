@@ -12,6 +12,7 @@ from ninja import Field, Schema
 from service.screening.batch_services import batch_retained_until
 from service.screening.models import ScreeningBatch
 from service.screening.monitoring_schemas import ScreenedAgainstOut
+from service.screening.screening_evidence import evidence_out
 
 
 class ScreeningBatchOut(Schema):
@@ -72,7 +73,7 @@ def batch_out(request: HttpRequest, batch: ScreeningBatch) -> dict:
         "update_timestamp": batch.update_timestamp,
         "complete_timestamp": batch.complete_timestamp,
         "result_url": _absolute(request, batch_result_path(batch)) if complete else None,
-        "screened_against": batch.screened_against,
+        "screened_against": [evidence_out(entry["category_key"], entry) for entry in batch.screened_against],
         "retained_until": batch_retained_until(batch),
         "deleted_timestamp": batch.deleted_timestamp,
         "deletion_reason_key": batch.deletion_reason_key or None,

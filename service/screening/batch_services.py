@@ -51,6 +51,7 @@ from service.screening.models import (
     ScreeningListVersion,
 )
 from service.screening.person_file import RESULT_COLUMNS, result_csv_row, row_result
+from service.screening.screening_evidence import version_evidence
 from service.screening.screening_run import config_category_keys
 
 logger = logging.getLogger(__name__)
@@ -157,10 +158,10 @@ def _open_locked(batch: ScreeningBatch) -> bool:
     return status is not None and status not in CLOSED
 
 
-def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys) -> bool:
-    """Screen and record one chunk; False when the job is closed (the run stops)."""
+def _chunk_screen(batch: ScreeningBatch, number: int, rows, loaded, keys, versions: list[str]) -> bool:
+    """Screen and record one chunk (`versions`: those of `loaded` searched); False when the job
+    is closed (the run stops)."""
     results = [row_result(row, loaded, category_keys=keys) for row in rows]
-    versions = _searched_versions(loaded, keys)
     with transaction.atomic():
         if not _open_locked(batch):
             return False
@@ -189,18 +190,14 @@ def _searched_versions(loaded, keys) -> list[str]:
 
 
 def screened_against_of(version_uuids, *, screened_at: datetime) -> list[dict]:
-    """The evidence of a job, as a monitoring's (`ScreenedAgainstOut`): each list version its rows
-    were searched in, PEP lists first, then by name. One a list, unless a resumed job went on
-    after the list's update: then both."""
+    """The evidence of a job: each list version its rows were searched in (`version_evidence`,
+    with its `category_key`), PEP lists first, then by name. One a list, unless a resumed job
+    went on after the list's update: then both."""
     versions = ScreeningListVersion.objects.filter(uuid__in=set(version_uuids)).select_related("category")
     ordered = sorted(versions, key=lambda v: (v.category.list_type != ScreeningListCategory.ListType.PEP,
                                               v.category.name, v.number))
-    return [
-        {"screening_list_category_key": v.category.key, "screening_list_category_name": v.category.name,
-         "list_version_uuid": str(v.uuid), "list_version_number": v.number,
-         "list_version_imported_timestamp": v.imported_at.isoformat(), "screened_timestamp": screened_at.isoformat()}
-        for v in ordered
-    ]
+    return [{"category_key": v.category.key, **version_evidence(v, screened_timestamp=screened_at.isoformat())}
+            for v in ordered]
 
 
 def _results_write(batch: ScreeningBatch) -> None:
@@ -211,10 +208,6 @@ def _results_write(batch: ScreeningBatch) -> None:
     writer.writerows(result_csv_row(r) for r in results)
     _storage_write(batch.storage_name(RESULT_CSV), text.getvalue().encode("utf-8"))
     _storage_write(batch.storage_name(RESULT_JSON), json.dumps(results, ensure_ascii=False).encode("utf-8"))
-
-
-def _failed(batch: ScreeningBatch, reason: str) -> None:
-    batch_failed_mark(batch_uuid=batch.pk, reason=reason)
 
 
 def batch_failed_mark(*, batch_uuid: uuid.UUID | str, reason: str) -> None:
@@ -239,11 +232,13 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
             rows = screening_file_read(stream.read()).rows
         done = set(batch.chunks.values_list("number", flat=True))
         keys = config_category_keys(batch.screening_config)
-        loaded = None
+        loaded = versions = None
         for number, start in enumerate(range(0, len(rows), CHUNK_ROWS)):
             if number not in done:
-                loaded = loaded or screening_index()
-                if not _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys):
+                if loaded is None:  # once a run, and only when a chunk is left to screen
+                    loaded = screening_index()
+                    versions = _searched_versions(loaded, keys)
+                if not _chunk_screen(batch, number, rows[start : start + CHUNK_ROWS], loaded, keys, versions):
                     break  # deleted meanwhile (or completed by another run): nothing more to write
         with transaction.atomic():
             if _open_locked(batch):
@@ -262,10 +257,11 @@ def batch_process(*, batch_uuid: str | uuid.UUID) -> ScreeningBatch | None:
             logger.info("Screening batch %s was deleted while it ran; nothing more screened.", batch.uuid)
         else:
             logger.error("Screening batch %s: the uploaded file is unreadable: %s", batch.uuid, exc)
-            _failed(batch, "The uploaded file could not be read again; upload it once more.")
+            batch_failed_mark(batch_uuid=batch.pk, reason="The uploaded file could not be read again; upload it once more.")
     except Exception:
         logger.exception("Screening batch %s failed.", batch.uuid)
-        _failed(batch, "The file could not be screened because of an internal error; upload it again.")
+        batch_failed_mark(batch_uuid=batch.pk,
+                          reason="The file could not be screened because of an internal error; upload it again.")
     batch.refresh_from_db()
     return batch
 
@@ -361,17 +357,16 @@ def batch_leftovers_remove(*, now: datetime | None = None) -> int:
             named[uuid.UUID(folder)] = folder
         except ValueError:
             continue  # not a job's folder: not ours to touch
-    live = set(ScreeningBatch.objects.filter(uuid__in=named).exclude(status=ScreeningBatch.Status.DELETED)
-               .values_list("uuid", flat=True))
-    jobs = set(ScreeningBatch.objects.filter(uuid__in=named).values_list("uuid", flat=True))
+    statuses = dict(ScreeningBatch.objects.filter(uuid__in=named).values_list("uuid", "status"))
     old = (now or timezone.now()) - LEFTOVER_AGE
     removed = 0
     for job_uuid, folder in named.items():
-        if job_uuid in live:
-            continue
+        status = statuses.get(job_uuid)
+        if status not in (None, ScreeningBatch.Status.DELETED):
+            continue  # a live job's: deleted with it
         _, files = default_storage.listdir(f"{FOLDER}/{folder}")
         names = [f"{FOLDER}/{folder}/{file}" for file in files]
-        if job_uuid not in jobs and any(default_storage.get_modified_time(name) > old for name in names):
+        if status is None and any(default_storage.get_modified_time(name) > old for name in names):
             continue  # an upload under way: its row is about to be inserted
         for name in names:
             default_storage.delete(name)

@@ -61,16 +61,7 @@ def monitorings_screened_record(
     if companies:
         versions = versions.exclude(category__list_type=ScreeningListCategory.ListType.PEP)
     now = timezone.now().isoformat()
-    evidence = {
-        version.category.key: {
-            "category_name": version.category.name,
-            "version_uuid": str(version.uuid),
-            "version_number": version.number,
-            "imported_timestamp": version.imported_at.isoformat(),
-            "screened_timestamp": now,
-        }
-        for version in versions
-    }
+    evidence = {version.category.key: version_evidence(version, screened_timestamp=now) for version in versions}
     if not evidence:
         return
     if connection.vendor == "postgresql":
@@ -91,16 +82,29 @@ def monitoring_screened_against(monitoring: EntityMonitoring) -> dict:
         return {}
 
 
+def version_evidence(version: ScreeningListVersion, *, screened_timestamp: str) -> dict:
+    """What the evidence keeps of one list version screened against (`category` read with it)."""
+    return {
+        "category_name": version.category.name,
+        "version_uuid": str(version.uuid),
+        "version_number": version.number,
+        "imported_timestamp": version.imported_at.isoformat(),
+        "screened_timestamp": screened_timestamp,
+    }
+
+
+def evidence_out(key: str, entry: dict) -> dict:
+    """One list's evidence (`version_evidence`) as the API gives it (`ScreenedAgainstOut`)."""
+    return {
+        "screening_list_category_key": key,
+        "screening_list_category_name": entry["category_name"],
+        "list_version_uuid": entry["version_uuid"],
+        "list_version_number": entry["version_number"],
+        "list_version_imported_timestamp": entry["imported_timestamp"],
+        "screened_timestamp": entry["screened_timestamp"],
+    }
+
+
 def screened_against_out(screened_against: dict) -> list[dict]:
     """The evidence as the API gives it: one element per list, by the list's key."""
-    return [
-        {
-            "screening_list_category_key": key,
-            "screening_list_category_name": entry["category_name"],
-            "list_version_uuid": entry["version_uuid"],
-            "list_version_number": entry["version_number"],
-            "list_version_imported_timestamp": entry["imported_timestamp"],
-            "screened_timestamp": entry["screened_timestamp"],
-        }
-        for key, entry in sorted(screened_against.items())
-    ]
+    return [evidence_out(key, entry) for key, entry in sorted(screened_against.items())]
