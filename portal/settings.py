@@ -263,6 +263,10 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.screening.batch_tasks.screening_batches_retention",
         "schedule": float(env_int("VAKT_BATCH_RETENTION_CHECK_SECONDS", 3600, minimum=60)),
     },
+    # Deletes screening records past VAKT_SCREENING_RECORDS_RETENTION_YEARS (service/screening/records_retention.py).
+    "screening-records-retention": {
+        "task": "service.screening.tasks.screening_records_retention", "schedule": 24 * 3600.0,
+    },
     "report-downloads-resume": {"task": "reports.tasks.report_downloads_resume", "schedule": _resume_every},
     "company-analysis-daily": {
         "task": "service.companies.tasks.analysis_refresh_all",
@@ -327,6 +331,9 @@ VAKT_BATCH_MAX_ROWS = env_int("VAKT_BATCH_MAX_ROWS", 10_000, minimum=1)
 # Days an uploaded file (or a name checked) and its result are kept: they name persons screened once,
 # so they are not kept for ever (GDPR storage limitation); 0 keeps them until a member deletes them.
 VAKT_BATCH_RETENTION_DAYS = env_int("VAKT_BATCH_RETENTION_DAYS", 30, minimum=0)
+# Screening records of a person or company are deleted this many years after its last
+# monitoring is removed: five, as the AML acts ask (0: kept for ever).
+VAKT_SCREENING_RECORDS_RETENTION_YEARS = env_int("VAKT_SCREENING_RECORDS_RETENTION_YEARS", 5, minimum=0)
 VAKT_FILE_SESSION_HOURS = env_int("VAKT_FILE_SESSION_HOURS", 24, minimum=1)
 # Partner reports (service/reports): the producer class, and the partner the HTTP producer calls.
 VAKT_REPORT_PRODUCER = env_str("VAKT_REPORT_PRODUCER", "service.reports.producers.pdf.PdfReportProducer")

@@ -13,6 +13,7 @@ ACTIONS: dict[str, str] = {
     "screening_config.watchlist_detach": "Detached a watchlist from screening",
     "screening_batch.create": "Screened a file or a name",
     "screening_batch.delete": "Deleted a screened file or name",
+    "screening_records.delete": "Deleted the screening records of a former customer",
     "customer_person.create": "Added a customer person",
     "customer_person.update": "Corrected a customer person's details",
     "customer_person.national_id_add": "Added a national id to a customer person",
@@ -36,7 +37,9 @@ ACTIONS: dict[str, str] = {
 # The roles a record's reader needs besides app_admin, by the object acted on: cases, monitorings,
 # the screening setup and customer persons are screening data, read elsewhere only with `aml`; that a
 # person got a national id, and its schema, only with `person_national_identification` as well.
-SCREENING_OBJECT_TYPES = ("screening_case", "entity_monitoring", "screening_config", "screening_batch", "customer_person")
+SCREENING_OBJECT_TYPES = (
+    "screening_case", "entity_monitoring", "screening_config", "screening_batch", "customer_person", "screening_records",
+)
 ACTION_ROLES: dict[str, frozenset[str]] = {
     key: frozenset({"aml"}) for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES
 } | {key: frozenset({"aml", "person_national_identification"}) for key in ("customer_person.national_id_add", "customer_person.national_id_remove")}

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from ninja import Field, Schema
 
 from service.screening.access import screening_app_url
+from service.screening.records_retention import retained_until
 
 
 class CustomerPersonIn(Schema):
@@ -51,8 +52,28 @@ class CustomerPersonListed(CustomerPersonOut):
     )
 
 
+    relationship_ended_timestamp: datetime | None = Field(
+        description=(
+            "Extension: when the person's last monitoring was removed (when it was added, if it was never monitored); "
+            "null while a monitoring is not removed"
+        )
+    )
+    retained_until: datetime | None = Field(
+        description=(
+            "Extension: when the person and its screening records (monitorings, cases, reviews) are deleted, "
+            "five years after relationship_ended_timestamp as the AML acts ask; null while monitored"
+        )
+    )
+
+
 def customer_person_listed_out(person) -> dict:
-    return {**customer_person_out(person), "monitoring_status_key": person.monitoring_status_key}
+    """Of a person read with `person_selectors` (annotated with its monitoring's status and end)."""
+    return {
+        **customer_person_out(person),
+        "monitoring_status_key": person.monitoring_status_key,
+        "relationship_ended_timestamp": person.relationship_ended,
+        "retained_until": retained_until(person.relationship_ended),
+    }
 
 
 def customer_person_out(person) -> dict:
@@ -145,7 +166,7 @@ def location_out(row) -> dict:
 
 
 class CustomerPersonComposite(Schema):
-    customer_person: CustomerPersonOut
+    customer_person: CustomerPersonListed
     customer_person_national_identifications: list[NationalIdOut] | None = Field(
         description="Only with the person_national_identification role; null without it"
     )
@@ -157,7 +178,7 @@ def customer_person_composite_out(person, *, with_national_ids: bool) -> dict:
     if with_national_ids:
         ids = [national_id_out(row) for row in person.national_identifications.order_by("create_timestamp", "uuid")]
     return {
-        "customer_person": customer_person_out(person),
+        "customer_person": customer_person_listed_out(person),
         "customer_person_national_identifications": ids,
         "customer_person_locations": [location_out(row) for row in person.locations.order_by("create_timestamp", "uuid")],
     }

@@ -9,6 +9,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from service.screening.access import found, not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, Gender, PersonLocationType, ScreeningConfig
 from service.screening.monitoring_selectors import monitoring_status_expression
+from service.screening.records_retention import customer_person_ended
 from service.companies.models import GeoCountry
 
 
@@ -25,13 +26,21 @@ def customer_persons_list(
         queryset = queryset.filter(full_name__icontains=name_contains)
     if national_id is not None:
         queryset = queryset.filter(national_id_q(*national_id))
+    return _with_monitoring(queryset).order_by("full_name", "uuid")
+
+
+def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPerson]:
+    """Each with `monitoring_status_key` (see `customer_persons_list`) and `relationship_ended`
+    (records_retention: when its last monitoring was removed; None while one is not)."""
     status = (
         EntityMonitoring.objects.filter(customer_person=OuterRef("pk"))
         .order_by("removed_flag", "-create_timestamp")
         .annotate(status_key=monitoring_status_expression())
         .values("status_key")[:1]
     )
-    return queryset.annotate(monitoring_status_key=Subquery(status)).select_related("gender").order_by("full_name", "uuid")
+    return queryset.annotate(
+        monitoring_status_key=Subquery(status), relationship_ended=customer_person_ended()
+    ).select_related("gender")
 
 
 def national_id_q(schema: str, number: str) -> Q:
@@ -43,11 +52,9 @@ def national_id_q(schema: str, number: str) -> Q:
 
 
 def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: uuid.UUID) -> CustomerPerson:
-    person = (
+    person = _with_monitoring(
         CustomerPerson.objects.filter(uuid=customer_person_uuid, screening_config__app_customer_id=app_customer_uuid)
-        .select_related("gender")
-        .first()
-    )
+    ).first()
     if person is None:
         raise not_found("customer person", customer_person_uuid)
     return person

@@ -1,5 +1,6 @@
 """Celery tasks: refresh a list from its URL, sync a config's watchlist monitorings, screen
-monitored entities, re-screen a list version's delta or a full re-screen's chunks.
+monitored entities, re-screen a list version's delta or a full re-screen's chunks, delete
+screening records past their retention period.
 
 A list file on disk is imported by `manage.py import_screening_list`, and a full re-screen is
 planned by `manage.py rescreen_all`; both enqueue the tasks below for the work that follows.
@@ -271,3 +272,14 @@ def screening_configs_resync_all() -> int:
 # Tasks kept in modules of their own, imported here so that workers register them.
 from service.screening.batch_tasks import screening_batch_task, screening_batches_retention  # noqa: E402,F401
 from service.screening.notification_tasks import screening_digest_send_task, screening_digests_send_all  # noqa: E402,F401
+
+
+@shared_task(**DATABASE_WORK)
+def screening_records_retention() -> int:
+    """Scheduled by beat, daily: delete the screening records past their retention period; idempotent."""
+    from service.screening.records_retention import screening_records_retention_apply
+
+    deleted = screening_records_retention_apply()
+    if deleted:
+        logger.info("Deleted the screening records of %d former customer(s) past the retention period.", deleted)
+    return deleted

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
+from dateutil.relativedelta import relativedelta
 
 from django.utils import timezone
 
@@ -27,7 +28,12 @@ def test_it_creates_a_customer_person_and_reads_it_back(api):
     assert created["birth_date"] == "1980-05-17"
     assert created["gender_key"] == "female"
     read = api.get(customer_person_url(created["uuid"]), roles=AML).json()
-    assert read["customer_person"] == created
+    assert {key: read["customer_person"][key] for key in created} == created
+    # Never monitored: its records are kept five years from the day it was added.
+    assert read["customer_person"]["monitoring_status_key"] is None
+    assert read["customer_person"]["relationship_ended_timestamp"] == created["create_timestamp"]
+    added = datetime.fromisoformat(created["create_timestamp"])
+    assert datetime.fromisoformat(read["customer_person"]["retained_until"]) == added + relativedelta(years=5)
     assert read["customer_person_locations"] == []
     listed = api.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()
     assert [p["uuid"] for p in listed] == [created["uuid"]]

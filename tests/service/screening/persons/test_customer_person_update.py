@@ -35,7 +35,7 @@ def test_it_corrects_only_the_fields_sent(api):
     assert corrected["birth_date"] == "1980-05-17"
     assert corrected["gender_key"] == "female"
     read = api.get(customer_person_url(person["uuid"]), roles=AML).json()["customer_person"]
-    assert read == corrected
+    assert {key: read[key] for key in corrected} == corrected
     assert CustomerPerson.objects.get(uuid=person["uuid"]).update_timestamp > updated_before  # when last corrected
 
 

@@ -1,0 +1,177 @@
+"""Screening records are kept five years after the customer relationship ends, then deleted.
+
+The AML acts ask for the records of customer due diligence to be kept five years after the
+relationship ends and then deleted (hvitvaskingsloven §§ 30-31, penningtvättslagen 5 kap. 3 §,
+hvidvaskloven § 30); the GDPR's storage limitation asks for the same. Here the relationship
+with a screened entity (a customer person, a register person or a company, per config) ends
+when its last monitoring is removed; a customer person never put under monitoring counts from
+the day it was added. `VAKT_SCREENING_RECORDS_RETENTION_YEARS` after that (5; 0 keeps
+everything) `screening_records_retention_apply`, daily from beat,
+deletes the entity's screening records in that config: its monitorings with their decisions
+and evidence, its inquiry with every case and review, and a customer person with its national
+ids and addresses. An entity monitored again before then is kept: the clock starts again when
+that monitoring is removed.
+
+The audit log records each deletion without the person's name. The records written while the
+entity was screened stay there (the log is append-only, see docs/organisation.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from dateutil.relativedelta import relativedelta
+
+from django.conf import settings
+from django.db import OperationalError, transaction
+from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from service.audit.services import audit_record
+from service.companies.models import Company
+from service.screening.models import CustomerPerson, EntityInquiry, EntityMonitoring, ScreeningCase, ScreeningConfig
+
+logger = logging.getLogger(__name__)
+
+RETENTION_REASON = "retention"  # the audit page shows a record with it as Vakt's own
+
+
+def retention_period() -> relativedelta | None:
+    """How long records are kept after the relationship ends, in calendar years; None: for ever."""
+    years = settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS
+    return relativedelta(years=years) if years else None
+
+
+def retained_until(relationship_ended: datetime | None) -> datetime | None:
+    """When an entity's records are deleted (None: still monitored, or nothing is deleted by age)."""
+    period = retention_period()
+    if relationship_ended is None or period is None:
+        return None
+    return relationship_ended + period
+
+
+def relationship_ended(monitorings: QuerySet[EntityMonitoring], *, never_monitored_since: Expression | None = None) -> Expression:
+    """SQL for when the relationship with the entity whose monitorings these are ended: NULL while
+    one of them is not removed, else the last removal; with no monitoring at all,
+    `never_monitored_since` (a customer person's creation) or NULL.
+
+    `monitorings` is filtered on the outer row's entity (OuterRef), in one config."""
+    last_removed = (
+        monitorings.order_by().values("entity_uuid")
+        .annotate(last=Max(Coalesce("removed_timestamp", "update_timestamp"))).values("last")[:1]
+    )
+    ended: Expression = Subquery(last_removed, output_field=DateTimeField())
+    if never_monitored_since is not None:
+        ended = Coalesce(ended, never_monitored_since, output_field=DateTimeField())
+    return Case(
+        When(Exists(monitorings.filter(removed_flag=False)), then=Value(None)), default=ended, output_field=DateTimeField()
+    )
+
+
+def customer_person_ended() -> Expression:
+    """`relationship_ended` of a customer person, for a queryset of customer persons."""
+    return relationship_ended(
+        EntityMonitoring.objects.filter(customer_person=OuterRef("pk")), never_monitored_since=F("create_timestamp")
+    )
+
+
+def _entities_ended(monitorings: QuerySet[EntityMonitoring]) -> QuerySet:
+    """One row per (config, entity) of these monitorings, with when its relationship ended
+    (over all its monitorings, not only these)."""
+    return (
+        monitorings.order_by().values("screening_config_id", "entity_key", "entity_uuid").distinct()
+        .annotate(ended=relationship_ended(EntityMonitoring.objects.filter(
+            screening_config_id=OuterRef("screening_config_id"), entity_key=OuterRef("entity_key"),
+            entity_uuid=OuterRef("entity_uuid"),
+        )))
+    )
+
+
+@dataclass(frozen=True)
+class Expired:
+    config_id: uuid.UUID
+    entity_key: str
+    entity_uuid: uuid.UUID
+
+
+def expired_entities(*, cutoff: datetime) -> list[Expired]:
+    """Every (config, entity) whose relationship ended before `cutoff`, oldest config first."""
+    # The last removal is before the cutoff only if some removal is: that cheap filter first.
+    others = _entities_ended(
+        EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
+        .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
+    ).filter(ended__lt=cutoff)
+    persons = CustomerPerson.objects.annotate(ended=customer_person_ended()).filter(ended__lt=cutoff).values_list(
+        "screening_config_id", "uuid"
+    )
+    return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"]) for g in others] + [
+        Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid) for config_id, person_uuid in persons
+    ]
+
+
+def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
+    """Delete one entity's screening records in one config, in one transaction, when its
+    relationship still ended before `cutoff` (it may have been monitored again since it was
+    found); True when deleted."""
+    key, entity_uuid, config_id = expired.entity_key, expired.entity_uuid, expired.config_id
+    customer_person = key == EntityMonitoring.EntityKey.CUSTOMER_PERSON
+    with transaction.atomic():
+        monitorings = EntityMonitoring.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
+        # Deleted by these keys, not by the filter again: a monitoring made meanwhile is not
+        # among them (and a customer person's new monitoring waits for the person's lock, then
+        # fails its foreign key: nothing half-written).
+        monitoring_pks = list(monitorings.select_for_update().values_list("pk", flat=True))
+        if customer_person:
+            ended = (CustomerPerson.objects.select_for_update().filter(pk=entity_uuid, screening_config_id=config_id)
+                     .annotate(ended=customer_person_ended()).values_list("ended", flat=True).first())
+        else:
+            ended = _entities_ended(monitorings).values_list("ended", flat=True).first()
+        if ended is None or ended >= cutoff:
+            return False
+        inquiry_pks = list(EntityInquiry.objects.select_for_update().filter(
+            screening_config_id=config_id, inquiry_entity_key=key, inquiry_entity_uuid=entity_uuid
+        ).values_list("pk", flat=True))
+        cases = ScreeningCase.objects.filter(entity_inquiry__in=inquiry_pks)
+        after = {
+            "deletion_reason_key": RETENTION_REASON,
+            "monitoring_entity_key": key,
+            "relationship_ended": timezone.localdate(ended),
+            "monitoring_count": len(monitoring_pks),
+            "case_count": cases.count(),
+            "open_case_count": cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count(),
+        }
+        label = ""  # a person's name is not repeated in the log
+        if key == EntityMonitoring.EntityKey.COMPANY:
+            label = Company.objects.filter(pk=entity_uuid).values_list("name", flat=True).first() or ""
+        app_customer_id = ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=config_id)
+        EntityInquiry.objects.filter(pk__in=inquiry_pks).delete()  # with every case and review
+        EntityMonitoring.objects.filter(pk__in=monitoring_pks).delete()  # with their decisions and evidence
+        if customer_person:
+            CustomerPerson.objects.filter(pk=entity_uuid).delete()  # with its national ids and addresses
+        audit_record(
+            app_customer_uuid=app_customer_id, actor=None, action="screening_records.delete",
+            object_type="screening_records", object_uuid=entity_uuid, object_label=label, after=after,
+        )
+    return True
+
+
+def screening_records_retention_apply(*, now: datetime | None = None) -> int:
+    """Delete the screening records of every entity whose relationship ended more than the
+    retention period ago; the number of entities whose records went. 0 days: none."""
+    period = retention_period()
+    if period is None:
+        return 0
+    cutoff = (now or timezone.now()) - period
+    deleted = 0
+    for expired in expired_entities(cutoff=cutoff):
+        try:
+            deleted += screening_records_delete(expired=expired, cutoff=cutoff)
+        except OperationalError:
+            raise  # the database is away: the task retries the whole pass
+        except Exception:  # one entity that cannot be deleted must not keep the others: logged, tried again tomorrow
+            logger.exception("The screening records of %s %s could not be deleted.", expired.entity_key, expired.entity_uuid)
+    return deleted

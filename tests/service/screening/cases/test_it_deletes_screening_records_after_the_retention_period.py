@@ -1,0 +1,249 @@
+"""A former customer's screening records are deleted five years after the relationship ended
+(`VAKT_SCREENING_RECORDS_RETENTION_YEARS`, 5): the daily task
+`screening_records_retention` deletes its monitorings, cases and reviews, and a customer
+person with its national ids and addresses. Everything still monitored is kept."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dateutil.relativedelta import relativedelta
+
+from django.utils import timezone
+
+from service.audit.models import AuditEvent
+from service.companies.models import Company, Person
+from service.screening.models import (
+    CustomerPerson,
+    CustomerPersonNationalIdentification,
+    EntityMonitoring,
+    EntityMonitoringDecision,
+    ScreeningCase,
+    ScreeningCaseReview,
+)
+from service.screening.tasks import screening_records_retention
+from tests.service.companies.factories import company_make, person_make
+from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
+from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, review
+from tests.service.screening.helpers import (
+    AML,
+    config_url,
+    customer_person_make,
+    customer_person_url,
+    monitoring_make,
+    patch,
+)
+from tests.service.screening.watchlists.helpers import attach, owns, watchlist_make
+
+RETENTION = relativedelta(years=5)
+NATIONAL_ID = ["aml", "person_national_identification"]
+
+
+def _remove(api, config_uuid, monitoring_uuid, reason="The customer left the bank."):
+    response = patch(api, config_url(config_uuid, f"/entity-monitoring/{monitoring_uuid}"),
+                     {"removed_flag": True, "removal_reason": reason})
+    assert response.status_code == 200, response.json()
+
+
+def _removed_ago(monitoring_uuid, age: relativedelta) -> datetime:
+    when = timezone.now() - age
+    EntityMonitoring.objects.filter(uuid=monitoring_uuid).update(removed_timestamp=when)
+    return when
+
+
+def _customer(api, config_uuid, name, *, age: relativedelta | None, national_id: str = "") -> dict:
+    """A customer person screened (a case on each hit, reviewed), with the national id given;
+    its monitoring removed `age` ago (None: still monitored)."""
+    monitoring = customer_person_screened(api, config_uuid, name)["entity_monitoring"]
+    person_uuid = monitoring["monitoring_customer_person_uuid"]
+    if national_id:
+        added = api.post(customer_person_url(person_uuid, "/customer-person-national-identification"),
+                         {"national_identification_schema": "NO", "national_identification_number": national_id},
+                         roles=NATIONAL_ID)
+        assert added.status_code == 201, added.json()
+    for case in _cases_of(api, config_uuid, person_uuid):
+        assert review(api, config_uuid, case["uuid"], "escalated", "possible_match").status_code == 201
+    if age is not None:
+        _remove(api, config_uuid, monitoring["uuid"])
+        _removed_ago(monitoring["uuid"], age)
+    return {"person": person_uuid, "monitoring": monitoring["uuid"]}
+
+
+def _cases_of(api, config_uuid, entity_uuid) -> list[dict]:
+    elements = cases(api, config_uuid, limit=100)["elements"]
+    return [c["screening_case"] for c in elements if c["entity_inquiry"]["inquiry_entity_uuid"] == str(entity_uuid)]
+
+
+def _person_read(api, person_uuid):
+    return api.get(customer_person_url(person_uuid), roles=AML)
+
+
+def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_removed(api, lists):
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION + relativedelta(days=1), national_id="15108695088")
+    assert len(_cases_of(api, config["uuid"], former["person"])) == 1
+
+    assert screening_records_retention.apply().get() == 1
+
+    assert _person_read(api, former["person"]).status_code == 404
+    assert _cases_of(api, config["uuid"], former["person"]) == []
+    assert not CustomerPerson.objects.filter(uuid=former["person"]).exists()
+    assert not CustomerPersonNationalIdentification.objects.exists()
+    assert not EntityMonitoring.objects.filter(uuid=former["monitoring"]).exists()
+    assert not (EntityMonitoringDecision.objects.exists() or ScreeningCase.objects.exists() or ScreeningCaseReview.objects.exists())
+    [event] = AuditEvent.objects.filter(action_key="screening_records.delete")
+    assert (str(event.object_uuid), event.object_label, event.actor_email, event.actor_api_user_id) == (
+        former["person"], "", "", None,  # no name repeated; nobody acted but the retention period
+    )
+    assert event.app_customer_id == api.app_customer_uuid
+    assert event.after == {
+        "deletion_reason_key": "retention", "monitoring_entity_key": "customer_person",
+        "relationship_ended": (timezone.localdate() - RETENTION - relativedelta(days=1)).isoformat(),
+        "monitoring_count": 1, "case_count": 1, "open_case_count": 1,
+    }
+
+
+def test_it_keeps_who_is_monitored_or_left_less_than_five_years_ago(api, lists):
+    config = config_with(api, "un_security_council")
+    monitored = _customer(api, config["uuid"], UN_PERSON, age=None)
+    CustomerPerson.objects.filter(uuid=monitored["person"]).update(create_timestamp=timezone.now() - 2 * RETENTION)
+    recent = _customer(api, config["uuid"], PEP_PERSON, age=RETENTION - relativedelta(days=1))
+
+    assert screening_records_retention.apply().get() == 0
+
+    for kept in (monitored, recent):
+        assert _person_read(api, kept["person"]).status_code == 200
+        assert len(_cases_of(api, config["uuid"], kept["person"])) == 1
+    assert not AuditEvent.objects.filter(action_key="screening_records.delete").exists()
+
+
+def test_a_customer_monitored_again_is_kept_until_the_new_monitoring_ends(api, lists):
+    config = config_with(api, "un_security_council")
+    returning = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    again = monitoring_make(api, config["uuid"], customer_person=returning["person"], decision={"approved_flag": True})
+
+    assert screening_records_retention.apply().get() == 0
+    assert EntityMonitoring.objects.filter(uuid=returning["monitoring"]).exists()  # the old one, kept with the person
+
+    _remove(api, config["uuid"], again["entity_monitoring"]["uuid"])
+    _removed_ago(again["entity_monitoring"]["uuid"], RETENTION + relativedelta(hours=1))
+    assert screening_records_retention.apply().get() == 1
+    assert _person_read(api, returning["person"]).status_code == 404
+
+
+def test_a_customer_person_never_monitored_counts_from_the_day_it_was_added(api, lists):
+    config = config_with(api, "un_security_council")
+    old = customer_person_make(api, config["uuid"], full_name="Ola Gammel")
+    CustomerPerson.objects.filter(uuid=old["uuid"]).update(create_timestamp=timezone.now() - RETENTION - relativedelta(days=1))
+    new = customer_person_make(api, config["uuid"], full_name="Ola Ny")
+
+    assert screening_records_retention.apply().get() == 1
+
+    assert _person_read(api, old["uuid"]).status_code == 404
+    assert _person_read(api, new["uuid"]).status_code == 200
+
+
+def test_a_former_customer_companys_records_go_and_the_register_stays(api, lists):
+    """A company screened with its owner through a watchlist: detaching the watchlist ends both
+    relationships; five years on their monitorings and cases go, the register's rows stay."""
+    config = config_with(api, "un_security_council")
+    assert patch(api, config_url(config["uuid"]), {"auto_approve_monitoring_flag": True}, roles=AML).status_code == 200
+    company = company_make(name="Koryo Fjord Trading AS")
+    owner = person_make(full_name=UN_PERSON)
+    owns(owner, company, 60)
+    link = attach(api, config["uuid"], watchlist_make(api, companies=[company])).json()
+    assert {c["entity_inquiry"]["inquiry_entity_key"] for c in cases(api, config["uuid"])["elements"]} == {"company", "person"}
+    detached = api.delete(config_url(config["uuid"], f"/screening-config-watchlist/{link['uuid']}"), roles=AML)
+    assert detached.status_code == 204
+    monitorings = EntityMonitoring.objects.filter(screening_config_id=config["uuid"])
+    assert monitorings.count() == 2 and all(m.removed_flag for m in monitorings)
+    monitorings.update(removed_timestamp=timezone.now() - RETENTION - relativedelta(days=3))
+
+    assert screening_records_retention.apply().get() == 2
+
+    assert cases(api, config["uuid"])["elements"] == []
+    assert not EntityMonitoring.objects.exists()
+    assert Company.objects.filter(uuid=company.uuid).exists() and Person.objects.filter(uuid=owner.uuid).exists()
+    labels = dict(AuditEvent.objects.filter(action_key="screening_records.delete").values_list("object_uuid", "object_label"))
+    assert labels == {company.uuid: "Koryo Fjord Trading AS", owner.uuid: ""}  # the register's company name; no person's
+
+
+def test_a_person_still_monitored_for_another_company_is_kept(api, lists):
+    config = config_with(api, "un_security_council")
+    owner = person_make(full_name=UN_PERSON)
+    left, stays = company_make(name="Forlatt AS"), company_make(name="Aktiv AS")
+    old = monitoring_make(api, config["uuid"], person=owner.uuid, related_company=left.uuid, type_key="beneficial_owners",
+                          decision={"approved_flag": True})
+    monitoring_make(api, config["uuid"], person=owner.uuid, related_company=stays.uuid, type_key="beneficial_owners",
+                    decision={"approved_flag": True})
+    _remove(api, config["uuid"], old["entity_monitoring"]["uuid"])
+    _removed_ago(old["entity_monitoring"]["uuid"], RETENTION * 2)
+
+    assert screening_records_retention.apply().get() == 0
+    assert EntityMonitoring.objects.filter(person=owner).count() == 2
+    assert len(_cases_of(api, config["uuid"], owner.uuid)) == 1
+
+
+def test_each_customer_person_says_until_when_it_is_kept(api, lists):
+    config = config_with(api, "un_security_council")
+    monitored = _customer(api, config["uuid"], UN_PERSON, age=None)
+    former = _customer(api, config["uuid"], PEP_PERSON, age=relativedelta(days=10))
+    ended = EntityMonitoring.objects.get(uuid=former["monitoring"]).removed_timestamp
+    ended = ended.replace(microsecond=ended.microsecond // 1000 * 1000)  # the API gives milliseconds
+
+    read = _person_read(api, former["person"]).json()["customer_person"]
+    assert datetime.fromisoformat(read["relationship_ended_timestamp"]) == ended
+    assert datetime.fromisoformat(read["retained_until"]) == ended + RETENTION
+    assert read["monitoring_status_key"] == "removed"
+    listed = {p["uuid"]: p for p in api.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()}
+    assert (listed[monitored["person"]]["relationship_ended_timestamp"], listed[monitored["person"]]["retained_until"]) == (None, None)
+    assert listed[former["person"]]["retained_until"] == read["retained_until"]
+
+
+def test_with_no_retention_period_nothing_is_deleted(api, lists, settings):
+    settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS = 0
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 3)
+
+    assert screening_records_retention.apply().get() == 0
+    read = _person_read(api, former["person"]).json()["customer_person"]
+    assert read["retained_until"] is None and read["relationship_ended_timestamp"] is not None
+
+
+def test_one_entity_that_cannot_be_deleted_does_not_keep_the_others(api, lists, monkeypatch):
+    from service.screening import records_retention
+
+    config = config_with(api, "un_security_council")
+    first = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    second = _customer(api, config["uuid"], PEP_PERSON, age=RETENTION * 2)
+    delete = records_retention.screening_records_delete
+
+    def failing_for_first(*, expired, cutoff):
+        if str(expired.entity_uuid) == first["person"]:
+            raise RuntimeError("a row the database refuses to delete")
+        return delete(expired=expired, cutoff=cutoff)
+
+    monkeypatch.setattr(records_retention, "screening_records_delete", failing_for_first)
+
+    assert screening_records_retention.apply().get() == 1
+    assert _person_read(api, first["person"]).status_code == 200
+    assert _person_read(api, second["person"]).status_code == 404
+
+
+def test_another_organisations_records_are_not_touched(api, other_api, lists):
+    mine = config_with(api, "un_security_council")
+    theirs = config_with(other_api, "un_security_council")
+    former = _customer(api, mine["uuid"], UN_PERSON, age=RETENTION * 2)
+    current = _customer(other_api, theirs["uuid"], UN_PERSON, age=None)
+
+    assert screening_records_retention.apply().get() == 1
+
+    assert _person_read(api, former["person"]).status_code == 404
+    assert _person_read(other_api, current["person"]).status_code == 200
+    assert len(_cases_of(other_api, theirs["uuid"], current["person"])) == 1
+    assert AuditEvent.objects.get(action_key="screening_records.delete").app_customer_id == api.app_customer_uuid
+
+
+def test_beat_runs_the_deletion_daily(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["screening-records-retention"]
+    assert (entry["task"], entry["schedule"]) == (screening_records_retention.name, 24 * 3600)
