@@ -141,7 +141,18 @@ class CustomerPerson:
     gender_key: str | None
     created_at: datetime | None
     app_url: str | None
-    monitoring_status_key: str | None = None  # in the config's list only: pending, active, declined, removed
+    monitoring_status_key: str | None = None  # pending, active, declined, removed (not in a create's answer)
+    # When its last monitoring was removed (added, if never monitored), and when the service
+    # deletes it with its screening records for that (None while monitored).
+    relationship_ended_at: datetime | None = None
+    retained_until: datetime | None = None
+
+    @property
+    def kept_years(self) -> int | None:
+        """How many years after the relationship ended the service keeps the person."""
+        if self.retained_until is None or self.relationship_ended_at is None:
+            return None
+        return self.retained_until.year - self.relationship_ended_at.year
 
     @classmethod
     def from_json(cls, data: dict) -> CustomerPerson:
@@ -154,6 +165,8 @@ class CustomerPerson:
             created_at=moment(data.get("create_timestamp")),
             app_url=data.get("app_url"),
             monitoring_status_key=data.get("monitoring_status_key"),
+            relationship_ended_at=moment(data.get("relationship_ended_timestamp")),
+            retained_until=moment(data.get("retained_until")),
         )
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+from dateutil.relativedelta import relativedelta
+from django.utils import timezone
+
 from portal.models import Member
+from service.screening.models import CustomerPerson
 from screening.customer_persons_tab import PERSONS_PER_PAGE
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401
 from tests.service.screening.helpers import config_make, customer_person_make
@@ -67,17 +71,19 @@ def test_each_person_shows_whether_they_are_screened(org, admin):
     config = config_make(org.api)
     screened = customer_person_make(org.api, config["uuid"], full_name="Anna Screened")
     waiting = customer_person_make(org.api, config["uuid"], full_name="Berit Waiting")
-    customer_person_make(org.api, config["uuid"], full_name="Cato Never")
+    never = customer_person_make(org.api, config["uuid"], full_name="Cato Never")
     monitoring_make(org.api, config["uuid"], customer_person=screened["uuid"], decision={"approved_flag": True})
     monitoring_make(org.api, config["uuid"], customer_person=waiting["uuid"])
 
     page = admin.get(TAB, {"view": "persons"}).content.decode()
     rows = [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in re.findall(r'data-testid="customer-person">(.*?)</tr>', page, flags=re.S)]
-    # name, birth date, gender, then the monitoring's status
+    # name, birth date, gender, then the monitoring's status (and how long one not monitored is kept)
+    added = CustomerPerson.objects.get(uuid=never["uuid"]).create_timestamp
+    kept_until = timezone.localtime(added + relativedelta(years=5)).strftime("%d.%m.%Y")
     assert [row.rsplit(" ", 1)[0] for row in rows] == [
         "Anna Screened 17.05.1980 Female Screened",
         "Berit Waiting 17.05.1980 Female Pending",
-        "Cato Never 17.05.1980 Female not monitored",
+        f"Cato Never 17.05.1980 Female not monitored kept until {kept_until}",
     ]
 
 
