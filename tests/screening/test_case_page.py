@@ -193,3 +193,20 @@ def test_a_customers_case_links_to_the_customers_page(officer, lists):
     customer_page = client.get(link.group(1))  # the page with the customer's national ids and addresses
     assert customer_page.status_code == 200 and customer_page.context["detail"].person.full_name == UN_PERSON
     assert 'data-testid="customer-person-link"' not in client.get(case_url(screened.sanction_case.uuid)).content.decode()
+
+
+def test_a_former_customers_case_still_links_to_the_customers_page(officer, lists):
+    from tests.service.screening.cases.conftest import UN_PERSON
+    from tests.service.screening.cases.steps import customer_person_screened
+
+    screened = cases_make(officer)
+    monitoring = customer_person_screened(api_of(officer), screened.config_uuid, UN_PERSON, "1966-03-14")["entity_monitoring"]
+    EntityMonitoring.objects.filter(uuid=monitoring["uuid"]).update(removed_flag=True, removed_timestamp=timezone.now())
+    customer = ScreeningCase.objects.exclude(uuid=screened.sanction_case.uuid).get(list_source_id="KPi.901")
+
+    page = officer.client().get(case_url(customer.uuid)).content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page.split("Monitored for")[1].split("</div></div></div>")[0]).split())
+    assert text == (f"No related company: screened on its own, and no longer monitored. {UN_PERSON}'s page "
+                    "says until when the person and the cases are kept.")
+    person = monitoring["monitoring_customer_person_uuid"]
+    assert f'<a href="/screening/customer-persons/{person}/" data-testid="customer-person-link">' in page
