@@ -60,8 +60,9 @@ class CustomerPersonListed(CustomerPersonOut):
     )
     retained_until: datetime | None = Field(
         description=(
-            "Extension: when the person and its screening records (monitorings, cases, reviews) are deleted, "
-            "five years after relationship_ended_timestamp as the AML acts ask; null while monitored"
+            "Extension: when the person and its screening records (monitorings, cases, reviews) are deleted: "
+            "VAKT_SCREENING_RECORDS_RETENTION_YEARS (5, as the AML acts ask) after relationship_ended_timestamp, "
+            "by a daily task; null while a monitoring is not removed (pending and declined ones too)"
         )
     )
 

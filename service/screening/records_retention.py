@@ -27,7 +27,7 @@ from dateutil.relativedelta import relativedelta
 
 from django.conf import settings
 from django.db import OperationalError, transaction
-from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -54,40 +54,53 @@ def retained_until(relationship_ended: datetime | None) -> datetime | None:
     return relationship_ended + period
 
 
-def relationship_ended(monitorings: QuerySet[EntityMonitoring], *, never_monitored_since: Expression | None = None) -> Expression:
-    """SQL for when the relationship with the entity whose monitorings these are ended: NULL while
-    one of them is not removed, else the last removal; with no monitoring at all,
+def relationship_ended(
+    *, config_field: str, entity_field: str, entity_key: str | None = None, never_monitored_since: Expression | None = None
+) -> Expression:
+    """SQL for when the relationship with the outer row's entity ended in its config: NULL while
+    a monitoring that counts is not removed, else the last removal of one; with none at all,
     `never_monitored_since` (a customer person's creation) or NULL.
 
-    `monitorings` is filtered on the outer row's entity (OuterRef), in one config."""
+    What counts are the entity's own monitorings and those of every company it is monitored
+    for: a beneficial owner who stopped qualifying is still part of the company's customer
+    due diligence, and is kept as long as the company is. The outer row names its config and
+    entity uuid in `config_field` and `entity_field`, and its entity key in a field
+    `entity_key` unless a constant `entity_key` is given."""
+    def key(ref):
+        return Value(entity_key) if entity_key is not None else ref("entity_key")
+
+    companies = EntityMonitoring.objects.filter(
+        screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
+        entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
+    ).values("related_company_id")
+    counted = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field)).filter(
+        Q(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)) | Q(related_company_id__in=companies)
+    )
     last_removed = (
-        monitorings.order_by().values("entity_uuid")
+        counted.order_by().values("screening_config_id")
         .annotate(last=Max(Coalesce("removed_timestamp", "update_timestamp"))).values("last")[:1]
     )
     ended: Expression = Subquery(last_removed, output_field=DateTimeField())
     if never_monitored_since is not None:
         ended = Coalesce(ended, never_monitored_since, output_field=DateTimeField())
     return Case(
-        When(Exists(monitorings.filter(removed_flag=False)), then=Value(None)), default=ended, output_field=DateTimeField()
+        When(Exists(counted.filter(removed_flag=False)), then=Value(None)), default=ended, output_field=DateTimeField()
     )
 
 
 def customer_person_ended() -> Expression:
     """`relationship_ended` of a customer person, for a queryset of customer persons."""
     return relationship_ended(
-        EntityMonitoring.objects.filter(customer_person=OuterRef("pk")), never_monitored_since=F("create_timestamp")
+        config_field="screening_config_id", entity_field="pk", entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON,
+        never_monitored_since=F("create_timestamp"),
     )
 
 
 def _entities_ended(monitorings: QuerySet[EntityMonitoring]) -> QuerySet:
-    """One row per (config, entity) of these monitorings, with when its relationship ended
-    (over all its monitorings, not only these)."""
+    """One row per (config, entity) of these monitorings, with when its relationship ended."""
     return (
         monitorings.order_by().values("screening_config_id", "entity_key", "entity_uuid").distinct()
-        .annotate(ended=relationship_ended(EntityMonitoring.objects.filter(
-            screening_config_id=OuterRef("screening_config_id"), entity_key=OuterRef("entity_key"),
-            entity_uuid=OuterRef("entity_uuid"),
-        )))
+        .annotate(ended=relationship_ended(config_field="screening_config_id", entity_field="entity_uuid"))
     )
 
 
@@ -99,14 +112,15 @@ class Expired:
 
 
 def expired_entities(*, cutoff: datetime) -> list[Expired]:
-    """Every (config, entity) whose relationship ended before `cutoff`, oldest config first."""
-    # The last removal is before the cutoff only if some removal is: that cheap filter first.
+    """Every (config, entity) whose relationship ended before `cutoff`."""
+    # The cheap filters first: the end is never before an own removal, nor before a person was added.
     others = _entities_ended(
         EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
         .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
     ).filter(ended__lt=cutoff)
-    persons = CustomerPerson.objects.annotate(ended=customer_person_ended()).filter(ended__lt=cutoff).values_list(
-        "screening_config_id", "uuid"
+    persons = (
+        CustomerPerson.objects.filter(create_timestamp__lt=cutoff).annotate(ended=customer_person_ended())
+        .filter(ended__lt=cutoff).values_list("screening_config_id", "uuid")
     )
     return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"]) for g in others] + [
         Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid) for config_id, person_uuid in persons
@@ -120,14 +134,16 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
     key, entity_uuid, config_id = expired.entity_key, expired.entity_uuid, expired.config_id
     customer_person = key == EntityMonitoring.EntityKey.CUSTOMER_PERSON
     with transaction.atomic():
+        # The locks first, each in a statement of its own, so that the check after them, a later
+        # statement, sees every monitoring committed while a lock was waited for (PostgreSQL's
+        # read committed reads, within one statement, the rows as they were when it began).
+        persons = CustomerPerson.objects.filter(pk=entity_uuid, screening_config_id=config_id)
+        if customer_person and not list(persons.select_for_update().values_list("pk", flat=True)):
+            return False  # deleted meanwhile
         monitorings = EntityMonitoring.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
-        # Deleted by these keys, not by the filter again: a monitoring made meanwhile is not
-        # among them (and a customer person's new monitoring waits for the person's lock, then
-        # fails its foreign key: nothing half-written).
         monitoring_pks = list(monitorings.select_for_update().values_list("pk", flat=True))
         if customer_person:
-            ended = (CustomerPerson.objects.select_for_update().filter(pk=entity_uuid, screening_config_id=config_id)
-                     .annotate(ended=customer_person_ended()).values_list("ended", flat=True).first())
+            ended = persons.annotate(ended=customer_person_ended()).values_list("ended", flat=True).first()
         else:
             ended = _entities_ended(monitorings).values_list("ended", flat=True).first()
         if ended is None or ended >= cutoff:
@@ -149,9 +165,12 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
             label = Company.objects.filter(pk=entity_uuid).values_list("name", flat=True).first() or ""
         app_customer_id = ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=config_id)
         EntityInquiry.objects.filter(pk__in=inquiry_pks).delete()  # with every case and review
+        # By these keys, not the filter again: a register entity's monitoring made since the
+        # check is not among them and stays. (A customer person's cannot be made: its foreign
+        # key waits for the person's lock, then finds the person gone.)
         EntityMonitoring.objects.filter(pk__in=monitoring_pks).delete()  # with their decisions and evidence
         if customer_person:
-            CustomerPerson.objects.filter(pk=entity_uuid).delete()  # with its national ids and addresses
+            persons.delete()  # with its national ids and addresses
         audit_record(
             app_customer_uuid=app_customer_id, actor=None, action="screening_records.delete",
             object_type="screening_records", object_uuid=entity_uuid, object_label=label, after=after,
@@ -161,7 +180,7 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
 
 def screening_records_retention_apply(*, now: datetime | None = None) -> int:
     """Delete the screening records of every entity whose relationship ended more than the
-    retention period ago; the number of entities whose records went. 0 days: none."""
+    retention period ago; the number of entities whose records went. 0 years: none."""
     period = retention_period()
     if period is None:
         return 0

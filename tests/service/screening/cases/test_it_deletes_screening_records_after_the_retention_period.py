@@ -7,21 +7,27 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from dateutil.relativedelta import relativedelta
-
+from django.db import connection, transaction
 from django.utils import timezone
 
 from service.audit.models import AuditEvent
 from service.companies.models import Company, Person
 from service.screening.models import (
     CustomerPerson,
+    CustomerPersonLocation,
     CustomerPersonNationalIdentification,
     EntityMonitoring,
     EntityMonitoringDecision,
+    EntityMonitoringType,
     ScreeningCase,
     ScreeningCaseReview,
+    ScreeningConfig,
 )
+from service.screening import monitoring_services, records_retention
 from service.screening.tasks import screening_records_retention
+from tests.racing import race
 from tests.service.companies.factories import company_make, person_make
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, review
@@ -52,7 +58,8 @@ def _removed_ago(monitoring_uuid, age: relativedelta) -> datetime:
 
 
 def _customer(api, config_uuid, name, *, age: relativedelta | None, national_id: str = "") -> dict:
-    """A customer person screened (a case on each hit, reviewed), with the national id given;
+    """A customer person screened (a case on each hit, reviewed), with the national id given
+    and an address;
     its monitoring removed `age` ago (None: still monitored)."""
     monitoring = customer_person_screened(api, config_uuid, name)["entity_monitoring"]
     person_uuid = monitoring["monitoring_customer_person_uuid"]
@@ -61,11 +68,17 @@ def _customer(api, config_uuid, name, *, age: relativedelta | None, national_id:
                          {"national_identification_schema": "NO", "national_identification_number": national_id},
                          roles=NATIONAL_ID)
         assert added.status_code == 201, added.json()
+        address = api.post(customer_person_url(person_uuid, "/customer-person-location"),
+                           {"street_address": "Storgata 1", "postal_place": "Oslo", "country_code_two": "NO"}, roles=AML)
+        assert address.status_code == 201, address.json()
     for case in _cases_of(api, config_uuid, person_uuid):
         assert review(api, config_uuid, case["uuid"], "escalated", "possible_match").status_code == 201
     if age is not None:
         _remove(api, config_uuid, monitoring["uuid"])
-        _removed_ago(monitoring["uuid"], age)
+        removed = _removed_ago(monitoring["uuid"], age)
+        added = removed - relativedelta(years=1)  # as it was: added, screened, then removed
+        CustomerPerson.objects.filter(uuid=person_uuid).update(create_timestamp=added)
+        return {"person": person_uuid, "monitoring": monitoring["uuid"], "removed": removed}
     return {"person": person_uuid, "monitoring": monitoring["uuid"]}
 
 
@@ -88,7 +101,7 @@ def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_remove
     assert _person_read(api, former["person"]).status_code == 404
     assert _cases_of(api, config["uuid"], former["person"]) == []
     assert not CustomerPerson.objects.filter(uuid=former["person"]).exists()
-    assert not CustomerPersonNationalIdentification.objects.exists()
+    assert not (CustomerPersonNationalIdentification.objects.exists() or CustomerPersonLocation.objects.exists())
     assert not EntityMonitoring.objects.filter(uuid=former["monitoring"]).exists()
     assert not (EntityMonitoringDecision.objects.exists() or ScreeningCase.objects.exists() or ScreeningCaseReview.objects.exists())
     [event] = AuditEvent.objects.filter(action_key="screening_records.delete")
@@ -98,7 +111,7 @@ def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_remove
     assert event.app_customer_id == api.app_customer_uuid
     assert event.after == {
         "deletion_reason_key": "retention", "monitoring_entity_key": "customer_person",
-        "relationship_ended": (timezone.localdate() - RETENTION - relativedelta(days=1)).isoformat(),
+        "relationship_ended": timezone.localdate(former["removed"]).isoformat(),
         "monitoring_count": 1, "case_count": 1, "open_case_count": 1,
     }
 
@@ -166,6 +179,78 @@ def test_a_former_customer_companys_records_go_and_the_register_stays(api, lists
     assert Company.objects.filter(uuid=company.uuid).exists() and Person.objects.filter(uuid=owner.uuid).exists()
     labels = dict(AuditEvent.objects.filter(action_key="screening_records.delete").values_list("object_uuid", "object_label"))
     assert labels == {company.uuid: "Koryo Fjord Trading AS", owner.uuid: ""}  # the register's company name; no person's
+
+
+def test_a_beneficial_owner_who_stopped_qualifying_is_kept_while_the_company_is_a_customer(api, lists):
+    """The owner's monitoring was removed years ago (the register said they sold), but the
+    company is still screened: the owner's records are part of its due diligence. Five years
+    after the company's own monitoring is removed, both go."""
+    config = config_with(api, "un_security_council")
+    company = company_make(name="Nordlys AS")
+    owner = person_make(full_name=UN_PERSON)
+    sold = monitoring_make(api, config["uuid"], person=owner.uuid, related_company=company.uuid, type_key="beneficial_owners",
+                           decision={"approved_flag": True})
+    own = monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+    _remove(api, config["uuid"], sold["entity_monitoring"]["uuid"], "No longer an owner of at least 25%.")
+    _removed_ago(sold["entity_monitoring"]["uuid"], RETENTION * 2)
+
+    assert screening_records_retention.apply().get() == 0
+    assert len(_cases_of(api, config["uuid"], owner.uuid)) == 1
+
+    _remove(api, config["uuid"], own["entity_monitoring"]["uuid"], "No longer a customer.")
+    _removed_ago(own["entity_monitoring"]["uuid"], RETENTION - relativedelta(days=1))
+    assert screening_records_retention.apply().get() == 0  # the company left less than five years ago
+
+    _removed_ago(own["entity_monitoring"]["uuid"], RETENTION + relativedelta(days=1))
+    assert screening_records_retention.apply().get() == 2
+    assert not EntityMonitoring.objects.exists() and cases(api, config["uuid"])["elements"] == []
+
+
+def test_the_same_person_screened_in_another_config_keeps_its_records_there(api, other_api, lists):
+    owner = person_make(full_name=UN_PERSON)
+    configs = [config_with(caller, "un_security_council") for caller in (api, api, other_api)]
+    made = [
+        monitoring_make(caller, c["uuid"], person=owner.uuid, type_key="other", decision={"approved_flag": True})
+        for caller, c in zip((api, api, other_api), configs)
+    ]
+    _remove(api, configs[0]["uuid"], made[0]["entity_monitoring"]["uuid"])
+    _removed_ago(made[0]["entity_monitoring"]["uuid"], RETENTION * 2)
+
+    assert screening_records_retention.apply().get() == 1
+
+    assert _cases_of(api, configs[0]["uuid"], owner.uuid) == []
+    assert len(_cases_of(api, configs[1]["uuid"], owner.uuid)) == 1
+    assert len(_cases_of(other_api, configs[2]["uuid"], owner.uuid)) == 1
+    assert EntityMonitoring.objects.filter(person=owner).count() == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
+def test_a_monitoring_made_while_the_deletion_waits_is_kept_with_its_person(api, lists, monkeypatch):
+    """The new monitoring's insert holds the person (its foreign key checked at once) when the
+    deletion asks for the person's lock: once it commits, the deletion sees it and keeps all."""
+    config = config_with(api, "un_security_council")
+    former = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    CustomerPerson.objects.filter(uuid=former["uuid"]).update(create_timestamp=timezone.now() - RETENTION * 2)
+    cutoff = timezone.now() - RETENTION
+    [expired] = records_retention.expired_entities(cutoff=cutoff)
+
+    def monitor():
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the foreign key's lock now, not at commit
+            made = monitoring_services.monitoring_insert(
+                config=ScreeningConfig.objects.get(uuid=config["uuid"]),
+                entity=CustomerPerson.objects.get(uuid=former["uuid"]), related_company=None,
+                monitoring_type=EntityMonitoringType.objects.get(key="other"), origin_key="api",
+                decision=monitoring_services.DecisionSpec(approved_flag=True, origin_key="user"),
+            )
+        return made.uuid
+
+    made, deleted = race(monkeypatch, monitoring_services, "_decision_insert", monitor,
+                         lambda: records_retention.screening_records_delete(expired=expired, cutoff=cutoff))
+
+    assert deleted is False
+    assert EntityMonitoring.objects.filter(uuid=made, customer_person_id=former["uuid"]).exists()
 
 
 def test_a_person_still_monitored_for_another_company_is_kept(api, lists):
