@@ -43,7 +43,7 @@ def _row(event: AuditEvent) -> list:
         event.object_label,
         event.object_type,
         event.object_uuid or "",
-        "; ".join(_change_text(change) for change in audit_changes(event)),
+        _redaction_text(event) or "; ".join(_change_text(change) for change in audit_changes(event)),
         _json(event.before),
         _json(event.after),
         event.uuid,
@@ -51,7 +51,10 @@ def _row(event: AuditEvent) -> list:
 
 
 def audit_changes(event: AuditEvent) -> list[dict]:
-    """The fields a record names, leaving out those an update kept as they were."""
+    """The fields a record names, leaving out those an update kept as they were (none once
+    redacted: their values went with the records they were about)."""
+    if event.redacted_at:
+        return []
     before, after = event.before or {}, event.after or {}
     keys = list(dict.fromkeys([*before, *after]))
     changed = [key for key in keys if not (event.before and event.after and before.get(key) == after.get(key))]
@@ -69,3 +72,10 @@ def _change_text(change: dict) -> str:
 
 def _json(value) -> str:
     return "" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _redaction_text(event: AuditEvent) -> str:
+    if not event.redacted_at:
+        return ""
+    fields = ", ".join(key_words(key) for key in dict.fromkeys([*(event.before or {}), *(event.after or {})]))
+    return f"Values deleted {moment_cell(event.redacted_at)} at the end of the retention period" + (f" ({fields})" if fields else "")

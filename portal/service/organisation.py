@@ -106,6 +106,7 @@ class AuditEvent:
     before: dict | None
     after: dict | None
     at: datetime | None
+    redacted_at: datetime | None = None  # its label and values deleted with the records they were about
 
     @classmethod
     def from_json(cls, data: dict) -> AuditEvent:
@@ -121,6 +122,7 @@ class AuditEvent:
             before=data.get("before"),
             after=data.get("after"),
             at=moment(data.get("created_timestamp")),
+            redacted_at=moment(data.get("redacted_timestamp")),
         )
 
 

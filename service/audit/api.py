@@ -34,6 +34,13 @@ class AuditEventOut(Schema):
     before: Any = Field(None, description="The changed fields before the change (null for a creation)")
     after: Any = Field(None, description="The changed fields after the change (null for a deletion)")
     created_timestamp: datetime
+    redacted_timestamp: datetime | None = Field(
+        None,
+        description=(
+            "When the label and the values of before/after were removed, because the records they were about "
+            "were deleted at the end of their retention period (the keys stay: which fields changed); null if never"
+        ),
+    )
 
 
 class AuditEventCollection(Schema):
@@ -70,6 +77,7 @@ def audit_event_out(event) -> dict:
         "before": event.before,
         "after": event.after,
         "created_timestamp": event.created_timestamp,
+        "redacted_timestamp": event.redacted_timestamp,
     }
 
 
@@ -83,7 +91,8 @@ def audit_event_out(event) -> dict:
         "Newest first; `limit` (default 100, at most 1000) and `offset`. Filters: `action_key` (comma list), "
         "`actor_app_membership_uuid`, `actor_api_user_uuid`, `object_type`, `object_uuid`, and the days "
         "`created_from` and `created_to` (YYYY-MM-DD, Europe/Oslo, both included). Records are "
-        "append-only: no endpoint changes or deletes them. Needs the `app_admin` role; the records of "
+        "append-only: no endpoint changes or deletes them (the records of screening data deleted at the end of its retention "
+        "period are redacted: `redacted_timestamp`). Needs the `app_admin` role; the records of "
         "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`, "
         "a national id's addition only with `person_national_identification` as well."
     ),

@@ -3,7 +3,9 @@
 A record is written by the service function that makes the change, inside its
 transaction (`services.audit_record`), so a change and its record commit together or
 not at all. Records are never updated or deleted through the code: `save` refuses an
-update, and the model's `delete` and its queryset's `update`/`delete` raise.
+update, and the model's `delete` and its queryset's `update`/`delete` raise. The one
+change allowed is a redaction (`services.audit_records_redact`), once, when the records an
+entry is about reach the end of their retention period.
 """
 
 import uuid
@@ -45,6 +47,10 @@ class AuditEvent(models.Model):
     before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     created_timestamp = models.DateTimeField(default=timezone.now)
+    # Set once, when the records the entry is about were deleted at the end of their retention
+    # period (services.audit_records_redact): its label is emptied and the values of its
+    # before/after replaced with nulls; who did what, when, on which object, stays.
+    redacted_timestamp = models.DateTimeField(null=True, blank=True)
 
     objects = AuditEventQuerySet.as_manager()
 

@@ -12,8 +12,9 @@ and evidence, its inquiry with every case and review, and a customer person with
 ids and addresses. An entity monitored again before then is kept: the clock starts again when
 that monitoring is removed.
 
-The audit log records each deletion without the person's name. The records written while the
-entity was screened stay there (the log is append-only, see docs/organisation.md).
+The audit log records each deletion without the person's name, and the records it holds of
+the entity, its monitorings and its cases are redacted: their labels emptied and the values
+of their changes nulled (names, birth dates, comments), while who did what, when, stays.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, Ou
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from service.audit.services import audit_record
+from service.audit.services import audit_record, audit_records_redact
 from service.companies.models import Company
 from service.screening.models import CustomerPerson, EntityInquiry, EntityMonitoring, ScreeningCase, ScreeningConfig
 
@@ -152,18 +153,23 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
             screening_config_id=config_id, inquiry_entity_key=key, inquiry_entity_uuid=entity_uuid
         ).values_list("pk", flat=True))
         cases = ScreeningCase.objects.filter(entity_inquiry__in=inquiry_pks)
+        case_pks = list(cases.values_list("pk", flat=True))
+        app_customer_id = ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=config_id)
         after = {
             "deletion_reason_key": RETENTION_REASON,
             "monitoring_entity_key": key,
             "relationship_ended": timezone.localdate(ended),
             "monitoring_count": len(monitoring_pks),
-            "case_count": cases.count(),
+            "case_count": len(case_pks),
             "open_case_count": cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count(),
+            # What the log says of them goes too: names, birth dates, comments (the log keeps who did what, when).
+            "audit_records_redacted": audit_records_redact(
+                app_customer_uuid=app_customer_id, object_uuids=[entity_uuid, *monitoring_pks, *case_pks]
+            ),
         }
         label = ""  # a person's name is not repeated in the log
         if key == EntityMonitoring.EntityKey.COMPANY:
             label = Company.objects.filter(pk=entity_uuid).values_list("name", flat=True).first() or ""
-        app_customer_id = ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=config_id)
         EntityInquiry.objects.filter(pk__in=inquiry_pks).delete()  # with every case and review
         # By these keys, not the filter again: a register entity's monitoring made since the
         # check is not among them and stays. (A customer person's cannot be made: its foreign

@@ -75,4 +75,13 @@ def test_the_deletion_shows_in_the_audit_log_as_vakts_without_the_name(org, admi
     row = audit.split('data-testid="audit-row"')[1].split("</tr>")[0]
     assert "Vakt: the retention period ended" in row
     assert "Deleted the screening records of a former customer" in row and "Screening records" in row
-    assert "Kari Nordmann" not in audit.split('data-testid="audit"')[1]  # the create record is under Customer persons
+    assert "Kari Nordmann" not in audit.split('data-testid="audit"')[1]
+    persons = admin.get("/members/audit/", {"kind": "persons"}).content.decode()
+    created = persons.split('data-testid="audit-row"')[1].split("</tr>")[0]
+    assert "Added a customer person" in created and "Kari Nordmann" not in persons  # its record redacted
+    today = timezone.localdate().strftime("%d.%m.%Y")
+    assert (f'data-testid="audit-redacted">Values deleted {today}, with the records they were about, '
+            "at the end of the retention period</span>") in created
+    export = b"".join(admin.get("/members/audit/export.csv", {"kind": "persons"}).streaming_content).decode()
+    assert "Kari Nordmann" not in export
+    assert "at the end of the retention period (Full name, Birth date)" in export

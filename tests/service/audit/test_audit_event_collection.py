@@ -180,3 +180,30 @@ def test_the_database_refuses_updates_and_deletes_sent_around_the_code(api):
             cursor.execute(sql, [event.pk])
 
     assert AuditEvent.objects.get(pk=event.pk).object_label == "Kunder"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the trigger is PostgreSQL's (docs/organisation.md)")
+def test_the_database_lets_through_a_redaction_and_nothing_dressed_as_one(api):
+    """A redaction (label emptied, values nulled, keys kept, its time set once) passes the
+    trigger; the same with a value rewritten, an actor changed or a second time does not."""
+    from service.audit.services import audit_records_redact
+
+    watchlist_make(api, "Kari Nordmann's companies")
+    event = AuditEvent.objects.get(action_key="watchlist.create")
+    table = AuditEvent._meta.db_table
+    forged = (
+        f"UPDATE {table} SET object_label = '', redacted_timestamp = now(), after = '{{\"watchlist_name\": \"Other\"}}' WHERE uuid = %s",
+        f"UPDATE {table} SET object_label = '', redacted_timestamp = now(), after = NULL, actor_email = 'x@y.no' WHERE uuid = %s",
+        f"UPDATE {table} SET object_label = 'Other', redacted_timestamp = now() WHERE uuid = %s",
+    )
+    for sql in forged:
+        with pytest.raises(DatabaseError, match="audit records are append-only"), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql, [event.pk])
+
+    assert audit_records_redact(app_customer_uuid=api.app_customer_uuid, object_uuids=[event.object_uuid]) == 1
+
+    redacted = AuditEvent.objects.get(pk=event.pk)
+    assert (redacted.object_label, redacted.after, redacted.action_key) == ("", {"watchlist_name": None}, "watchlist.create")
+    assert redacted.redacted_timestamp is not None
+    with pytest.raises(DatabaseError, match="audit records are append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET redacted_timestamp = now() WHERE uuid = %s", [event.pk])  # once only

@@ -109,10 +109,22 @@ def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_remove
         former["person"], "", "", None,  # no name repeated; nobody acted but the retention period
     )
     assert event.app_customer_id == api.app_customer_uuid
+    # What the log held of the person, its monitoring and its case is redacted: who did what,
+    # when, stays; names, birth dates, places and comments go.
+    redacted = AuditEvent.objects.exclude(pk=event.pk).filter(app_customer_id=api.app_customer_uuid)
+    kinds = sorted(redacted.filter(redacted_timestamp__isnull=False).values_list("action_key", flat=True))
+    assert kinds == ["customer_person.create", "customer_person.location_add", "customer_person.national_id_add",
+                     "entity_monitoring.decide", "entity_monitoring.remove", "screening_case.review"]
+    assert redacted.filter(redacted_timestamp__isnull=True, object_uuid__in=[former["person"], former["monitoring"]]).count() == 0
+    created = redacted.get(action_key="customer_person.create")
+    assert (created.object_label, created.before, created.after) == ("", None, {"full_name": None, "birth_date": None})
+    review_record = redacted.get(action_key="screening_case.review")
+    assert review_record.object_label == "" and set(review_record.after.values()) == {None}
+    assert UN_PERSON not in str(list(AuditEvent.objects.values_list("object_label", "before", "after")))
     assert event.after == {
         "deletion_reason_key": "retention", "monitoring_entity_key": "customer_person",
         "relationship_ended": timezone.localdate(former["removed"]).isoformat(),
-        "monitoring_count": 1, "case_count": 1, "open_case_count": 1,
+        "monitoring_count": 1, "case_count": 1, "open_case_count": 1, "audit_records_redacted": 6,
     }
 
 
