@@ -344,3 +344,26 @@ def test_another_organisations_records_are_not_touched(api, other_api, lists):
 def test_beat_runs_the_deletion_daily(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["screening-records-retention"]
     assert (entry["task"], entry["schedule"]) == (screening_records_retention.name, 24 * 3600)
+
+
+def test_the_command_says_what_would_go_before_it_deletes(api, lists):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    customer_person_make(api, config["uuid"], full_name="Ola Ny")
+
+    dry = StringIO()
+    call_command("screening_records_retention", "--dry-run", stdout=dry)
+
+    assert "Relationships that ended before" in dry.getvalue() and ": 1." in dry.getvalue()
+    assert "customer person(s); 1 case(s), 1 of them open" in dry.getvalue()
+    assert "Nothing deleted (--dry-run)." in dry.getvalue()
+    assert _person_read(api, former["person"]).status_code == 200
+
+    done = StringIO()
+    call_command("screening_records_retention", stdout=done)
+    assert done.getvalue() == "Deleted the screening records of 1 person(s) and company(ies).\n"
+    assert _person_read(api, former["person"]).status_code == 404

@@ -1,0 +1,58 @@
+"""Delete the screening records past their retention period now, or (--dry-run) say what would go."""
+
+from collections import Counter
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from service.screening.models import EntityInquiry, ScreeningCase, ScreeningConfig
+from service.screening.records_retention import expired_entities, retention_period, screening_records_retention_apply
+
+
+class Command(BaseCommand):
+    help = (
+        "Delete the screening records of every person and company whose relationship ended more than "
+        "VAKT_SCREENING_RECORDS_RETENTION_YEARS ago, as beat's daily task does. --dry-run only says, per "
+        "organisation, what would go: run it before the first deletion on data that has years behind it."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--dry-run", action="store_true", help="delete nothing; count what would be deleted")
+
+    def handle(self, *args, dry_run, **options):
+        period = retention_period()
+        if period is None:
+            self.stdout.write("VAKT_SCREENING_RECORDS_RETENTION_YEARS is 0: records are kept for ever; nothing to do.")
+            return
+        cutoff = timezone.now() - period
+        if not dry_run:
+            deleted = screening_records_retention_apply()
+            self.stdout.write(f"Deleted the screening records of {deleted} person(s) and company(ies).")
+            return
+        expired = expired_entities(cutoff=cutoff)
+        self.stdout.write(f"Relationships that ended before {timezone.localdate(cutoff):%d.%m.%Y}: {len(expired)}.")
+        organisations = dict(ScreeningConfig.objects.values_list("uuid", "app_customer__name"))
+        for organisation, entities in sorted(_by_organisation(expired, organisations).items()):
+            kinds = Counter(e.entity_key for e in entities)
+            cases = ScreeningCase.objects.filter(entity_inquiry__in=_inquiries(entities))
+            open_cases = cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count()
+            self.stdout.write(
+                f"  {organisation}: " + ", ".join(f"{count} {key.replace('_', ' ')}(s)" for key, count in sorted(kinds.items()))
+                + f"; {cases.count()} case(s), {open_cases} of them open"
+            )
+        self.stdout.write("Nothing deleted (--dry-run).")
+
+
+def _by_organisation(expired, organisations) -> dict[str, list]:
+    grouped: dict[str, list] = {}
+    for entity in expired:
+        grouped.setdefault(organisations[entity.config_id], []).append(entity)
+    return grouped
+
+
+def _inquiries(entities) -> list:
+    keys = {(e.config_id, e.entity_key, e.entity_uuid) for e in entities}
+    rows = EntityInquiry.objects.filter(inquiry_entity_uuid__in={e.entity_uuid for e in entities}).values_list(
+        "pk", "screening_config_id", "inquiry_entity_key", "inquiry_entity_uuid"
+    )
+    return [pk for pk, config, key, entity in rows if (config, key, entity) in keys]
