@@ -8,6 +8,8 @@ The template filters in portal/templatetags/vakt.py are thin wrappers around the
 
 from __future__ import annotations
 
+from datetime import date
+
 from vakt_format.credit_factors import factor_band, factor_label, factor_value, key_words
 from vakt_format.flag_evidence import evidence_lines
 from vakt_format.monitoring_reason import reason_text
@@ -39,9 +41,11 @@ def monitoring_why(monitoring) -> str:
 
 def recorded_text(value) -> str:
     """A value the service recorded (an audit record's field), for reading: lists joined, yes/no,
-    amounts grouped (years left alone), a dash for nothing."""
+    amounts grouped (years left alone), days as the dashboard writes them, a dash for nothing."""
     if value is None or value == "" or value == []:
         return DASH
+    if isinstance(value, str) and (named := _iso_day(value)):
+        return day(named)
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, (list, tuple)):
@@ -49,3 +53,13 @@ def recorded_text(value) -> str:
     if isinstance(value, (int, float)) and abs(value) >= 10_000:
         return amount(value)
     return str(value)
+
+
+def _iso_day(text: str) -> date | None:
+    """The day a "YYYY-MM-DD" names (a birth date, the day a relationship ended), else None."""
+    if len(text) != 10 or text[4] != "-" or text[7] != "-":
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None

@@ -96,3 +96,9 @@ def test_a_moment_is_shown_on_the_local_calendar(settings):
     text = Template("{{ moment|day }}").render(Context({"moment": midnight_in_oslo}))
 
     assert text == "10.01.2025"
+
+
+def test_a_recorded_day_reads_as_the_dashboard_writes_days():
+    assert fmt.recorded_text("1962-02-11") == "11.02.1962"  # a birth date in an audit record
+    assert fmt.recorded_text("2026-02-30") == "2026-02-30"  # not a day: left as it was
+    assert fmt.recorded_text("Storgata 1") == "Storgata 1"
