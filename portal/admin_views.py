@@ -237,7 +237,7 @@ def api_user_deactivate(request, api_user_uuid: uuid.UUID):
 
 def _object_url(event) -> str | None:
     """The dashboard page of an audited object, where one exists."""
-    if event.object_uuid is None:
+    if event.object_uuid is None or event.redacted_at:  # a redacted record's object is gone
         return None
     candidates = {
         "watchlist": ("watchlists:detail", [event.object_uuid]),

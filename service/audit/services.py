@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -73,17 +73,18 @@ def redacted(value: dict | None) -> dict | None:
     return {key: None for key in value} if isinstance(value, dict) else None
 
 
-def audit_records_redact(*, app_customer_uuid: uuid.UUID, object_uuids: list[uuid.UUID]) -> int:
-    """Redact the organisation's records about these objects, whose data is being deleted at the
-    end of its retention period: the label emptied, before/after values nulled, the time set.
-    The only change the log allows (on PostgreSQL its trigger checks exactly this shape); the
-    number redacted now."""
+def audit_records_redact(*, app_customer_uuid: uuid.UUID, objects: dict[str, list[uuid.UUID]]) -> int:
+    """Redact the organisation's records about these objects (object type -> uuids), whose data
+    is being deleted: the label emptied, before/after values nulled, the time set. The only
+    change the log allows (on PostgreSQL its trigger checks exactly this shape); the number
+    redacted now. Records of other object types with the same uuid (a deletion's own) stay."""
     now = timezone.now()
-    events = AuditEvent.objects.filter(
-        app_customer_id=app_customer_uuid, object_uuid__in=object_uuids, redacted_timestamp__isnull=True
-    ).values_list("uuid", "before", "after")
+    about = Q(pk__in=[])
+    for object_type, uuids in objects.items():
+        about |= Q(object_type=object_type, object_uuid__in=uuids)
+    events = AuditEvent.objects.filter(about, app_customer_id=app_customer_uuid, redacted_timestamp__isnull=True)
     count = 0
-    for event_uuid, before, after in events:
+    for event_uuid, before, after in events.values_list("uuid", "before", "after"):
         # The model's queryset refuses updates; this is the one that bypasses it, on purpose.
         count += QuerySet.update(
             AuditEvent.objects.filter(uuid=event_uuid), object_label="", before=redacted(before), after=redacted(after),

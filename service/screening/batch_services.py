@@ -39,7 +39,7 @@ from django.db import OperationalError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from service.audit.services import Actor, audit_record
+from service.audit.services import Actor, audit_record, audit_records_redact
 from service.errors import ApiError, BadRequest, bad_field
 from service.screening.batch_file import ScreeningFile, ScreeningFileError, TooManyRows, screening_file_read
 from service.screening.engine import screening_index
@@ -286,12 +286,15 @@ def batch_delete(*, batch: ScreeningBatch, actor: Actor | None,
             status=ScreeningBatch.Status.DELETED, deleted_timestamp=now, deletion_reason_key=reason, update_timestamp=now,
             file_name="",  # it can name the person: the dashboard calls a name check after the name
         )
+        organisation = batch.screening_config.app_customer_id
+        # The upload's record named the file (a name check: the person); it goes with the file.
+        redacted = audit_records_redact(app_customer_uuid=organisation, objects={"screening_batch": [batch.uuid]})
         audit_record(
-            app_customer_uuid=batch.screening_config.app_customer_id, actor=actor, action="screening_batch.delete",
-            object_type="screening_batch", object_uuid=batch.uuid,
-            object_label="",  # not the file's name again: it can name a person (the create record has it)
+            app_customer_uuid=organisation, actor=actor, action="screening_batch.delete",
+            object_type="screening_batch", object_uuid=batch.uuid, object_label="",  # not the file's name again
             before={"screening_batch_status_key": before},
-            after={"screening_batch_status_key": ScreeningBatch.Status.DELETED, "deletion_reason_key": reason},
+            after={"screening_batch_status_key": ScreeningBatch.Status.DELETED, "deletion_reason_key": reason,
+                   "audit_records_redacted": redacted},
         )
     batch.refresh_from_db()
     return True

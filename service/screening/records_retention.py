@@ -28,8 +28,8 @@ from dateutil.relativedelta import relativedelta
 
 from django.conf import settings
 from django.db import OperationalError, transaction
-from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
-from django.db.models.functions import Coalesce
+from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from service.audit.services import audit_record, audit_records_redact
@@ -74,19 +74,31 @@ def relationship_ended(
         screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
         entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
     ).values("related_company_id")
-    counted = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field)).filter(
-        Q(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)) | Q(related_company_id__in=companies)
+    in_config = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field))
+    # Three sets, each read through an index (an OR of them would not be): the entity's own
+    # monitorings, those for the companies it is monitored for, and those companies' own.
+    counted = (
+        in_config.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)),
+        in_config.filter(related_company_id__in=companies),
+        in_config.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies),
     )
-    last_removed = (
-        counted.order_by().values("screening_config_id")
-        .annotate(last=Max(Coalesce("removed_timestamp", "update_timestamp"))).values("last")[:1]
-    )
-    ended: Expression = Subquery(last_removed, output_field=DateTimeField())
+    removals = [
+        Subquery(
+            monitorings.order_by().values("screening_config_id")
+            .annotate(last=Max(Coalesce("removed_timestamp", "update_timestamp"))).values("last")[:1],
+            output_field=DateTimeField(),
+        )
+        for monitorings in counted
+    ]
+    # The latest of the three, NULLs aside: SQLite's GREATEST is NULL when one is, so each
+    # takes the first of the others that is not (a rotation), which leaves the maximum as it is.
+    ended: Expression = Greatest(*(
+        Coalesce(*removals[i:], *removals[:i], output_field=DateTimeField()) for i in range(len(removals))
+    ))
     if never_monitored_since is not None:
         ended = Coalesce(ended, never_monitored_since, output_field=DateTimeField())
-    return Case(
-        When(Exists(counted.filter(removed_flag=False)), then=Value(None)), default=ended, output_field=DateTimeField()
-    )
+    live = [Exists(monitorings.filter(removed_flag=False)) for monitorings in counted]
+    return Case(When(live[0] | live[1] | live[2], then=Value(None)), default=ended, output_field=DateTimeField())
 
 
 def customer_person_ended() -> Expression:
@@ -162,10 +174,6 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
             "monitoring_count": len(monitoring_pks),
             "case_count": len(case_pks),
             "open_case_count": cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count(),
-            # What the log says of them goes too: names, birth dates, comments (the log keeps who did what, when).
-            "audit_records_redacted": audit_records_redact(
-                app_customer_uuid=app_customer_id, object_uuids=[entity_uuid, *monitoring_pks, *case_pks]
-            ),
         }
         label = ""  # a person's name is not repeated in the log
         if key == EntityMonitoring.EntityKey.COMPANY:
@@ -177,6 +185,13 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
         EntityMonitoring.objects.filter(pk__in=monitoring_pks).delete()  # with their decisions and evidence
         if customer_person:
             persons.delete()  # with its national ids and addresses
+        # What the log says of them goes too: names, birth dates, comments (who did what, when,
+        # stays). After the deletes, whose locks make a review or decision racing them commit first.
+        after["audit_records_redacted"] = audit_records_redact(app_customer_uuid=app_customer_id, objects={
+            "customer_person": [entity_uuid] if customer_person else [],
+            "entity_monitoring": monitoring_pks,
+            "screening_case": case_pks,
+        })
         audit_record(
             app_customer_uuid=app_customer_id, actor=None, action="screening_records.delete",
             object_type="screening_records", object_uuid=entity_uuid, object_label=label, after=after,

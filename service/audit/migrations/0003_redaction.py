@@ -13,15 +13,15 @@ CREATE FUNCTION service_audit_redacted(value jsonb) RETURNS jsonb LANGUAGE sql I
 $$;
 CREATE OR REPLACE FUNCTION service_audit_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'UPDATE' AND OLD.redacted_timestamp IS NULL AND NEW.redacted_timestamp IS NOT NULL
+    IF TG_OP = 'UPDATE' AND OLD.redacted_timestamp IS NULL
+       -- not back-dated before the record, nor dated ahead (minutes of clock skew with the app allowed)
+       AND NEW.redacted_timestamp BETWEEN OLD.created_timestamp AND statement_timestamp() + interval '5 minutes'
        AND NEW.object_label = ''
        AND NEW.before IS NOT DISTINCT FROM service_audit_redacted(OLD.before)
        AND NEW.after IS NOT DISTINCT FROM service_audit_redacted(OLD.after)
-       AND (NEW.uuid, NEW.app_customer_id, NEW.actor_app_membership_id, NEW.actor_email, NEW.actor_api_user_id,
-            NEW.actor_api_user_name, NEW.action_key, NEW.object_type, NEW.object_uuid, NEW.created_timestamp)
-           IS NOT DISTINCT FROM
-           (OLD.uuid, OLD.app_customer_id, OLD.actor_app_membership_id, OLD.actor_email, OLD.actor_api_user_id,
-            OLD.actor_api_user_name, OLD.action_key, OLD.object_type, OLD.object_uuid, OLD.created_timestamp)
+       -- every other column as it was, a column added later included
+       AND to_jsonb(NEW) - 'object_label' - 'before' - 'after' - 'redacted_timestamp'
+           = to_jsonb(OLD) - 'object_label' - 'before' - 'after' - 'redacted_timestamp'
     THEN
         RETURN NEW;  -- a redaction, and nothing else
     END IF;

@@ -191,16 +191,19 @@ def test_the_database_lets_through_a_redaction_and_nothing_dressed_as_one(api):
     watchlist_make(api, "Kari Nordmann's companies")
     event = AuditEvent.objects.get(action_key="watchlist.create")
     table = AuditEvent._meta.db_table
+    assert event.after == {"watchlist_name": "Kari Nordmann's companies"}  # so {"watchlist_name": null} is its redaction
     forged = (
         f"UPDATE {table} SET object_label = '', redacted_timestamp = now(), after = '{{\"watchlist_name\": \"Other\"}}' WHERE uuid = %s",
-        f"UPDATE {table} SET object_label = '', redacted_timestamp = now(), after = NULL, actor_email = 'x@y.no' WHERE uuid = %s",
+        f"UPDATE {table} SET object_label = '', redacted_timestamp = now(), after = '{{\"watchlist_name\": null}}', actor_email = 'x@y.no' WHERE uuid = %s",
         f"UPDATE {table} SET object_label = 'Other', redacted_timestamp = now() WHERE uuid = %s",
+        f"UPDATE {table} SET object_label = '', after = '{{\"watchlist_name\": null}}', redacted_timestamp = now() - interval '1 year' WHERE uuid = %s",
+        f"UPDATE {table} SET object_label = '', after = '{{\"watchlist_name\": null}}', redacted_timestamp = now() + interval '1 day' WHERE uuid = %s",
     )
     for sql in forged:
         with pytest.raises(DatabaseError, match="audit records are append-only"), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(sql, [event.pk])
 
-    assert audit_records_redact(app_customer_uuid=api.app_customer_uuid, object_uuids=[event.object_uuid]) == 1
+    assert audit_records_redact(app_customer_uuid=api.app_customer_uuid, objects={"watchlist": [event.object_uuid]}) == 1
 
     redacted = AuditEvent.objects.get(pk=event.pk)
     assert (redacted.object_label, redacted.after, redacted.action_key) == ("", {"watchlist_name": None}, "watchlist.create")

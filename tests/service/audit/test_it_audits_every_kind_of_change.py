@@ -116,12 +116,15 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [corrected] = by_action["customer_person.update"]
     assert (corrected["before"], corrected["after"]) == ({"birth_date": ""}, {"birth_date": "1966-03-14"})
     assert corrected["object_type"] == "customer_person" and corrected["object_uuid"] == person
-    [screened] = by_action["screening_batch.create"]
-    assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "kunder.csv")
-    assert screened["after"] == {"file_name": "kunder.csv", "rows_total": 2}
+    [screened] = by_action["screening_batch.create"]  # redacted when the file was deleted: its name can name a person
+    assert (screened["object_uuid"], screened["object_label"]) == (batch["uuid"], "")
+    assert screened["after"] == {"file_name": None, "rows_total": None} and screened["redacted_timestamp"]
     [batch_deleted] = by_action["screening_batch.delete"]
     assert (batch_deleted["object_uuid"], batch_deleted["object_label"]) == (batch["uuid"], "")  # not the name again
-    assert batch_deleted["after"] == {"screening_batch_status_key": "deleted", "deletion_reason_key": "request"}
+    assert batch_deleted["after"] == {
+        "screening_batch_status_key": "deleted", "deletion_reason_key": "request", "audit_records_redacted": 1,
+    }
+    assert batch_deleted["redacted_timestamp"] is None
     [removed] = by_action["entity_monitoring.remove"]
     assert removed["after"] == {"removed_flag": True, "removal_reason": "No longer a customer."}
 

@@ -5,8 +5,12 @@ from collections import Counter
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from service.auth.models import AppCustomer
 from service.screening.models import EntityInquiry, ScreeningCase, ScreeningConfig
 from service.screening.records_retention import expired_entities, retention_period, screening_records_retention_apply
+
+
+KINDS = {"customer_person": "customer persons", "person": "persons", "company": "companies"}
 
 
 class Command(BaseCommand):
@@ -24,21 +28,25 @@ class Command(BaseCommand):
         if period is None:
             self.stdout.write("VAKT_SCREENING_RECORDS_RETENTION_YEARS is 0: records are kept for ever; nothing to do.")
             return
-        cutoff = timezone.now() - period
+        now = timezone.now()
+        expired = expired_entities(cutoff=now - period)
+        self.stdout.write(f"Relationships that ended before {timezone.localdate(now - period):%d.%m.%Y}: {len(expired)}.")
         if not dry_run:
-            deleted = screening_records_retention_apply()
-            self.stdout.write(f"Deleted the screening records of {deleted} person(s) and company(ies).")
+            deleted = screening_records_retention_apply(now=now)
+            left = f" {len(expired) - deleted} not: monitored again meanwhile, or refused (logged)." if deleted < len(expired) else ""
+            self.stdout.write(f"Deleted the screening records of {deleted}.{left}")
             return
-        expired = expired_entities(cutoff=cutoff)
-        self.stdout.write(f"Relationships that ended before {timezone.localdate(cutoff):%d.%m.%Y}: {len(expired)}.")
-        organisations = dict(ScreeningConfig.objects.values_list("uuid", "app_customer__name"))
-        for organisation, entities in sorted(_by_organisation(expired, organisations).items()):
-            kinds = Counter(e.entity_key for e in entities)
+        organisations = dict(ScreeningConfig.objects.values_list("uuid", "app_customer_id"))
+        names = dict(AppCustomer.objects.values_list("uuid", "name"))
+        grouped = _by_organisation(expired, organisations)
+        for organisation in sorted(grouped, key=lambda uuid: (names[uuid], str(uuid))):
+            entities = grouped[organisation]
+            kinds = Counter(KINDS[e.entity_key] for e in entities)
             cases = ScreeningCase.objects.filter(entity_inquiry__in=_inquiries(entities))
             open_cases = cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count()
             self.stdout.write(
-                f"  {organisation}: " + ", ".join(f"{count} {key.replace('_', ' ')}(s)" for key, count in sorted(kinds.items()))
-                + f"; {cases.count()} case(s), {open_cases} of them open"
+                f"  {names[organisation]} ({organisation}): " + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+                + f"; cases {cases.count()}, of them open {open_cases}"
             )
         self.stdout.write("Nothing deleted (--dry-run).")
 

@@ -235,6 +235,30 @@ def test_the_same_person_screened_in_another_config_keeps_its_records_there(api,
     assert len(_cases_of(other_api, configs[2]["uuid"], owner.uuid)) == 1
     assert EntityMonitoring.objects.filter(person=owner).count() == 2
 
+    # When the second config's go too, the first deletion's record is not redacted with them.
+    _remove(api, configs[1]["uuid"], made[1]["entity_monitoring"]["uuid"])
+    _removed_ago(made[1]["entity_monitoring"]["uuid"], RETENTION * 2)
+    assert screening_records_retention.apply().get() == 1
+    deletions = AuditEvent.objects.filter(action_key="screening_records.delete")
+    assert [(d.redacted_timestamp, d.after["case_count"]) for d in deletions] == [(None, 1), (None, 1)]
+
+
+def test_an_owner_is_kept_while_the_company_is_monitored_under_another_related_company(api, lists):
+    """A company's own monitoring may name another company as related (the API allows it):
+    the company's own monitoring still keeps its former owner."""
+    config = config_with(api, "un_security_council")
+    company, parent = company_make(name="Nordlys AS"), company_make(name="Nordlys Holding AS")
+    owner = person_make(full_name=UN_PERSON)
+    sold = monitoring_make(api, config["uuid"], person=owner.uuid, related_company=company.uuid, type_key="beneficial_owners",
+                           decision={"approved_flag": True})
+    monitoring_make(api, config["uuid"], company=company.uuid, related_company=parent.uuid, type_key="company",
+                    decision={"approved_flag": True})
+    _remove(api, config["uuid"], sold["entity_monitoring"]["uuid"], "No longer an owner of at least 25%.")
+    _removed_ago(sold["entity_monitoring"]["uuid"], RETENTION * 2)
+
+    assert screening_records_retention.apply().get() == 0
+    assert len(_cases_of(api, config["uuid"], owner.uuid)) == 1
+
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
 def test_a_monitoring_made_while_the_deletion_waits_is_kept_with_its_person(api, lists, monkeypatch):
@@ -359,11 +383,11 @@ def test_the_command_says_what_would_go_before_it_deletes(api, lists):
     call_command("screening_records_retention", "--dry-run", stdout=dry)
 
     assert "Relationships that ended before" in dry.getvalue() and ": 1." in dry.getvalue()
-    assert "customer person(s); 1 case(s), 1 of them open" in dry.getvalue()
+    assert f"({api.app_customer_uuid}): customer persons 1; cases 1, of them open 1" in dry.getvalue()
     assert "Nothing deleted (--dry-run)." in dry.getvalue()
     assert _person_read(api, former["person"]).status_code == 200
 
     done = StringIO()
     call_command("screening_records_retention", stdout=done)
-    assert done.getvalue() == "Deleted the screening records of 1 person(s) and company(ies).\n"
+    assert done.getvalue().endswith(": 1.\nDeleted the screening records of 1.\n")
     assert _person_read(api, former["person"]).status_code == 404
