@@ -4,10 +4,11 @@ The AML acts ask for the records of customer due diligence to be kept five years
 relationship ends and then deleted (hvitvaskingsloven §§ 30-31, penningtvättslagen 5 kap. 3 §,
 hvidvaskloven § 30); the GDPR's storage limitation asks for the same. Here the relationship
 with a screened entity (a customer person, a register person or a company, per config) ends
-when its last monitoring is removed; a customer person never put under monitoring counts from
-the day it was added. `VAKT_SCREENING_RECORDS_RETENTION_YEARS` after that (5; 0 keeps
-everything) `screening_records_retention_apply`, daily from beat,
-deletes the entity's screening records in that config: its monitorings with their decisions
+when its last monitoring is removed, and that of every company it is monitored for (a former
+beneficial owner belongs to the company's due diligence); a customer person never put under
+monitoring counts from the day it was added. `VAKT_SCREENING_RECORDS_RETENTION_YEARS` after
+that (5; 0 keeps everything) `screening_records_retention_apply`, daily from beat, deletes
+the entity's screening records in that config: its monitorings with their decisions
 and evidence, its inquiry with every case and review, and a customer person with its national
 ids and addresses. An entity monitored again before then is kept: the clock starts again when
 that monitoring is removed.
@@ -20,9 +21,11 @@ of their changes nulled (names, birth dates, comments), while who did what, when
 from __future__ import annotations
 
 import logging
+import operator
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from functools import reduce
 
 from dateutil.relativedelta import relativedelta
 
@@ -82,6 +85,8 @@ def relationship_ended(
         in_config.filter(related_company_id__in=companies),
         in_config.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies),
     )
+    if entity_key == EntityMonitoring.EntityKey.CUSTOMER_PERSON:
+        counted = counted[:1]  # a customer person is monitored for no company: the others are empty
     removals = [
         Subquery(
             monitorings.order_by().values("screening_config_id")
@@ -90,15 +95,15 @@ def relationship_ended(
         )
         for monitorings in counted
     ]
-    # The latest of the three, NULLs aside: SQLite's GREATEST is NULL when one is, so each
+    # The latest of them, NULLs aside: SQLite's GREATEST is NULL when one is, so each
     # takes the first of the others that is not (a rotation), which leaves the maximum as it is.
-    ended: Expression = Greatest(*(
+    ended: Expression = removals[0] if len(removals) == 1 else Greatest(*(
         Coalesce(*removals[i:], *removals[:i], output_field=DateTimeField()) for i in range(len(removals))
     ))
     if never_monitored_since is not None:
         ended = Coalesce(ended, never_monitored_since, output_field=DateTimeField())
-    live = [Exists(monitorings.filter(removed_flag=False)) for monitorings in counted]
-    return Case(When(live[0] | live[1] | live[2], then=Value(None)), default=ended, output_field=DateTimeField())
+    live = reduce(operator.or_, (Exists(monitorings.filter(removed_flag=False)) for monitorings in counted))
+    return Case(When(live, then=Value(None)), default=ended, output_field=DateTimeField())
 
 
 def customer_person_ended() -> Expression:
