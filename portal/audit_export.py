@@ -52,7 +52,7 @@ def _row(event: AuditEvent) -> list:
 
 def audit_changes(event: AuditEvent) -> list[dict]:
     """The fields a record names, leaving out those an update kept as they were (none once
-    redacted: their values went with the records they were about)."""
+    redacted: their values went with the data they were about)."""
     if event.redacted_at:
         return []
     before, after = event.before or {}, event.after or {}
@@ -78,4 +78,4 @@ def _redaction_text(event: AuditEvent) -> str:
     if not event.redacted_at:
         return ""
     fields = ", ".join(key_words(key) for key in dict.fromkeys([*(event.before or {}), *(event.after or {})]))
-    return f"Values deleted {moment_cell(event.redacted_at)} at the end of the retention period" + (f" ({fields})" if fields else "")
+    return f"Values deleted {moment_cell(event.redacted_at)}, with the data they were about" + (f" ({fields})" if fields else "")

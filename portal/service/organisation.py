@@ -106,7 +106,7 @@ class AuditEvent:
     before: dict | None
     after: dict | None
     at: datetime | None
-    redacted_at: datetime | None = None  # its label and values deleted with the records they were about
+    redacted_at: datetime | None = None  # its label and values deleted with the data they were about
 
     @classmethod
     def from_json(cls, data: dict) -> AuditEvent:

@@ -37,8 +37,9 @@ class AuditEventOut(Schema):
     redacted_timestamp: datetime | None = Field(
         None,
         description=(
-            "When the label and the values of before/after were removed, because the records they were about "
-            "were deleted at the end of their retention period (the keys stay: which fields changed); null if never"
+            "When the label and the values of before/after were removed, because the data they were about was "
+            "deleted (screening records at the end of their retention period, a batch job at a member's request or "
+            "after its retention period); the keys stay: which fields changed. Null if never"
         ),
     )
 

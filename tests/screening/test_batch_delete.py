@@ -75,6 +75,9 @@ def test_it_deletes_the_file_and_lists_the_job_as_deleted(admin, job, settings):
     assert (event.actor_email, event.object_uuid) == ("ingrid@example.com", job.uuid)
     audit = admin.get("/members/audit/", {"kind": "batches"}).content.decode()
     assert "Deleted a screened file or name" in audit and f'href="/screening/batches/{job.uuid}/"' in audit
+    upload = audit.split('data-testid="audit-row"')[2].split("</tr>")[0]  # the older record: the upload
+    assert "Screened a file or a name" in upload and 'data-testid="audit-redacted"' in upload
+    assert "week 48" not in audit  # the upload's record named the file: redacted with it
 
     detail = admin.get(f"/screening/batches/{job.uuid}/").content.decode()
     assert "The file and the result were deleted on" in detail and "by request" in detail
