@@ -50,8 +50,6 @@ class CustomerPersonListed(CustomerPersonOut):
             "else the newest removed one; null when never monitored"
         )
     )
-
-
     relationship_ended_timestamp: datetime | None = Field(
         description=(
             "Extension: when the person's last monitoring was removed (when it was added, if it was never monitored); "

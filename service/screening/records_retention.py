@@ -211,12 +211,17 @@ def screening_records_retention_apply(*, now: datetime | None = None) -> int:
     if period is None:
         return 0
     cutoff = (now or timezone.now()) - period
+    return screening_records_delete_all(expired=expired_entities(cutoff=cutoff), cutoff=cutoff)
+
+
+def screening_records_delete_all(*, expired: list[Expired], cutoff: datetime) -> int:
+    """`screening_records_delete` of each; the number deleted."""
     deleted = 0
-    for expired in expired_entities(cutoff=cutoff):
+    for entity in expired:
         try:
-            deleted += screening_records_delete(expired=expired, cutoff=cutoff)
+            deleted += screening_records_delete(expired=entity, cutoff=cutoff)
         except OperationalError:
             raise  # the database is away: the task retries the whole pass
         except Exception:  # one entity that cannot be deleted must not keep the others: logged, tried again tomorrow
-            logger.exception("The screening records of %s %s could not be deleted.", expired.entity_key, expired.entity_uuid)
+            logger.exception("The screening records of %s %s could not be deleted.", entity.entity_key, entity.entity_uuid)
     return deleted

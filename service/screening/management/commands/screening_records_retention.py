@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from service.auth.models import AppCustomer
 from service.screening.models import EntityInquiry, ScreeningCase, ScreeningConfig
-from service.screening.records_retention import expired_entities, retention_period, screening_records_retention_apply
+from service.screening.records_retention import expired_entities, retention_period, screening_records_delete_all
 
 
 KINDS = {"customer_person": "customer persons", "person": "persons", "company": "companies"}
@@ -28,11 +28,11 @@ class Command(BaseCommand):
         if period is None:
             self.stdout.write("VAKT_SCREENING_RECORDS_RETENTION_YEARS is 0: records are kept for ever; nothing to do.")
             return
-        now = timezone.now()
-        expired = expired_entities(cutoff=now - period)
-        self.stdout.write(f"Relationships that ended before {timezone.localdate(now - period):%d.%m.%Y}: {len(expired)}.")
+        cutoff = timezone.now() - period
+        expired = expired_entities(cutoff=cutoff)
+        self.stdout.write(f"Relationships that ended before {timezone.localdate(cutoff):%d.%m.%Y}: {len(expired)}.")
         if not dry_run:
-            deleted = screening_records_retention_apply(now=now)
+            deleted = screening_records_delete_all(expired=expired, cutoff=cutoff)
             left = f" {len(expired) - deleted} not: monitored again meanwhile, or refused (logged)." if deleted < len(expired) else ""
             self.stdout.write(f"Deleted the screening records of {deleted}.{left}")
             return
