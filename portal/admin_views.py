@@ -36,8 +36,9 @@ AUDIT_PAGE_SIZE = 50
 # The audit filter's groups, by the service's action keys.
 AUDIT_GROUPS = {
     "cases": ("Case reviews and assignments", "screening_case.review,screening_case.assign"),
-    "monitoring": ("Monitoring decisions and removals",
-                   "entity_monitoring.decide,entity_monitoring.remove,screening_records.delete"),
+    "monitoring": ("Monitoring decisions, removals and record holds",
+                   "entity_monitoring.decide,entity_monitoring.remove,screening_records.delete,"
+                   "records_hold.place,records_hold.release"),
     "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
     "batches": ("Batch screening", "screening_batch.create,screening_batch.delete"),

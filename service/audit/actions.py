@@ -14,6 +14,8 @@ ACTIONS: dict[str, str] = {
     "screening_batch.create": "Screened a file or a name",
     "screening_batch.delete": "Deleted a screened file or name",
     "screening_records.delete": "Deleted the screening records of a former customer",
+    "records_hold.place": "Placed a hold on screening records",
+    "records_hold.release": "Released a hold on screening records",
     "customer_person.create": "Added a customer person",
     "customer_person.update": "Corrected a customer person's details",
     "customer_person.national_id_add": "Added a national id to a customer person",
@@ -39,6 +41,7 @@ ACTIONS: dict[str, str] = {
 # person got a national id, and its schema, only with `person_national_identification` as well.
 SCREENING_OBJECT_TYPES = (
     "screening_case", "entity_monitoring", "screening_config", "screening_batch", "customer_person", "screening_records",
+    "records_hold",
 )
 ACTION_ROLES: dict[str, frozenset[str]] = {
     key: frozenset({"aml"}) for key in ACTIONS if key.partition(".")[0] in SCREENING_OBJECT_TYPES

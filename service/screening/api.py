@@ -8,6 +8,7 @@ from service.screening.case_batch_api import router as case_batch_router
 from service.screening.case_report_api import router as case_report_router
 from service.screening.case_statistics_api import router as case_statistics_router
 from service.screening.config_api import router as config_router
+from service.screening.hold_api import router as hold_router
 from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
 from service.screening.preview_api import router as preview_router
@@ -28,3 +29,4 @@ router.add_router("", case_report_router)
 router.add_router("", batch_router)
 router.add_router("", preview_router)
 router.add_router("", run_router)
+router.add_router("", hold_router)

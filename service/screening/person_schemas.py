@@ -8,6 +8,8 @@ from datetime import date, datetime
 from ninja import Field, Schema
 
 from service.screening.access import screening_app_url
+from service.screening.hold_schemas import RecordsHoldOut, records_hold_out
+from service.screening.hold_selectors import records_holds_list
 from service.screening.records_retention import retained_until
 
 
@@ -60,8 +62,12 @@ class CustomerPersonListed(CustomerPersonOut):
         description=(
             "Extension: when the person and its screening records (monitorings, cases, reviews) are deleted: "
             "VAKT_SCREENING_RECORDS_RETENTION_YEARS (5, as the AML acts ask) after relationship_ended_timestamp, "
-            "by a daily task; null while a monitoring is not removed (pending and declined ones too)"
+            "by a daily task; null while a monitoring is not removed (pending and declined ones too) and while a "
+            "hold keeps the records"
         )
+    )
+    records_held_flag: bool = Field(
+        description="Extension: a legal hold in force keeps the person's records past the retention period (records-hold)"
     )
 
 
@@ -71,7 +77,8 @@ def customer_person_listed_out(person) -> dict:
         **customer_person_out(person),
         "monitoring_status_key": person.monitoring_status_key,
         "relationship_ended_timestamp": person.relationship_ended,
-        "retained_until": retained_until(person.relationship_ended),
+        "retained_until": None if person.records_held else retained_until(person.relationship_ended),
+        "records_held_flag": person.records_held,
     }
 
 
@@ -170,6 +177,7 @@ class CustomerPersonComposite(Schema):
         description="Only with the person_national_identification role; null without it"
     )
     customer_person_locations: list[LocationOut]
+    records_hold: RecordsHoldOut | None = Field(description="Extension: the legal hold in force on the person's records")
 
 
 def customer_person_composite_out(person, *, with_national_ids: bool) -> dict:
@@ -180,4 +188,13 @@ def customer_person_composite_out(person, *, with_national_ids: bool) -> dict:
         "customer_person": customer_person_listed_out(person),
         "customer_person_national_identifications": ids,
         "customer_person_locations": [location_out(row) for row in person.locations.order_by("create_timestamp", "uuid")],
+        "records_hold": _hold_in_force(person),
     }
+
+
+def _hold_in_force(person) -> dict | None:
+    if not person.records_held:
+        return None
+    hold = records_holds_list(config=person.screening_config, entity_key="customer_person", entity_uuid=person.uuid,
+                              in_force=True).first()
+    return records_hold_out(hold) if hold else None

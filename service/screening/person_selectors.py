@@ -9,7 +9,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from service.screening.access import found, not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, Gender, PersonLocationType, ScreeningConfig
 from service.screening.monitoring_selectors import monitoring_status_expression
-from service.screening.records_retention import customer_person_ended
+from service.screening.records_retention import customer_person_ended, customer_person_held
 from service.companies.models import GeoCountry
 
 
@@ -30,8 +30,9 @@ def customer_persons_list(
 
 
 def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPerson]:
-    """Each with `monitoring_status_key` (see `customer_persons_list`) and `relationship_ended`
-    (records_retention: when its last monitoring was removed; None while one is not)."""
+    """Each with `monitoring_status_key` (see `customer_persons_list`), `relationship_ended`
+    (records_retention: when its last monitoring was removed; None while one is not) and
+    `records_held` (a legal hold in force keeps its records)."""
     status = (
         EntityMonitoring.objects.filter(customer_person=OuterRef("pk"))
         .order_by("removed_flag", "-create_timestamp")
@@ -39,7 +40,8 @@ def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPer
         .values("status_key")[:1]
     )
     return queryset.annotate(
-        monitoring_status_key=Subquery(status), relationship_ended=customer_person_ended()
+        monitoring_status_key=Subquery(status), relationship_ended=customer_person_ended(),
+        records_held=customer_person_held(),
     ).select_related("gender")
 
 

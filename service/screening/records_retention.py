@@ -31,13 +31,18 @@ from dateutil.relativedelta import relativedelta
 
 from django.conf import settings
 from django.db import OperationalError, transaction
-from django.db.models import Case, DateTimeField, Exists, Expression, F, Max, OuterRef, QuerySet, Subquery, Value, When
+from django.db.models import (
+    BooleanField, Case, DateTimeField, Exists, Expression, ExpressionWrapper, F, Max, OuterRef, Q, QuerySet, Subquery, Value,
+    When,
+)
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from service.audit.services import audit_record, audit_records_redact
 from service.companies.models import Company
-from service.screening.models import CustomerPerson, EntityInquiry, EntityMonitoring, ScreeningCase, ScreeningConfig
+from service.screening.models import (
+    CustomerPerson, EntityInquiry, EntityMonitoring, ScreeningCase, ScreeningConfig, ScreeningRecordsHold,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +111,29 @@ def relationship_ended(
     return Case(When(live, then=Value(None)), default=ended, output_field=DateTimeField())
 
 
+def records_held(*, config_field: str, entity_field: str, entity_key: str | None = None) -> Expression:
+    """SQL, True while a legal hold in force (`hold_models`) keeps the outer row's entity's
+    records in its config: a hold on the entity, or on a company it is monitored for (the
+    persons screened for a company belong to its due diligence). Fields as `relationship_ended`'s."""
+    def key(ref):
+        return Value(entity_key) if entity_key is not None else ref("entity_key")
+
+    in_force = ScreeningRecordsHold.objects.filter(screening_config_id=OuterRef(config_field), released_timestamp__isnull=True)
+    held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field))))
+    if entity_key != EntityMonitoring.EntityKey.CUSTOMER_PERSON:  # a customer person is monitored for no company
+        companies = EntityMonitoring.objects.filter(
+            screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
+            entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
+        ).values("related_company_id")
+        held |= Q(Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies)))
+    return ExpressionWrapper(held, output_field=BooleanField())
+
+
+def customer_person_held() -> Expression:
+    """`records_held` of a customer person, for a queryset of customer persons."""
+    return records_held(config_field="screening_config_id", entity_field="pk", entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
+
+
 def customer_person_ended() -> Expression:
     """`relationship_ended` of a customer person, for a queryset of customer persons."""
     return relationship_ended(
@@ -115,10 +143,12 @@ def customer_person_ended() -> Expression:
 
 
 def _entities_ended(monitorings: QuerySet[EntityMonitoring]) -> QuerySet:
-    """One row per (config, entity) of these monitorings, with when its relationship ended."""
+    """One row per (config, entity) of these monitorings, with when its relationship ended and
+    whether a hold keeps its records."""
+    entity = {"config_field": "screening_config_id", "entity_field": "entity_uuid"}
     return (
         monitorings.order_by().values("screening_config_id", "entity_key", "entity_uuid").distinct()
-        .annotate(ended=relationship_ended(config_field="screening_config_id", entity_field="entity_uuid"))
+        .annotate(ended=relationship_ended(**entity), held=records_held(**entity))
     )
 
 
@@ -135,10 +165,11 @@ def expired_entities(*, cutoff: datetime) -> list[Expired]:
     others = _entities_ended(
         EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
         .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
-    ).filter(ended__lt=cutoff)
+    ).filter(ended__lt=cutoff, held=False)
     persons = (
-        CustomerPerson.objects.filter(create_timestamp__lt=cutoff).annotate(ended=customer_person_ended())
-        .filter(ended__lt=cutoff).values_list("screening_config_id", "uuid")
+        CustomerPerson.objects.filter(create_timestamp__lt=cutoff)
+        .annotate(ended=customer_person_ended(), held=customer_person_held())
+        .filter(ended__lt=cutoff, held=False).values_list("screening_config_id", "uuid")
     )
     return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"]) for g in others] + [
         Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid) for config_id, person_uuid in persons
@@ -159,12 +190,13 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
         if customer_person and not list(persons.select_for_update().values_list("pk", flat=True)):
             return False  # deleted meanwhile
         monitorings = EntityMonitoring.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
-        monitoring_pks = list(monitorings.select_for_update().values_list("pk", flat=True))
+        monitoring_pks = list(monitorings.order_by("pk").select_for_update().values_list("pk", flat=True))  # a hold locks in this order
         if customer_person:
-            ended = persons.annotate(ended=customer_person_ended()).values_list("ended", flat=True).first()
+            ended, held = persons.annotate(ended=customer_person_ended(), held=customer_person_held()).values_list(
+                "ended", "held").first()
         else:
-            ended = _entities_ended(monitorings).values_list("ended", flat=True).first()
-        if ended is None or ended >= cutoff:
+            ended, held = _entities_ended(monitorings).values_list("ended", "held").first() or (None, False)
+        if ended is None or ended >= cutoff or held:
             return False
         inquiry_pks = list(EntityInquiry.objects.select_for_update().filter(
             screening_config_id=config_id, inquiry_entity_key=key, inquiry_entity_uuid=entity_uuid
@@ -190,12 +222,16 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
         EntityMonitoring.objects.filter(pk__in=monitoring_pks).delete()  # with their decisions and evidence
         if customer_person:
             persons.delete()  # with its national ids and addresses
+        holds = ScreeningRecordsHold.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
+        hold_pks = list(holds.values_list("pk", flat=True))  # released ones: their reasons can name the person
+        holds.delete()
         # What the log says of them goes too: names, birth dates, comments (who did what, when,
         # stays). After the deletes, whose locks make a review or decision racing them commit first.
         after["audit_records_redacted"] = audit_records_redact(app_customer_uuid=app_customer_id, objects={
             "customer_person": [entity_uuid] if customer_person else [],
             "entity_monitoring": monitoring_pks,
             "screening_case": case_pks,
+            "records_hold": hold_pks,
         })
         audit_record(
             app_customer_uuid=app_customer_id, actor=None, action="screening_records.delete",

@@ -56,6 +56,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
     _ok(patch(api, config_url(config["uuid"], f"/entity-monitoring/{monitoring['entity_monitoring']['uuid']}"),
               {"removed_flag": True, "removal_reason": "No longer a customer.", **acting}))
+    hold = _ok(api.post(config_url(config["uuid"], "/records-hold"), {
+        "entity_key": "customer_person", "entity_uuid": person, "reason": "Asked for by the police.", **acting}, roles=AML), 201)
+    _ok(api.post(f"{V1}/records-hold/{hold['uuid']}/release", acting, roles=AML))
     # A file screened at once (the acting member rides in the query: the body is the file).
     csv_file = SimpleUploadedFile("kunder.csv", b"name\nKari Nordmann\nOla Hansen\n", content_type="text/csv")
     batch = _ok(api.client.post(config_url(config["uuid"], f"/screening-batch?app_membership_uuid={anna}"), {"file": csv_file},
@@ -104,6 +107,8 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [rotated] = by_action["api_user.secret_rotate"]
     assert rotated["after"]["credentials_version"] == rotated["before"]["credentials_version"] + 1
     assert "secret" not in str(rotated["after"]).replace("secret_rotate", "")  # never a secret in the log
+    [held] = by_action["records_hold.place"]
+    assert (held["object_type"], held["object_label"], held["after"]["reason"]) == ("records_hold", UN_PERSON, "Asked for by the police.")
     [assigned] = by_action["screening_case.assign"]
     assert assigned["after"] == {"assignee_email": "anna@nordbank.no"}
     [national_id] = by_action["customer_person.national_id_add"]

@@ -1,0 +1,82 @@
+"""Legal holds on screening records (extension): keep a former customer's records past the
+retention period while an investigation needs them. Every endpoint needs `aml`."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.http import HttpRequest
+from ninja import Query, Router, Status
+
+from service.pagination import PageQuery
+from service.screening import hold_schemas as s
+from service.screening import hold_selectors as selectors
+from service.screening import hold_services as services
+from service.screening.access import EXTENSION, aml_principal
+from service.screening.config_api import acting, config_of
+
+router = Router(tags=["Screening records holds"])
+
+
+class RecordsHoldQuery(PageQuery):
+    entity_key: s.EntityKey | None = None
+    entity_uuid: uuid.UUID | None = None
+    in_force_flag: bool | None = None
+
+
+@router.post(
+    "/screening-config/{screening_config_uuid}/records-hold",
+    response={201: s.RecordsHoldOut},
+    summary="Extension: keep an entity's screening records past the retention period",
+    description=(
+        "A legal hold: while it is in force the customer person, person or company keeps its screening records "
+        "(monitorings, cases, reviews; a customer person itself) in this config past "
+        "VAKT_SCREENING_RECORDS_RETENTION_YEARS; a hold on a company keeps those of the persons screened for it too. "
+        "A 404 naming `entity_uuid` when the config has no records of the entity; a 400 `already_held` when a hold "
+        "on it is in force."
+    ),
+    openapi_extra=EXTENSION,
+)
+def records_hold_place(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.RecordsHoldIn):
+    config = config_of(request, screening_config_uuid)
+    hold = services.records_hold_place(
+        config=config, entity_key=payload.entity_key, entity_uuid=payload.entity_uuid, reason=payload.reason,
+        actor=acting(request, payload.app_membership_uuid),
+    )
+    return Status(201, s.records_hold_out(hold))
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/records-hold",
+    response=list[s.RecordsHoldOut],
+    summary="Extension: the config's holds on screening records",
+    description=(
+        "Newest first; `entity_key` and `entity_uuid` narrow them to one entity, `in_force_flag` to those in force "
+        "(true) or released (false); `limit` (default 100, at most 1000) and `offset` as in rule 6."
+    ),
+    openapi_extra=EXTENSION,
+)
+def records_hold_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[RecordsHoldQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = query.page()
+    holds = selectors.records_holds_list(
+        config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid, in_force=query.in_force_flag
+    )
+    return [s.records_hold_out(hold) for hold in holds[page.offset : page.offset + page.limit]]
+
+
+@router.post(
+    "/records-hold/{records_hold_uuid}/release",
+    response=s.RecordsHoldOut,
+    summary="Extension: release a hold on screening records",
+    description=(
+        "From now the records are deleted when their retention period is over (by the next daily pass when it is "
+        "over already). The hold stays as history until the records go. Releasing twice is a 400 `already_released`."
+    ),
+    openapi_extra=EXTENSION,
+)
+def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldReleaseIn):
+    principal = aml_principal(request)
+    hold = selectors.records_hold_get(app_customer_uuid=principal.app_customer_uuid, records_hold_uuid=records_hold_uuid)
+    hold = services.records_hold_release(hold=hold, actor=acting(request, payload.app_membership_uuid))
+    return s.records_hold_out(hold)

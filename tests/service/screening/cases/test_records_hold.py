@@ -1,0 +1,191 @@
+"""A legal hold keeps an entity's screening records past the retention period: an
+investigation needs them. POST /screening-config/{uuid}/records-hold places it, GET lists the
+holds, POST /records-hold/{uuid}/release ends it; the daily deletion skips what is held."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from service.audit.models import AuditEvent
+from service.screening import hold_services, records_retention
+from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
+from service.screening.tasks import screening_records_retention
+from tests.racing import race
+from tests.service.companies.factories import company_make, person_make
+from tests.service.screening.cases.conftest import UN_PERSON
+from tests.service.screening.cases.steps import cases, config_with, member_of
+from tests.service.screening.helpers import AML, config_url, customer_person_make, customer_person_url, monitoring_make, patch
+from tests.service.screening.watchlists.helpers import attach, owns, watchlist_make
+from tests.service.screening.cases.test_it_deletes_screening_records_after_the_retention_period import (
+    RETENTION,
+    _customer,
+    _remove,
+    _removed_ago,
+)
+
+V1 = "/analysis/v1"
+REASON = "Reported to Økokrim 12.03.2026; the police asked for the customer's records."
+
+
+def _hold(api, config_uuid, entity_key, entity_uuid, reason=REASON, **body):
+    return api.post(config_url(config_uuid, "/records-hold"),
+                    {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason, **body}, roles=AML)
+
+
+def _release(api, hold_uuid, **body):
+    return api.post(f"{V1}/records-hold/{hold_uuid}/release", body, roles=AML)
+
+
+def _locs(response) -> list:
+    return [error["loc"] for error in response.json()["errors"]]
+
+
+def test_it_keeps_a_held_former_customer_past_the_period_and_deletes_it_once_released(api, lists):
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    anna = member_of(api, "anna@nordbank.no")
+
+    placed = _hold(api, config["uuid"], "customer_person", former["person"], app_membership_uuid=anna)
+
+    assert placed.status_code == 201, placed.json()
+    hold = placed.json()
+    assert (hold["entity_key"], hold["entity_uuid"], hold["entity_label"], hold["reason"], hold["app_membership_email"],
+            hold["in_force_flag"], hold["released_timestamp"]) == (
+        "customer_person", former["person"], UN_PERSON, REASON, "anna@nordbank.no", True, None)
+    assert screening_records_retention.apply().get() == 0
+    read = api.get(customer_person_url(former["person"]), roles=AML).json()
+    assert read["customer_person"]["records_held_flag"] is True
+    assert read["customer_person"]["retained_until"] is None  # not deleted while held
+    assert read["records_hold"]["uuid"] == hold["uuid"]
+    listed = api.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()
+    assert [(p["records_held_flag"], p["retained_until"]) for p in listed] == [(True, None)]
+
+    released = _release(api, hold["uuid"], app_membership_uuid=anna)
+
+    assert released.status_code == 200, released.json()
+    assert (released.json()["in_force_flag"], released.json()["released_by_app_membership_email"]) == (False, "anna@nordbank.no")
+    read = api.get(customer_person_url(former["person"]), roles=AML).json()
+    assert read["records_hold"] is None and read["customer_person"]["retained_until"] is not None
+    assert screening_records_retention.apply().get() == 1
+    assert not CustomerPerson.objects.exists() and not ScreeningRecordsHold.objects.exists()
+    # The hold's reason can name the person: its records are redacted with the person's.
+    holds_log = AuditEvent.objects.filter(object_type="records_hold").order_by("created_timestamp")
+    assert [(e.action_key, e.redacted_timestamp is not None, e.object_label, e.after) for e in holds_log] == [
+        ("records_hold.place", True, "", {"entity_key": None, "entity_uuid": None, "reason": None}),
+        ("records_hold.release", True, "", {"released_flag": None}),
+    ]
+    assert [str(e.actor_app_membership_id) for e in holds_log] == [anna, anna]  # who did it stays
+
+
+def test_a_hold_on_a_company_keeps_the_persons_screened_for_it_and_one_on_a_person_only_them(api, lists):
+    config = config_with(api, "un_security_council")
+    assert patch(api, config_url(config["uuid"]), {"auto_approve_monitoring_flag": True}, roles=AML).status_code == 200
+    company = company_make(name="Koryo Fjord Trading AS")
+    owner = person_make(full_name=UN_PERSON)
+    owns(owner, company, 60)
+    link = attach(api, config["uuid"], watchlist_make(api, companies=[company])).json()
+    assert api.delete(config_url(config["uuid"], f"/screening-config-watchlist/{link['uuid']}"), roles=AML).status_code == 204
+    EntityMonitoring.objects.filter(screening_config_id=config["uuid"]).update(
+        removed_timestamp=timezone.now() - RETENTION * 2)
+
+    on_company = _hold(api, config["uuid"], "company", company.uuid).json()
+    assert screening_records_retention.apply().get() == 0
+    assert {c["entity_inquiry"]["inquiry_entity_key"] for c in cases(api, config["uuid"])["elements"]} == {"company", "person"}
+
+    assert _release(api, on_company["uuid"]).status_code == 200
+    assert _hold(api, config["uuid"], "person", owner.uuid).status_code == 201
+    assert screening_records_retention.apply().get() == 1  # the company's go, the owner's are held
+    assert {c["entity_inquiry"]["inquiry_entity_key"] for c in cases(api, config["uuid"])["elements"]} == {"person"}
+    assert list(ScreeningRecordsHold.objects.values_list("entity_key", flat=True)) == ["person"]
+
+
+def test_it_lists_holds_newest_first_and_narrows_them(api, lists):
+    config = config_with(api, "un_security_council")
+    kari = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    ola = customer_person_make(api, config["uuid"], full_name="Ola Nordmann")
+    first = _hold(api, config["uuid"], "customer_person", kari["uuid"]).json()
+    assert _release(api, first["uuid"]).status_code == 200
+    second = _hold(api, config["uuid"], "customer_person", kari["uuid"], reason="A dispute with the customer.").json()
+    third = _hold(api, config["uuid"], "customer_person", ola["uuid"]).json()
+
+    def listed(query=""):
+        response = api.get(config_url(config["uuid"], f"/records-hold{query}"), roles=AML)
+        assert response.status_code == 200, response.json()
+        return [h["uuid"] for h in response.json()]
+
+    assert listed() == [third["uuid"], second["uuid"], first["uuid"]]
+    assert listed(f"?entity_key=customer_person&entity_uuid={kari['uuid']}") == [second["uuid"], first["uuid"]]
+    assert listed("?in_force_flag=false") == [first["uuid"]]
+    assert listed("?in_force_flag=true&limit=1&offset=1") == [second["uuid"]]
+
+
+def test_bad_input_is_refused_naming_the_field_with_nothing_written(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    kari = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    theirs = customer_person_make(other_api, config_with(other_api, "un_security_council")["uuid"])
+    never_screened = person_make(full_name="Per Hansen")
+
+    blank = _hold(api, config["uuid"], "customer_person", kari["uuid"], reason="   ")
+    unknown_key = _hold(api, config["uuid"], "beneficial_owner", kari["uuid"])
+    too_long = _hold(api, config["uuid"], "customer_person", kari["uuid"], reason="x" * 1001)
+    stranger = _hold(api, config["uuid"], "customer_person", theirs["uuid"])
+    not_screened = _hold(api, config["uuid"], "person", never_screened.uuid)
+    bad_member = _hold(api, config["uuid"], "customer_person", kari["uuid"], app_membership_uuid=str(uuid.uuid4()))
+    other_config = other_api.post(config_url(config["uuid"], "/records-hold"),
+                                  {"entity_key": "customer_person", "entity_uuid": kari["uuid"], "reason": REASON}, roles=AML)
+    no_role = api.post(config_url(config["uuid"], "/records-hold"),
+                       {"entity_key": "customer_person", "entity_uuid": kari["uuid"], "reason": REASON}, roles=[])
+
+    assert (blank.status_code, _locs(blank)) == (400, [["body", "reason"]])
+    assert (unknown_key.status_code, _locs(unknown_key)) == (400, [["body", "entity_key"]])
+    assert (too_long.status_code, _locs(too_long)) == (400, [["body", "reason"]])
+    assert (stranger.status_code, _locs(stranger)) == (404, [["body", "entity_uuid"]])  # another organisation's person
+    assert (not_screened.status_code, _locs(not_screened)) == (404, [["body", "entity_uuid"]])
+    assert (bad_member.status_code, _locs(bad_member)) == (400, [["body", "app_membership_uuid"]])
+    assert other_config.status_code == 404 and no_role.status_code == 403
+    assert not ScreeningRecordsHold.objects.exists()
+
+    hold = _hold(api, config["uuid"], "customer_person", kari["uuid"]).json()
+    again = _hold(api, config["uuid"], "customer_person", kari["uuid"])
+    assert (again.status_code, again.json()["code"], _locs(again)) == (400, "already_held", [["body", "entity_uuid"]])
+    assert _release(other_api, hold["uuid"]).status_code == 404  # another organisation's hold
+    assert _release(api, hold["uuid"]).status_code == 200
+    twice = _release(api, hold["uuid"])
+    assert (twice.status_code, twice.json()["code"]) == (400, "already_released")
+    assert ScreeningRecordsHold.objects.count() == 1
+    assert AuditEvent.objects.filter(object_type="records_hold").count() == 2  # one place, one release
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
+def test_a_hold_placed_while_the_deletion_waits_keeps_the_records(api, lists, monkeypatch):
+    """The hold locks the rows the deletion locks first, in its order: a deletion that asks for
+    them while the hold is being placed waits, then sees the hold and deletes nothing."""
+    config = config_with(api, "un_security_council")
+    owner = person_make(full_name=UN_PERSON)
+    company = company_make(name="Nordlys AS")
+    made = monitoring_make(api, config["uuid"], person=owner.uuid, related_company=company.uuid,
+                           type_key="beneficial_owners", decision={"approved_flag": True})
+    monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+    for monitoring in EntityMonitoring.objects.filter(screening_config_id=config["uuid"]):
+        _remove(api, config["uuid"], monitoring.uuid)
+        _removed_ago(monitoring.uuid, RETENTION * 2)
+    cutoff = timezone.now() - RETENTION
+    expired = {e.entity_uuid: e for e in records_retention.expired_entities(cutoff=cutoff)}
+    assert set(expired) == {owner.uuid, company.uuid}
+
+    def place():
+        return hold_services.records_hold_place(
+            config=ScreeningConfig.objects.get(uuid=config["uuid"]), entity_key="company", entity_uuid=company.uuid,
+            reason=REASON,
+        ).uuid
+
+    hold, deleted = race(monkeypatch, hold_services, "entity_label", place,
+                         lambda: records_retention.screening_records_delete(expired=expired[owner.uuid], cutoff=cutoff))
+
+    assert ScreeningRecordsHold.objects.filter(uuid=hold).exists()
+    assert deleted is False
+    assert EntityMonitoring.objects.filter(uuid=made["entity_monitoring"]["uuid"]).exists()
