@@ -36,6 +36,7 @@ FIELD_OF = {
         "body": "street_address",
     },
     "monitoring": {"monitoring_comment": "comment", "decision_comment": "comment"},
+    "hold": {"reason": "reason", "entity_uuid": "reason"},
 }
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
@@ -132,6 +133,23 @@ class MonitoringForm(ServiceForm):
 
     approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
     comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
+
+
+class HoldForm(ServiceForm):
+    """A legal hold on a person's screening records: kept past the retention period, and why."""
+
+    service_step = "hold"
+
+    reason = forms.CharField(
+        max_length=1000, label="Why the records are kept",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. reported to the FIU on 12.03.2026; the police asked for the records"}),
+    )
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Say why the records are kept.")
+        return reason
 
 
 class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, MonitoringForm):

@@ -1,7 +1,7 @@
 """A customer person's page (the service's app_url for them): who they are, their national ids
 and addresses, monitoring and cases; admins correct the name, birth date or gender, add or
-remove a national id or an address, and put a person whose monitoring was removed (or who never
-had one) under monitoring again there.
+remove a national id or an address, put a person whose monitoring was removed (or who never
+had one) under monitoring again, and place or release a legal hold on the person's records there.
 
 Each form posts to its own view, which reads the person as the page does (another organisation's
 person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
@@ -28,7 +28,7 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
+    AddressAddForm, HoldForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
 )
 from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
 from screening.customer_persons_tab import residence_uuid, same_customer_persons
@@ -182,6 +182,41 @@ def customer_person_monitor(request, page: dict):
     return _back(page)
 
 
+@_admin_form()
+def customer_person_hold_place(request, page: dict):
+    person = page["detail"].person
+    if _hold_in_force(page["holds"]) is not None:
+        messages.info(request, f"A hold on {person.full_name}'s records is in force already.")
+        return _back(page)
+    form = HoldForm(request.POST)
+    if not form.is_valid():
+        return _render(request, page, hold_form=form)
+    try:
+        page["holds_area"].place(person.config_uuid, entity_key="customer_person", entity_uuid=person.uuid,
+                                 reason=form.cleaned_data["reason"])
+    except ServiceError as exc:
+        return _refused(request, page, "hold_form", form, exc)
+    acted(request, f"{person.full_name}'s records are held: nothing is deleted until the hold is released.")
+    return _back(page)
+
+
+@_admin_form()
+def customer_person_hold_release(request, page: dict, hold_uuid: uuid.UUID):
+    person = page["detail"].person
+    hold = _hold_in_force(page["holds"])
+    if hold is None or hold.uuid != hold_uuid:
+        raise Http404("No such hold in force on this person's records.")
+    return _remove(
+        request, page, lambda: page["holds_area"].release(hold.uuid),
+        done=f"The hold on {person.full_name}'s records is released: they are deleted when their retention period is over.",
+        failed="The hold was not released.",
+    )
+
+
+def _hold_in_force(holds):
+    return next((hold for hold in holds if hold.in_force), None)
+
+
 def _back(page: dict):
     return redirect("screening:customer-person", page["detail"].person.uuid)
 
@@ -230,16 +265,19 @@ def _read(request, customer_person_uuid) -> dict:
         reads = [
             lambda: screening.monitorings(person.config_uuid, entity_uuid=person.uuid).rows,
             lambda: same_customer_persons(screening, person.config_uuid, full_name=person.full_name, birth_date=person.birth_date),
+            lambda: client.holds.of_entity(person.config_uuid, entity_key="customer_person", entity_uuid=person.uuid),
         ]
         if can_edit:
             reads += [screening.genders, screening.countries, screening.person_location_types, screening.monitoring_types]
-        monitorings, namesakes, *lookups = client.gather(*reads)
+        monitorings, namesakes, holds, *lookups = client.gather(*reads)
     except ServiceError as exc:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
     genders, countries, location_types, monitoring_types = lookups or ((), (), (), ())
     return {
         "screening": screening,
+        "holds_area": client.holds,
+        "holds": holds,
         "detail": detail,
         "monitorings": monitorings,
         "namesakes": [p for p in namesakes if p.uuid != person.uuid],  # possibly a second record of this customer
@@ -264,6 +302,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),
         "can_edit": page["can_edit"],
+        "hold": _hold_in_force(page["holds"]),
         "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
     }
     if page["can_edit"]:
@@ -271,6 +310,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["national_id_form"] = forms.get("national_id_form") or NationalIdAddForm()
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
         context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
+        context["hold_form"] = forms.get("hold_form") or HoldForm()
     return render(request, TEMPLATE, context, status=status)
 
 

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 
 from portal.service.batches import BatchesArea
+from portal.service.holds import HoldsArea
 from portal.service.cases import CasesArea
 from portal.service.client import ServiceClient
 from portal.service.companies import CompaniesArea
@@ -58,6 +59,7 @@ class DashboardClient(ServiceClient):
         self.cases = CasesArea(self)
         self.batches = BatchesArea(self)
         self.runs = RunsArea(self)
+        self.holds = HoldsArea(self)
 
 
 def service_client_for(

@@ -146,6 +146,7 @@ class CustomerPerson:
     # deletes it with its screening records for that (None while monitored).
     relationship_ended_at: datetime | None = None
     retained_until: datetime | None = None
+    records_held: bool = False  # a legal hold keeps it past retained_until
 
     @property
     def kept_years(self) -> int | None:
@@ -167,6 +168,7 @@ class CustomerPerson:
             monitoring_status_key=data.get("monitoring_status_key"),
             relationship_ended_at=moment(data.get("relationship_ended_timestamp")),
             retained_until=moment(data.get("retained_until")),
+            records_held=bool(data.get("records_held_flag")),
         )
 
 
