@@ -80,3 +80,23 @@ def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, pay
     hold = selectors.records_hold_get(app_customer_uuid=principal.app_customer_uuid, records_hold_uuid=records_hold_uuid)
     hold = services.records_hold_release(hold=hold, actor=acting(request, payload.app_membership_uuid))
     return s.records_hold_out(hold)
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/records-retention",
+    response=s.EntityRecordsOut,
+    summary="Extension: until when an entity's screening records are kept, and whether a hold keeps them",
+    description=(
+        "For a customer person, register person or company with screening records in the config: when the "
+        "relationship ended, when the records are deleted (`retained_until`) and the hold in force. A 404 naming "
+        "`entity_uuid` when the config has no records of it."
+    ),
+    openapi_extra=EXTENSION,
+)
+def records_retention_get(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[s.EntityRecordsQuery]):
+    config = config_of(request, screening_config_uuid)
+    records = selectors.entity_records_get(config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid)
+    hold = selectors.records_holds_list(
+        config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid, in_force=True
+    ).first()
+    return s.entity_records_out(records, hold)

@@ -9,6 +9,7 @@ from typing import Literal
 from ninja import Field, Schema
 
 from service.screening.hold_services import REASON_MAX_LENGTH, entity_label
+from service.screening.records_retention import retained_until
 
 EntityKey = Literal["customer_person", "person", "company"]
 
@@ -57,4 +58,37 @@ def records_hold_out(hold) -> dict:
         "released_timestamp": hold.released_timestamp,
         "released_by_app_membership_uuid": hold.released_by_id,
         "released_by_app_membership_email": hold.released_by.email if hold.released_by else None,
+    }
+
+
+class EntityRecordsQuery(Schema):
+    entity_key: EntityKey
+    entity_uuid: uuid.UUID
+
+
+class EntityRecordsOut(Schema):
+    entity_key: str
+    entity_uuid: uuid.UUID
+    entity_label: str
+    relationship_ended_timestamp: datetime | None = Field(
+        description="When the last monitoring that counts was removed (the entity's own, and those of every company "
+        "it is monitored for); a customer person never monitored: when it was added; null while one is not removed"
+    )
+    retained_until: datetime | None = Field(
+        description="When its screening records in the config are deleted (VAKT_SCREENING_RECORDS_RETENTION_YEARS "
+        "after relationship_ended_timestamp); null while monitored, while held, or when nothing is deleted by age"
+    )
+    records_held_flag: bool = Field(description="A hold in force keeps the records (its own, or its company's)")
+    records_hold: RecordsHoldOut | None = Field(description="The hold in force on the entity itself, if any")
+
+
+def entity_records_out(records, hold) -> dict:
+    return {
+        "entity_key": records.entity_key,
+        "entity_uuid": records.entity_uuid,
+        "entity_label": entity_label(entity_key=records.entity_key, entity_uuid=records.entity_uuid),
+        "relationship_ended_timestamp": records.relationship_ended,
+        "retained_until": retained_until(records.relationship_ended, held=records.held),
+        "records_held_flag": records.held,
+        "records_hold": records_hold_out(hold) if hold else None,
     }

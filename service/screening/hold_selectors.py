@@ -1,13 +1,18 @@
-"""Reads of legal holds on screening records, scoped to the calling organisation."""
+"""Reads of legal holds on screening records and of how long an entity's records are kept,
+scoped to the calling organisation."""
 
 from __future__ import annotations
 
 import uuid
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.db.models import QuerySet
 
 from service.errors import not_found
-from service.screening.models import ScreeningConfig, ScreeningRecordsHold
+from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
+from service.screening.records_retention import customer_person_ended, customer_person_held, entities_ended
 
 
 def records_holds_list(
@@ -33,3 +38,29 @@ def records_hold_get(*, app_customer_uuid: uuid.UUID, records_hold_uuid: uuid.UU
     if hold is None:
         raise not_found("records hold", records_hold_uuid)
     return hold
+
+
+@dataclass(frozen=True)
+class EntityRecords:
+    entity_key: str
+    entity_uuid: uuid.UUID
+    relationship_ended: datetime | None  # None while a monitoring that counts is not removed
+    held: bool
+
+
+def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid.UUID) -> EntityRecords:
+    """When the relationship with the entity ended in the config and whether a hold keeps its
+    records (`records_retention`'s own expressions); a 404 naming the query's `entity_uuid` when
+    the config has no records of it."""
+    if entity_key == EntityMonitoring.EntityKey.CUSTOMER_PERSON:
+        row = (
+            CustomerPerson.objects.filter(pk=entity_uuid, screening_config=config)
+            .annotate(ended=customer_person_ended(), held=customer_person_held()).values_list("ended", "held").first()
+        )
+    else:
+        monitorings = EntityMonitoring.objects.filter(screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid)
+        row = entities_ended(monitorings).values_list("ended", "held").first()
+    if row is None:
+        raise not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
+                        ["query", "entity_uuid"])
+    return EntityRecords(entity_key, entity_uuid, row[0], bool(row[1]))

@@ -77,7 +77,7 @@ def customer_person_listed_out(person) -> dict:
         **customer_person_out(person),
         "monitoring_status_key": person.monitoring_status_key,
         "relationship_ended_timestamp": person.relationship_ended,
-        "retained_until": None if person.records_held else retained_until(person.relationship_ended),
+        "retained_until": retained_until(person.relationship_ended, held=person.records_held),
         "records_held_flag": person.records_held,
     }
 

@@ -55,10 +55,10 @@ def retention_period() -> relativedelta | None:
     return relativedelta(years=years) if years else None
 
 
-def retained_until(relationship_ended: datetime | None) -> datetime | None:
-    """When an entity's records are deleted (None: still monitored, or nothing is deleted by age)."""
+def retained_until(relationship_ended: datetime | None, *, held: bool = False) -> datetime | None:
+    """When an entity's records are deleted (None: still monitored, held, or nothing is deleted by age)."""
     period = retention_period()
-    if relationship_ended is None or period is None:
+    if relationship_ended is None or period is None or held:
         return None
     return relationship_ended + period
 
@@ -142,7 +142,7 @@ def customer_person_ended() -> Expression:
     )
 
 
-def _entities_ended(monitorings: QuerySet[EntityMonitoring]) -> QuerySet:
+def entities_ended(monitorings: QuerySet[EntityMonitoring]) -> QuerySet:
     """One row per (config, entity) of these monitorings, with when its relationship ended and
     whether a hold keeps its records."""
     entity = {"config_field": "screening_config_id", "entity_field": "entity_uuid"}
@@ -162,7 +162,7 @@ class Expired:
 def expired_entities(*, cutoff: datetime) -> list[Expired]:
     """Every (config, entity) whose relationship ended before `cutoff`."""
     # The cheap filters first: the end is never before an own removal, nor before a person was added.
-    others = _entities_ended(
+    others = entities_ended(
         EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
         .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
     ).filter(ended__lt=cutoff, held=False)
@@ -195,7 +195,7 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
             ended, held = persons.annotate(ended=customer_person_ended(), held=customer_person_held()).values_list(
                 "ended", "held").first()
         else:
-            ended, held = _entities_ended(monitorings).values_list("ended", "held").first() or (None, False)
+            ended, held = entities_ended(monitorings).values_list("ended", "held").first() or (None, False)
         if ended is None or ended >= cutoff or held:
             return False
         inquiry_pks = list(EntityInquiry.objects.select_for_update().filter(

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from django.db import connection
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from service.audit.models import AuditEvent
 from service.screening import hold_services, records_retention
@@ -189,3 +190,43 @@ def test_a_hold_placed_while_the_deletion_waits_keeps_the_records(api, lists, mo
     assert ScreeningRecordsHold.objects.filter(uuid=hold).exists()
     assert deleted is False
     assert EntityMonitoring.objects.filter(uuid=made["entity_monitoring"]["uuid"]).exists()
+
+
+def test_it_says_until_when_a_register_entitys_records_are_kept(api, other_api, lists, settings):
+    """GET /screening-config/{uuid}/records-retention: a former owner is kept while the company
+    is monitored; once the company's monitoring is removed, five years after; null while held."""
+    config = config_with(api, "un_security_council")
+    company = company_make(name="Nordlys AS")
+    owner = person_make(full_name=UN_PERSON)
+    sold = monitoring_make(api, config["uuid"], person=owner.uuid, related_company=company.uuid,
+                           type_key="beneficial_owners", decision={"approved_flag": True})
+    own = monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+
+    def read(key, entity, caller=api):
+        return caller.get(config_url(config["uuid"], f"/records-retention?entity_key={key}&entity_uuid={entity}"), roles=AML)
+
+    _remove(api, config["uuid"], sold["entity_monitoring"]["uuid"], "No longer an owner of at least 25%.")
+    kept = read("person", owner.uuid).json()
+    assert (kept["entity_label"], kept["relationship_ended_timestamp"], kept["retained_until"], kept["records_held_flag"]) == (
+        UN_PERSON, None, None, False)  # the company is still a customer
+
+    _remove(api, config["uuid"], own["entity_monitoring"]["uuid"], "No longer a customer.")
+    removed = EntityMonitoring.objects.get(uuid=own["entity_monitoring"]["uuid"]).removed_timestamp
+    for key, entity in (("person", owner.uuid), ("company", company.uuid)):
+        body = read(key, entity).json()
+        assert parse_datetime(body["relationship_ended_timestamp"]) == removed.replace(microsecond=removed.microsecond // 1000 * 1000)
+        assert parse_datetime(body["retained_until"]) == parse_datetime(body["relationship_ended_timestamp"]) + RETENTION
+
+    hold = _hold(api, config["uuid"], "company", company.uuid).json()
+    on_owner, on_company = read("person", owner.uuid).json(), read("company", company.uuid).json()
+    assert (on_owner["records_held_flag"], on_owner["retained_until"], on_owner["records_hold"]) == (True, None, None)
+    assert (on_company["records_held_flag"], on_company["records_hold"]["uuid"]) == (True, hold["uuid"])
+    settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS = 0
+    assert _release(api, hold["uuid"]).status_code == 200
+    assert read("company", company.uuid).json()["retained_until"] is None  # nothing is deleted by age
+
+    unknown = read("person", person_make(full_name="Per Hansen").uuid)
+    bad_key = read("owner", owner.uuid)
+    assert (unknown.status_code, _locs(unknown)) == (404, [["query", "entity_uuid"]])
+    assert (bad_key.status_code, _locs(bad_key)) == (400, [["query", "entity_key"]])
+    assert read("person", owner.uuid, caller=other_api).status_code == 404  # another organisation's config
