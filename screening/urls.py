@@ -39,6 +39,9 @@ urlpatterns = [
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
     path("approvals/monitorings.csv", views_records.monitorings_export, name="monitorings-export"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
+    path("monitorings/<uuid:monitoring_uuid>/hold/", views_records.monitoring_hold_place, name="monitoring-hold"),
+    path("monitorings/<uuid:monitoring_uuid>/hold/<uuid:hold_uuid>/release/", views_records.monitoring_hold_release,
+         name="monitoring-hold-release"),
     # a customer person's page (admins correct the details, add or remove a national id or an address)
     path("customer-persons/<uuid:customer_person_uuid>/", views_customer_person.customer_person_page, name="customer-person"),
     path("customer-persons/<uuid:customer_person_uuid>/correct/", views_customer_person.customer_person_correct,

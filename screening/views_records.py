@@ -13,39 +13,45 @@ from __future__ import annotations
 import uuid
 
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
+from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceError
+from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
+from screening.customer_person_form import HoldForm
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
-    assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, no_aml_text,
-    sanction_list_selected,
+    acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, no_aml_text, refused,
+    require_admin, sanction_list_selected,
 )
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
+
+TEMPLATE = "screening/approvals_monitoring.html"
 
 
 @member_required()
 def monitoring_page(request, monitoring_uuid: uuid.UUID):
+    return _page(request, monitoring_uuid)
+
+
+def _page(request, monitoring_uuid: uuid.UUID, *, hold_form: HoldForm | None = None, status: int = 200):
+    """The page; `hold_form` a hold form sent back with its errors (status: the answer's)."""
     member = request.member
-    context = {"can_decide": member.can_administer, "no_aml": None, "next_url": request.get_full_path()}
+    context = {"can_decide": member.can_administer, "no_aml": None, "next_url": request.path}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
-        return render(request, "screening/approvals_monitoring.html", context)
+        return render(request, TEMPLATE, context)
     client = client_for_member(member)
-    screening = client.screening
     try:
-        configs = screening.configs()
-        monitoring = first_found(
-            [lambda config=config: screening.monitoring(config.uuid, monitoring_uuid) for config in configs]
-        )
+        monitoring = _monitoring(client, monitoring_uuid)
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
-        return render(request, "screening/approvals_monitoring.html", context, status=503)
+        return render(request, TEMPLATE, context, status=503)
     names = assignee_names(member, [d.app_membership_uuid for d in monitoring.decisions if d.app_membership_uuid])
     context.update(
         monitoring=monitoring,
@@ -58,7 +64,85 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
             context["no_sanction_list"] = not sanction_list_selected(client, monitoring.config_uuid)
         except ServiceError:
             pass  # the page reads well without the reason
-    return render(request, "screening/approvals_monitoring.html", context)
+    if monitoring.entity_key != "customer_person":  # a customer person's page says it
+        try:
+            context["records"] = _retention(client, monitoring)
+        except ServiceError:
+            pass  # the page reads well without it
+        if member.can_administer:
+            context["hold_form"] = hold_form or HoldForm()
+    return render(request, TEMPLATE, context, status=status)
+
+
+@require_POST
+@member_required()
+def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
+    """A legal hold on the register person's or company's records in the config."""
+    require_admin(request.member)
+    client = client_for_member(request.member)
+    try:
+        monitoring, records = _held_entity(client, monitoring_uuid)
+    except ServiceError:
+        return _page(request, monitoring_uuid)  # the page, saying the service did not answer
+    back = redirect("screening:monitoring", monitoring.uuid)
+    if records.hold is not None:
+        messages.info(request, f"A hold on {monitoring.entity_name}'s records is in force already.")
+        return back
+    form = HoldForm(request.POST)
+    if not form.is_valid():
+        return _page(request, monitoring_uuid, hold_form=form)
+    try:
+        client.holds.place(monitoring.config_uuid, entity_key=monitoring.entity_key, entity_uuid=monitoring.entity_uuid,
+                           reason=form.cleaned_data["reason"])
+    except ServiceError as exc:
+        if isinstance(exc, (ServiceBadRequest, ServiceNotFound)) and exc.errors:
+            form.add_service_errors(exc)
+        else:
+            form.add_error(None, service_error_text(exc))
+        return _page(request, monitoring_uuid, hold_form=form, status=503 if isinstance(exc, ServiceUnavailable) else 200)
+    acted(request, f"{monitoring.entity_name}'s records are held: nothing is deleted until the hold is released.")
+    return back
+
+
+@require_POST
+@member_required()
+def monitoring_hold_release(request, monitoring_uuid: uuid.UUID, hold_uuid: uuid.UUID):
+    require_admin(request.member)
+    client = client_for_member(request.member)
+    try:
+        monitoring, records = _held_entity(client, monitoring_uuid)
+    except ServiceError:
+        return _page(request, monitoring_uuid)
+    if records.hold is None or records.hold.uuid != hold_uuid:
+        raise Http404("No such hold in force on these records.")
+    try:
+        client.holds.release(hold_uuid)
+    except ServiceError as exc:
+        refused(request, "The hold was not released.", exc)
+    else:
+        acted(request, f"The hold on {monitoring.entity_name}'s records is released: they are deleted when their "
+                       "retention period is over.")
+    return redirect("screening:monitoring", monitoring.uuid)
+
+
+def _monitoring(client, monitoring_uuid):
+    """The monitoring in whichever of the organisation's configs has it (a 404 in none)."""
+    screening = client.screening
+    configs = screening.configs()
+    return first_found([lambda config=config: screening.monitoring(config.uuid, monitoring_uuid) for config in configs])
+
+
+def _retention(client, monitoring):
+    return client.holds.retention(monitoring.config_uuid, entity_key=monitoring.entity_key, entity_uuid=monitoring.entity_uuid)
+
+
+def _held_entity(client, monitoring_uuid):
+    """The monitoring of a register person or company and its records' retention, read as the page
+    reads them (a 404 for a customer person's: its page holds them). ServiceError when unread."""
+    monitoring = _monitoring(client, monitoring_uuid)
+    if monitoring.entity_key == "customer_person":
+        raise Http404("A customer person's records are held on the person's page.")
+    return monitoring, _retention(client, monitoring)
 
 
 @member_required()

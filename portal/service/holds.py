@@ -10,6 +10,13 @@ from uuid import UUID
 from portal.service.common import Area, moment, path_segment
 
 
+def kept_years(relationship_ended_at: datetime | None, retained_until: datetime | None) -> int | None:
+    """How many years after the relationship ended the service keeps an entity's records."""
+    if retained_until is None or relationship_ended_at is None:
+        return None
+    return retained_until.year - relationship_ended_at.year
+
+
 @dataclass(frozen=True, slots=True)
 class RecordsHold:
     uuid: UUID
@@ -39,7 +46,37 @@ class RecordsHold:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class RecordsRetention:
+    """Until when an entity's screening records in a config are kept."""
+
+    relationship_ended_at: datetime | None  # None while a monitoring that counts is not removed
+    retained_until: datetime | None  # None while monitored, while held, or when nothing is deleted by age
+    held: bool  # by its own hold or its company's
+    hold: RecordsHold | None  # its own hold in force
+
+    @property
+    def kept_years(self) -> int | None:
+        return kept_years(self.relationship_ended_at, self.retained_until)
+
+    @classmethod
+    def from_json(cls, data: dict) -> RecordsRetention:
+        hold = data.get("records_hold")
+        return cls(
+            relationship_ended_at=moment(data.get("relationship_ended_timestamp")),
+            retained_until=moment(data.get("retained_until")),
+            held=bool(data.get("records_held_flag")),
+            hold=RecordsHold.from_json(hold) if hold else None,
+        )
+
+
 class HoldsArea(Area):
+    def retention(self, config_uuid, *, entity_key: str, entity_uuid) -> RecordsRetention:
+        """A 404 when the config has no screening records of the entity."""
+        params = {"entity_key": entity_key, "entity_uuid": str(entity_uuid)}
+        path = f"v1/screening-config/{path_segment(config_uuid)}/records-retention"
+        return RecordsRetention.from_json(self.client.get("analysis", path, params=params))
+
     def of_entity(self, config_uuid, *, entity_key: str, entity_uuid, limit: int = 20) -> list[RecordsHold]:
         """The entity's holds in the config, newest first (the one in force, if any, among them)."""
         params = {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "limit": limit}

@@ -9,6 +9,7 @@ from decimal import Decimal
 from uuid import UUID
 
 from portal.service.common import CompanyRef, day, decimal_or_none, moment, uuid_or_none
+from portal.service.holds import kept_years
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,9 +152,7 @@ class CustomerPerson:
     @property
     def kept_years(self) -> int | None:
         """How many years after the relationship ended the service keeps the person."""
-        if self.retained_until is None or self.relationship_ended_at is None:
-            return None
-        return self.retained_until.year - self.relationship_ended_at.year
+        return kept_years(self.relationship_ended_at, self.retained_until)
 
     @classmethod
     def from_json(cls, data: dict) -> CustomerPerson:
