@@ -37,6 +37,7 @@ FIELD_OF = {
     },
     "monitoring": {"monitoring_comment": "comment", "decision_comment": "comment"},
     "hold": {"reason": "reason", "entity_uuid": "reason"},
+    "hold_release": {"release_reason": "release_reason"},
 }
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
@@ -142,14 +143,21 @@ class HoldForm(ServiceForm):
 
     reason = forms.CharField(
         max_length=1000, label="Why the records are kept",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. reported to the FIU on 12.03.2026; the police asked for the records"}),
+        widget=forms.TextInput(attrs={"placeholder": "e.g. our case 2026-114: the police asked for the records"}),
+        error_messages={"required": "Say why the records are kept."},
     )
 
-    def clean_reason(self) -> str:
-        reason = self.cleaned_data["reason"].strip()
-        if not reason:
-            raise forms.ValidationError("Say why the records are kept.")
-        return reason
+
+class HoldReleaseForm(ServiceForm):
+    """Releasing a legal hold, and why the records need not be kept any longer."""
+
+    service_step = "hold_release"
+
+    release_reason = forms.CharField(
+        max_length=1000, label="Why the hold is released",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. case 2026-114 closed"}),
+        error_messages={"required": "Say why the records need not be kept any longer."},
+    )
 
 
 class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, MonitoringForm):

@@ -9,7 +9,7 @@ from django.http import Http404
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.roles import member_api_role_keys
-from portal.service import ServiceError, ServiceNotFound
+from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
 from screening import freshness
 
 AML = "aml"
@@ -134,3 +134,13 @@ def page_number(request) -> int:
         return max(1, int(request.GET.get("page") or 1))
     except ValueError:
         return 1
+
+
+def form_refused(form, error: ServiceError) -> int:
+    """The service's answer on a form: a 400 (or a 404 naming a field) at the fields it names,
+    anything else as a sentence above it; the status to answer with (503 when the service is away)."""
+    if isinstance(error, (ServiceBadRequest, ServiceNotFound)) and error.errors:
+        form.add_service_errors(error)
+    else:
+        form.add_error(None, service_error_text(error))
+    return 503 if isinstance(error, ServiceUnavailable) else 200

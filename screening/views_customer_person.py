@@ -26,11 +26,13 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
+from portal.service import ServiceError, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, HoldForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
+    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
 )
-from screening.pages import acted, can_read_national_ids, can_read_screening, first_found, no_aml_text, refused, require_admin
+from screening.pages import (
+    acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
+)
 from screening.customer_persons_tab import residence_uuid, same_customer_persons
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -185,7 +187,7 @@ def customer_person_monitor(request, page: dict):
 @_admin_form()
 def customer_person_hold_place(request, page: dict):
     person = page["detail"].person
-    if _hold_in_force(page["holds"]) is not None:
+    if page["detail"].hold is not None:
         messages.info(request, f"A hold on {person.full_name}'s records is in force already.")
         return _back(page)
     form = HoldForm(request.POST)
@@ -203,18 +205,18 @@ def customer_person_hold_place(request, page: dict):
 @_admin_form()
 def customer_person_hold_release(request, page: dict, hold_uuid: uuid.UUID):
     person = page["detail"].person
-    hold = _hold_in_force(page["holds"])
+    hold = page["detail"].hold
     if hold is None or hold.uuid != hold_uuid:
         raise Http404("No such hold in force on this person's records.")
-    return _remove(
-        request, page, lambda: page["holds_area"].release(hold.uuid),
-        done=f"The hold on {person.full_name}'s records is released: they are deleted when their retention period is over.",
-        failed="The hold was not released.",
-    )
-
-
-def _hold_in_force(holds):
-    return next((hold for hold in holds if hold.in_force), None)
+    form = HoldReleaseForm(request.POST)
+    if not form.is_valid():
+        return _render(request, page, release_form=form)
+    try:
+        page["holds_area"].release(hold.uuid, release_reason=form.cleaned_data["release_reason"])
+    except ServiceError as exc:
+        return _refused(request, page, "release_form", form, exc)
+    acted(request, f"The hold on {person.full_name}'s records is released: they are deleted when their retention period is over.")
+    return _back(page)
 
 
 def _back(page: dict):
@@ -265,11 +267,10 @@ def _read(request, customer_person_uuid) -> dict:
         reads = [
             lambda: screening.monitorings(person.config_uuid, entity_uuid=person.uuid).rows,
             lambda: same_customer_persons(screening, person.config_uuid, full_name=person.full_name, birth_date=person.birth_date),
-            lambda: client.holds.of_entity(person.config_uuid, entity_key="customer_person", entity_uuid=person.uuid),
         ]
         if can_edit:
             reads += [screening.genders, screening.countries, screening.person_location_types, screening.monitoring_types]
-        monitorings, namesakes, holds, *lookups = client.gather(*reads)
+        monitorings, namesakes, *lookups = client.gather(*reads)
     except ServiceError as exc:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
@@ -277,7 +278,6 @@ def _read(request, customer_person_uuid) -> dict:
     return {
         "screening": screening,
         "holds_area": client.holds,
-        "holds": holds,
         "detail": detail,
         "monitorings": monitorings,
         "namesakes": [p for p in namesakes if p.uuid != person.uuid],  # possibly a second record of this customer
@@ -302,7 +302,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),
         "can_edit": page["can_edit"],
-        "hold": _hold_in_force(page["holds"]),
+        "hold": detail.hold,
         "cases_query": urlencode({"q": name_search_text(detail.person.full_name)[:NAME_SEARCH_MAX], "status": "all"}),
     }
     if page["can_edit"]:
@@ -311,6 +311,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
         context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
         context["hold_form"] = forms.get("hold_form") or HoldForm()
+        context["release_form"] = forms.get("release_form") or HoldReleaseForm()
     return render(request, TEMPLATE, context, status=status)
 
 
@@ -335,11 +336,5 @@ def _screened(monitorings) -> bool:
 
 
 def _refused(request, page: dict, name: str, form, error: ServiceError):
-    """The page again with the service's answer on the form: a 400 (or a 404 naming a field, as an unknown
-    gender) at the fields it names, anything else as a sentence above the form."""
-    if isinstance(error, (ServiceBadRequest, ServiceNotFound)) and error.errors:
-        form.add_service_errors(error)
-    else:
-        form.add_error(None, service_error_text(error))
-    plainly_down = isinstance(error, ServiceUnavailable)
-    return _render(request, page, status=503 if plainly_down else 200, **{name: form})
+    """The page again with the service's answer on the form (`pages.form_refused`)."""
+    return _render(request, page, status=form_refused(form, error), **{name: form})

@@ -22,12 +22,12 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import HoldForm
+from portal.service import ServiceError, ServiceUnavailable
+from screening.customer_person_form import HoldForm, HoldReleaseForm
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
-    acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, no_aml_text, refused,
-    require_admin, sanction_list_selected,
+    acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, form_refused,
+    no_aml_text, refused, require_admin, sanction_list_selected,
 )
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
 
@@ -39,10 +39,12 @@ def monitoring_page(request, monitoring_uuid: uuid.UUID):
     return _page(request, monitoring_uuid)
 
 
-def _page(request, monitoring_uuid: uuid.UUID, *, hold_form: HoldForm | None = None, status: int = 200):
-    """The page; `hold_form` a hold form sent back with its errors (status: the answer's)."""
+def _page(request, monitoring_uuid: uuid.UUID, *, status: int = 200, **forms):
+    """The page; `forms`: a hold or release form sent back with its errors (status: the answer's)."""
     member = request.member
-    context = {"can_decide": member.can_administer, "no_aml": None, "next_url": request.path}
+    # The decide and remove forms come back here, also when this is a refused hold form's answer.
+    context = {"can_decide": member.can_administer, "no_aml": None,
+               "next_url": reverse("screening:monitoring", args=[monitoring_uuid])}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, TEMPLATE, context)
@@ -70,7 +72,8 @@ def _page(request, monitoring_uuid: uuid.UUID, *, hold_form: HoldForm | None = N
         except ServiceError:
             pass  # the page reads well without it
         if member.can_administer:
-            context["hold_form"] = hold_form or HoldForm()
+            context["hold_form"] = forms.get("hold_form") or HoldForm()
+            context["release_form"] = forms.get("release_form") or HoldReleaseForm()
     return render(request, TEMPLATE, context, status=status)
 
 
@@ -82,8 +85,8 @@ def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
     client = client_for_member(request.member)
     try:
         monitoring, records = _held_entity(client, monitoring_uuid)
-    except ServiceError:
-        return _page(request, monitoring_uuid)  # the page, saying the service did not answer
+    except ServiceError as exc:
+        return _unread(request, monitoring_uuid, "The hold was not placed.", exc)
     back = redirect("screening:monitoring", monitoring.uuid)
     if records.hold is not None:
         messages.info(request, f"A hold on {monitoring.entity_name}'s records is in force already.")
@@ -95,11 +98,7 @@ def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
         client.holds.place(monitoring.config_uuid, entity_key=monitoring.entity_key, entity_uuid=monitoring.entity_uuid,
                            reason=form.cleaned_data["reason"])
     except ServiceError as exc:
-        if isinstance(exc, (ServiceBadRequest, ServiceNotFound)) and exc.errors:
-            form.add_service_errors(exc)
-        else:
-            form.add_error(None, service_error_text(exc))
-        return _page(request, monitoring_uuid, hold_form=form, status=503 if isinstance(exc, ServiceUnavailable) else 200)
+        return _page(request, monitoring_uuid, status=form_refused(form, exc), hold_form=form)
     acted(request, f"{monitoring.entity_name}'s records are held: nothing is deleted until the hold is released.")
     return back
 
@@ -111,18 +110,27 @@ def monitoring_hold_release(request, monitoring_uuid: uuid.UUID, hold_uuid: uuid
     client = client_for_member(request.member)
     try:
         monitoring, records = _held_entity(client, monitoring_uuid)
-    except ServiceError:
-        return _page(request, monitoring_uuid)
+    except ServiceError as exc:
+        return _unread(request, monitoring_uuid, "The hold was not released.", exc)
     if records.hold is None or records.hold.uuid != hold_uuid:
         raise Http404("No such hold in force on these records.")
+    form = HoldReleaseForm(request.POST)
+    if not form.is_valid():
+        return _page(request, monitoring_uuid, release_form=form)
     try:
-        client.holds.release(hold_uuid)
+        client.holds.release(hold_uuid, release_reason=form.cleaned_data["release_reason"])
     except ServiceError as exc:
-        refused(request, "The hold was not released.", exc)
-    else:
-        acted(request, f"The hold on {monitoring.entity_name}'s records is released: they are deleted when their "
-                       "retention period is over.")
+        return _page(request, monitoring_uuid, status=form_refused(form, exc), release_form=form)
+    acted(request, f"The hold on {monitoring.entity_name}'s records is released: they are deleted when their "
+                   "retention period is over.")
     return redirect("screening:monitoring", monitoring.uuid)
+
+
+def _unread(request, monitoring_uuid, what: str, error: ServiceError):
+    """What was read before sending could not be read: say nothing was sent, and show the page
+    (saying the service did not answer when it is away)."""
+    refused(request, what, error)
+    return _page(request, monitoring_uuid, status=503 if isinstance(error, ServiceUnavailable) else 200)
 
 
 def _monitoring(client, monitoring_uuid):

@@ -77,21 +77,17 @@ class HoldsArea(Area):
         path = f"v1/screening-config/{path_segment(config_uuid)}/records-retention"
         return RecordsRetention.from_json(self.client.get("analysis", path, params=params))
 
-    def of_entity(self, config_uuid, *, entity_key: str, entity_uuid, limit: int = 20) -> list[RecordsHold]:
-        """The entity's holds in the config, newest first (the one in force, if any, among them)."""
-        params = {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "limit": limit}
-        rows = self.client.get("analysis", _path(config_uuid), params=params)
-        return [RecordsHold.from_json(row) for row in rows]
-
     def place(self, config_uuid, *, entity_key: str, entity_uuid, reason: str) -> RecordsHold:
         """A 404 when the config has no records of the entity; a 400 naming `reason` or `entity_uuid`
         (`already_held`) otherwise refused."""
         body = {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason, **self.acting_body()}
         return RecordsHold.from_json(self.client.post("analysis", _path(config_uuid), json=body))
 
-    def release(self, hold_uuid) -> RecordsHold:
+    def release(self, hold_uuid, *, release_reason: str) -> RecordsHold:
+        """A 400 naming `release_reason` when it is blank, `already_released` when released meanwhile."""
         path = f"v1/records-hold/{path_segment(hold_uuid)}/release"
-        return RecordsHold.from_json(self.client.post("analysis", path, json=self.acting_body()))
+        body = {"release_reason": release_reason, **self.acting_body()}
+        return RecordsHold.from_json(self.client.post("analysis", path, json=body))
 
 
 def _path(config_uuid) -> str:

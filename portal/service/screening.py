@@ -14,6 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment
+from portal.service.holds import RecordsHold
 from portal.service.screening_records import (
     CustomerPerson,
     CustomerPersonDetail,
@@ -390,6 +391,7 @@ class ScreeningArea(Area):
                 PersonLocation(UUID(str(l["uuid"])), l["street_address"], l["postal_code"], l["postal_place"], l["country_code_two"])
                 for l in data.get("customer_person_locations") or ()
             ),
+            hold=RecordsHold.from_json(data["records_hold"]) if data.get("records_hold") else None,
         )
 
     def create_customer_person(self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None) -> CustomerPerson:

@@ -9,7 +9,7 @@ from decimal import Decimal
 from uuid import UUID
 
 from portal.service.common import CompanyRef, day, decimal_or_none, moment, uuid_or_none
-from portal.service.holds import kept_years
+from portal.service.holds import RecordsHold, kept_years
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +208,7 @@ class CustomerPersonDetail:
     person: CustomerPerson
     national_ids: tuple[NationalId, ...] | None  # None: the caller's role may not read them
     locations: tuple[PersonLocation, ...]
+    hold: RecordsHold | None = None  # the legal hold in force on the person's records
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,9 @@ def records_hold_list(request: HttpRequest, screening_config_uuid: uuid.UUID, qu
     holds = selectors.records_holds_list(
         config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid, in_force=query.in_force_flag
     )
-    return [s.records_hold_out(hold) for hold in holds[page.offset : page.offset + page.limit]]
+    holds = list(holds[page.offset : page.offset + page.limit])
+    labels = services.entity_labels([(hold.entity_key, hold.entity_uuid) for hold in holds])
+    return [s.records_hold_out(hold, label=labels.get((hold.entity_key, hold.entity_uuid), "")) for hold in holds]
 
 
 @router.post(
@@ -70,15 +72,18 @@ def records_hold_list(request: HttpRequest, screening_config_uuid: uuid.UUID, qu
     response=s.RecordsHoldOut,
     summary="Extension: release a hold on screening records",
     description=(
-        "From now the records are deleted when their retention period is over (by the next daily pass when it is "
-        "over already). The hold stays as history until the records go. Releasing twice is a 400 `already_released`."
+        "`release_reason` says why the records need not be kept any longer. From now they are deleted when their "
+        "retention period is over (by the next daily pass when it is over already). The hold stays as history "
+        "until the records go. Releasing twice is a 400 `already_released`."
     ),
     openapi_extra=EXTENSION,
 )
 def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldReleaseIn):
     principal = aml_principal(request)
     hold = selectors.records_hold_get(app_customer_uuid=principal.app_customer_uuid, records_hold_uuid=records_hold_uuid)
-    hold = services.records_hold_release(hold=hold, actor=acting(request, payload.app_membership_uuid))
+    hold = services.records_hold_release(
+        hold=hold, release_reason=payload.release_reason, actor=acting(request, payload.app_membership_uuid)
+    )
     return s.records_hold_out(hold)
 
 

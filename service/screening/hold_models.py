@@ -31,6 +31,7 @@ class ScreeningRecordsHold(models.Model):
     released_by = models.ForeignKey(
         "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
     )
+    release_reason = models.TextField(blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["screening_config", "entity_uuid"], name="records_hold_config_entity")]

@@ -24,6 +24,7 @@ class RecordsHoldIn(Schema):
 
 
 class RecordsHoldReleaseIn(Schema):
+    release_reason: str = Field(..., max_length=REASON_MAX_LENGTH, description="Why the records need not be kept any longer")
     app_membership_uuid: uuid.UUID | None = Field(None, description="The member who releases it, for the audit log")
 
 
@@ -41,15 +42,17 @@ class RecordsHoldOut(Schema):
     released_timestamp: datetime | None
     released_by_app_membership_uuid: uuid.UUID | None
     released_by_app_membership_email: str | None
+    release_reason: str
 
 
-def records_hold_out(hold) -> dict:
+def records_hold_out(hold, *, label: str | None = None) -> dict:
+    """`label`: the entity's name when already looked up (a list's, in bulk)."""
     return {
         "uuid": hold.uuid,
         "screening_config_uuid": hold.screening_config_id,
         "entity_key": hold.entity_key,
         "entity_uuid": hold.entity_uuid,
-        "entity_label": entity_label(entity_key=hold.entity_key, entity_uuid=hold.entity_uuid),
+        "entity_label": entity_label(entity_key=hold.entity_key, entity_uuid=hold.entity_uuid) if label is None else label,
         "reason": hold.reason,
         "app_membership_uuid": hold.app_membership_id,
         "app_membership_email": hold.app_membership.email if hold.app_membership else None,
@@ -58,6 +61,7 @@ def records_hold_out(hold) -> dict:
         "released_timestamp": hold.released_timestamp,
         "released_by_app_membership_uuid": hold.released_by_id,
         "released_by_app_membership_email": hold.released_by.email if hold.released_by else None,
+        "release_reason": hold.release_reason,
     }
 
 

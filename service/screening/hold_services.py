@@ -30,10 +30,35 @@ def _lock_records(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid
     return (entity_key, entity_uuid) in locked
 
 
+LABEL_SOURCES = {"customer_person": (CustomerPerson, "full_name"), "person": (Person, "full_name"), "company": (Company, "name")}
+
+
 def entity_label(*, entity_key: str, entity_uuid: uuid.UUID) -> str:
-    model = {"customer_person": CustomerPerson, "person": Person, "company": Company}[entity_key]
-    field = "name" if model is Company else "full_name"
-    return model.objects.filter(pk=entity_uuid).values_list(field, flat=True).first() or ""
+    return entity_labels([(entity_key, entity_uuid)]).get((entity_key, entity_uuid), "")
+
+
+def entity_labels(entities: list[tuple[str, uuid.UUID]]) -> dict[tuple[str, uuid.UUID], str]:
+    """The names of these (entity key, uuid), one query per kind."""
+    labels = {}
+    for key, (model, field) in LABEL_SOURCES.items():
+        uuids = {entity_uuid for entity_key, entity_uuid in entities if entity_key == key}
+        if uuids:
+            labels |= {(key, pk): name for pk, name in model.objects.filter(pk__in=uuids).values_list("pk", field)}
+    return labels
+
+
+def _reason(value: str, field: str, why: str) -> str:
+    reason = (value or "").strip()
+    if not reason:
+        raise bad_field(["body", field], why)
+    if len(reason) > REASON_MAX_LENGTH:
+        raise bad_field(["body", field], f"at most {REASON_MAX_LENGTH} characters")
+    return reason
+
+
+def _already_held() -> Exception:
+    return bad_field(["body", "entity_uuid"], "a hold on these records is in force already: release it first",
+                     code="already_held")
 
 
 def records_hold_place(
@@ -41,41 +66,46 @@ def records_hold_place(
 ) -> ScreeningRecordsHold:
     """Keep the entity's screening records in the config until the hold is released. A 404
     naming `entity_uuid` when the config has no records of it; a 400 when a hold is in force."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise bad_field(["body", "reason"], "say why the records are kept (an investigation, a request, a dispute)")
-    if len(reason) > REASON_MAX_LENGTH:
-        raise bad_field(["body", "reason"], f"at most {REASON_MAX_LENGTH} characters")
+    reason = _reason(reason, "reason", "say why the records are kept (an investigation, a request, a dispute)")
     actor = actor or Actor()
     try:
         with transaction.atomic():
             if not _lock_records(config=config, entity_key=entity_key, entity_uuid=entity_uuid):
                 raise not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
                                 ["body", "entity_uuid"])
+            in_force = ScreeningRecordsHold.objects.filter(
+                screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, released_timestamp__isnull=True)
+            if in_force.exists():
+                raise _already_held()
             hold = ScreeningRecordsHold.objects.create(
                 screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, reason=reason,
                 app_membership=actor.app_membership,
             )
             _audit(hold, config, actor, "records_hold.place", {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason})
-    except IntegrityError:
-        raise bad_field(["body", "entity_uuid"], "a hold on these records is in force already: release it first",
-                        code="already_held") from None
+    except IntegrityError as error:
+        # A backstop: the locks make a second placement wait and then see the first. PostgreSQL
+        # names the constraint, SQLite its table.
+        if not any(name in str(error) for name in ("records_hold_one_in_force", ScreeningRecordsHold._meta.db_table)):
+            raise
+        raise _already_held() from None
     return hold
 
 
-def records_hold_release(*, hold: ScreeningRecordsHold, actor: Actor | None = None) -> ScreeningRecordsHold:
-    """End the hold: from now the records are deleted when their retention period is over
-    (at once, by the next daily pass, when it is over already). Releasing twice is a 400."""
+def records_hold_release(*, hold: ScreeningRecordsHold, release_reason: str, actor: Actor | None = None) -> ScreeningRecordsHold:
+    """End the hold, saying why (the investigation closed): from now the records are deleted when
+    their retention period is over (by the next daily pass when it is over already). Releasing
+    twice is a 400."""
+    release_reason = _reason(release_reason, "release_reason", "say why the records need not be kept any longer")
     actor = actor or Actor()
     with transaction.atomic():
         now = timezone.now()
         released = ScreeningRecordsHold.objects.filter(pk=hold.pk, released_timestamp__isnull=True).update(
-            released_timestamp=now, released_by=actor.app_membership
+            released_timestamp=now, released_by=actor.app_membership, release_reason=release_reason,
         )
         if not released:
             raise bad_field(["path", "records_hold_uuid"], "the hold was released already", code="already_released")
-        hold.released_timestamp, hold.released_by = now, actor.app_membership
-        _audit(hold, hold.screening_config, actor, "records_hold.release", {"released_flag": True})
+        hold.released_timestamp, hold.released_by, hold.release_reason = now, actor.app_membership, release_reason
+        _audit(hold, hold.screening_config, actor, "records_hold.release", {"released_flag": True, "release_reason": release_reason})
     return hold
 
 

@@ -63,6 +63,15 @@ def retained_until(relationship_ended: datetime | None, *, held: bool = False) -
     return relationship_ended + period
 
 
+def _companies_monitored_for(config_field: str, entity_field: str, key) -> QuerySet:
+    """SQL, one level down from the outer row: the companies its entity is monitored for in its
+    config (`key(ref)` gives the entity key from a reference maker)."""
+    return EntityMonitoring.objects.filter(
+        screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
+        entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
+    ).values("related_company_id")
+
+
 def relationship_ended(
     *, config_field: str, entity_field: str, entity_key: str | None = None, never_monitored_since: Expression | None = None
 ) -> Expression:
@@ -78,10 +87,7 @@ def relationship_ended(
     def key(ref):
         return Value(entity_key) if entity_key is not None else ref("entity_key")
 
-    companies = EntityMonitoring.objects.filter(
-        screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
-        entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
-    ).values("related_company_id")
+    companies = _companies_monitored_for(config_field, entity_field, key)
     in_config = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field))
     # Three sets, each read through an index (an OR of them would not be): the entity's own
     # monitorings, those for the companies it is monitored for, and those companies' own.
@@ -121,10 +127,7 @@ def records_held(*, config_field: str, entity_field: str, entity_key: str | None
     in_force = ScreeningRecordsHold.objects.filter(screening_config_id=OuterRef(config_field), released_timestamp__isnull=True)
     held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field))))
     if entity_key != EntityMonitoring.EntityKey.CUSTOMER_PERSON:  # a customer person is monitored for no company
-        companies = EntityMonitoring.objects.filter(
-            screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
-            entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
-        ).values("related_company_id")
+        companies = _companies_monitored_for(config_field, entity_field, key)
         held |= Q(Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies)))
     return ExpressionWrapper(held, output_field=BooleanField())
 
@@ -233,6 +236,7 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
             "screening_case": case_pks,
             "records_hold": hold_pks,
         })
+        after["records_hold_count"] = len(hold_pks)  # once held: the holds' own records are redacted above
         audit_record(
             app_customer_uuid=app_customer_id, actor=None, action="screening_records.delete",
             object_type="screening_records", object_uuid=entity_uuid, object_label=label, after=after,

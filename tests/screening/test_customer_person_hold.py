@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import timedelta
-
 import pytest
 from dateutil.relativedelta import relativedelta
 from django.utils import timezone
 
 from portal.models import Member
 from portal.service.holds import HoldsArea
-from portal.service import ServiceUnavailable
+from portal.service import ServiceBadRequest, ServiceUnavailable
 from service.screening.models import CustomerPerson, ScreeningRecordsHold
 from service.screening.tasks import screening_records_retention
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
@@ -46,8 +44,8 @@ def test_a_held_person_outlives_the_period_until_the_hold_is_released(admin, for
     page = html.unescape(response.content.decode())
     assert response.redirect_chain == [(_page(former), 302)]
     assert "Kari Nordmann's records are held: nothing is deleted until the hold is released." in page
-    box = re.search(r'data-testid="records-hold">(.*?)</div>\s*</div>', page, re.S).group(1)
-    assert f"<strong>Held past the retention period:</strong> {REASON}" in box
+    box = re.search(r'data-testid="records-hold">(.*?)</form>', page, re.S).group(1)
+    assert f"<strong>Held past the retention period</strong>: {REASON}" in box
     assert f"Placed {timezone.localdate().strftime('%d.%m.%Y')} by ingrid@" in box
     assert 'data-testid="person-retention"' not in page and 'data-testid="hold-form"' not in page
     listed = admin.get("/screening/approvals/", {"view": "persons"}).content.decode()
@@ -56,9 +54,13 @@ def test_a_held_person_outlives_the_period_until_the_hold_is_released(admin, for
     assert admin.get(_page(former)).status_code == 200
 
     hold = ScreeningRecordsHold.objects.get()
-    released = admin.post(f"{_hold(former)}{hold.uuid}/release/", follow=True)
+    blank = admin.post(f"{_hold(former)}{hold.uuid}/release/", {"release_reason": ""})
+    assert 'data-testid="field-error-release_reason">Say why the records need not be kept any longer.' in blank.content.decode()
+    assert ScreeningRecordsHold.objects.get().in_force
+    released = admin.post(f"{_hold(former)}{hold.uuid}/release/", {"release_reason": "Case closed."}, follow=True)
 
     assert "The hold on Kari Nordmann's records is released" in html.unescape(released.content.decode())
+    assert ScreeningRecordsHold.objects.get().release_reason == "Case closed."
     assert 'data-testid="person-retention"' in released.content.decode()
     assert screening_records_retention.apply().get() == 1
     assert admin.get(_page(former)).status_code == 404
@@ -74,11 +76,23 @@ def test_a_blank_reason_is_refused_at_the_field_with_nothing_sent(admin, former,
     assert not ScreeningRecordsHold.objects.exists()
 
 
-def test_the_services_refusal_lands_at_the_field(admin, former):
-    too_long = "x" * 1001  # the form's limit is the service's: the form refuses it first
-    response = admin.post(_hold(former), {"reason": too_long})
-    assert 'data-testid="field-error-reason">' in response.content.decode()
-    assert not ScreeningRecordsHold.objects.exists()
+def test_the_services_refusal_lands_at_the_field(admin, former, monkeypatch):
+    def refused(*args, **kwargs):
+        raise ServiceBadRequest(400, "already_held", "Invalid value for entity_uuid", errors=[
+            {"loc": ["body", "entity_uuid"], "msg": "a hold on these records is in force already: release it first"}])
+
+    monkeypatch.setattr(HoldsArea, "place", refused)
+    response = admin.post(_hold(former), {"reason": REASON})
+    assert ('data-testid="field-error-reason">a hold on these records is in force already: release it first'
+            in response.content.decode())
+
+
+def test_others_see_that_the_records_are_held_not_why(org, admin, former):
+    assert admin.post(_hold(former), {"reason": REASON}).status_code == 302
+    officer = org.member("officer", Member.Role.OFFICER)
+    page = html.unescape(officer.get(_page(former)).content.decode())
+    assert "<strong>Held past the retention period</strong> <span class=\"text-secondary\">(admins read why)</span>" in page
+    assert REASON not in page and 'data-testid="hold-release"' not in page
 
 
 def test_only_admins_hold_or_release(org, former):
@@ -109,4 +123,3 @@ def test_an_unreachable_service_is_a_sentence_on_the_form(admin, former, monkeyp
     form = re.search(r'data-testid="hold-form">.*?</form>', response.content.decode(), re.S).group(0)
     assert 'data-testid="form-error">The service could not be reached' in form
     assert not ScreeningRecordsHold.objects.exists()
-    assert CustomerPerson.objects.get(uuid=former).create_timestamp < timezone.now() - timedelta(days=365)

@@ -73,7 +73,7 @@ def test_a_hold_on_the_company_keeps_its_owner_until_released(admin, former):
     page = html.unescape(response.content.decode())
     assert response.redirect_chain == [(_page(former["company"]), 302)]
     assert "Nordlys AS's records are held: nothing is deleted until the hold is released." in page
-    assert f"<strong>Held past the retention period:</strong> {REASON}" in page
+    assert f"<strong>Held past the retention period</strong>: {REASON}" in page
     assert 'data-testid="records-retention"' not in page
     owner = html.unescape(admin.get(_page(former["owner"])).content.decode())
     assert ('data-testid="records-hold">Held past the retention period with the records of a company Kari Nordmann '
@@ -82,17 +82,36 @@ def test_a_hold_on_the_company_keeps_its_owner_until_released(admin, former):
     assert screening_records_retention.apply().get() == 0
 
     hold = ScreeningRecordsHold.objects.get()
-    released = admin.post(f"{_page(former['company'])}hold/{hold.uuid}/release/", follow=True)
+    released = admin.post(f"{_page(former['company'])}hold/{hold.uuid}/release/", {"release_reason": "Case closed."},
+                          follow=True)
 
     assert "The hold on Nordlys AS's records is released" in html.unescape(released.content.decode())
     assert screening_records_retention.apply().get() == 2
     assert admin.get(_page(former["company"])).status_code == 404
 
 
-def test_a_blank_reason_is_refused_at_the_field_and_nothing_sent(admin, former, monkeypatch):
+def test_a_blank_reason_is_refused_at_the_field_and_a_removal_still_comes_back_here(org, admin, monkeypatch):
+    config = config_make(org.api)
+    company = company_make(name="Fjellheim AS")
+    monitoring = monitoring_make(org.api, config["uuid"], company=company.uuid, type_key="company",
+                                 decision={"approved_flag": True})["entity_monitoring"]["uuid"]
     monkeypatch.setattr(HoldsArea, "place", lambda *a, **k: pytest.fail("nothing should be sent"))
-    page = admin.post(f"{_page(former['owner'])}hold/", {"reason": ""}).content.decode()
+
+    page = admin.post(f"{_page(monitoring)}hold/", {"reason": ""}).content.decode()
+
     assert '<details class="mt-2" open data-testid="hold-form">' in page and 'data-testid="field-error-reason">' in page
+    assert re.findall(r'name="next" value="([^"]+)"', page) == [_page(monitoring)]  # the remove form's way back
+
+
+def test_a_retention_read_that_fails_says_nothing_was_sent(admin, former, monkeypatch):
+    def down(*args, **kwargs):
+        raise ServiceUnavailable(0, "unreachable", "connection refused")
+
+    monkeypatch.setattr(HoldsArea, "retention", down)
+    monkeypatch.setattr(HoldsArea, "place", lambda *a, **k: pytest.fail("nothing should be sent"))
+    response = admin.post(f"{_page(former['company'])}hold/", {"reason": REASON})
+    assert response.status_code == 503
+    assert "The hold was not placed. The service could not be reached" in html.unescape(response.content.decode())
 
 
 def test_an_unreachable_service_is_a_sentence_on_the_form(admin, former, monkeypatch):

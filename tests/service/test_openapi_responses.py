@@ -214,6 +214,11 @@ def _writes(walk: Walk, company) -> None:
         "entity_match_decision_type_uuid": match_decision_uuid("no_match"),
     })
 
+    r = walk.call("post", CONFIG + "/records-hold", body={
+        "entity_key": "customer_person", "entity_uuid": walk.ids["customer_person_uuid"], "reason": "Asked for by the police."})
+    walk.result(r, "uuid", "records_hold_uuid")
+    walk.call("post", V1 + "/records-hold/{records_hold_uuid}/release", body={"release_reason": "The case is closed."})
+
     rows = [{"type": "person", "id": "1", "name": UN_PERSON, "birth_date": "1966-03-14", "nationality": "ru",
              "gender": "male", "country": ""}]
     r = walk.call("post", CONFIG + "/screening-batch",
@@ -250,6 +255,7 @@ GET_QUERY = {
         "benchmark_company_identifier": ids["company_identifier"],
     },
     CONFIG + "/screening-case-report": lambda ids: {"screening_case_uuid": ids["screening_case_uuid"]},
+    CONFIG + "/records-retention": lambda ids: {"entity_key": "customer_person", "entity_uuid": ids["customer_person_uuid"]},
 }
 
 # Required query parameters of the other GETs, by name.

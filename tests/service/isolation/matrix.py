@@ -182,6 +182,17 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}/result"): Private(),
     (DELETE, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-run"): Private(),
+    (POST, f"{A}/screening-config/{{screening_config_uuid}}/records-hold"): Private(
+        body=lambda w: {"entity_key": "customer_person", "entity_uuid": w.refs["spare_person"], "reason": "Politiet ba om det."},
+        crossed=(("A's person through B's config", lambda a, b: {"body": {
+            "entity_key": "customer_person", "entity_uuid": a.ids["customer_person_uuid"], "reason": "Politiet ba om det."}}),)),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/records-hold"): Private(
+        crossed=(("filtering on A's person", lambda a, b: {"query": {"entity_uuid": a.ids["customer_person_uuid"]}}),)),
+    (POST, f"{A}/records-hold/{{records_hold_uuid}}/release"): Private(body=lambda w: {"release_reason": "Saken er avsluttet."}),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/records-retention"): Private(
+        query=lambda w: {"entity_key": "customer_person", "entity_uuid": w.ids["customer_person_uuid"]},
+        crossed=(("A's person through B's config", lambda a, b: {"query": {
+            "entity_key": "customer_person", "entity_uuid": a.ids["customer_person_uuid"]}}),)),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-statistics"): Private(),
     # Partner reports and their files.
     (POST, f"{A}/app-customer/{{app_customer_uuid}}/partner-report-order-composite"): Private(

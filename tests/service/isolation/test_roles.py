@@ -28,7 +28,7 @@ from tests.service.isolation.world import EVERY_ROLE, World
 
 A = "/analysis/v1"
 SCREENING = re.compile(
-    r"^/analysis/v1/(screening-|customer-person|entity-monitoring-type|gender|person-location-type|geo-country"
+    r"^/analysis/v1/(screening-|customer-person|records-hold|entity-monitoring-type|gender|person-location-type|geo-country"
     r"|entity-match-decision-type|app-customer/\{app_customer_uuid\}/screening-config)"
 )
 ADMIN = re.compile(r"^/analysis/v1/app-customer/\{app_customer_uuid\}/(api-user|audit-event)")

@@ -120,6 +120,10 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     w.ids["screening_case_uuid"] = case_uuid
     _ok(w.call("post", f"{V1}/screening-config/{cfg}/screening-case-review", body=review_body(w, "escalated")))
     w.secrets |= {listed["uuid"], monitoring_uuid, case_uuid}
+    hold = _ok(w.call("post", f"{V1}/screening-config/{cfg}/records-hold", body={
+        "entity_key": "customer_person", "entity_uuid": listed["uuid"], "reason": f"Holdgrunn {tag}"}))
+    w.ids["records_hold_uuid"] = hold["uuid"]
+    w.secrets |= {hold["uuid"], f"Holdgrunn {tag}"}
 
     with capture(execute=True):  # the batch runs on commit
         batch = _ok(w.call("post", f"{V1}/screening-config/{cfg}/screening-batch",

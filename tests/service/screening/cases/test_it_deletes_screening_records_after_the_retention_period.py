@@ -124,7 +124,7 @@ def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_remove
     assert event.after == {
         "deletion_reason_key": "retention", "monitoring_entity_key": "customer_person",
         "relationship_ended": timezone.localdate(former["removed"]).isoformat(),
-        "monitoring_count": 1, "case_count": 1, "open_case_count": 1, "audit_records_redacted": 6,
+        "monitoring_count": 1, "case_count": 1, "open_case_count": 1, "audit_records_redacted": 6, "records_hold_count": 0,
     }
 
 

@@ -37,8 +37,8 @@ def _hold(api, config_uuid, entity_key, entity_uuid, reason=REASON, **body):
                     {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason, **body}, roles=AML)
 
 
-def _release(api, hold_uuid, **body):
-    return api.post(f"{V1}/records-hold/{hold_uuid}/release", body, roles=AML)
+def _release(api, hold_uuid, release_reason="The police closed the case.", **body):
+    return api.post(f"{V1}/records-hold/{hold_uuid}/release", {"release_reason": release_reason, **body}, roles=AML)
 
 
 def _locs(response) -> list:
@@ -68,16 +68,18 @@ def test_it_keeps_a_held_former_customer_past_the_period_and_deletes_it_once_rel
     released = _release(api, hold["uuid"], app_membership_uuid=anna)
 
     assert released.status_code == 200, released.json()
-    assert (released.json()["in_force_flag"], released.json()["released_by_app_membership_email"]) == (False, "anna@nordbank.no")
+    assert (released.json()["in_force_flag"], released.json()["released_by_app_membership_email"],
+            released.json()["release_reason"]) == (False, "anna@nordbank.no", "The police closed the case.")
     read = api.get(customer_person_url(former["person"]), roles=AML).json()
     assert read["records_hold"] is None and read["customer_person"]["retained_until"] is not None
     assert screening_records_retention.apply().get() == 1
     assert not CustomerPerson.objects.exists() and not ScreeningRecordsHold.objects.exists()
+    assert AuditEvent.objects.get(action_key="screening_records.delete").after["records_hold_count"] == 1
     # The hold's reason can name the person: its records are redacted with the person's.
     holds_log = AuditEvent.objects.filter(object_type="records_hold").order_by("created_timestamp")
     assert [(e.action_key, e.redacted_timestamp is not None, e.object_label, e.after) for e in holds_log] == [
         ("records_hold.place", True, "", {"entity_key": None, "entity_uuid": None, "reason": None}),
-        ("records_hold.release", True, "", {"released_flag": None}),
+        ("records_hold.release", True, "", {"released_flag": None, "release_reason": None}),
     ]
     assert [str(e.actor_app_membership_id) for e in holds_log] == [anna, anna]  # who did it stays
 
@@ -154,6 +156,9 @@ def test_bad_input_is_refused_naming_the_field_with_nothing_written(api, other_a
     again = _hold(api, config["uuid"], "customer_person", kari["uuid"])
     assert (again.status_code, again.json()["code"], _locs(again)) == (400, "already_held", [["body", "entity_uuid"]])
     assert _release(other_api, hold["uuid"]).status_code == 404  # another organisation's hold
+    no_reason = _release(api, hold["uuid"], release_reason=" ")
+    assert (no_reason.status_code, _locs(no_reason)) == (400, [["body", "release_reason"]])
+    assert ScreeningRecordsHold.objects.get().released_timestamp is None
     assert _release(api, hold["uuid"]).status_code == 200
     twice = _release(api, hold["uuid"])
     assert (twice.status_code, twice.json()["code"]) == (400, "already_released")
@@ -230,3 +235,26 @@ def test_it_says_until_when_a_register_entitys_records_are_kept(api, other_api, 
     assert (unknown.status_code, _locs(unknown)) == (404, [["query", "entity_uuid"]])
     assert (bad_key.status_code, _locs(bad_key)) == (400, [["query", "entity_key"]])
     assert read("person", owner.uuid, caller=other_api).status_code == 404  # another organisation's config
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
+def test_a_hold_asked_for_while_the_deletion_runs_finds_the_records_gone(api, lists, monkeypatch):
+    """The other order: the deletion holds the locks; the hold waits for them, then finds nothing
+    left to hold (a 404), and nothing half-written stays."""
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    cutoff = timezone.now() - RETENTION
+    [expired] = records_retention.expired_entities(cutoff=cutoff)
+
+    def place():
+        return hold_services.records_hold_place(
+            config=ScreeningConfig.objects.get(uuid=config["uuid"]), entity_key="customer_person",
+            entity_uuid=former["person"], reason=REASON,
+        )
+
+    deleted, placed = race(monkeypatch, records_retention, "audit_records_redact",
+                           lambda: records_retention.screening_records_delete(expired=expired, cutoff=cutoff), place)
+
+    assert deleted is True
+    assert isinstance(placed, Exception) and getattr(placed, "status", None) == 404, placed
+    assert not ScreeningRecordsHold.objects.exists() and not CustomerPerson.objects.exists()
