@@ -162,17 +162,18 @@ class Expired:
     entity_uuid: uuid.UUID
 
 
-def expired_entities(*, cutoff: datetime) -> list[Expired]:
-    """Every (config, entity) whose relationship ended before `cutoff`."""
+def expired_entities(*, cutoff: datetime, held: bool = False) -> list[Expired]:
+    """Every (config, entity) whose relationship ended before `cutoff` and that no hold keeps
+    (`held`: those a hold keeps)."""
     # The cheap filters first: the end is never before an own removal, nor before a person was added.
     others = entities_ended(
         EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
         .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
-    ).filter(ended__lt=cutoff, held=False)
+    ).filter(ended__lt=cutoff, held=held)
     persons = (
         CustomerPerson.objects.filter(create_timestamp__lt=cutoff)
         .annotate(ended=customer_person_ended(), held=customer_person_held())
-        .filter(ended__lt=cutoff, held=False).values_list("screening_config_id", "uuid")
+        .filter(ended__lt=cutoff, held=held).values_list("screening_config_id", "uuid")
     )
     return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"]) for g in others] + [
         Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid) for config_id, person_uuid in persons

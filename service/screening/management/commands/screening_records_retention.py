@@ -31,6 +31,8 @@ class Command(BaseCommand):
         cutoff = timezone.now() - period
         expired = expired_entities(cutoff=cutoff)
         self.stdout.write(f"Relationships that ended before {timezone.localdate(cutoff):%d.%m.%Y}: {len(expired)}.")
+        if held := len(expired_entities(cutoff=cutoff, held=True)):
+            self.stdout.write(f"Kept past the period by a legal hold, and not counted here: {held}.")
         if not dry_run:
             deleted = screening_records_delete_all(expired=expired, cutoff=cutoff)
             left = f" {len(expired) - deleted} not: monitored again meanwhile, or refused (logged)." if deleted < len(expired) else ""

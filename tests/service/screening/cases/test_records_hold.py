@@ -258,3 +258,22 @@ def test_a_hold_asked_for_while_the_deletion_runs_finds_the_records_gone(api, li
     assert deleted is True
     assert isinstance(placed, Exception) and getattr(placed, "status", None) == 404, placed
     assert not ScreeningRecordsHold.objects.exists() and not CustomerPerson.objects.exists()
+
+
+def test_the_dry_run_says_how_many_a_hold_keeps(api, lists):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    config = config_with(api, "un_security_council")
+    held = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
+    due = customer_person_make(api, config["uuid"], full_name="Ola Ny")
+    CustomerPerson.objects.filter(uuid=due["uuid"]).update(create_timestamp=timezone.now() - RETENTION * 2)
+    assert _hold(api, config["uuid"], "customer_person", held["person"]).status_code == 201
+
+    dry = StringIO()
+    call_command("screening_records_retention", "--dry-run", stdout=dry)
+
+    lines = dry.getvalue().splitlines()
+    assert lines[0].endswith(": 1.") and lines[1] == "Kept past the period by a legal hold, and not counted here: 1."
+    assert f"({api.app_customer_uuid}): customer persons 1; cases 0, of them open 0" in lines[2]
