@@ -25,7 +25,8 @@ from screening.pages import (
     acted, can_read_screening, no_aml_text, page_number, refused, require_admin, sanction_list_selected,
 )
 
-VIEWS = ("pending", "active", "persons")
+VIEWS = ("pending", "active", "persons", "holds")
+HOLDS_PER_PAGE = 50
 PENDING_FETCH = 1000  # the service's largest page: the pending list is read once and grouped here
 COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
@@ -74,10 +75,20 @@ def approvals(request):
                 context.update(_active(request, client, config))
             elif view == "persons":
                 context.update(persons_tab(request, client, config, form=None))
+            elif view == "holds":
+                context.update(_holds(request, client, config))
     except ServiceError as exc:
         context["service_error"] = service_error_text(exc)
         return render(request, "screening/approvals.html", context, status=503)
     return render(request, "screening/approvals.html", context)
+
+
+def _holds(request, client, config) -> dict:
+    """The Record holds tab: every legal hold of the config, newest first (one more than a page:
+    whether a next page exists)."""
+    number = page_number(request)
+    holds = client.holds.page(config.uuid, limit=HOLDS_PER_PAGE + 1, offset=(number - 1) * HOLDS_PER_PAGE)
+    return {"holds": holds[:HOLDS_PER_PAGE], "holds_page": number, "holds_more": len(holds) > HOLDS_PER_PAGE}
 
 
 @require_POST

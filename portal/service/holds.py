@@ -29,6 +29,7 @@ class RecordsHold:
     in_force: bool
     released_at: datetime | None
     released_by: str | None
+    release_reason: str = ""
 
     @classmethod
     def from_json(cls, data: dict) -> RecordsHold:
@@ -43,6 +44,7 @@ class RecordsHold:
             in_force=bool(data.get("in_force_flag")),
             released_at=moment(data.get("released_timestamp")),
             released_by=data.get("released_by_app_membership_email"),
+            release_reason=data.get("release_reason") or "",
         )
 
 
@@ -76,6 +78,11 @@ class HoldsArea(Area):
         params = {"entity_key": entity_key, "entity_uuid": str(entity_uuid)}
         path = f"v1/screening-config/{path_segment(config_uuid)}/records-retention"
         return RecordsRetention.from_json(self.client.get("analysis", path, params=params))
+
+    def page(self, config_uuid, *, limit: int = 50, offset: int = 0) -> list[RecordsHold]:
+        """The config's holds, newest first, in force and released."""
+        rows = self.client.get("analysis", _path(config_uuid), params={"limit": limit, "offset": offset})
+        return [RecordsHold.from_json(row) for row in rows]
 
     def place(self, config_uuid, *, entity_key: str, entity_uuid, reason: str) -> RecordsHold:
         """A 404 when the config has no records of the entity; a 400 naming `reason` or `entity_uuid`
