@@ -148,6 +148,14 @@ class HoldForm(ServiceForm):
     )
 
 
+def hold_placed_text(name: str) -> str:
+    return f"{name}'s records are held: nothing is deleted until the hold is released."
+
+
+def hold_released_text(name: str) -> str:
+    return f"The hold on {name}'s records is released: they are deleted when their retention period is over."
+
+
 class HoldReleaseForm(ServiceForm):
     """Releasing a legal hold, and why the records need not be kept any longer."""
 

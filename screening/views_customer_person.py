@@ -28,7 +28,8 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
+    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, hold_placed_text,
+    hold_released_text, national_id_held_text,
 )
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
@@ -198,7 +199,7 @@ def customer_person_hold_place(request, page: dict):
                                  reason=form.cleaned_data["reason"])
     except ServiceError as exc:
         return _refused(request, page, "hold_form", form, exc)
-    acted(request, f"{person.full_name}'s records are held: nothing is deleted until the hold is released.")
+    acted(request, hold_placed_text(person.full_name))
     return _back(page)
 
 
@@ -215,7 +216,7 @@ def customer_person_hold_release(request, page: dict, hold_uuid: uuid.UUID):
         page["holds_area"].release(hold.uuid, release_reason=form.cleaned_data["release_reason"])
     except ServiceError as exc:
         return _refused(request, page, "release_form", form, exc)
-    acted(request, f"The hold on {person.full_name}'s records is released: they are deleted when their retention period is over.")
+    acted(request, hold_released_text(person.full_name))
     return _back(page)
 
 

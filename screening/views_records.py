@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
-from screening.customer_person_form import HoldForm, HoldReleaseForm
+from screening.customer_person_form import HoldForm, HoldReleaseForm, hold_placed_text, hold_released_text
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
     acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, form_refused,
@@ -99,7 +99,7 @@ def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
                            reason=form.cleaned_data["reason"])
     except ServiceError as exc:
         return _page(request, monitoring_uuid, status=form_refused(form, exc), hold_form=form)
-    acted(request, f"{monitoring.entity_name}'s records are held: nothing is deleted until the hold is released.")
+    acted(request, hold_placed_text(monitoring.entity_name))
     return back
 
 
@@ -121,8 +121,7 @@ def monitoring_hold_release(request, monitoring_uuid: uuid.UUID, hold_uuid: uuid
         client.holds.release(hold_uuid, release_reason=form.cleaned_data["release_reason"])
     except ServiceError as exc:
         return _page(request, monitoring_uuid, status=form_refused(form, exc), release_form=form)
-    acted(request, f"The hold on {monitoring.entity_name}'s records is released: they are deleted when their "
-                   "retention period is over.")
+    acted(request, hold_released_text(monitoring.entity_name))
     return redirect("screening:monitoring", monitoring.uuid)
 
 
