@@ -56,6 +56,7 @@ class RecordsRetention:
     retained_until: datetime | None  # None while monitored, while held, or when nothing is deleted by age
     held: bool  # by its own hold or its company's
     hold: RecordsHold | None  # its own hold in force
+    company_holds: tuple[RecordsHold, ...] = ()  # holds on companies it is screened for, which keep it too
 
     @property
     def kept_years(self) -> int | None:
@@ -69,6 +70,7 @@ class RecordsRetention:
             retained_until=moment(data.get("retained_until")),
             held=bool(data.get("records_held_flag")),
             hold=RecordsHold.from_json(hold) if hold else None,
+            company_holds=tuple(RecordsHold.from_json(row) for row in data.get("company_records_holds") or ()),
         )
 
 

@@ -104,4 +104,5 @@ def records_retention_get(request: HttpRequest, screening_config_uuid: uuid.UUID
     hold = selectors.records_holds_list(
         config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid, in_force=True
     ).first()
-    return s.entity_records_out(records, hold)
+    company_holds = selectors.company_holds_keeping(config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid)
+    return s.entity_records_out(records, hold, company_holds)

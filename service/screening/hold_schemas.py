@@ -84,9 +84,12 @@ class EntityRecordsOut(Schema):
     )
     records_held_flag: bool = Field(description="A hold in force keeps the records (its own, or its company's)")
     records_hold: RecordsHoldOut | None = Field(description="The hold in force on the entity itself, if any")
+    company_records_holds: list[RecordsHoldOut] = Field(
+        description="The holds in force on companies the entity is monitored for, which keep its records too"
+    )
 
 
-def entity_records_out(records, hold) -> dict:
+def entity_records_out(records, hold, company_holds) -> dict:
     return {
         "entity_key": records.entity_key,
         "entity_uuid": records.entity_uuid,
@@ -95,4 +98,5 @@ def entity_records_out(records, hold) -> dict:
         "retained_until": retained_until(records.relationship_ended, held=records.held),
         "records_held_flag": records.held,
         "records_hold": records_hold_out(hold) if hold else None,
+        "company_records_holds": [records_hold_out(company_hold) for company_hold in company_holds],
     }

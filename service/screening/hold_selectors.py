@@ -64,3 +64,14 @@ def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid:
         raise not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
                         ["query", "entity_uuid"])
     return EntityRecords(entity_key, entity_uuid, row[0], bool(row[1]))
+
+
+def company_holds_keeping(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid.UUID) -> QuerySet[ScreeningRecordsHold]:
+    """The holds in force on companies the entity is monitored for in the config: they keep its
+    records too (`records_retention.records_held`)."""
+    companies = EntityMonitoring.objects.filter(
+        screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, related_company__isnull=False
+    ).values("related_company_id")
+    return records_holds_list(config=config, entity_key=EntityMonitoring.EntityKey.COMPANY, in_force=True).filter(
+        entity_uuid__in=companies
+    ).exclude(entity_uuid=entity_uuid)  # a company's own monitoring names it as its related company: its own hold

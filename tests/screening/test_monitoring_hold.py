@@ -76,8 +76,8 @@ def test_a_hold_on_the_company_keeps_its_owner_until_released(admin, former):
     assert f"<strong>Held past the retention period</strong>: {REASON}" in page
     assert 'data-testid="records-retention"' not in page
     owner = html.unescape(admin.get(_page(former["owner"])).content.decode())
-    assert ('data-testid="records-hold">Held past the retention period with the records of a company Kari Nordmann '
-            "was screened for") in owner
+    assert ('data-testid="records-hold">Held past the retention period with the records of Nordlys AS: a hold on a '
+            "company keeps the persons screened for it.") in owner
     assert 'data-testid="hold-form"' not in owner
     assert screening_records_retention.apply().get() == 0
 

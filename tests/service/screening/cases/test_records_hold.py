@@ -225,6 +225,8 @@ def test_it_says_until_when_a_register_entitys_records_are_kept(api, other_api, 
     hold = _hold(api, config["uuid"], "company", company.uuid).json()
     on_owner, on_company = read("person", owner.uuid).json(), read("company", company.uuid).json()
     assert (on_owner["records_held_flag"], on_owner["retained_until"], on_owner["records_hold"]) == (True, None, None)
+    assert [(h["uuid"], h["entity_label"]) for h in on_owner["company_records_holds"]] == [(hold["uuid"], "Nordlys AS")]
+    assert on_company["company_records_holds"] == []
     assert (on_company["records_held_flag"], on_company["records_hold"]["uuid"]) == (True, hold["uuid"])
     settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS = 0
     assert _release(api, hold["uuid"]).status_code == 200
