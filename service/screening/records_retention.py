@@ -125,10 +125,10 @@ def records_held(*, config_field: str, entity_field: str, entity_key: str | None
         return Value(entity_key) if entity_key is not None else ref("entity_key")
 
     in_force = ScreeningRecordsHold.objects.filter(screening_config_id=OuterRef(config_field), released_timestamp__isnull=True)
-    held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field))))
-    if entity_key != EntityMonitoring.EntityKey.CUSTOMER_PERSON:  # a customer person is monitored for no company
-        companies = _companies_monitored_for(config_field, entity_field, key)
-        held |= Q(Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies)))
+    companies = _companies_monitored_for(config_field, entity_field, key)  # a customer person's too: the API allows it
+    held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)))) | Q(
+        Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies))
+    )
     return ExpressionWrapper(held, output_field=BooleanField())
 
 

@@ -279,3 +279,26 @@ def test_the_dry_run_says_how_many_a_hold_keeps(api, lists):
     lines = dry.getvalue().splitlines()
     assert lines[0].endswith(": 1.") and lines[1] == "Kept past the period by a legal hold, and not counted here: 1."
     assert f"({api.app_customer_uuid}): customer persons 1; cases 0, of them open 0" in lines[2]
+
+
+def test_a_companys_hold_keeps_a_customer_person_monitored_for_it(api, lists):
+    """The API lets a customer person be monitored as a company's beneficial owner: the
+    company's hold keeps that person's records too."""
+    config = config_with(api, "un_security_council")
+    company = company_make(name="Nordlys AS")
+    person = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")["uuid"]
+    monitoring_make(api, config["uuid"], customer_person=person, related_company=company.uuid,
+                    type_key="beneficial_owners", decision={"approved_flag": True})
+    monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+    for monitoring in EntityMonitoring.objects.filter(screening_config_id=config["uuid"]):
+        _remove(api, config["uuid"], monitoring.uuid)
+        _removed_ago(monitoring.uuid, RETENTION * 2)
+    CustomerPerson.objects.filter(uuid=person).update(create_timestamp=timezone.now() - RETENTION * 3)
+    assert _hold(api, config["uuid"], "company", company.uuid).status_code == 201
+
+    assert screening_records_retention.apply().get() == 0
+
+    read = api.get(config_url(config["uuid"], f"/records-retention?entity_key=customer_person&entity_uuid={person}"),
+                   roles=AML).json()
+    assert (read["records_held_flag"], read["retained_until"], len(read["company_records_holds"])) == (True, None, 1)
+    assert CustomerPerson.objects.filter(uuid=person).exists()
