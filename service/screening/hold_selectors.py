@@ -12,7 +12,9 @@ from django.db.models import QuerySet
 
 from service.errors import not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
-from service.screening.records_retention import customer_person_ended, customer_person_held, entities_ended
+from service.screening.records_retention import (
+    companies_monitored_for, customer_person_ended, customer_person_held, entities_ended,
+)
 
 
 def records_holds_list(
@@ -69,9 +71,7 @@ def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid:
 def company_holds_keeping(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid.UUID) -> QuerySet[ScreeningRecordsHold]:
     """The holds in force on companies the entity is monitored for in the config: they keep its
     records too (`records_retention.records_held`)."""
-    companies = EntityMonitoring.objects.filter(
-        screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, related_company__isnull=False
-    ).values("related_company_id")
+    companies = companies_monitored_for(config=config.pk, entity_key=entity_key, entity_uuid=entity_uuid)
     return records_holds_list(config=config, entity_key=EntityMonitoring.EntityKey.COMPANY, in_force=True).filter(
         entity_uuid__in=companies
     ).exclude(entity_uuid=entity_uuid)  # a company's own monitoring names it as its related company: its own hold

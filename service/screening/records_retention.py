@@ -63,13 +63,20 @@ def retained_until(relationship_ended: datetime | None, *, held: bool = False) -
     return relationship_ended + period
 
 
-def _companies_monitored_for(config_field: str, entity_field: str, key) -> QuerySet:
-    """SQL, one level down from the outer row: the companies its entity is monitored for in its
-    config (`key(ref)` gives the entity key from a reference maker)."""
+def companies_monitored_for(*, config, entity_key, entity_uuid) -> QuerySet:
+    """The companies an entity is monitored for in a config, as values or as references to an
+    outer query (a company's own monitoring names itself)."""
     return EntityMonitoring.objects.filter(
-        screening_config_id=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
-        entity_uuid=OuterRef(OuterRef(entity_field)), related_company__isnull=False,
+        screening_config_id=config, entity_key=entity_key, entity_uuid=entity_uuid, related_company__isnull=False,
     ).values("related_company_id")
+
+
+def _companies_of_outer_row(config_field: str, entity_field: str, key) -> QuerySet:
+    """`companies_monitored_for` one level down from the outer row (`key(ref)` gives its entity key)."""
+    return companies_monitored_for(
+        config=OuterRef(OuterRef(config_field)), entity_key=key(lambda f: OuterRef(OuterRef(f))),
+        entity_uuid=OuterRef(OuterRef(entity_field)),
+    )
 
 
 def relationship_ended(
@@ -81,13 +88,14 @@ def relationship_ended(
 
     What counts are the entity's own monitorings and those of every company it is monitored
     for: a beneficial owner who stopped qualifying is still part of the company's customer
-    due diligence, and is kept as long as the company is. The outer row names its config and
+    due diligence, and is kept as long as the company is (a customer person too: the API lets
+    one be monitored as a company's owner). The outer row names its config and
     entity uuid in `config_field` and `entity_field`, and its entity key in a field
     `entity_key` unless a constant `entity_key` is given."""
     def key(ref):
         return Value(entity_key) if entity_key is not None else ref("entity_key")
 
-    companies = _companies_monitored_for(config_field, entity_field, key)
+    companies = _companies_of_outer_row(config_field, entity_field, key)
     in_config = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field))
     # Three sets, each read through an index (an OR of them would not be): the entity's own
     # monitorings, those for the companies it is monitored for, and those companies' own.
@@ -96,8 +104,6 @@ def relationship_ended(
         in_config.filter(related_company_id__in=companies),
         in_config.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies),
     )
-    if entity_key == EntityMonitoring.EntityKey.CUSTOMER_PERSON:
-        counted = counted[:1]  # a customer person is monitored for no company: the others are empty
     removals = [
         Subquery(
             monitorings.order_by().values("screening_config_id")
@@ -108,7 +114,7 @@ def relationship_ended(
     ]
     # The latest of them, NULLs aside: SQLite's GREATEST is NULL when one is, so each
     # takes the first of the others that is not (a rotation), which leaves the maximum as it is.
-    ended: Expression = removals[0] if len(removals) == 1 else Greatest(*(
+    ended: Expression = Greatest(*(
         Coalesce(*removals[i:], *removals[:i], output_field=DateTimeField()) for i in range(len(removals))
     ))
     if never_monitored_since is not None:
@@ -125,7 +131,7 @@ def records_held(*, config_field: str, entity_field: str, entity_key: str | None
         return Value(entity_key) if entity_key is not None else ref("entity_key")
 
     in_force = ScreeningRecordsHold.objects.filter(screening_config_id=OuterRef(config_field), released_timestamp__isnull=True)
-    companies = _companies_monitored_for(config_field, entity_field, key)  # a customer person's too: the API allows it
+    companies = _companies_of_outer_row(config_field, entity_field, key)
     held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)))) | Q(
         Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies))
     )

@@ -218,6 +218,33 @@ def test_a_beneficial_owner_who_stopped_qualifying_is_kept_while_the_company_is_
     assert not EntityMonitoring.objects.exists() and cases(api, config["uuid"])["elements"] == []
 
 
+def test_a_customer_person_monitored_for_a_company_is_kept_while_the_company_is(api, lists):
+    """The API lets a customer person be monitored as a company's beneficial owner: like a
+    register person, it is kept while the company is screened, and goes five years after."""
+    config = config_with(api, "un_security_council")
+    company = company_make(name="Nordlys AS")
+    person = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")["uuid"]
+    owner = monitoring_make(api, config["uuid"], customer_person=person, related_company=company.uuid,
+                            type_key="beneficial_owners", decision={"approved_flag": True})
+    own = monitoring_make(api, config["uuid"], company=company.uuid, type_key="company", decision={"approved_flag": True})
+    _remove(api, config["uuid"], owner["entity_monitoring"]["uuid"], "No longer an owner of at least 25%.")
+    _removed_ago(owner["entity_monitoring"]["uuid"], RETENTION * 2)
+    CustomerPerson.objects.filter(uuid=person).update(create_timestamp=timezone.now() - RETENTION * 3)
+
+    assert screening_records_retention.apply().get() == 0
+    assert _person_read(api, person).json()["customer_person"]["retained_until"] is None  # the company's due diligence
+
+    _remove(api, config["uuid"], own["entity_monitoring"]["uuid"], "No longer a customer.")
+    left = _removed_ago(own["entity_monitoring"]["uuid"], RETENTION - relativedelta(days=1))
+    left = left.replace(microsecond=left.microsecond // 1000 * 1000)  # the API gives milliseconds
+    assert datetime.fromisoformat(_person_read(api, person).json()["customer_person"]["retained_until"]) == left + RETENTION
+    assert screening_records_retention.apply().get() == 0
+
+    _removed_ago(own["entity_monitoring"]["uuid"], RETENTION + relativedelta(days=1))
+    assert screening_records_retention.apply().get() == 2
+    assert not CustomerPerson.objects.filter(uuid=person).exists()
+
+
 def test_the_same_person_screened_in_another_config_keeps_its_records_there(api, other_api, lists):
     owner = person_make(full_name=UN_PERSON)
     configs = [config_with(caller, "un_security_council") for caller in (api, api, other_api)]
