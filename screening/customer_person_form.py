@@ -153,7 +153,7 @@ def hold_placed_text(name: str) -> str:
 
 
 def hold_released_text(name: str) -> str:
-    return f"The hold on {name}'s records is released: they are deleted when their retention period is over."
+    return f"The hold on {name}'s records is released: their retention period applies again."
 
 
 class HoldReleaseForm(ServiceForm):

@@ -2,6 +2,7 @@
 `vakt_format.norwegian` (shared with the PDF reports); words come from portal/formatting.py."""
 
 from django import template
+from django.utils import timezone
 
 from portal import formatting as fmt
 
@@ -49,6 +50,12 @@ def day(value) -> str:
 def moment(value) -> str:
     """A moment as date and time on this deployment's clock: "26.11.2026 11:25"."""
     return fmt.moment(value)
+
+
+@register.filter
+def past(value) -> bool:
+    """True for a moment that has gone by (a deletion date that has come); False for none."""
+    return value is not None and value <= timezone.now()
 
 
 @register.filter

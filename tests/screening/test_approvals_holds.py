@@ -55,3 +55,19 @@ def test_it_lists_the_holds_newest_first_with_why_for_admins(org, admin, other_o
 def test_without_holds_it_says_what_happens_instead(org, admin):
     config_make(org.api)
     assert 'data-testid="holds-empty">No record is held past the retention period' in _tab(admin)
+
+
+def test_it_pages_the_holds(org, admin, monkeypatch):
+    monkeypatch.setattr("screening.views_approvals.HOLDS_PER_PAGE", 2)
+    config = config_make(org.api)
+    for name in ("Kari Nordmann", "Per Hansen", "Ola Berg"):
+        _hold(org, config, "customer_person", customer_person_make(org.api, config["uuid"], full_name=name)["uuid"])
+
+    first, second = _tab(admin), html.unescape(admin.get("/screening/approvals/", {"view": "holds", "page": 2}).content.decode())
+
+    assert first.count('data-testid="hold-row"') == 2 and "Ola Berg" in first and "Kari Nordmann" not in first
+    assert 'href="?view=holds&page=2">Next</a>' in first and "Previous" not in first
+    assert second.count('data-testid="hold-row"') == 1 and "Kari Nordmann" in second
+    assert 'href="?view=holds&page=1">Previous</a>' in second and ">Next<" not in second
+    beyond = html.unescape(admin.get("/screening/approvals/", {"view": "holds", "page": 3}).content.decode())
+    assert "No more holds." in beyond and 'data-testid="holds-empty"' not in beyond

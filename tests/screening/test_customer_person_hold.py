@@ -59,9 +59,15 @@ def test_a_held_person_outlives_the_period_until_the_hold_is_released(admin, for
     assert ScreeningRecordsHold.objects.get().in_force
     released = admin.post(f"{_hold(former)}{hold.uuid}/release/", {"release_reason": "Case closed."}, follow=True)
 
-    assert "The hold on Kari Nordmann's records is released" in html.unescape(released.content.decode())
+    page = html.unescape(released.content.decode())
+    assert "The hold on Kari Nordmann's records is released: their retention period applies again." in page
     assert ScreeningRecordsHold.objects.get().release_reason == "Case closed."
-    assert 'data-testid="person-retention"' in released.content.decode()
+    ended = timezone.localtime(CustomerPerson.objects.get(uuid=former).create_timestamp + relativedelta(years=5))
+    assert (f'data-testid="person-retention">The retention period ended on {ended.strftime("%d.%m.%Y")}, 5 years after '
+            "it was added. Kari Nordmann is deleted by the next daily pass, as the AML acts ask, unless put under "
+            "monitoring before.</p>") in page
+    listed = admin.get("/screening/approvals/", {"view": "persons"}).content.decode()
+    assert 'data-testid="person-kept-until">deleted by the next daily pass</div>' in listed
     assert screening_records_retention.apply().get() == 1
     assert admin.get(_page(former)).status_code == 404
 
@@ -95,12 +101,18 @@ def test_others_see_that_the_records_are_held_not_why(org, admin, former):
     assert REASON not in page and 'data-testid="hold-release"' not in page
 
 
-def test_only_admins_hold_or_release(org, former):
+def test_only_admins_hold_or_release(org, admin, former):
     for role in (Member.Role.OFFICER, Member.Role.VIEWER):
         client = org.member(f"m-{role}", role)
         assert client.post(_hold(former), {"reason": REASON}).status_code == 403
         assert 'data-testid="hold-form"' not in client.get(_page(former)).content.decode()
     assert not ScreeningRecordsHold.objects.exists()
+    assert admin.post(_hold(former), {"reason": REASON}).status_code == 302
+    hold = ScreeningRecordsHold.objects.get()
+    for role in (Member.Role.OFFICER, Member.Role.VIEWER):
+        client = org.member(f"r-{role}", role)
+        assert client.post(f"{_hold(former)}{hold.uuid}/release/", {"release_reason": "Case closed."}).status_code == 403
+    assert ScreeningRecordsHold.objects.get().in_force
 
 
 def test_a_hold_of_another_person_or_organisation_is_404(admin, org, other_org, former):

@@ -85,7 +85,12 @@ def test_a_hold_on_the_company_keeps_its_owner_until_released(admin, former):
     released = admin.post(f"{_page(former['company'])}hold/{hold.uuid}/release/", {"release_reason": "Case closed."},
                           follow=True)
 
-    assert "The hold on Nordlys AS's records is released" in html.unescape(released.content.decode())
+    page = html.unescape(released.content.decode())
+    assert "The hold on Nordlys AS's records is released: their retention period applies again." in page
+    ended = _day(EntityMonitoring.objects.get(uuid=former["company"]).removed_timestamp + RETENTION)
+    assert (f'data-testid="records-retention">The retention period of its records ended on {ended}, 5 years after its '
+            "last monitoring was removed. The monitorings and the cases of Nordlys AS in this setup are deleted by the "
+            "next daily pass, as the AML acts ask, unless monitored again before; the register keeps the company.</p>") in page
     assert screening_records_retention.apply().get() == 2
     assert admin.get(_page(former["company"])).status_code == 404
 
@@ -131,13 +136,21 @@ def test_only_admins_hold_and_a_customer_persons_monitoring_holds_on_its_page(or
         client = org.member(f"m-{role}", role)
         assert client.post(f"{_page(former['company'])}hold/", {"reason": REASON}).status_code == 403
         assert 'data-testid="hold-form"' not in client.get(_page(former["company"])).content.decode()
+    assert admin.post(f"{_page(former['company'])}hold/", {"reason": REASON}).status_code == 302
+    hold = ScreeningRecordsHold.objects.get()
+    officer = org.member("officer", Member.Role.OFFICER)
+    page = html.unescape(officer.get(_page(former["company"])).content.decode())
+    assert '<strong>Held past the retention period</strong> <span class="text-secondary">(admins read why)</span>' in page
+    assert REASON not in page and 'data-testid="hold-release"' not in page
+    released = officer.post(f"{_page(former['company'])}hold/{hold.uuid}/release/", {"release_reason": "Case closed."})
+    assert released.status_code == 403 and ScreeningRecordsHold.objects.get().in_force
     config = config_make(org.api)
     person = customer_person_make(org.api, config["uuid"], full_name="Per Hansen")["uuid"]
     customer = monitoring_make(org.api, config["uuid"], customer_person=person)["entity_monitoring"]["uuid"]
     page = admin.get(_page(customer)).content.decode()
     assert 'data-testid="hold-form"' not in page and 'data-testid="records-retention"' not in page  # its page says it
     assert admin.post(f"{_page(customer)}hold/", {"reason": REASON}).status_code == 404
-    assert not ScreeningRecordsHold.objects.exists()
+    assert ScreeningRecordsHold.objects.count() == 1  # the company's only
 
 
 def test_another_organisations_monitoring_or_a_strange_hold_is_404(admin, other_org, former):
