@@ -152,6 +152,10 @@ def hold_placed_text(name: str) -> str:
     return f"{name}'s records are held: nothing is deleted until the hold is released."
 
 
+def hold_in_force_text(name: str) -> str:
+    return f"A hold on {name}'s records is in force already."
+
+
 def hold_released_text(name: str) -> str:
     return f"The hold on {name}'s records is released: their retention period applies again."
 

@@ -28,8 +28,8 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, hold_placed_text,
-    hold_released_text, national_id_held_text,
+    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, hold_in_force_text,
+    hold_placed_text, hold_released_text, national_id_held_text,
 )
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
@@ -189,7 +189,7 @@ def customer_person_monitor(request, page: dict):
 def customer_person_hold_place(request, page: dict):
     person = page["detail"].person
     if page["detail"].hold is not None:
-        messages.info(request, f"A hold on {person.full_name}'s records is in force already.")
+        messages.info(request, hold_in_force_text(person.full_name))
         return _back(page)
     form = HoldForm(request.POST)
     if not form.is_valid():

@@ -23,7 +23,9 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
-from screening.customer_person_form import HoldForm, HoldReleaseForm, hold_placed_text, hold_released_text
+from screening.customer_person_form import (
+    HoldForm, HoldReleaseForm, hold_in_force_text, hold_placed_text, hold_released_text,
+)
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
     acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, form_refused,
@@ -89,7 +91,7 @@ def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
         return _unread(request, monitoring_uuid, "The hold was not placed.", exc)
     back = redirect("screening:monitoring", monitoring.uuid)
     if records.hold is not None:
-        messages.info(request, f"A hold on {monitoring.entity_name}'s records is in force already.")
+        messages.info(request, hold_in_force_text(monitoring.entity_name))
         return back
     form = HoldForm(request.POST)
     if not form.is_valid():

@@ -42,6 +42,13 @@ def records_hold_get(*, app_customer_uuid: uuid.UUID, records_hold_uuid: uuid.UU
     return hold
 
 
+def records_not_found(*, entity_key: str, entity_uuid: uuid.UUID, where: str) -> Exception:
+    """The 404 for an entity the config has no screening records of, naming `entity_uuid` in the
+    request's `where` (body or query)."""
+    return not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
+                     [where, "entity_uuid"])
+
+
 @dataclass(frozen=True)
 class EntityRecords:
     entity_key: str
@@ -63,8 +70,7 @@ def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid:
         monitorings = EntityMonitoring.objects.filter(screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid)
         row = entities_ended(monitorings).values_list("ended", "held").first()
     if row is None:
-        raise not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
-                        ["query", "entity_uuid"])
+        raise records_not_found(entity_key=entity_key, entity_uuid=entity_uuid, where="query")
     return EntityRecords(entity_key, entity_uuid, row[0], bool(row[1]))
 
 

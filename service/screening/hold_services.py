@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from service.audit.services import Actor, audit_record
 from service.companies.models import Company, Person
-from service.errors import bad_field, not_found
+from service.errors import bad_field
+from service.screening.hold_selectors import records_not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
 
 REASON_MAX_LENGTH = 1000
@@ -71,8 +72,7 @@ def records_hold_place(
     try:
         with transaction.atomic():
             if not _lock_records(config=config, entity_key=entity_key, entity_uuid=entity_uuid):
-                raise not_found(f"{entity_key.replace('_', ' ')} with screening records in this config", entity_uuid,
-                                ["body", "entity_uuid"])
+                raise records_not_found(entity_key=entity_key, entity_uuid=entity_uuid, where="body")
             in_force = ScreeningRecordsHold.objects.filter(
                 screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, released_timestamp__isnull=True)
             if in_force.exists():
