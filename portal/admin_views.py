@@ -38,7 +38,7 @@ AUDIT_GROUPS = {
     "cases": ("Case reviews and assignments", "screening_case.review,screening_case.assign"),
     "monitoring": ("Monitoring decisions, removals and record holds",
                    "entity_monitoring.decide,entity_monitoring.remove,screening_records.delete,"
-                   "records_hold.place,records_hold.release"),
+                   "records_hold.place,records_hold.release_request,records_hold.release,records_hold.keep"),
     "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
     "batches": ("Batch screening", "screening_batch.create,screening_batch.delete"),

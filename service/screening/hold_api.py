@@ -8,6 +8,7 @@ import uuid
 from django.http import HttpRequest
 from ninja import Query, Router, Status
 
+from service.openapi import conflict_answer
 from service.pagination import PageQuery
 from service.screening import hold_schemas as s
 from service.screening import hold_selectors as selectors
@@ -69,22 +70,46 @@ def records_hold_list(request: HttpRequest, screening_config_uuid: uuid.UUID, qu
 
 @router.post(
     "/records-hold/{records_hold_uuid}/release",
-    response=s.RecordsHoldOut,
+    response={200: s.RecordsHoldOut, 202: s.RecordsHoldOut},
     summary="Extension: release a hold on screening records",
     description=(
         "`release_reason` says why the records need not be kept any longer. From now they are deleted when their "
         "retention period is over (by the next daily pass when it is over already). The hold stays as history "
-        "until the records go. Releasing twice is a 400 `already_released`."
+        "until the records go. Releasing twice is a 400 `already_released`. With the config's "
+        "`four_eyes_review_flag` a release takes two members: the first call asks for it (202; the hold stays in "
+        "force, with `release_requested_*`), a call naming another member confirms it (200); the one who asked "
+        "confirming is a 409 `four_eyes_required`, a call naming no member a 400 `member_required`."
+    ),
+    openapi_extra=EXTENSION | conflict_answer("Four-eyes review: another member must confirm the release (four_eyes_required)"),
+)
+def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldReleaseIn):
+    hold = _hold_of(request, records_hold_uuid)
+    hold, released = services.records_hold_release(
+        hold=hold, release_reason=payload.release_reason, actor=acting(request, payload.app_membership_uuid)
+    )
+    return Status(200 if released else 202, s.records_hold_out(hold))
+
+
+@router.post(
+    "/records-hold/{records_hold_uuid}/keep",
+    response=s.RecordsHoldOut,
+    summary="Extension: turn down a release asked for under four-eyes review",
+    description=(
+        "`keep_reason` says why the records are still needed. The hold stays in force with no release waiting "
+        "(the member who asked may withdraw so). A 400 `no_release_requested` when none waits, `already_released` "
+        "when the hold is released."
     ),
     openapi_extra=EXTENSION,
 )
-def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldReleaseIn):
-    principal = aml_principal(request)
-    hold = selectors.records_hold_get(app_customer_uuid=principal.app_customer_uuid, records_hold_uuid=records_hold_uuid)
-    hold = services.records_hold_release(
-        hold=hold, release_reason=payload.release_reason, actor=acting(request, payload.app_membership_uuid)
-    )
+def records_hold_keep(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldKeepIn):
+    hold = _hold_of(request, records_hold_uuid)
+    hold = services.records_hold_keep(hold=hold, keep_reason=payload.keep_reason, actor=acting(request, payload.app_membership_uuid))
     return s.records_hold_out(hold)
+
+
+def _hold_of(request: HttpRequest, records_hold_uuid: uuid.UUID):
+    principal = aml_principal(request)
+    return selectors.records_hold_get(app_customer_uuid=principal.app_customer_uuid, records_hold_uuid=records_hold_uuid)
 
 
 @router.get(

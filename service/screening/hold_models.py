@@ -5,7 +5,8 @@ dispute) can need a former customer's records after the five years of the AML ac
 the acts allow keeping them longer for it. While a hold is placed and not released,
 `records_retention` deletes nothing of the entity in that config; a hold on a company
 keeps the records of the persons screened for it too. Released holds stay as history
-until the records themselves go, and go with them (their reason can name a person).
+until the records themselves go, and go with them (their reason can name a person). With
+the config's four-eyes review on, a release takes two members: one asks, another confirms.
 """
 
 import uuid
@@ -32,6 +33,13 @@ class ScreeningRecordsHold(models.Model):
         "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
     )
     release_reason = models.TextField(blank=True)
+    # With the config's four-eyes review, a release is first asked for by one member and takes
+    # effect when another confirms it (`hold_services.records_hold_release`); kept as history.
+    release_requested_timestamp = models.DateTimeField(null=True, blank=True)
+    release_requested_by = models.ForeignKey(
+        "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+    )
+    release_request_reason = models.TextField(blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["screening_config", "entity_uuid"], name="records_hold_config_entity")]
@@ -48,3 +56,8 @@ class ScreeningRecordsHold(models.Model):
     @property
     def in_force(self) -> bool:
         return self.released_timestamp is None
+
+    @property
+    def release_requested(self) -> bool:
+        """A release was asked for and waits for a second member (four-eyes)."""
+        return self.in_force and self.release_requested_timestamp is not None

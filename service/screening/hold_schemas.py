@@ -43,6 +43,18 @@ class RecordsHoldOut(Schema):
     released_by_app_membership_uuid: uuid.UUID | None
     released_by_app_membership_email: str | None
     release_reason: str
+    four_eyes_release_flag: bool = Field(
+        description="The config's four-eyes review is on: a release is asked for by one member and confirmed by another"
+    )
+    release_requested_timestamp: datetime | None = Field(description="When a release was asked for (four-eyes)")
+    release_requested_by_app_membership_uuid: uuid.UUID | None
+    release_requested_by_app_membership_email: str | None = Field(description="Who asked: another member confirms")
+    release_request_reason: str
+
+
+class RecordsHoldKeepIn(Schema):
+    keep_reason: str = Field(..., max_length=REASON_MAX_LENGTH, description="Why the records are still needed")
+    app_membership_uuid: uuid.UUID | None = Field(None, description="The member who keeps the hold, for the audit log")
 
 
 def records_hold_out(hold, *, label: str | None = None) -> dict:
@@ -62,6 +74,11 @@ def records_hold_out(hold, *, label: str | None = None) -> dict:
         "released_by_app_membership_uuid": hold.released_by_id,
         "released_by_app_membership_email": hold.released_by.email if hold.released_by else None,
         "release_reason": hold.release_reason,
+        "four_eyes_release_flag": hold.screening_config.four_eyes_review_flag,
+        "release_requested_timestamp": hold.release_requested_timestamp,
+        "release_requested_by_app_membership_uuid": hold.release_requested_by_id,
+        "release_requested_by_app_membership_email": hold.release_requested_by.email if hold.release_requested_by else None,
+        "release_request_reason": hold.release_request_reason,
     }
 
 

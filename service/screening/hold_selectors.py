@@ -17,6 +17,9 @@ from service.screening.records_retention import (
 )
 
 
+HOLD_RELATED = ("screening_config", "app_membership", "released_by", "release_requested_by")  # what its Out reads
+
+
 def records_holds_list(
     *, config: ScreeningConfig, entity_key: str | None = None, entity_uuid: uuid.UUID | None = None,
     in_force: bool | None = None,
@@ -29,13 +32,13 @@ def records_holds_list(
         holds = holds.filter(entity_uuid=entity_uuid)
     if in_force is not None:
         holds = holds.filter(released_timestamp__isnull=in_force)
-    return holds.select_related("app_membership", "released_by").order_by("-create_timestamp", "uuid")
+    return holds.select_related(*HOLD_RELATED).order_by("-create_timestamp", "uuid")
 
 
 def records_hold_get(*, app_customer_uuid: uuid.UUID, records_hold_uuid: uuid.UUID) -> ScreeningRecordsHold:
     hold = (
         ScreeningRecordsHold.objects.filter(pk=records_hold_uuid, screening_config__app_customer_id=app_customer_uuid)
-        .select_related("screening_config", "app_membership", "released_by").first()
+        .select_related(*HOLD_RELATED).first()
     )
     if hold is None:
         raise not_found("records hold", records_hold_uuid)

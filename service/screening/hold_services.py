@@ -10,7 +10,8 @@ from django.utils import timezone
 from service.audit.services import Actor, audit_record
 from service.companies.models import Company, Person
 from service.errors import bad_field
-from service.screening.hold_selectors import records_not_found
+from service.screening.case_services import FourEyesRequired
+from service.screening.hold_selectors import HOLD_RELATED, records_not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
 
 REASON_MAX_LENGTH = 1000
@@ -81,7 +82,7 @@ def records_hold_place(
                 screening_config=config, entity_key=entity_key, entity_uuid=entity_uuid, reason=reason,
                 app_membership=actor.app_membership,
             )
-            _audit(hold, config, actor, "records_hold.place", {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason})
+            _audit(hold, actor, "records_hold.place", {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason})
     except IntegrityError as error:
         # A backstop: the locks make a second placement wait and then see the first. PostgreSQL
         # names the constraint, SQLite its table.
@@ -91,27 +92,74 @@ def records_hold_place(
     return hold
 
 
-def records_hold_release(*, hold: ScreeningRecordsHold, release_reason: str, actor: Actor | None = None) -> ScreeningRecordsHold:
+def records_hold_release(
+    *, hold: ScreeningRecordsHold, release_reason: str, actor: Actor | None = None
+) -> tuple[ScreeningRecordsHold, bool]:
     """End the hold, saying why (the investigation closed): from now the records are deleted when
-    their retention period is over (by the next daily pass when it is over already). Releasing
-    twice is a 400."""
+    their retention period is over (by the next daily pass when it is over already). With the
+    config's four-eyes review a release takes two members: the first call asks for it and the hold
+    stays in force; a call by another member confirms it. The hold and whether it is released now.
+    Releasing twice is a 400; confirming one's own request a 409 `four_eyes_required`."""
     release_reason = _reason(release_reason, "release_reason", "say why the records need not be kept any longer")
     actor = actor or Actor()
     with transaction.atomic():
-        now = timezone.now()
-        released = ScreeningRecordsHold.objects.filter(pk=hold.pk, released_timestamp__isnull=True).update(
-            released_timestamp=now, released_by=actor.app_membership, release_reason=release_reason,
-        )
-        if not released:
-            raise bad_field(["path", "records_hold_uuid"], "the hold was released already", code="already_released")
-        hold.released_timestamp, hold.released_by, hold.release_reason = now, actor.app_membership, release_reason
-        _audit(hold, hold.screening_config, actor, "records_hold.release", {"released_flag": True, "release_reason": release_reason})
-    return hold
+        locked = _locked_in_force(hold)
+        member, now = actor.app_membership, timezone.now()
+        if locked.screening_config.four_eyes_review_flag:
+            if member is None:
+                raise bad_field(["body", "app_membership_uuid"], "with four-eyes review a release names the member who "
+                                "makes it, so that a second member can confirm it", code="member_required")
+            if locked.release_requested_timestamp is None:
+                locked.release_requested_timestamp, locked.release_requested_by = now, member
+                locked.release_request_reason = release_reason
+                locked.save(update_fields=["release_requested_timestamp", "release_requested_by", "release_request_reason"])
+                _audit(locked, actor, "records_hold.release_request", {"release_request_reason": release_reason})
+                return locked, False
+            if locked.release_requested_by_id == member.pk:
+                raise FourEyesRequired(
+                    f"Four-eyes review: {member.email} asked for this release, so another admin must confirm it. "
+                    "You can withdraw the request by keeping the hold.", loc=["body", "app_membership_uuid"],
+                )
+        locked.released_timestamp, locked.released_by, locked.release_reason = now, member, release_reason
+        locked.save(update_fields=["released_timestamp", "released_by", "release_reason"])
+        after = {"released_flag": True, "release_reason": release_reason}
+        if locked.release_requested_timestamp is not None:
+            after["release_requested_by"] = locked.release_requested_by.email if locked.release_requested_by else None
+        _audit(locked, actor, "records_hold.release", after)
+    return locked, True
 
 
-def _audit(hold: ScreeningRecordsHold, config: ScreeningConfig, actor: Actor, action: str, after: dict) -> None:
+def records_hold_keep(*, hold: ScreeningRecordsHold, keep_reason: str, actor: Actor | None = None) -> ScreeningRecordsHold:
+    """Turn down a release asked for under four-eyes review (or withdraw one's own request): the
+    hold stays in force with no release waiting. A 400 when none waits."""
+    keep_reason = _reason(keep_reason, "keep_reason", "say why the records are still needed")
+    with transaction.atomic():
+        locked = _locked_in_force(hold)
+        if locked.release_requested_timestamp is None:
+            raise bad_field(["path", "records_hold_uuid"], "no release of this hold waits for a decision",
+                            code="no_release_requested")
+        asked_by = locked.release_requested_by.email if locked.release_requested_by else None
+        locked.release_requested_timestamp, locked.release_requested_by, locked.release_request_reason = None, None, ""
+        locked.save(update_fields=["release_requested_timestamp", "release_requested_by", "release_request_reason"])
+        _audit(locked, actor or Actor(), "records_hold.keep", {"keep_reason": keep_reason, "release_requested_by": asked_by})
+    return locked
+
+
+def _locked_in_force(hold: ScreeningRecordsHold) -> ScreeningRecordsHold:
+    """The hold read again under a row lock (two releases at once: the second sees the first);
+    a 400 when it is released already."""
+    locked = (
+        ScreeningRecordsHold.objects.select_for_update(of=("self",))
+        .select_related(*HOLD_RELATED).get(pk=hold.pk)
+    )
+    if not locked.in_force:
+        raise bad_field(["path", "records_hold_uuid"], "the hold was released already", code="already_released")
+    return locked
+
+
+def _audit(hold: ScreeningRecordsHold, actor: Actor, action: str, after: dict) -> None:
     audit_record(
-        app_customer_uuid=config.app_customer_id, actor=actor, action=action, object_type="records_hold",
+        app_customer_uuid=hold.screening_config.app_customer_id, actor=actor, action=action, object_type="records_hold",
         object_uuid=hold.uuid, object_label=entity_label(entity_key=hold.entity_key, entity_uuid=hold.entity_uuid),
         after=after,
     )

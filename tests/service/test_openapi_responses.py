@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from service.companies import services
 from service.companies.analysis import analysis_refresh
+from service.screening.models import ScreeningConfig
 from tests.conftest import ALL_ROLES
 from tests.service.companies.factories import accounts_make, collection_case_make, company_make, person_make, role_make
 from tests.service.screening.batch.conftest import csv_bytes
@@ -217,6 +218,12 @@ def _writes(walk: Walk, company) -> None:
     r = walk.call("post", CONFIG + "/records-hold", body={
         "entity_key": "customer_person", "entity_uuid": walk.ids["customer_person_uuid"], "reason": "Asked for by the police."})
     walk.result(r, "uuid", "records_hold_uuid")
+    four_eyes = ScreeningConfig.objects.filter(uuid=walk.ids["screening_config_uuid"])
+    four_eyes.update(four_eyes_review_flag=True)  # a release asked for (202), then turned down
+    walk.call("post", V1 + "/records-hold/{records_hold_uuid}/release",
+              body={"release_reason": "The case is closed.", "app_membership_uuid": reviewer})
+    walk.call("post", V1 + "/records-hold/{records_hold_uuid}/keep", body={"keep_reason": "Økokrim needs them longer."})
+    four_eyes.update(four_eyes_review_flag=False)
     walk.call("post", V1 + "/records-hold/{records_hold_uuid}/release", body={"release_reason": "The case is closed."})
 
     rows = [{"type": "person", "id": "1", "name": UN_PERSON, "birth_date": "1966-03-14", "nationality": "ru",

@@ -38,5 +38,6 @@ def leaks(response, secrets: set[str], sent: str) -> list[str]:
 def write_order(op):
     method, path = op
     # Reads first, then writes; deletes last, the deepest resource first (B's own controls stay valid).
-    rank = {"get": 0, "post": 1, "patch": 2, "put": 2, "delete": 3}[method]
+    # A release ends a hold: after the writes that need it in force (keep).
+    rank = {"get": 0, "post": 1, "patch": 2, "put": 2, "delete": 3}[method] + (0.5 if path.endswith("/release") else 0)
     return (rank, -len(path) if method == "delete" else 0)

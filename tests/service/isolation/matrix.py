@@ -189,6 +189,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/records-hold"): Private(
         crossed=(("filtering on A's person", lambda a, b: {"query": {"entity_uuid": a.ids["customer_person_uuid"]}}),)),
     (POST, f"{A}/records-hold/{{records_hold_uuid}}/release"): Private(body=lambda w: {"release_reason": "Saken er avsluttet."}),
+    (POST, f"{A}/records-hold/{{records_hold_uuid}}/keep"): Private(body=lambda w: {"keep_reason": "Saken er ikke avsluttet."}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/records-retention"): Private(
         query=lambda w: {"entity_key": "customer_person", "entity_uuid": w.ids["customer_person_uuid"]},
         crossed=(("A's person through B's config", lambda a, b: {"query": {

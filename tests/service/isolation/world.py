@@ -14,8 +14,11 @@ import json
 from dataclasses import dataclass, field
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
-from service.screening.models import PersonLocationType, ScreeningCaseReviewStatus, EntityMatchDecisionType
+from service.screening.models import (
+    EntityMatchDecisionType, PersonLocationType, ScreeningCaseReviewStatus, ScreeningRecordsHold,
+)
 from tests.conftest import ApiCaller, make_caller
 from tests.service.screening.helpers import category_uuid, monitoring_body
 
@@ -123,6 +126,8 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     hold = _ok(w.call("post", f"{V1}/screening-config/{cfg}/records-hold", body={
         "entity_key": "customer_person", "entity_uuid": listed["uuid"], "reason": f"Holdgrunn {tag}"}))
     w.ids["records_hold_uuid"] = hold["uuid"]
+    # A release asked for under four-eyes review, waiting to be confirmed or kept (the keep control).
+    ScreeningRecordsHold.objects.filter(uuid=hold["uuid"]).update(release_requested_timestamp=timezone.now())
     w.secrets |= {hold["uuid"], f"Holdgrunn {tag}"}
 
     with capture(execute=True):  # the batch runs on commit
