@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from service.audit.actions import ACTIONS
+from service.screening.models import ScreeningConfig
 from tests.service.audit.helpers import ADMIN, V1, audit_events
 from tests.service.companies.factories import company_make
 from tests.service.screening.cases.conftest import UN_PERSON, _committing, lists  # noqa: F401 (fixtures)
@@ -58,6 +59,11 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
               {"removed_flag": True, "removal_reason": "No longer a customer.", **acting}))
     hold = _ok(api.post(config_url(config["uuid"], "/records-hold"), {
         "entity_key": "customer_person", "entity_uuid": person, "reason": "Asked for by the police.", **acting}, roles=AML), 201)
+    four_eyes = ScreeningConfig.objects.filter(uuid=config["uuid"])
+    four_eyes.update(four_eyes_review_flag=True)  # a release asked for, withdrawn, then made alone
+    _ok(api.post(f"{V1}/records-hold/{hold['uuid']}/release", {"release_reason": "The case is closed.", **acting}, roles=AML), 202)
+    _ok(api.post(f"{V1}/records-hold/{hold['uuid']}/keep", {"keep_reason": "Not yet.", **acting}, roles=AML))
+    four_eyes.update(four_eyes_review_flag=False)
     _ok(api.post(f"{V1}/records-hold/{hold['uuid']}/release", {"release_reason": "The case is closed.", **acting}, roles=AML))
     # A file screened at once (the acting member rides in the query: the body is the file).
     csv_file = SimpleUploadedFile("kunder.csv", b"name\nKari Nordmann\nOla Hansen\n", content_type="text/csv")
