@@ -37,7 +37,8 @@ FIELD_OF = {
     },
     "monitoring": {"monitoring_comment": "comment", "decision_comment": "comment"},
     "hold": {"reason": "reason", "entity_uuid": "reason"},
-    "hold_release": {"release_reason": "release_reason"},
+    "hold_release": {"release_reason": "release_reason", "app_membership_uuid": "release_reason"},
+    "hold_keep": {"keep_reason": "keep_reason"},
 }
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
@@ -134,42 +135,6 @@ class MonitoringForm(ServiceForm):
 
     approve = forms.BooleanField(required=False, initial=True, label="Screen from now on (approve the monitoring)")
     comment = forms.CharField(required=False, max_length=4000, label="Why this person is screened")
-
-
-class HoldForm(ServiceForm):
-    """A legal hold on a person's screening records: kept past the retention period, and why."""
-
-    service_step = "hold"
-
-    reason = forms.CharField(
-        max_length=1000, label="Why the records are kept",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. our case 2026-114: the police asked for the records"}),
-        error_messages={"required": "Say why the records are kept."},
-    )
-
-
-def hold_placed_text(name: str) -> str:
-    return f"{name}'s records are held: nothing is deleted until the hold is released."
-
-
-def hold_in_force_text(name: str) -> str:
-    return f"A hold on {name}'s records is in force already."
-
-
-def hold_released_text(name: str) -> str:
-    return f"The hold on {name}'s records is released: their retention period applies again."
-
-
-class HoldReleaseForm(ServiceForm):
-    """Releasing a legal hold, and why the records need not be kept any longer."""
-
-    service_step = "hold_release"
-
-    release_reason = forms.CharField(
-        max_length=1000, label="Why the hold is released",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. case 2026-114 closed"}),
-        error_messages={"required": "Say why the records need not be kept any longer."},
-    )
 
 
 class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, MonitoringForm):

@@ -42,6 +42,8 @@ urlpatterns = [
     path("monitorings/<uuid:monitoring_uuid>/hold/", views_records.monitoring_hold_place, name="monitoring-hold"),
     path("monitorings/<uuid:monitoring_uuid>/hold/<uuid:hold_uuid>/release/", views_records.monitoring_hold_release,
          name="monitoring-hold-release"),
+    path("monitorings/<uuid:monitoring_uuid>/hold/<uuid:hold_uuid>/keep/", views_records.monitoring_hold_keep,
+         name="monitoring-hold-keep"),
     # a customer person's page (admins correct the details, add or remove a national id or an address)
     path("customer-persons/<uuid:customer_person_uuid>/", views_customer_person.customer_person_page, name="customer-person"),
     path("customer-persons/<uuid:customer_person_uuid>/correct/", views_customer_person.customer_person_correct,
@@ -56,6 +58,8 @@ urlpatterns = [
          name="customer-person-hold"),
     path("customer-persons/<uuid:customer_person_uuid>/hold/<uuid:hold_uuid>/release/",
          views_customer_person.customer_person_hold_release, name="customer-person-hold-release"),
+    path("customer-persons/<uuid:customer_person_uuid>/hold/<uuid:hold_uuid>/keep/",
+         views_customer_person.customer_person_hold_keep, name="customer-person-hold-keep"),
     path("customer-persons/<uuid:customer_person_uuid>/national-ids/<uuid:national_identification_uuid>/remove/",
          views_customer_person.customer_person_national_id_remove, name="customer-person-national-id-remove"),
     path("customer-persons/<uuid:customer_person_uuid>/addresses/<uuid:location_uuid>/remove/",

@@ -28,9 +28,9 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, HoldForm, HoldReleaseForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, hold_in_force_text,
-    hold_placed_text, hold_released_text, national_id_held_text,
+    AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
 )
+from screening.holds import hold_forms, hold_in_force_text, hold_keep_send, hold_place_send, hold_release_send
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
@@ -191,33 +191,29 @@ def customer_person_hold_place(request, page: dict):
     if page["detail"].hold is not None:
         messages.info(request, hold_in_force_text(person.full_name))
         return _back(page)
-    form = HoldForm(request.POST)
-    if not form.is_valid():
-        return _render(request, page, hold_form=form)
-    try:
-        page["holds_area"].place(person.config_uuid, entity_key="customer_person", entity_uuid=person.uuid,
-                                 reason=form.cleaned_data["reason"])
-    except ServiceError as exc:
-        return _refused(request, page, "hold_form", form, exc)
-    acted(request, hold_placed_text(person.full_name))
-    return _back(page)
+    refused = hold_place_send(request, page["holds_area"], config_uuid=person.config_uuid, entity_key="customer_person",
+                              entity_uuid=person.uuid, name=person.full_name)
+    return _back(page) if refused is None else _render(request, page, status=refused.status, **refused.forms())
 
 
 @_admin_form()
 def customer_person_hold_release(request, page: dict, hold_uuid: uuid.UUID):
-    person = page["detail"].person
+    refused = hold_release_send(request, page["holds_area"], _hold_of(page, hold_uuid), name=page["detail"].person.full_name)
+    return _back(page) if refused is None else _render(request, page, status=refused.status, **refused.forms())
+
+
+@_admin_form()
+def customer_person_hold_keep(request, page: dict, hold_uuid: uuid.UUID):
+    refused = hold_keep_send(request, page["holds_area"], _hold_of(page, hold_uuid), name=page["detail"].person.full_name)
+    return _back(page) if refused is None else _render(request, page, status=refused.status, **refused.forms())
+
+
+def _hold_of(page: dict, hold_uuid: uuid.UUID):
+    """The hold in force the page read; any other is a 404, with nothing sent."""
     hold = page["detail"].hold
     if hold is None or hold.uuid != hold_uuid:
         raise Http404("No such hold in force on this person's records.")
-    form = HoldReleaseForm(request.POST)
-    if not form.is_valid():
-        return _render(request, page, release_form=form)
-    try:
-        page["holds_area"].release(hold.uuid, release_reason=form.cleaned_data["release_reason"])
-    except ServiceError as exc:
-        return _refused(request, page, "release_form", form, exc)
-    acted(request, hold_released_text(person.full_name))
-    return _back(page)
+    return hold
 
 
 def _back(page: dict):
@@ -311,8 +307,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["national_id_form"] = forms.get("national_id_form") or NationalIdAddForm()
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
         context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
-        context["hold_form"] = forms.get("hold_form") or HoldForm()
-        context["release_form"] = forms.get("release_form") or HoldReleaseForm()
+        context.update(hold_forms(forms))
     return render(request, TEMPLATE, context, status=status)
 
 

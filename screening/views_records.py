@@ -23,12 +23,10 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
-from screening.customer_person_form import (
-    HoldForm, HoldReleaseForm, hold_in_force_text, hold_placed_text, hold_released_text,
-)
+from screening.holds import hold_forms, hold_in_force_text, hold_keep_send, hold_place_send, hold_release_send
 from screening.monitoring_export import monitorings_csv_response
 from screening.pages import (
-    acted, assignee_names, can_read_screening, current_config_or_message, decided_by, first_found, form_refused,
+    assignee_names, can_read_screening, current_config_or_message, decided_by, first_found,
     no_aml_text, refused, require_admin, sanction_list_selected,
 )
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
@@ -74,8 +72,7 @@ def _page(request, monitoring_uuid: uuid.UUID, *, status: int = 200, **forms):
         except ServiceError:
             pass  # the page reads well without it
         if member.can_administer:
-            context["hold_form"] = forms.get("hold_form") or HoldForm()
-            context["release_form"] = forms.get("release_form") or HoldReleaseForm()
+            context.update(hold_forms(forms))
     return render(request, TEMPLATE, context, status=status)
 
 
@@ -89,42 +86,44 @@ def monitoring_hold_place(request, monitoring_uuid: uuid.UUID):
         monitoring, records = _held_entity(client, monitoring_uuid)
     except ServiceError as exc:
         return _unread(request, monitoring_uuid, "The hold was not placed.", exc)
-    back = redirect("screening:monitoring", monitoring.uuid)
     if records.hold is not None:
         messages.info(request, hold_in_force_text(monitoring.entity_name))
-        return back
-    form = HoldForm(request.POST)
-    if not form.is_valid():
-        return _page(request, monitoring_uuid, hold_form=form)
-    try:
-        client.holds.place(monitoring.config_uuid, entity_key=monitoring.entity_key, entity_uuid=monitoring.entity_uuid,
-                           reason=form.cleaned_data["reason"])
-    except ServiceError as exc:
-        return _page(request, monitoring_uuid, status=form_refused(form, exc), hold_form=form)
-    acted(request, hold_placed_text(monitoring.entity_name))
-    return back
+        return redirect("screening:monitoring", monitoring.uuid)
+    refused = hold_place_send(request, client.holds, config_uuid=monitoring.config_uuid, entity_key=monitoring.entity_key,
+                              entity_uuid=monitoring.entity_uuid, name=monitoring.entity_name)
+    return _after(request, monitoring_uuid, refused)
 
 
 @require_POST
 @member_required()
 def monitoring_hold_release(request, monitoring_uuid: uuid.UUID, hold_uuid: uuid.UUID):
+    return _on_hold(request, monitoring_uuid, hold_uuid, hold_release_send, "The hold was not released.")
+
+
+@require_POST
+@member_required()
+def monitoring_hold_keep(request, monitoring_uuid: uuid.UUID, hold_uuid: uuid.UUID):
+    return _on_hold(request, monitoring_uuid, hold_uuid, hold_keep_send, "The hold was not kept.")
+
+
+def _on_hold(request, monitoring_uuid, hold_uuid, send, unread: str):
+    """An admin's form on the hold in force the page read (any other is a 404, nothing sent)."""
     require_admin(request.member)
     client = client_for_member(request.member)
     try:
         monitoring, records = _held_entity(client, monitoring_uuid)
     except ServiceError as exc:
-        return _unread(request, monitoring_uuid, "The hold was not released.", exc)
+        return _unread(request, monitoring_uuid, unread, exc)
     if records.hold is None or records.hold.uuid != hold_uuid:
         raise Http404("No such hold in force on these records.")
-    form = HoldReleaseForm(request.POST)
-    if not form.is_valid():
-        return _page(request, monitoring_uuid, release_form=form)
-    try:
-        client.holds.release(hold_uuid, release_reason=form.cleaned_data["release_reason"])
-    except ServiceError as exc:
-        return _page(request, monitoring_uuid, status=form_refused(form, exc), release_form=form)
-    acted(request, hold_released_text(monitoring.entity_name))
-    return redirect("screening:monitoring", monitoring.uuid)
+    return _after(request, monitoring_uuid, send(request, client.holds, records.hold, name=monitoring.entity_name))
+
+
+def _after(request, monitoring_uuid, refused):
+    """Back to the page when the service accepted, else the page with the form refused."""
+    if refused is None:
+        return redirect("screening:monitoring", monitoring_uuid)
+    return _page(request, monitoring_uuid, status=refused.status, **refused.forms())
 
 
 def _unread(request, monitoring_uuid, what: str, error: ServiceError):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from portal.service.common import Area, moment, path_segment
+from portal.service.common import Area, moment, path_segment, uuid_or_none
 
 
 def kept_years(relationship_ended_at: datetime | None, retained_until: datetime | None) -> int | None:
@@ -30,6 +30,15 @@ class RecordsHold:
     released_at: datetime | None
     released_by: str | None
     release_reason: str = ""
+    four_eyes: bool = False  # a release is asked for by one member and confirmed by another
+    release_requested_at: datetime | None = None  # a release asked for, waiting for another member
+    release_requested_by: str | None = None  # the member's email
+    release_requested_by_uuid: UUID | None = None
+    release_request_reason: str = ""
+
+    @property
+    def release_requested(self) -> bool:
+        return self.in_force and self.release_requested_at is not None
 
     @classmethod
     def from_json(cls, data: dict) -> RecordsHold:
@@ -45,6 +54,11 @@ class RecordsHold:
             released_at=moment(data.get("released_timestamp")),
             released_by=data.get("released_by_app_membership_email"),
             release_reason=data.get("release_reason") or "",
+            four_eyes=bool(data.get("four_eyes_release_flag")),
+            release_requested_at=moment(data.get("release_requested_timestamp")),
+            release_requested_by=data.get("release_requested_by_app_membership_email"),
+            release_requested_by_uuid=uuid_or_none(data.get("release_requested_by_app_membership_uuid")),
+            release_request_reason=data.get("release_request_reason") or "",
         )
 
 
@@ -93,9 +107,17 @@ class HoldsArea(Area):
         return RecordsHold.from_json(self.client.post("analysis", _path(config_uuid), json=body))
 
     def release(self, hold_uuid, *, release_reason: str) -> RecordsHold:
-        """A 400 naming `release_reason` when it is blank, `already_released` when released meanwhile."""
+        """The hold, released; or, under the config's four-eyes review, still in force with the release
+        asked for when no other member asked first. A 400 naming `release_reason` when it is blank,
+        `already_released` when released meanwhile; a 409 `four_eyes_required` when the caller asked."""
         path = f"v1/records-hold/{path_segment(hold_uuid)}/release"
         body = {"release_reason": release_reason, **self.acting_body()}
+        return RecordsHold.from_json(self.client.post("analysis", path, json=body))
+
+    def keep(self, hold_uuid, *, keep_reason: str) -> RecordsHold:
+        """Turn down (or withdraw) the release asked for; a 400 `no_release_requested` when none waits."""
+        path = f"v1/records-hold/{path_segment(hold_uuid)}/keep"
+        body = {"keep_reason": keep_reason, **self.acting_body()}
         return RecordsHold.from_json(self.client.post("analysis", path, json=body))
 
 

@@ -28,10 +28,13 @@ class Org:
     admin: DashboardMember
     api: ApiCaller
 
-    def member(self, username: str, role: str) -> Client:
-        """A client logged in as another member of the same organisation, in `role`."""
+    def member(self, username: str, role: str, *, acting: bool = False) -> Client:
+        """A client logged in as another member of the same organisation, in `role`; `acting`: with
+        a membership of its own in the service, as an invited member has (four-eyes compares them)."""
         user = get_user_model().objects.create_user(username, password="x")
-        Member.objects.create(user=user, organisation=self.admin.organisation, role=role)
+        membership = app_membership_create(app_customer=self.admin.app_customer, email=f"{username}@example.com") if acting else None
+        Member.objects.create(user=user, organisation=self.admin.organisation, role=role,
+                              app_membership_uuid=membership.uuid if membership else None)
         client = Client()
         client.force_login(user)
         return client
