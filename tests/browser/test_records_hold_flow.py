@@ -10,7 +10,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from portal.models import Member
-from service.screening.models import ScreeningRecordsHold
+from service.screening.models import ScreeningConfig, ScreeningRecordsHold
 from tests.browser.conftest import log_in
 from tests.screening.helpers import api_of, member_make
 from tests.service.screening.helpers import config_make, customer_person_make
@@ -66,3 +66,38 @@ def test_an_admin_places_a_hold_and_releases_it(page, transactional_db, shots):
     expect(page.get_by_test_id("records-hold")).to_contain_text("(admins read why)")
     expect(page.get_by_test_id("records-hold")).not_to_contain_text(REASON)
     expect(page.get_by_test_id("hold-form")).to_have_count(0)
+
+
+def test_under_four_eyes_one_admin_asks_to_release_and_another_confirms(page, transactional_db, shots):
+    ingrid = member_make("Nordbank ASA", "ingrid", Member.Role.ADMIN)
+    anna = member_make("", "anna", Member.Role.ADMIN, like=ingrid)
+    api = api_of(ingrid)
+    config = config_make(api)
+    ScreeningConfig.objects.filter(uuid=config["uuid"]).update(four_eyes_review_flag=True)
+    kari = customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
+    assert api.post(f"/analysis/v1/screening-config/{config['uuid']}/records-hold",
+                    {"entity_key": "customer_person", "entity_uuid": kari["uuid"], "reason": REASON},
+                    roles=["aml"]).status_code == 201
+    url = f"/screening/customer-persons/{kari['uuid']}/"
+
+    log_in(page, ingrid)
+    page.goto(url)
+    release = page.get_by_test_id("hold-release")
+    release.get_by_label("Why the hold is released").fill("Case 2026-114 closed.")
+    release.get_by_role("button", name="Ask to release the hold").click()
+    expect(page.get_by_role("alert")).to_contain_text("takes effect when another admin confirms it")
+    expect(page.get_by_test_id("release-requested")).to_contain_text("Release asked for by ingrid@example.com")
+    expect(page.get_by_test_id("hold-release")).to_have_count(0)
+    expect(page.get_by_role("button", name="Withdraw the request")).to_be_visible()
+    assert ScreeningRecordsHold.objects.get().in_force
+
+    log_in(page, anna)
+    page.goto(url)
+    page.screenshot(path=str(shots / "customer-person-release-asked.png"), full_page=True)
+    release = page.get_by_test_id("hold-release")
+    release.get_by_label("Why the hold is released").fill("Checked with the police: closed.")
+    release.get_by_role("button", name="Confirm the release").click()
+    expect(page.get_by_role("alert")).to_contain_text("The hold on Kari Nordmann's records is released")
+    hold = ScreeningRecordsHold.objects.get()
+    assert not hold.in_force and hold.released_by.email == "anna@example.com"
+    assert page.js_errors == []
