@@ -15,6 +15,7 @@ from service.screening import config_schemas as s
 from service.screening import config_selectors as selectors
 from service.screening import config_services as services
 from service.screening.access import EXTENSION, aml_principal
+from service.screening.records_retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 
 router = Router(tags=["Screening setup"])
 
@@ -96,7 +97,8 @@ def config_detail(request: HttpRequest, screening_config_uuid: uuid.UUID):
     summary="Extension: update a screening config",
     description=(
         "Send only the fields to change. A new suggestion setting or auto-approve flag re-evaluates the "
-        "monitorings of the config's watchlisted companies in the background."
+        "monitorings of the config's watchlisted companies in the background. `records_retention_years` (5 to 10, "
+        "or null for the deployment's period) sets how long screening records are kept after the relationship ends."
     ),
     openapi_extra=EXTENSION,
 )
@@ -109,6 +111,12 @@ def config_update(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
             if sent[flag] is None:
                 raise bad_field(["body", flag], "must be true or false")
             changes[flag] = sent[flag]
+    if "records_retention_years" in sent:
+        years = sent["records_retention_years"]
+        if years is not None and not RETENTION_YEARS_MIN <= years <= RETENTION_YEARS_MAX:
+            raise bad_field(["body", "records_retention_years"],
+                            f"must be from {RETENTION_YEARS_MIN} to {RETENTION_YEARS_MAX} years, or null for the deployment's period")
+        changes["records_retention_years"] = years
     if "screening_config_system_suggestion_setting_uuid" in sent:
         loc = ["body", "screening_config_system_suggestion_setting_uuid"]
         if sent[loc[1]] is None:

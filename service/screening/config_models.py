@@ -48,11 +48,22 @@ class ScreeningConfig(models.Model):
     # Extension: a confirmed hit, or an escalated case, is closed only by a second member
     # (case_services.four_eyes_check; docs/screening.md).
     four_eyes_review_flag = models.BooleanField(default=False)
+    # Extension: the organisation's own retention period for screening records, in years (the
+    # AML directive's five, extended by at most five more where the law allows); None: the
+    # deployment's VAKT_SCREENING_RECORDS_RETENTION_YEARS (records_retention.py).
+    records_retention_years = models.PositiveSmallIntegerField(null=True, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["create_timestamp", "uuid"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(records_retention_years__isnull=True)
+                | models.Q(records_retention_years__gte=5, records_retention_years__lte=10),
+                name="screening_config_retention_5_to_10_years",
+            ),
+        ]
 
 
 class ScreeningConfigListCategory(models.Model):

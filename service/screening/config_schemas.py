@@ -8,12 +8,19 @@ from datetime import datetime
 from ninja import Field, Schema
 
 from service.screening.access import screening_app_url
+from service.screening.records_retention import retention_years
 
 
 FOUR_EYES = (
     "Extension: four-eyes review. A confirmed hit, or a case marked escalated, is closed only by a second member: "
     "a closing review by the member who escalated is refused (409 four_eyes_required), and a confirmed_hit is a "
     "proposal until a different member also records confirmed_hit"
+)
+
+
+RETENTION = (
+    "Extension: years the config keeps a screening record after the customer relationship ends (5 to 10: the "
+    "AML directive's five, extended where the law allows it); null: the deployment's period"
 )
 
 
@@ -35,6 +42,7 @@ class ScreeningConfigPatch(Schema):
     screening_config_system_suggestion_setting_uuid: uuid.UUID | None = None
     subscribe_to_email_notifications_flag: bool | None = None
     four_eyes_review_flag: bool | None = Field(None, description=FOUR_EYES)
+    records_retention_years: int | None = Field(None, description=RETENTION)
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -48,6 +56,10 @@ class ScreeningConfigOut(Schema):
     screening_config_system_suggestion_setting_key: str = Field(description="Extension: the setting's key")
     subscribe_to_email_notifications_flag: bool
     four_eyes_review_flag: bool = Field(description=FOUR_EYES)
+    records_retention_years: int | None = Field(description=RETENTION)
+    effective_records_retention_years: int = Field(
+        description="Extension: the period that applies, the config's own or the deployment's (0: records are kept for ever)"
+    )
     create_timestamp: datetime
     update_timestamp: datetime
     app_url: str | None
@@ -62,6 +74,8 @@ def config_out(config) -> dict:
         "screening_config_system_suggestion_setting_key": config.suggestion_setting.key,
         "subscribe_to_email_notifications_flag": config.subscribe_to_email_notifications_flag,
         "four_eyes_review_flag": config.four_eyes_review_flag,
+        "records_retention_years": config.records_retention_years,
+        "effective_records_retention_years": retention_years(config.records_retention_years),
         "create_timestamp": config.create_timestamp,
         "update_timestamp": config.update_timestamp,
         "app_url": screening_app_url(f"/screening/configs/{config.uuid}/"),

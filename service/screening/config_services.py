@@ -54,6 +54,7 @@ def config_audit_state(config: ScreeningConfig) -> dict:
         "screening_config_system_suggestion_setting_key": config.suggestion_setting.key,
         "subscribe_to_email_notifications_flag": config.subscribe_to_email_notifications_flag,
         "four_eyes_review_flag": config.four_eyes_review_flag,
+        "records_retention_years": config.records_retention_years,
     }
 
 

@@ -31,8 +31,8 @@ class RecordsHoldQuery(PageQuery):
     summary="Extension: keep an entity's screening records past the retention period",
     description=(
         "A legal hold: while it is in force the customer person, person or company keeps its screening records "
-        "(monitorings, cases, reviews; a customer person itself) in this config past "
-        "VAKT_SCREENING_RECORDS_RETENTION_YEARS; a hold on a company keeps those of the persons screened for it too. "
+        "(monitorings, cases, reviews; a customer person itself) in this config past the config's retention period "
+        "(effective_records_retention_years); a hold on a company keeps those of the persons screened for it too. "
         "A 404 naming `entity_uuid` when the config has no records of the entity; a 400 `already_held` when a hold "
         "on it is in force."
     ),

@@ -96,8 +96,9 @@ class EntityRecordsOut(Schema):
         "it is monitored for); a customer person never monitored: when it was added; null while one is not removed"
     )
     retained_until: datetime | None = Field(
-        description="When its screening records in the config are deleted (VAKT_SCREENING_RECORDS_RETENTION_YEARS "
-        "after relationship_ended_timestamp); null while monitored, while held, or when nothing is deleted by age"
+        description="When its screening records in the config are deleted (the config's retention period, "
+        "effective_records_retention_years, after relationship_ended_timestamp); null while monitored, while held, "
+        "or when nothing is deleted by age"
     )
     records_held_flag: bool = Field(description="A hold in force keeps the records (its own, or its company's)")
     records_hold: RecordsHoldOut | None = Field(description="The hold in force on the entity itself, if any")
@@ -112,7 +113,7 @@ def entity_records_out(records, hold, company_holds) -> dict:
         "entity_uuid": records.entity_uuid,
         "entity_label": entity_label(entity_key=records.entity_key, entity_uuid=records.entity_uuid),
         "relationship_ended_timestamp": records.relationship_ended,
-        "retained_until": retained_until(records.relationship_ended, held=records.held),
+        "retained_until": retained_until(records.relationship_ended, years=records.retention_years, held=records.held),
         "records_held_flag": records.held,
         "records_hold": records_hold_out(hold) if hold else None,
         "company_records_holds": [records_hold_out(company_hold) for company_hold in company_holds],

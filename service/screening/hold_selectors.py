@@ -58,6 +58,7 @@ class EntityRecords:
     entity_uuid: uuid.UUID
     relationship_ended: datetime | None  # None while a monitoring that counts is not removed
     held: bool
+    retention_years: int | None  # its config's own period (None: the deployment's)
 
 
 def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid.UUID) -> EntityRecords:
@@ -74,7 +75,7 @@ def entity_records_get(*, config: ScreeningConfig, entity_key: str, entity_uuid:
         row = entities_ended(monitorings).values_list("ended", "held").first()
     if row is None:
         raise records_not_found(entity_key=entity_key, entity_uuid=entity_uuid, where="query")
-    return EntityRecords(entity_key, entity_uuid, row[0], bool(row[1]))
+    return EntityRecords(entity_key, entity_uuid, row[0], bool(row[1]), config.records_retention_years)
 
 
 def company_holds_keeping(*, config: ScreeningConfig, entity_key: str, entity_uuid: uuid.UUID) -> QuerySet[ScreeningRecordsHold]:

@@ -61,7 +61,8 @@ class CustomerPersonListed(CustomerPersonOut):
     retained_until: datetime | None = Field(
         description=(
             "Extension: when the person and its screening records (monitorings, cases, reviews) are deleted: "
-            "VAKT_SCREENING_RECORDS_RETENTION_YEARS (5, as the AML acts ask) after relationship_ended_timestamp, "
+            "the config's retention period (effective_records_retention_years: 5 as the AML acts ask, unless set) after "
+            "relationship_ended_timestamp, "
             "by a daily task; null while a monitoring is not removed (pending and declined ones too) and while a "
             "hold keeps the records"
         )
@@ -77,7 +78,8 @@ def customer_person_listed_out(person) -> dict:
         **customer_person_out(person),
         "monitoring_status_key": person.monitoring_status_key,
         "relationship_ended_timestamp": person.relationship_ended,
-        "retained_until": retained_until(person.relationship_ended, held=person.records_held),
+        "retained_until": retained_until(person.relationship_ended, years=person.screening_config.records_retention_years,
+                                         held=person.records_held),
         "records_held_flag": person.records_held,
     }
 

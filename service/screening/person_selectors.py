@@ -42,7 +42,7 @@ def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPer
     return queryset.annotate(
         monitoring_status_key=Subquery(status), relationship_ended=customer_person_ended(),
         records_held=customer_person_held(),
-    ).select_related("gender")
+    ).select_related("gender", "screening_config")  # its config's retention period
 
 
 def national_id_q(schema: str, number: str) -> Q:
@@ -56,7 +56,6 @@ def national_id_q(schema: str, number: str) -> Q:
 def customer_person_get(*, app_customer_uuid: uuid.UUID, customer_person_uuid: uuid.UUID) -> CustomerPerson:
     person = _with_monitoring(
         CustomerPerson.objects.filter(uuid=customer_person_uuid, screening_config__app_customer_id=app_customer_uuid)
-        .select_related("screening_config")  # the composite reads its hold in force by config
     ).first()
     if person is None:
         raise not_found("customer person", customer_person_uuid)

@@ -6,8 +6,10 @@ hvidvaskloven § 30); the GDPR's storage limitation asks for the same. Here the 
 with a screened entity (a customer person, a register person or a company, per config) ends
 when its last monitoring is removed, and that of every company it is monitored for (a former
 beneficial owner belongs to the company's due diligence); a customer person never put under
-monitoring counts from the day it was added. `VAKT_SCREENING_RECORDS_RETENTION_YEARS` after
-that (5; 0 keeps everything) `screening_records_retention_apply`, daily from beat, deletes
+monitoring counts from the day it was added. The config's retention period after that (its
+own `records_retention_years`, 5 to 10, where the law lets an organisation keep them longer
+(AMLD art. 40); else `VAKT_SCREENING_RECORDS_RETENTION_YEARS`, 5; 0 keeps everything)
+`screening_records_retention_apply`, daily from beat, deletes
 the entity's screening records in that config: its monitorings with their decisions
 and evidence, its inquiry with every case and review, and a customer person with its national
 ids and addresses. An entity monitored again before then is kept: the clock starts again when
@@ -49,18 +51,31 @@ logger = logging.getLogger(__name__)
 RETENTION_REASON = "retention"  # the audit page shows a record with it as Vakt's own
 
 
-def retention_period() -> relativedelta | None:
-    """How long records are kept after the relationship ends, in calendar years; None: for ever."""
-    years = settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS
-    return relativedelta(years=years) if years else None
+RETENTION_YEARS_MIN, RETENTION_YEARS_MAX = 5, 10  # a config's own period: the directive's five, plus at most five
 
 
-def retained_until(relationship_ended: datetime | None, *, held: bool = False) -> datetime | None:
-    """When an entity's records are deleted (None: still monitored, held, or nothing is deleted by age)."""
-    period = retention_period()
-    if relationship_ended is None or period is None or held:
+def retention_years(config_years: int | None) -> int:
+    """The period a config keeps its records, in years: its own, else the deployment's (0: for ever)."""
+    return settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS if config_years is None else config_years
+
+
+def retained_until(relationship_ended: datetime | None, *, years: int | None, held: bool = False) -> datetime | None:
+    """When an entity's records are deleted (None: still monitored, held, or nothing is deleted by
+    age); `years`: its config's own period (`ScreeningConfig.records_retention_years`)."""
+    period = retention_years(years)
+    if relationship_ended is None or not period or held:
         return None
-    return relationship_ended + period
+    return relationship_ended + relativedelta(years=period)
+
+
+def retention_cutoffs(now: datetime) -> list[tuple[datetime, list[uuid.UUID]]]:
+    """(cutoff, configs): the configs whose relationships that ended before the cutoff are past
+    their period, one pair per period in use; none keeps records for ever."""
+    configs: dict[int, list[uuid.UUID]] = {}
+    for config_id, own in ScreeningConfig.objects.values_list("pk", "records_retention_years"):
+        if years := retention_years(own):
+            configs.setdefault(years, []).append(config_id)
+    return [(now - relativedelta(years=years), ids) for years, ids in sorted(configs.items())]
 
 
 def companies_monitored_for(*, config, entity_key, entity_uuid) -> QuerySet:
@@ -166,31 +181,35 @@ class Expired:
     config_id: uuid.UUID
     entity_key: str
     entity_uuid: uuid.UUID
+    cutoff: datetime  # its config's: a relationship that ended before it is past the period
 
 
-def expired_entities(*, cutoff: datetime, held: bool = False) -> list[Expired]:
-    """Every (config, entity) whose relationship ended before `cutoff` and that no hold keeps
-    (`held`: those a hold keeps)."""
-    # The cheap filters first: the end is never before an own removal, nor before a person was added.
-    others = entities_ended(
-        EntityMonitoring.objects.filter(removed_flag=True, removed_timestamp__lt=cutoff)
-        .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
-    ).filter(ended__lt=cutoff, held=held)
-    persons = (
-        CustomerPerson.objects.filter(create_timestamp__lt=cutoff)
-        .annotate(ended=customer_person_ended(), held=customer_person_held())
-        .filter(ended__lt=cutoff, held=held).values_list("screening_config_id", "uuid")
-    )
-    return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"]) for g in others] + [
-        Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid) for config_id, person_uuid in persons
-    ]
+def expired_entities(*, now: datetime, held: bool = False) -> list[Expired]:
+    """Every (config, entity) whose relationship ended longer ago than its config's retention
+    period and that no hold keeps (`held`: those a hold keeps)."""
+    found = []
+    for cutoff, configs in retention_cutoffs(now):
+        # The cheap filters first: the end is never before an own removal, nor before a person was added.
+        others = entities_ended(
+            EntityMonitoring.objects.filter(screening_config_id__in=configs, removed_flag=True, removed_timestamp__lt=cutoff)
+            .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
+        ).filter(ended__lt=cutoff, held=held)
+        persons = (
+            CustomerPerson.objects.filter(screening_config_id__in=configs, create_timestamp__lt=cutoff)
+            .annotate(ended=customer_person_ended(), held=customer_person_held())
+            .filter(ended__lt=cutoff, held=held).values_list("screening_config_id", "uuid")
+        )
+        found += [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"], cutoff) for g in others]
+        found += [Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid, cutoff)
+                  for config_id, person_uuid in persons]
+    return found
 
 
-def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
+def screening_records_delete(*, expired: Expired) -> bool:
     """Delete one entity's screening records in one config, in one transaction, when its
-    relationship still ended before `cutoff` (it may have been monitored again since it was
+    relationship still ended before its cutoff (it may have been monitored again since it was
     found); True when deleted."""
-    key, entity_uuid, config_id = expired.entity_key, expired.entity_uuid, expired.config_id
+    key, entity_uuid, config_id, cutoff = expired.entity_key, expired.entity_uuid, expired.config_id, expired.cutoff
     customer_person = key == EntityMonitoring.EntityKey.CUSTOMER_PERSON
     with transaction.atomic():
         # The locks first, each in a statement of its own, so that the check after them, a later
@@ -252,21 +271,17 @@ def screening_records_delete(*, expired: Expired, cutoff: datetime) -> bool:
 
 
 def screening_records_retention_apply(*, now: datetime | None = None) -> int:
-    """Delete the screening records of every entity whose relationship ended more than the
-    retention period ago; the number of entities whose records went. 0 years: none."""
-    period = retention_period()
-    if period is None:
-        return 0
-    cutoff = (now or timezone.now()) - period
-    return screening_records_delete_all(expired=expired_entities(cutoff=cutoff), cutoff=cutoff)
+    """Delete the screening records of every entity whose relationship ended longer ago than its
+    config's retention period; the number of entities whose records went. 0 years: none."""
+    return screening_records_delete_all(expired=expired_entities(now=now or timezone.now()))
 
 
-def screening_records_delete_all(*, expired: list[Expired], cutoff: datetime) -> int:
+def screening_records_delete_all(*, expired: list[Expired]) -> int:
     """`screening_records_delete` of each; the number deleted."""
     deleted = 0
     for entity in expired:
         try:
-            deleted += screening_records_delete(expired=entity, cutoff=cutoff)
+            deleted += screening_records_delete(expired=entity)
         except OperationalError:
             raise  # the database is away: the task retries the whole pass
         except Exception:  # one entity that cannot be deleted must not keep the others: logged, tried again tomorrow

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from service.auth.models import AppCustomer
 from service.screening.models import EntityInquiry, ScreeningCase, ScreeningConfig
-from service.screening.records_retention import expired_entities, retention_period, screening_records_delete_all
+from service.screening.records_retention import expired_entities, retention_cutoffs, screening_records_delete_all
 
 
 KINDS = {"customer_person": "customer persons", "person": "persons", "company": "companies"}
@@ -15,8 +15,8 @@ KINDS = {"customer_person": "customer persons", "person": "persons", "company": 
 
 class Command(BaseCommand):
     help = (
-        "Delete the screening records of every person and company whose relationship ended more than "
-        "VAKT_SCREENING_RECORDS_RETENTION_YEARS ago, as beat's daily task does. --dry-run only says, per "
+        "Delete the screening records of every person and company whose relationship ended longer ago than "
+        "its screening setup's retention period, as beat's daily task does. --dry-run only says, per "
         "organisation, what would go: run it before the first deletion on data that has years behind it."
     )
 
@@ -24,17 +24,16 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="delete nothing; count what would be deleted")
 
     def handle(self, *args, dry_run, **options):
-        period = retention_period()
-        if period is None:
-            self.stdout.write("VAKT_SCREENING_RECORDS_RETENTION_YEARS is 0: records are kept for ever; nothing to do.")
+        now = timezone.now()
+        if not retention_cutoffs(now):
+            self.stdout.write("No screening setup deletes records by age (there is none, or its period is 0): nothing to do.")
             return
-        cutoff = timezone.now() - period
-        expired = expired_entities(cutoff=cutoff)
-        self.stdout.write(f"Relationships that ended before {timezone.localdate(cutoff):%d.%m.%Y}: {len(expired)}.")
-        if held := len(expired_entities(cutoff=cutoff, held=True)):
+        expired = expired_entities(now=now)
+        self.stdout.write(f"Relationships that ended longer ago than their setup's retention period: {len(expired)}.")
+        if held := len(expired_entities(now=now, held=True)):
             self.stdout.write(f"Kept past the period by a legal hold, and not counted here: {held}.")
         if not dry_run:
-            deleted = screening_records_delete_all(expired=expired, cutoff=cutoff)
+            deleted = screening_records_delete_all(expired=expired)
             left = f" {len(expired) - deleted} not: monitored again meanwhile, or refused (logged)." if deleted < len(expired) else ""
             self.stdout.write(f"Deleted the screening records of {deleted}.{left}")
             return

@@ -179,8 +179,7 @@ def test_a_hold_placed_while_the_deletion_waits_keeps_the_records(api, lists, mo
     for monitoring in EntityMonitoring.objects.filter(screening_config_id=config["uuid"]):
         _remove(api, config["uuid"], monitoring.uuid)
         _removed_ago(monitoring.uuid, RETENTION * 2)
-    cutoff = timezone.now() - RETENTION
-    expired = {e.entity_uuid: e for e in records_retention.expired_entities(cutoff=cutoff)}
+    expired = {e.entity_uuid: e for e in records_retention.expired_entities(now=timezone.now())}
     assert set(expired) == {owner.uuid, company.uuid}
 
     def place():
@@ -190,7 +189,7 @@ def test_a_hold_placed_while_the_deletion_waits_keeps_the_records(api, lists, mo
         ).uuid
 
     hold, deleted = race(monkeypatch, hold_services, "entity_label", place,
-                         lambda: records_retention.screening_records_delete(expired=expired[owner.uuid], cutoff=cutoff))
+                         lambda: records_retention.screening_records_delete(expired=expired[owner.uuid]))
 
     assert ScreeningRecordsHold.objects.filter(uuid=hold).exists()
     assert deleted is False
@@ -245,8 +244,7 @@ def test_a_hold_asked_for_while_the_deletion_runs_finds_the_records_gone(api, li
     left to hold (a 404), and nothing half-written stays."""
     config = config_with(api, "un_security_council")
     former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
-    cutoff = timezone.now() - RETENTION
-    [expired] = records_retention.expired_entities(cutoff=cutoff)
+    [expired] = records_retention.expired_entities(now=timezone.now())
 
     def place():
         return hold_services.records_hold_place(
@@ -255,7 +253,7 @@ def test_a_hold_asked_for_while_the_deletion_runs_finds_the_records_gone(api, li
         )
 
     deleted, placed = race(monkeypatch, records_retention, "audit_records_redact",
-                           lambda: records_retention.screening_records_delete(expired=expired, cutoff=cutoff), place)
+                           lambda: records_retention.screening_records_delete(expired=expired), place)
 
     assert deleted is True
     assert isinstance(placed, Exception) and getattr(placed, "status", None) == 404, placed

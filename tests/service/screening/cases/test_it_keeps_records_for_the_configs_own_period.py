@@ -1,0 +1,99 @@
+"""A screening config may keep its records longer than the deployment's five years: PATCH
+/screening-config/{uuid} with `records_retention_years` (5 to 10, as the AML directive allows;
+null: the deployment's). The daily deletion, `retained_until` and the dry run follow each
+config's own period."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from io import StringIO
+
+from dateutil.relativedelta import relativedelta
+from django.core.management import call_command
+
+from service.audit.models import AuditEvent
+from service.screening.models import CustomerPerson
+from service.screening.tasks import screening_records_retention
+from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
+from tests.service.screening.cases.steps import config_with
+from tests.service.screening.cases.test_it_deletes_screening_records_after_the_retention_period import (
+    _customer,
+    _person_read,
+    _removed_ago,
+)
+from tests.service.screening.helpers import config_url, patch
+
+SIX_YEARS = relativedelta(years=6)
+
+
+def _period(api, config_uuid, years):
+    return patch(api, config_url(config_uuid), {"records_retention_years": years})
+
+
+def _retained_until(api, person_uuid) -> datetime:
+    return datetime.fromisoformat(_person_read(api, person_uuid).json()["customer_person"]["retained_until"])
+
+
+def test_a_config_that_keeps_seven_years_keeps_what_another_deletes_after_five(api, other_api, lists):
+    seven = config_with(api, "un_security_council")
+    changed = _period(api, seven["uuid"], 7)
+    assert changed.status_code == 200, changed.json()
+    assert (changed.json()["records_retention_years"], changed.json()["effective_records_retention_years"]) == (7, 7)
+    kept = _customer(api, seven["uuid"], UN_PERSON, age=SIX_YEARS)
+    five = config_with(other_api, "un_security_council")
+    assert other_api.get(config_url(five["uuid"]), roles=["aml"]).json()["effective_records_retention_years"] == 5
+    gone = _customer(other_api, five["uuid"], PEP_PERSON, age=SIX_YEARS)
+
+    assert screening_records_retention.apply().get() == 1
+
+    assert not CustomerPerson.objects.filter(uuid=gone["person"]).exists()
+    assert _retained_until(api, kept["person"]) == kept["removed"].replace(
+        microsecond=kept["removed"].microsecond // 1000 * 1000) + relativedelta(years=7)
+    update = AuditEvent.objects.get(action_key="screening_config.update")
+    assert (update.before, update.after) == ({"records_retention_years": None}, {"records_retention_years": 7})
+
+    _removed_ago(kept["monitoring"], relativedelta(years=7, days=1))
+    assert screening_records_retention.apply().get() == 1
+    assert not CustomerPerson.objects.filter(uuid=kept["person"]).exists()
+
+
+def test_null_returns_to_the_deployments_period_and_a_config_period_outlives_a_deployment_of_0(api, lists, settings):
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=SIX_YEARS)
+    assert _period(api, config["uuid"], 10).status_code == 200
+    assert screening_records_retention.apply().get() == 0
+
+    settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS = 0  # the deployment keeps everything ...
+    reset = _period(api, config["uuid"], None)
+    assert (reset.json()["records_retention_years"], reset.json()["effective_records_retention_years"]) == (None, 0)
+    assert _person_read(api, former["person"]).json()["customer_person"]["retained_until"] is None
+    assert screening_records_retention.apply().get() == 0
+
+    assert _period(api, config["uuid"], 5).status_code == 200  # ... this organisation does not
+    assert screening_records_retention.apply().get() == 1
+
+
+def test_a_period_outside_five_to_ten_years_is_refused_naming_the_field(api, lists):
+    config = config_with(api, "un_security_council")
+    for years in (4, 11, 0, "seven"):
+        refused = _period(api, config["uuid"], years)
+        assert refused.status_code == 400, (years, refused.json())
+        assert [e["loc"] for e in refused.json()["errors"]] == [["body", "records_retention_years"]], years
+    assert api.get(config_url(config["uuid"]), roles=["aml"]).json()["records_retention_years"] is None
+    assert not AuditEvent.objects.filter(action_key="screening_config.update").exists()
+
+
+def test_the_dry_run_counts_each_config_by_its_own_period(api, other_api, lists):
+    seven = config_with(api, "un_security_council")
+    assert _period(api, seven["uuid"], 7).status_code == 200
+    _customer(api, seven["uuid"], UN_PERSON, age=SIX_YEARS)
+    five = config_with(other_api, "un_security_council")
+    _customer(other_api, five["uuid"], PEP_PERSON, age=SIX_YEARS)
+
+    dry = StringIO()
+    call_command("screening_records_retention", "--dry-run", stdout=dry)
+
+    lines = dry.getvalue().splitlines()
+    assert lines[0] == "Relationships that ended longer ago than their setup's retention period: 1."
+    assert f"({other_api.app_customer_uuid}): customer persons 1" in dry.getvalue()
+    assert str(api.app_customer_uuid) not in dry.getvalue()
