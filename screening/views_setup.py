@@ -51,7 +51,7 @@ def _flag(request, name: str) -> bool:
 @member_required()
 def setup(request):
     member = request.member
-    context = {"can_change": member.can_administer, "no_aml": None, "config": None}
+    context = {"can_change": member.can_administer, "no_aml": None, "config": None, "retention_choices": range(5, 11)}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/setup.html", context)
@@ -114,7 +114,15 @@ def _config_fields(request) -> dict:
         "auto_approve_monitoring": _flag(request, "auto_approve"),
         "subscribe_to_email_notifications": _flag(request, "email_notifications"),
         "four_eyes_review": _flag(request, "four_eyes"),
+        "records_retention_years": _years(request.POST.get("retention_years", "")),
     }
+
+
+def _years(value: str):
+    """The retention choice: "" is the service's default (None); anything but a number goes as
+    sent, for the service to refuse at its field."""
+    value = value.strip()
+    return int(value) if value.isdigit() else (value or None)
 
 
 @require_POST
@@ -239,10 +247,16 @@ def _update_text(before, after) -> str:
     if before.four_eyes_review != after.four_eyes_review:
         changes.append(
             "four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer, "
-            "never by the one who escalated or proposed it"
+            "never by the one who escalated or proposed it, and a legal hold is released only when a second admin "
+            "confirms it"
             if after.four_eyes_review
             else "four-eyes review is off: one officer may escalate and close a case alone"
         )
+    if before.records_retention_years != after.records_retention_years:
+        years = after.effective_records_retention_years
+        kept = f"{years} years after the relationship ends" if years else "for ever"
+        changes.append(f"screening records are now kept {kept}"
+                       + (" (the service's default)" if after.records_retention_years is None else ""))
     if not changes:
         return "Nothing changed."
     text = "; ".join(changes)

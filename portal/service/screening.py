@@ -39,10 +39,12 @@ class ScreeningConfig:
     suggestion_setting_uuid: UUID
     suggestion_setting_key: str
     subscribe_to_email_notifications: bool
-    four_eyes_review: bool  # escalations and confirmed hits are closed only by a second member
+    four_eyes_review: bool  # escalations and confirmed hits (and hold releases) take a second member
     created_at: datetime | None
     updated_at: datetime | None
     app_url: str | None
+    records_retention_years: int | None = None  # its own period (5-10 years); None: the service's default
+    effective_records_retention_years: int = 5  # the period that applies (0: kept for ever)
 
     @classmethod
     def from_json(cls, data: dict) -> ScreeningConfig:
@@ -57,6 +59,8 @@ class ScreeningConfig:
             created_at=moment(data.get("create_timestamp")),
             updated_at=moment(data.get("update_timestamp")),
             app_url=data.get("app_url"),
+            records_retention_years=data.get("records_retention_years"),
+            effective_records_retention_years=int(data.get("effective_records_retention_years") or 0),
         )
 
 
@@ -185,11 +189,14 @@ class ScreeningArea(Area):
         auto_approve_monitoring: bool = False,
         subscribe_to_email_notifications: bool = False,
         four_eyes_review: bool = False,
+        records_retention_years: int | None = None,
     ) -> ScreeningConfig:
+        """A 400 naming `records_retention_years` when it is not 5 to 10."""
         body = {
             "auto_approve_monitoring_flag": auto_approve_monitoring,
             "subscribe_to_email_notifications_flag": subscribe_to_email_notifications,
             "four_eyes_review_flag": four_eyes_review,
+            "records_retention_years": records_retention_years,
             **self.acting_body(),
         }
         if suggestion_setting_uuid:
@@ -204,8 +211,10 @@ class ScreeningArea(Area):
         auto_approve_monitoring: bool | None = None,
         subscribe_to_email_notifications: bool | None = None,
         four_eyes_review: bool | None = None,
+        records_retention_years: int | None = UNCHANGED,
     ) -> ScreeningConfig:
-        """Only the fields given are sent (the service re-evaluates monitorings when setting or auto-approve change)."""
+        """Only the fields given are sent (the service re-evaluates monitorings when setting or auto-approve change);
+        `records_retention_years` None: back to the service's default period."""
         body: dict = self.acting_body()
         if suggestion_setting_uuid is not None:
             body["screening_config_system_suggestion_setting_uuid"] = str(suggestion_setting_uuid)
@@ -215,6 +224,8 @@ class ScreeningArea(Area):
             body["subscribe_to_email_notifications_flag"] = subscribe_to_email_notifications
         if four_eyes_review is not None:
             body["four_eyes_review_flag"] = four_eyes_review
+        if records_retention_years is not UNCHANGED:
+            body["records_retention_years"] = records_retention_years
         return ScreeningConfig.from_json(self.client.patch("analysis", _config_path(config_uuid), json=body))
 
     def suggestion_settings(self) -> list[SuggestionSetting]:

@@ -15,7 +15,6 @@ from service.screening import config_schemas as s
 from service.screening import config_selectors as selectors
 from service.screening import config_services as services
 from service.screening.access import EXTENSION, aml_principal
-from service.screening.records_retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 
 router = Router(tags=["Screening setup"])
 
@@ -76,6 +75,7 @@ def config_create(request: HttpRequest, app_customer_uuid: uuid.UUID, payload: s
         auto_approve_monitoring_flag=payload.auto_approve_monitoring_flag,
         subscribe_to_email_notifications_flag=payload.subscribe_to_email_notifications_flag,
         four_eyes_review_flag=payload.four_eyes_review_flag,
+        records_retention_years=payload.records_retention_years,
         actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.config_out(config))
@@ -112,11 +112,7 @@ def config_update(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
                 raise bad_field(["body", flag], "must be true or false")
             changes[flag] = sent[flag]
     if "records_retention_years" in sent:
-        years = sent["records_retention_years"]
-        if years is not None and not RETENTION_YEARS_MIN <= years <= RETENTION_YEARS_MAX:
-            raise bad_field(["body", "records_retention_years"],
-                            f"must be from {RETENTION_YEARS_MIN} to {RETENTION_YEARS_MAX} years, or null for the deployment's period")
-        changes["records_retention_years"] = years
+        changes["records_retention_years"] = sent["records_retention_years"]  # null: the deployment's period
     if "screening_config_system_suggestion_setting_uuid" in sent:
         loc = ["body", "screening_config_system_suggestion_setting_uuid"]
         if sent[loc[1]] is None:

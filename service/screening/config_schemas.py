@@ -32,6 +32,7 @@ class ScreeningConfigIn(Schema):
     )
     subscribe_to_email_notifications_flag: bool = False
     four_eyes_review_flag: bool = Field(False, description=FOUR_EYES)
+    records_retention_years: int | None = Field(None, description=RETENTION)
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )

@@ -153,3 +153,29 @@ def test_it_shows_the_re_screening_runs_with_what_came_of_them(org, admin, lists
     assert "Full re-screen" in runs[1] and "running" not in runs[1]
     cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r'<td class="text-end[^"]*">(.*?)</td>', runs[1], re.DOTALL)]
     assert cells == ["1", "1", "0", "0"]  # screened, hits, no second case, none moved
+
+
+def test_it_keeps_records_for_the_chosen_period_and_says_so(org, admin):
+    config = config_make(org.api)
+    page = admin.get(SETUP).content.decode()
+    assert '<option value="" selected>The service\'s default (5 years)</option>' in page
+
+    saved = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "7"}, follow=True)
+
+    assert "Screening records are now kept 7 years after the relationship ends." in saved.content.decode()
+    assert '<option value="7" selected>7 years</option>' in saved.content.decode()
+    [read] = _configs(org)
+    assert (read["records_retention_years"], read["effective_records_retention_years"]) == (7, 7)
+
+    refused = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "12"}, follow=True)
+    assert "The settings were not saved." in refused.content.decode()
+    assert _configs(org)[0]["records_retention_years"] == 7
+
+    back = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": ""}, follow=True)
+    assert "kept 5 years after the relationship ends (the service&#x27;s default)" in back.content.decode()
+    assert _configs(org)[0]["records_retention_years"] is None
+
+
+def test_a_new_setup_takes_its_retention_period(org, admin):
+    admin.post("/screening/setup/create/", {"retention_years": "10"})
+    assert _configs(org)[0]["records_retention_years"] == 10

@@ -97,3 +97,13 @@ def test_the_dry_run_counts_each_config_by_its_own_period(api, other_api, lists)
     assert lines[0] == "Relationships that ended longer ago than their setup's retention period: 1."
     assert f"({other_api.app_customer_uuid}): customer persons 1" in dry.getvalue()
     assert str(api.app_customer_uuid) not in dry.getvalue()
+
+
+def test_a_config_is_made_with_its_own_period_or_refused(api, lists):
+    made = api.post(f"/analysis/v1/app-customer/{api.app_customer_uuid}/screening-config",
+                    {"records_retention_years": 8}, roles=["aml"])
+    assert made.status_code == 201, made.json()
+    assert (made.json()["records_retention_years"], made.json()["effective_records_retention_years"]) == (8, 8)
+    refused = api.post(f"/analysis/v1/app-customer/{api.app_customer_uuid}/screening-config",
+                       {"records_retention_years": 3}, roles=["aml"])
+    assert (refused.status_code, [e["loc"] for e in refused.json()["errors"]]) == (400, [["body", "records_retention_years"]])
