@@ -60,7 +60,7 @@ def test_one_admin_asks_and_another_confirms(org, admin, held):
             "(four-eyes review). Until then nothing is deleted.") in asked
     box = re.search(r'data-testid="release-requested">(.*?)</div>', asked, re.S).group(1)
     assert "<strong>Release asked for</strong> by ingrid@" in box and ": Case 2026-114 closed." in box
-    assert "Another admin must confirm it (four-eyes review); you can withdraw it." in box
+    assert "Another admin must confirm it (four-eyes review); you can withdraw it." in asked
     assert ">Withdraw the request</button>" in asked and ">Confirm the release</button>" not in asked
     assert ScreeningRecordsHold.objects.get().in_force
     assert screening_records_retention.apply().get() == 0
