@@ -14,8 +14,9 @@ from portal.models import Member
 from portal.service.cases import Case, Review
 
 RULE_TEXT = (
-    "Four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer, "
-    "never by the one who escalated or proposed it."
+    "Four-eyes review is on: an escalated case or a confirmed hit is closed only when a second officer agrees. "
+    "A confirmed hit stands as a proposal until another officer confirms it; the one who escalated the case may "
+    "confirm another officer's proposal, but not close the case alone."
 )
 
 
@@ -42,21 +43,25 @@ def _is_member(review: Review | None, member: Member) -> bool:
 
 
 def four_eyes_for(case: Case, *, on: bool, member: Member) -> FourEyes:
-    proposal = case.hit_proposal
+    # With the flag off, a proposal left from when it was on waits for nobody: any confirmed hit closes it.
+    proposal = case.hit_proposal if on else None
     reason = ""
     if on and case.status_key != "complete":
         if _is_member(proposal, member):
             reason = ("You proposed this confirmed hit, so another officer must confirm it (confirmed hit) or reject it "
                       "(false positive). You can still add an in-review or escalated review.")
+        elif _is_member(case.latest_escalation, member) and proposal is not None:
+            reason = (f"You escalated this case: you may confirm the hit {_who(proposal, member)} proposed, but rejecting "
+                      "it (false positive) needs another officer.")
         elif _is_member(case.latest_escalation, member):
             reason = ("You escalated this case, so another officer must close it (confirmed hit or false positive). "
                       "You can still add an in-review or escalated review.")
     return FourEyes(on=on, proposal=proposal, proposer=_who(proposal, member) if proposal else "", blocked_reason=reason)
 
 
-def proposal_badge_title(case: Case, member: Member) -> str:
-    """A queue row's words for a proposal awaiting a second officer ("" when there is none)."""
-    proposal = case.hit_proposal
+def proposal_badge_title(case: Case, member: Member, *, on: bool) -> str:
+    """A queue row's words for a proposal awaiting a second officer ("" when there is none, or four-eyes is off)."""
+    proposal = case.hit_proposal if on else None
     return f"Confirmed hit proposed by {_who(proposal, member)} — awaiting a second officer" if proposal else ""
 
 

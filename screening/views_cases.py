@@ -151,7 +151,7 @@ def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | No
             "assignee": names.get(case.assignee_uuid) if case.assignee_uuid else None,
             "mine": case.assignee_uuid is not None and case.assignee_uuid == member.app_membership_uuid,
             "selected": str(case.uuid) in selected,
-            "proposal": proposal_badge_title(case, member),
+            "proposal": proposal_badge_title(case, member, on=four_eyes),
             "escalation": escalation_badge_title(case, member, on=four_eyes),
             "escalation_label": "Escalated · needs 2nd officer" if four_eyes else "Escalated",
             **_raised(case, today),

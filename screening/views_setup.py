@@ -247,7 +247,7 @@ def _update_text(before, after) -> str:
     if before.four_eyes_review != after.four_eyes_review:
         changes.append(
             "four-eyes review is on: an escalated case or a confirmed hit is closed only by a second officer, "
-            "never by the one who escalated or proposed it, and a legal hold is released only when a second admin "
+            "never by the one who escalated or proposed it alone, and a legal hold is released only when a second admin "
             "confirms it"
             if after.four_eyes_review
             else "four-eyes review is off: one officer may escalate and close a case alone"

@@ -189,13 +189,22 @@ def _reviews(case) -> list:
         body.append([
             para(no.moment(r.created_timestamp)),
             para(r.reviewer_app_membership.email if r.reviewer_app_membership else no.DASH),
-            para(_words(r.screening_case_review_status.key)),
+            para(_review_status(r, awaiting=r is reviews[0] and case.case_status_key != case.Status.COMPLETE)),
             para(_words(r.entity_match_decision_type.key)),
             para("Yes" if r.pep_confirmed_flag else "No"),
             para(r.screening_case_review_comment or no.DASH),
         ])
     widths = [22 * mm, 38 * mm, 20 * mm, 22 * mm, 24 * mm]
     return [section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)])]
+
+
+def _review_status(review, *, awaiting: bool) -> str:
+    """A confirmed hit that did not complete the case was a four-eyes proposal: the filed copy says
+    so, and while it is the case's latest review (`awaiting`), that it waits for a second officer."""
+    words = _words(review.screening_case_review_status.key)
+    if review.screening_case_review_status.key == "confirmed_hit" and review.complete_timestamp is None:
+        return f"{words} (proposal{', awaiting a second officer' if awaiting else ''})"
+    return words
 
 
 def _words(key: str) -> str:

@@ -44,16 +44,6 @@ def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMember
     answers True when the review is a confirmed_hit *proposal* that leaves the case ongoing."""
     if not case.screening_config.four_eyes_review_flag or status_key not in COMPLETE_REVIEW_KEYS:
         return False
-    escalation = (
-        ScreeningCaseReview.objects.filter(screening_case=case, screening_case_review_status__key="escalated")
-        .order_by("-created_timestamp", "-uuid")
-        .first()
-    )
-    if escalation is not None and escalation.reviewer_app_membership_id == reviewer.pk:
-        raise FourEyesRequired(
-            f"Four-eyes review: {reviewer.email} escalated this case, so another officer must close it "
-            f"as a confirmed hit or a false positive. You can still mark it in review or escalate it."
-        )
     latest = case.latest_review
     proposal_pending = (
         latest is not None
@@ -64,6 +54,20 @@ def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMember
         raise FourEyesRequired(
             f"Four-eyes review: {reviewer.email} proposed this confirmed hit, so another officer must confirm it "
             f"(a second confirmed hit) or reject it (a false positive)."
+        )
+    # The escalator may confirm a hit another member proposed: that is two members agreeing. Closing
+    # it otherwise (or rejecting the proposal) would be the escalator's judgement alone.
+    confirms_another = proposal_pending and status_key == "confirmed_hit"
+    escalation = (
+        ScreeningCaseReview.objects.filter(screening_case=case, screening_case_review_status__key="escalated")
+        .order_by("-created_timestamp", "-uuid")
+        .first()
+    )
+    if escalation is not None and escalation.reviewer_app_membership_id == reviewer.pk and not confirms_another:
+        raise FourEyesRequired(
+            f"Four-eyes review: {reviewer.email} escalated this case, so another officer must close it "
+            f"as a confirmed hit or a false positive. You can still mark it in review or escalate it"
+            + (", or confirm the hit another officer proposed." if proposal_pending else ".")
         )
     return status_key == "confirmed_hit" and not proposal_pending
 

@@ -21,7 +21,7 @@ def test_the_admin_turns_four_eyes_on_and_is_told_what_it_causes(org, admin):
     config = config_make(org.api)
     page = admin.get("/screening/setup/").content.decode()
     assert 'name="four_eyes"' in page
-    assert "closed only by a second officer, never by the one who escalated or proposed it" in page
+    assert "closed only by a second officer, never by the one who escalated or proposed it alone" in page
 
     response = admin.post(f"/screening/configs/{config['uuid']}/update/", {"four_eyes": "on"}, follow=True)
 
@@ -117,3 +117,34 @@ def test_without_four_eyes_the_form_says_nothing_of_it(lists):
     row = _queue_row(anna, "Solbakken")
     assert 'data-testid="escalation">Escalated</span>' in row and "needs 2nd officer" not in row
     assert "Escalated by you for a second opinion" in row
+
+
+def test_the_escalator_confirms_a_hit_the_other_officer_proposed(officers):
+    """Two officers are enough: Anna escalates, Bjørn proposes the hit, Anna confirms it."""
+    anna, bjorn, screened = officers
+    case = screened.sanction_case
+    _review(anna, case, ESCALATE)
+    _review(bjorn, case, CONFIRM)
+
+    page = anna.client().get(case_url(case.uuid)).content.decode()
+    assert ("You escalated this case: you may confirm the hit bjorn@example.com proposed, but rejecting it "
+            "(false positive) needs another officer.") in page
+    confirmed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
+
+    assert "Review saved: confirmed hit. The case is complete." in confirmed
+    assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "complete"
+
+
+def test_a_proposal_left_when_four_eyes_is_switched_off_awaits_nobody(officers):
+    anna, bjorn, screened = officers
+    case = screened.sanction_case
+    _review(anna, case, CONFIRM)
+    ScreeningConfig.objects.filter(uuid=screened.config_uuid).update(four_eyes_review_flag=False)
+
+    page = anna.client().get(case_url(case.uuid)).content.decode()
+    row = _queue_row(bjorn, "Dragunov")
+
+    assert "awaiting a second officer" not in page and "You proposed" not in page
+    assert "Hit proposed" not in row
+    confirmed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
+    assert "Review saved: confirmed hit. The case is complete." in confirmed

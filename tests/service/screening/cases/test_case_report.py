@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from pypdf import PdfReader
 
+from service.screening.models import ScreeningConfig
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
 from tests.service.screening.helpers import AML, config_url
@@ -114,3 +115,20 @@ def test_it_needs_the_aml_role(api, lists):
     response = api.get(config_url(config["uuid"], "/screening-case-report"), {"screening_case_uuid": config["uuid"]})
 
     assert response.status_code == 403
+
+
+def test_it_files_a_four_eyes_proposal_as_a_proposal(api, lists):
+    """A confirmed hit one officer proposed must not read as confirmed in the customer's file."""
+    config = config_with(api, "un_security_council")
+    ScreeningConfig.objects.filter(uuid=config["uuid"]).update(four_eyes_review_flag=True)
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
+    anna, bjorn = member_of(api, "anna@nordbank.no"), member_of(api, "bjorn@nordbank.no")
+    assert review(api, config["uuid"], case_uuid, "confirmed_hit", "match", reviewer=anna).status_code == 201
+
+    proposed = _text(_report(api, config["uuid"], screening_case_uuid=case_uuid).json()[0])
+    assert "Confirmed hit (proposal, awaiting a second officer)" in proposed
+
+    assert review(api, config["uuid"], case_uuid, "confirmed_hit", "match", reviewer=bjorn).status_code == 201
+    filed = _text(_report(api, config["uuid"], screening_case_uuid=case_uuid).json()[0])
+    assert "Confirmed hit (proposal)" in filed and "awaiting a second officer" not in filed

@@ -72,6 +72,23 @@ def test_it_keeps_a_confirmed_hit_as_a_proposal_until_a_second_member_confirms_i
     assert confirmed.json()["screening_case_review_composites"][0]["screening_case_review"]["complete_timestamp"] is not None
 
 
+def test_two_members_close_an_escalated_hit_the_escalator_confirming_the_others_proposal(api, lists):
+    """Anna escalates, Bjørn proposes a confirmed hit: Anna confirming it is two members agreeing,
+    so a team of two can close a sanction hit. Anna may still not reject it alone."""
+    config_uuid, case_uuid = _four_eyes_case(api)
+    anna, bjorn = member_of(api, "anna@nordbank.no"), member_of(api, "bjorn@nordbank.no")
+    assert review(api, config_uuid, case_uuid, "escalated", "possible_match", reviewer=anna).status_code == 201
+    assert review(api, config_uuid, case_uuid, "confirmed_hit", "match", reviewer=bjorn).status_code == 201
+
+    rejected = review(api, config_uuid, case_uuid, "false_positive", "no_match", reviewer=anna)
+    assert rejected.status_code == 409
+    assert "or confirm the hit another officer proposed" in rejected.json()["detail"]
+    confirmed = review(api, config_uuid, case_uuid, "confirmed_hit", "match", reviewer=anna)
+
+    assert confirmed.status_code == 201, confirmed.json()
+    assert _status(confirmed) == "complete"
+
+
 def test_it_lets_one_member_close_alone_when_the_flag_is_off(api, lists):
     config = config_with(api, "un_security_council")
     assert config["four_eyes_review_flag"] is False
