@@ -278,6 +278,9 @@ def queue_back_url(request) -> str:
     return reverse("screening:queue")
 
 
+COMMENT_NEEDED = ("escalated", "false_positive", "confirmed_hit")  # as the queue's batch close needs one
+
+
 @require_POST
 @member_required(*REVIEWERS)
 def case_review(request, case_uuid: uuid.UUID):
@@ -292,6 +295,8 @@ def case_review(request, case_uuid: uuid.UUID):
         problems.append("Choose what the review says: in review, escalated, false positive or confirmed hit.")
     if form["decision_key"] not in {key for key, _ in MATCH_DECISIONS}:
         problems.append("Choose the match decision: match, possible match or no match.")
+    if form["status_key"] in COMMENT_NEEDED and not form["comment"]:
+        problems.append("Say why in the comment: escalating or closing a case needs a reason the record keeps.")
     if len(form["comment"]) > COMMENT_MAX:
         problems.append(f"The comment is too long: at most {COMMENT_MAX} characters.")
     if request.member.app_membership_uuid is None:

@@ -72,6 +72,22 @@ def four_eyes_check(*, case: ScreeningCase, status_key: str, reviewer: AppMember
     return status_key == "confirmed_hit" and not proposal_pending
 
 
+# A closing review's match decision must say what its status says: a false positive is no match,
+# a confirmed hit a match. The filed record would otherwise contradict itself.
+CLOSING_DECISION = {"false_positive": "no_match", "confirmed_hit": "match"}
+
+
+def review_decision_check(*, status_key: str, decision_key: str) -> None:
+    needed = CLOSING_DECISION.get(status_key)
+    if needed is not None and decision_key != needed:
+        raise bad_field(
+            ["body", "entity_match_decision_type_uuid"],
+            f"a {status_key.replace('_', ' ')} review needs the match decision {needed.replace('_', ' ')}, "
+            f"not {decision_key.replace('_', ' ')}",
+            code="decision_contradicts_status",
+        )
+
+
 def case_label(case: ScreeningCase) -> str:
     """Who the case is about, for the audit log."""
     inquiry = case.entity_inquiry
@@ -99,6 +115,7 @@ def review_record(
     """`batch_case_count`: the review is one of a batch of that many cases (`reviews_record`); the audit
     record says so, for an auditor who asks which decisions were taken a page at a time."""
     membership_active_check(reviewer, REVIEWER_LOC)
+    review_decision_check(status_key=status.key, decision_key=decision_type.key)
     with transaction.atomic():
         # The case row alone is locked; its config and latest review are read after the lock from
         # its current ids. Joined into the locking query, PostgreSQL would give them as they were

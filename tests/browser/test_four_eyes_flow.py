@@ -41,7 +41,7 @@ def test_a_second_officer_closes_what_the_first_escalated_or_proposed(page, offi
     anna, bjorn = officers
     log_in(page, anna)
     _open(page, "Ingrid Margrethe Solbakken")
-    expect(page.get_by_test_id("four-eyes-rule")).to_contain_text("closed only by a second officer")
+    expect(page.get_by_test_id("four-eyes-rule")).to_contain_text("closed only when a second officer agrees")
 
     _review(page, "possible_match", "Escalated", "Same birth year as the listed person; second opinion please.")
     expect(page.get_by_role("alert")).to_contain_text("Review saved: escalated. The case stays open.")

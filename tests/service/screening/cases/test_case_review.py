@@ -79,3 +79,20 @@ def test_it_lists_the_review_statuses_and_match_decision_types(api):
     ]
     assert [r["entity_match_decision_type_key"] for r in decisions.json()] == ["match", "no_match", "possible_match"]
     assert api.get(f"{V1}/entity-match-decision-type").status_code == 403
+
+
+def test_a_closing_review_whose_match_decision_contradicts_it_is_refused_naming_the_field(api, lists):
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], UN_PERSON)
+    case_uuid = _case_uuid(api, config["uuid"])
+    reviewer = member_of(api, "reviewer@nordbank.no")
+
+    for status_key, decision_key in (("false_positive", "match"), ("false_positive", "possible_match"),
+                                     ("confirmed_hit", "no_match"), ("confirmed_hit", "possible_match")):
+        refused = review(api, config["uuid"], case_uuid, status_key, decision_key, reviewer=reviewer)
+        assert refused.status_code == 400, (status_key, decision_key)
+        assert refused.json()["code"] == "decision_contradicts_status"
+        assert [e["loc"] for e in refused.json()["errors"]] == [["body", "entity_match_decision_type_uuid"]]
+    assert not ScreeningCaseReview.objects.exists()
+    assert review(api, config["uuid"], case_uuid, "in_review", "match", reviewer=reviewer).status_code == 201
+    assert review(api, config["uuid"], case_uuid, "false_positive", "no_match", reviewer=reviewer).status_code == 201

@@ -61,7 +61,7 @@ def test_it_keeps_a_confirmed_hit_as_a_proposal_until_a_second_member_confirms_i
     assert proposal.json()["screening_case_review_composites"][0]["screening_case_review"]["complete_timestamp"] is None
 
     for key in ("confirmed_hit", "false_positive"):  # the proposer can neither confirm nor close it alone
-        again = review(api, config_uuid, case_uuid, key, "match", reviewer=anna)
+        again = review(api, config_uuid, case_uuid, key, "match" if key == "confirmed_hit" else "no_match", reviewer=anna)
         assert again.status_code == 409, again.json()
         assert "anna@nordbank.no proposed this confirmed hit" in again.json()["detail"]
     assert ScreeningCaseReview.objects.count() == 1
