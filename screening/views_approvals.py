@@ -150,7 +150,7 @@ def remove(request):
     except ServiceError as exc:
         refused(request, f"{name} was not removed.", exc)
         return redirect(back)
-    acted(request, f"{name} is no longer screened. Reason kept: “{reason}”.")
+    acted(request, f"{name} is no longer screened. Reason kept: “{reason.rstrip('.')}”.")  # one stop, not two
     return redirect(back)
 
 

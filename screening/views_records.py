@@ -11,6 +11,7 @@ as a CSV file for an auditor, is `monitorings_export`.
 from __future__ import annotations
 
 import uuid
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import Http404
@@ -30,6 +31,7 @@ from screening.pages import (
     no_aml_text, refused, require_admin, sanction_list_selected,
 )
 from screening.views_approvals import ORIGIN_WORDS, TYPE_WORDS
+from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 TEMPLATE = "screening/approvals_monitoring.html"
 
@@ -60,6 +62,8 @@ def _page(request, monitoring_uuid: uuid.UUID, *, status: int = 200, **forms):
         type_words=TYPE_WORDS.get(monitoring.type_key, monitoring.type_key),
         origin_words=ORIGIN_WORDS.get(monitoring.origin_key, monitoring.origin_key.replace("_", " ")),
         decisions=[{"decision": d, "by": decided_by(d, names)} for d in monitoring.decisions],
+        # The queue searched by the name, every status: the cases to look at before removing it.
+        cases_query=urlencode({"q": name_search_text(monitoring.entity_name)[:NAME_SEARCH_MAX], "status": "all"}),
     )
     if monitoring.type_key == "company" and not monitoring.screened_against:
         try:

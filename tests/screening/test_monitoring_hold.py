@@ -63,6 +63,9 @@ def test_the_page_says_until_when_the_records_are_kept(admin, former):
     assert (f'data-testid="records-retention">Records kept until {until}, 5 years after its monitorings, and those of '
             "the companies it was screened for, were removed.") in owner
     assert 'data-testid="hold-form"' in company
+    # Its cases are one click away, before anyone removes it or lets its records go.
+    assert ('href="/screening/cases/?q=Nordlys+AS&amp;status=all" data-testid="monitoring-cases">Screening cases of '
+            "Nordlys AS</a>") in admin.get(_page(former["company"])).content.decode()
 
 
 def test_a_hold_on_the_company_keeps_its_owner_until_released(admin, former):
