@@ -194,7 +194,7 @@ def _reviews(case) -> list:
             para("Yes" if r.pep_confirmed_flag else "No"),
             para(r.screening_case_review_comment or no.DASH),
         ])
-    widths = [22 * mm, 38 * mm, 20 * mm, 22 * mm, 24 * mm]
+    widths = [22 * mm, 34 * mm, 28 * mm, 20 * mm, 18 * mm]
     return [section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)])]
 
 
