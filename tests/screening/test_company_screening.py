@@ -18,8 +18,11 @@ def test_it_shows_the_companys_open_cases_and_leads_to_them(lists):
     screened = cases_make(officer)  # Nordlys AS: its owner Dragunov is a UN sanction hit
     client = officer.client()
 
-    assert 'data-testid="company-screening-slot"' in client.get(f"/companies/{screened.company.uuid}/").content.decode()
+    page = client.get(f"/companies/{screened.company.uuid}/").content.decode()
+    assert page.index('data-testid="company-screening-slot"') < page.index('id="credit-risk"')  # before the score
     card = _card(client, screened.company.uuid)
+    assert 'border-danger" data-testid="company-screening"' in card
+    assert 'data-testid="open-hits">Open sanction case for this company or the persons behind it' in card
     assert '<span class="badge hit-sanction">1 sanction</span>' in card
     assert f'href="{QUEUE}?company={screened.company.uuid}"' in card
     assert 'data-testid="active-monitorings">1<' in card
