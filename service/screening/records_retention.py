@@ -220,6 +220,11 @@ def screening_records_delete(*, expired: Expired) -> bool:
             return False  # deleted meanwhile
         monitorings = EntityMonitoring.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
         monitoring_pks = list(monitorings.order_by("pk").select_for_update().values_list("pk", flat=True))  # a hold locks in this order
+        # The period as it is now, not as it was when the pass began: one lengthened meanwhile keeps the records.
+        years = retention_years(ScreeningConfig.objects.values_list("records_retention_years", flat=True).get(pk=config_id))
+        if not years:
+            return False
+        cutoff = min(cutoff, timezone.now() - relativedelta(years=years))
         if customer_person:
             ended, held = persons.annotate(ended=customer_person_ended(), held=customer_person_held()).values_list(
                 "ended", "held").first()

@@ -107,3 +107,17 @@ def test_a_config_is_made_with_its_own_period_or_refused(api, lists):
     refused = api.post(f"/analysis/v1/app-customer/{api.app_customer_uuid}/screening-config",
                        {"records_retention_years": 3}, roles=["aml"])
     assert (refused.status_code, [e["loc"] for e in refused.json()["errors"]]) == (400, [["body", "records_retention_years"]])
+
+
+def test_a_period_lengthened_while_the_pass_runs_keeps_the_records(api, lists):
+    from django.utils import timezone
+
+    from service.screening import records_retention
+
+    config = config_with(api, "un_security_council")
+    former = _customer(api, config["uuid"], UN_PERSON, age=SIX_YEARS)
+    [expired] = records_retention.expired_entities(now=timezone.now())
+    assert _period(api, config["uuid"], 10).status_code == 200  # an admin, while the pass runs
+
+    assert records_retention.screening_records_delete(expired=expired) is False
+    assert CustomerPerson.objects.filter(uuid=former["person"]).exists()
