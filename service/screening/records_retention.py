@@ -221,7 +221,8 @@ def screening_records_delete(*, expired: Expired) -> bool:
         monitorings = EntityMonitoring.objects.filter(screening_config_id=config_id, entity_key=key, entity_uuid=entity_uuid)
         monitoring_pks = list(monitorings.order_by("pk").select_for_update().values_list("pk", flat=True))  # a hold locks in this order
         # The period as it is now, not as it was when the pass began: one lengthened meanwhile keeps the records.
-        years = retention_years(ScreeningConfig.objects.values_list("records_retention_years", flat=True).get(pk=config_id))
+        own_years, app_customer_id = ScreeningConfig.objects.values_list("records_retention_years", "app_customer_id").get(pk=config_id)
+        years = retention_years(own_years)
         if not years:
             return False
         cutoff = min(cutoff, timezone.now() - relativedelta(years=years))
@@ -237,7 +238,6 @@ def screening_records_delete(*, expired: Expired) -> bool:
         ).values_list("pk", flat=True))
         cases = ScreeningCase.objects.filter(entity_inquiry__in=inquiry_pks)
         case_pks = list(cases.values_list("pk", flat=True))
-        app_customer_id = ScreeningConfig.objects.values_list("app_customer_id", flat=True).get(pk=config_id)
         after = {
             "deletion_reason_key": RETENTION_REASON,
             "monitoring_entity_key": key,
