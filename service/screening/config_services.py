@@ -88,6 +88,7 @@ def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None
     re-evaluates the config's watchlisted companies (after commit). The changes are made to the
     row as it is now (locked), not to the caller's copy: an update committed since the caller
     read it is neither undone nor left out of the audit log's before and after."""
+    from service.screening.hold_services import release_requests_withdraw
     from service.screening.subscription import config_resync_on_commit
 
     if "records_retention_years" in changes:
@@ -103,6 +104,8 @@ def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None
         config.save(update_fields=[*changes, "update_timestamp"])
         if (config.suggestion_setting_id, config.auto_approve_monitoring_flag) != before:
             config_resync_on_commit(config=config)
+        if state_before["four_eyes_review_flag"] and not config.four_eyes_review_flag:
+            release_requests_withdraw(config=config, actor=actor)
         state_after = config_audit_state(config)
         changed = [key for key in state_after if state_after[key] != state_before[key]]
         if changed:

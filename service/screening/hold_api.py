@@ -78,14 +78,17 @@ def records_hold_list(request: HttpRequest, screening_config_uuid: uuid.UUID, qu
         "until the records go. Releasing twice is a 400 `already_released`. With the config's "
         "`four_eyes_review_flag` a release takes two members: the first call asks for it (202; the hold stays in "
         "force, with `release_requested_*`), a call naming another member confirms it (200); the one who asked "
-        "confirming is a 409 `four_eyes_required`, a call naming no member a 400 `member_required`."
+        "confirming is a 409 `four_eyes_required`, a call naming no member a 400 `member_required`. "
+        "`confirm_request_flag` says which of the two the caller means, so that a page read before another "
+        "member asked or withdrew does not do the other."
     ),
     openapi_extra=EXTENSION | conflict_answer("Four-eyes review: another member must confirm the release (four_eyes_required)"),
 )
 def records_hold_release(request: HttpRequest, records_hold_uuid: uuid.UUID, payload: s.RecordsHoldReleaseIn):
     hold = _hold_of(request, records_hold_uuid)
     hold, released = services.records_hold_release(
-        hold=hold, release_reason=payload.release_reason, actor=acting(request, payload.app_membership_uuid)
+        hold=hold, release_reason=payload.release_reason, confirm_request=payload.confirm_request_flag,
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(200 if released else 202, s.records_hold_out(hold))
 

@@ -34,7 +34,8 @@ class ScreeningRecordsHold(models.Model):
     )
     release_reason = models.TextField(blank=True)
     # With the config's four-eyes review, a release is first asked for by one member and takes
-    # effect when another confirms it (`hold_services.records_hold_release`); kept as history.
+    # effect when another confirms it (`hold_services.records_hold_release`). Turning the request
+    # down clears them; the audit log keeps who asked and why.
     release_requested_timestamp = models.DateTimeField(null=True, blank=True)
     release_requested_by = models.ForeignKey(
         "service_auth.AppMembership", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
@@ -56,8 +57,3 @@ class ScreeningRecordsHold(models.Model):
     @property
     def in_force(self) -> bool:
         return self.released_timestamp is None
-
-    @property
-    def release_requested(self) -> bool:
-        """A release was asked for and waits for a second member (four-eyes)."""
-        return self.in_force and self.release_requested_timestamp is not None

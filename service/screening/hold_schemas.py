@@ -26,6 +26,13 @@ class RecordsHoldIn(Schema):
 class RecordsHoldReleaseIn(Schema):
     release_reason: str = Field(..., max_length=REASON_MAX_LENGTH, description="Why the records need not be kept any longer")
     app_membership_uuid: uuid.UUID | None = Field(None, description="The member who releases it, for the audit log")
+    confirm_request_flag: bool | None = Field(
+        None,
+        description="Under four-eyes review, which the caller means: false asks for the release (a 400 "
+        "`release_already_requested` when another member asked meanwhile), true confirms the request waiting (a 400 "
+        "`no_release_requested` when it was withdrawn or turned down meanwhile); absent, whichever applies. Without "
+        "four-eyes review a call releases the hold either way.",
+    )
 
 
 class RecordsHoldOut(Schema):

@@ -93,13 +93,17 @@ def records_hold_place(
 
 
 def records_hold_release(
-    *, hold: ScreeningRecordsHold, release_reason: str, actor: Actor | None = None
+    *, hold: ScreeningRecordsHold, release_reason: str, confirm_request: bool | None = None, actor: Actor | None = None
 ) -> tuple[ScreeningRecordsHold, bool]:
     """End the hold, saying why (the investigation closed): from now the records are deleted when
     their retention period is over (by the next daily pass when it is over already). With the
     config's four-eyes review a release takes two members: the first call asks for it and the hold
     stays in force; a call by another member confirms it. The hold and whether it is released now.
-    Releasing twice is a 400; confirming one's own request a 409 `four_eyes_required`."""
+
+    `confirm_request` says which the caller means, so that a page read before another member asked
+    (or withdrew) does not do the other: False asks (a 400 `release_already_requested` when a
+    request waits), True confirms (a 400 `no_release_requested` when none waits); None, whichever
+    applies. Releasing twice is a 400; confirming one's own request a 409 `four_eyes_required`."""
     release_reason = _reason(release_reason, "release_reason", "say why the records need not be kept any longer")
     actor = actor or Actor()
     with transaction.atomic():
@@ -110,12 +114,18 @@ def records_hold_release(
                 raise bad_field(["body", "app_membership_uuid"], "with four-eyes review a release names the member who "
                                 "makes it, so that a second member can confirm it", code="member_required")
             if locked.release_requested_timestamp is None:
+                if confirm_request:
+                    raise _no_release_requested(["body", "confirm_request_flag"])
                 locked.release_requested_timestamp, locked.release_requested_by = now, member
                 locked.release_request_reason = release_reason
                 locked.save(update_fields=["release_requested_timestamp", "release_requested_by", "release_request_reason"])
                 _audit(locked, actor, "records_hold.release_request", {"release_request_reason": release_reason})
                 return locked, False
-            if locked.release_requested_by_id == member.pk:
+            asker = locked.release_requested_by
+            if confirm_request is False:
+                raise bad_field(["body", "confirm_request_flag"], f"{asker.email if asker else 'another member'} asked "
+                                "for this release already: confirm it or keep the hold", code="release_already_requested")
+            if asker == member:
                 raise FourEyesRequired(
                     f"Four-eyes review: {member.email} asked for this release, so another admin must confirm it. "
                     "You can withdraw the request by keeping the hold.", loc=["body", "app_membership_uuid"],
@@ -129,6 +139,11 @@ def records_hold_release(
     return locked, True
 
 
+def _no_release_requested(loc: list) -> Exception:
+    return bad_field(loc, "no release of this hold waits for a decision (it was withdrawn or turned down)",
+                     code="no_release_requested")
+
+
 def records_hold_keep(*, hold: ScreeningRecordsHold, keep_reason: str, actor: Actor | None = None) -> ScreeningRecordsHold:
     """Turn down a release asked for under four-eyes review (or withdraw one's own request): the
     hold stays in force with no release waiting. A 400 when none waits."""
@@ -136,8 +151,7 @@ def records_hold_keep(*, hold: ScreeningRecordsHold, keep_reason: str, actor: Ac
     with transaction.atomic():
         locked = _locked_in_force(hold)
         if locked.release_requested_timestamp is None:
-            raise bad_field(["path", "records_hold_uuid"], "no release of this hold waits for a decision",
-                            code="no_release_requested")
+            raise _no_release_requested(["path", "records_hold_uuid"])
         asked_by = locked.release_requested_by.email if locked.release_requested_by else None
         locked.release_requested_timestamp, locked.release_requested_by, locked.release_request_reason = None, None, ""
         locked.save(update_fields=["release_requested_timestamp", "release_requested_by", "release_request_reason"])
@@ -146,15 +160,40 @@ def records_hold_keep(*, hold: ScreeningRecordsHold, keep_reason: str, actor: Ac
 
 
 def _locked_in_force(hold: ScreeningRecordsHold) -> ScreeningRecordsHold:
-    """The hold read again under a row lock (two releases at once: the second sees the first);
-    a 400 when it is released already."""
-    locked = (
-        ScreeningRecordsHold.objects.select_for_update(of=("self",))
-        .select_related(*HOLD_RELATED).get(pk=hold.pk)
-    )
+    """The hold read again after locking its config's row, then its own (two releases at once: the
+    second sees the first; a change of the config's four-eyes review waits, or is seen); a 400 when
+    it is released already. The rows are locked alone and read after: joined into the locking
+    query, the member who asked would be read as it was before the wait (PostgreSQL re-reads
+    only the locked row)."""
+    ScreeningConfig.objects.select_for_update().filter(pk=hold.screening_config_id).values_list("pk").first()
+    ScreeningRecordsHold.objects.select_for_update().filter(pk=hold.pk).values_list("pk").first()
+    locked = ScreeningRecordsHold.objects.select_related(*HOLD_RELATED).get(pk=hold.pk)
     if not locked.in_force:
         raise bad_field(["path", "records_hold_uuid"], "the hold was released already", code="already_released")
     return locked
+
+
+def release_requests_withdraw(*, config: ScreeningConfig, actor: Actor | None = None) -> int:
+    """Four-eyes review switched off: a release no longer waits for a second member, so the
+    requests waiting are withdrawn (audited as keeps), and do not come back to be confirmed by one
+    member when the review is switched on again. Called with the config's row locked, which every
+    release and keep locks first, so no request changes meanwhile. How many."""
+    waiting = (
+        ScreeningRecordsHold.objects.select_related(*HOLD_RELATED)
+        .filter(screening_config=config, released_timestamp__isnull=True, release_requested_timestamp__isnull=False)
+    )
+    withdrawn = 0
+    for hold in waiting:
+        asked_by = hold.release_requested_by.email if hold.release_requested_by else None
+        hold.release_requested_timestamp, hold.release_requested_by, hold.release_request_reason = None, None, ""
+        hold.save(update_fields=["release_requested_timestamp", "release_requested_by", "release_request_reason"])
+        _audit(hold, actor or Actor(), "records_hold.keep",
+               {"keep_reason": FOUR_EYES_OFF_REASON, "release_requested_by": asked_by})
+        withdrawn += 1
+    return withdrawn
+
+
+FOUR_EYES_OFF_REASON = "Four-eyes review was switched off: the release no longer waits for a second member."
 
 
 def _audit(hold: ScreeningRecordsHold, actor: Actor, action: str, after: dict) -> None:

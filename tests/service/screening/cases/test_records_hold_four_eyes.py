@@ -20,7 +20,7 @@ from tests.service.screening.cases.test_it_deletes_screening_records_after_the_r
     _customer,
 )
 from tests.service.screening.cases.test_records_hold import V1, _hold, _locs, _release
-from tests.service.screening.helpers import AML, customer_person_url
+from tests.service.screening.helpers import AML, config_url, customer_person_url, patch
 
 WHY_KEEP = "Økokrim has not closed the case yet."
 
@@ -37,7 +37,7 @@ def held(api, lists):
     former = _customer(api, config["uuid"], UN_PERSON, age=RETENTION * 2)
     anna, bob = member_of(api, "anna@nordbank.no"), member_of(api, "bob@nordbank.no")
     hold = _hold(api, config["uuid"], "customer_person", former["person"], app_membership_uuid=anna).json()
-    return {"hold": hold["uuid"], "person": former["person"], "anna": anna, "bob": bob}
+    return {"hold": hold["uuid"], "person": former["person"], "anna": anna, "bob": bob, "config": config["uuid"]}
 
 
 def _actions() -> list[str]:
@@ -116,6 +116,64 @@ def test_without_four_eyes_one_member_releases_and_a_waiting_request_does_not_st
     released = _release(api, held["hold"], app_membership_uuid=held["anna"])
 
     assert (released.status_code, released.json()["in_force_flag"], released.json()["four_eyes_release_flag"]) == (200, False, False)
+
+
+def test_a_page_read_before_another_member_acted_does_not_do_the_other_step(api, held):
+    """`confirm_request_flag` says which the caller means: asking when another member asked
+    meanwhile does not confirm that request, and confirming one withdrawn meanwhile does not ask."""
+    withdrawn = _release(api, held["hold"], app_membership_uuid=held["bob"], confirm_request_flag=True)
+    assert (withdrawn.status_code, withdrawn.json()["code"], _locs(withdrawn)) == (
+        400, "no_release_requested", [["body", "confirm_request_flag"]])
+    assert _actions() == ["records_hold.place"]
+
+    assert _release(api, held["hold"], app_membership_uuid=held["anna"], confirm_request_flag=False).status_code == 202
+    asked_meanwhile = _release(api, held["hold"], app_membership_uuid=held["bob"], confirm_request_flag=False)
+
+    assert (asked_meanwhile.status_code, asked_meanwhile.json()["code"], _locs(asked_meanwhile)) == (
+        400, "release_already_requested", [["body", "confirm_request_flag"]])
+    assert "anna@nordbank.no asked for this release already" in asked_meanwhile.json()["detail"]
+    hold = ScreeningRecordsHold.objects.get()
+    assert (hold.in_force, hold.release_requested_by.email) == (True, "anna@nordbank.no")
+
+    confirmed = _release(api, held["hold"], app_membership_uuid=held["bob"], confirm_request_flag=True)
+    assert (confirmed.status_code, confirmed.json()["in_force_flag"]) == (200, False)
+
+
+def test_switching_four_eyes_off_withdraws_the_waiting_requests_so_they_do_not_come_back(api, held):
+    assert _release(api, held["hold"], "Case closed.", app_membership_uuid=held["anna"]).status_code == 202
+
+    assert patch(api, config_url(held["config"]), {"four_eyes_review_flag": False}).status_code == 200
+
+    hold = api.get(customer_person_url(held["person"]), roles=AML).json()["records_hold"]
+    assert (hold["in_force_flag"], hold["four_eyes_release_flag"], hold["release_requested_timestamp"]) == (True, False, None)
+    event = AuditEvent.objects.get(action_key="records_hold.keep")
+    assert event.after == {"keep_reason": hold_services.FOUR_EYES_OFF_REASON, "release_requested_by": "anna@nordbank.no"}
+
+    # Switched on again, anna's old request is not there for her colleague to confirm alone.
+    assert patch(api, config_url(held["config"]), {"four_eyes_review_flag": True}).status_code == 200
+    confirm = _release(api, held["hold"], app_membership_uuid=held["bob"], confirm_request_flag=True)
+    assert (confirm.status_code, confirm.json()["code"]) == (400, "no_release_requested")
+    assert ScreeningRecordsHold.objects.get().in_force
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
+def test_a_double_click_on_ask_does_not_release_the_hold(api, held, monkeypatch):
+    """The second ask waits for the first's lock, then reads the hold and who asked as they are
+    now: the asker's second call is a 409, not a confirmation by nobody."""
+    hold = ScreeningRecordsHold.objects.get()
+    anna = AppMembership.objects.get(uuid=held["anna"])
+
+    def ask():
+        return hold_services.records_hold_release(
+            hold=hold, release_reason="Case closed.", actor=hold_services.Actor(app_membership=anna))[1]
+
+    first, second = race(monkeypatch, hold_services, "_audit", ask, ask)
+
+    assert first is False
+    assert getattr(second, "code", None) == "four_eyes_required"
+    hold = ScreeningRecordsHold.objects.get()
+    assert (hold.in_force, hold.release_requested_by.email) == (True, "anna@nordbank.no")
+    assert _actions() == ["records_hold.place", "records_hold.release_request"]
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs one writer at a time")
