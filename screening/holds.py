@@ -1,9 +1,11 @@
 """The legal hold forms of a customer person's page and of a monitoring's page, and what sending
 them does; both pages send them the same way.
 
-Placing a hold, releasing it and, under the config's four-eyes review, confirming or turning
-down a release asked for by another admin (the service decides which a release is, and answers
-with the hold: still in force means asked for).
+Placing a hold, releasing it and, under the config's four-eyes review, asking for the release,
+confirming or turning down one asked for by another admin. The release form says which of these
+the page offered (`step`), so that a page read before another admin acted does not do the other;
+an answer saying the hold changed meanwhile is a message above the page read again, which shows
+the hold as it is now.
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ class HoldReleaseForm(ServiceForm):
     not be kept any longer."""
 
     service_step = "hold_release"
+    ASK, CONFIRM, RELEASE = "ask", "confirm", "release"  # what the page offered
 
+    step = forms.ChoiceField(choices=[(ASK, ASK), (CONFIRM, CONFIRM), (RELEASE, RELEASE)], required=False,
+                             widget=forms.HiddenInput)
     release_reason = forms.CharField(
         max_length=1000, label="Why the hold is released",
         widget=forms.TextInput(attrs={"placeholder": "e.g. case 2026-114 closed"}),
@@ -93,15 +98,37 @@ def hold_place_send(request, holds: HoldsArea, *, config_uuid, entity_key: str, 
     return None
 
 
+# The hold changed since the page was read: said above the page read again, not on a form it may
+# no longer show.
+CHANGED_MEANWHILE = {
+    "already_released": "The hold on {name}'s records was released meanwhile.",
+    "release_already_requested": "Another admin asked for the release of {name}'s records meanwhile: confirm it "
+                                 "or keep the hold below.",
+    "no_release_requested": "The release of {name}'s records was withdrawn or turned down meanwhile: the hold stays "
+                            "in force.",
+}
+CONFIRM_STEP = {HoldReleaseForm.ASK: False, HoldReleaseForm.CONFIRM: True}
+
+
+def _changed_meanwhile(request, exc: ServiceError, *, name: str) -> bool:
+    if exc.code == "four_eyes_required":  # the asker's page offers no confirm form
+        messages.error(request, exc.detail)
+        return True
+    if exc.code in CHANGED_MEANWHILE:
+        messages.error(request, CHANGED_MEANWHILE[exc.code].format(name=name))
+        return True
+    return False
+
+
 def hold_release_send(request, holds: HoldsArea, hold: RecordsHold, *, name: str) -> Refused | None:
     form = HoldReleaseForm(request.POST)
     if not form.is_valid():
         return Refused("release_form", form)
     try:
-        answer = holds.release(hold.uuid, release_reason=form.cleaned_data["release_reason"])
+        answer = holds.release(hold.uuid, release_reason=form.cleaned_data["release_reason"],
+                               confirm_request=CONFIRM_STEP.get(form.cleaned_data["step"]))
     except ServiceError as exc:
-        if exc.code == "four_eyes_required":  # the asker's page offers no release form: say it above the page
-            messages.error(request, exc.detail)
+        if _changed_meanwhile(request, exc, name=name):
             return None
         return Refused("release_form", form, form_refused(form, exc))
     if answer.in_force:
@@ -119,6 +146,8 @@ def hold_keep_send(request, holds: HoldsArea, hold: RecordsHold, *, name: str) -
     try:
         holds.keep(hold.uuid, keep_reason=form.cleaned_data["keep_reason"])
     except ServiceError as exc:
+        if _changed_meanwhile(request, exc, name=name):
+            return None
         return Refused("keep_form", form, form_refused(form, exc))
     acted(request, f"The hold on {name}'s records stays: no release waits any longer.")
     return None

@@ -38,7 +38,9 @@ class RecordsHold:
 
     @property
     def release_requested(self) -> bool:
-        return self.in_force and self.release_requested_at is not None
+        """A release waits for a second member. Only under four-eyes review: switching it off
+        withdraws the requests, and one left from a race would not stop a release anyway."""
+        return self.four_eyes and self.in_force and self.release_requested_at is not None
 
     @classmethod
     def from_json(cls, data: dict) -> RecordsHold:
@@ -106,12 +108,17 @@ class HoldsArea(Area):
         body = {"entity_key": entity_key, "entity_uuid": str(entity_uuid), "reason": reason, **self.acting_body()}
         return RecordsHold.from_json(self.client.post("analysis", _path(config_uuid), json=body))
 
-    def release(self, hold_uuid, *, release_reason: str) -> RecordsHold:
+    def release(self, hold_uuid, *, release_reason: str, confirm_request: bool | None = None) -> RecordsHold:
         """The hold, released; or, under the config's four-eyes review, still in force with the release
-        asked for when no other member asked first. A 400 naming `release_reason` when it is blank,
-        `already_released` when released meanwhile; a 409 `four_eyes_required` when the caller asked."""
+        asked for when no other member asked first. `confirm_request`: False asks, True confirms the
+        request waiting, None whichever applies. A 400 naming `release_reason` when it is blank,
+        `already_released` when released meanwhile, `release_already_requested` when asking and another
+        member asked meanwhile, `no_release_requested` when confirming one withdrawn meanwhile; a 409
+        `four_eyes_required` when the caller asked."""
         path = f"v1/records-hold/{path_segment(hold_uuid)}/release"
         body = {"release_reason": release_reason, **self.acting_body()}
+        if confirm_request is not None:
+            body["confirm_request_flag"] = confirm_request
         return RecordsHold.from_json(self.client.post("analysis", path, json=body))
 
     def keep(self, hold_uuid, *, keep_reason: str) -> RecordsHold:

@@ -41,8 +41,9 @@ def held(org, admin):
     return {"person": person, "hold": ScreeningRecordsHold.objects.get().uuid}
 
 
-def _release(client, held, reason="Case 2026-114 closed."):
-    return client.post(f"{_page(held['person'])}hold/{held['hold']}/release/", {"release_reason": reason}, follow=True)
+def _release(client, held, reason="Case 2026-114 closed.", step=""):
+    return client.post(f"{_page(held['person'])}hold/{held['hold']}/release/", {"release_reason": reason, "step": step},
+                       follow=True)
 
 
 def _keep(client, held, reason="The police have not closed it."):
@@ -136,5 +137,41 @@ def test_on_a_monitoring_page_the_same_forms_ask_confirm_and_keep(org, admin):
     anna = org.member("anna", Member.Role.ADMIN, acting=True)
     kept = _text(anna.post(f"{page}hold/{hold}/keep/", {"keep_reason": "Not settled yet."}, follow=True))
     assert "The hold on Nordlys AS's records stays" in kept
-    assert anna.post(f"{page}hold/{hold}/keep/", {"keep_reason": "Again."}).status_code == 200  # nothing waits
+    again = _text(anna.post(f"{page}hold/{hold}/keep/", {"keep_reason": "Again."}, follow=True))  # a page read before
+    assert "The release of Nordlys AS's records was withdrawn or turned down meanwhile: the hold stays in force." in again
     assert ScreeningRecordsHold.objects.get().in_force
+
+
+def test_a_page_read_before_another_admin_acted_does_not_do_the_other_step(org, admin, held):
+    """Anna's page offered "Ask to release"; ingrid asked meanwhile: anna's ask is not taken as a
+    confirmation of ingrid's request (which would release the hold with nobody having checked it)."""
+    anna = org.member("anna", Member.Role.ADMIN, acting=True)
+    assert ">Ask to release the hold</button>" in _text(anna.get(_page(held["person"])))
+    _release(admin, held, step="ask")
+
+    stale = _text(_release(anna, held, "Closed.", step="ask"))
+
+    assert ("Another admin asked for the release of Kari Nordmann's records meanwhile: confirm it or keep the hold "
+            "below.") in stale
+    assert ">Confirm the release</button>" in stale  # the page read again offers what is possible now
+    hold = ScreeningRecordsHold.objects.get()
+    assert (hold.in_force, hold.release_requested_by.email, hold.release_request_reason) == (
+        True, "ingrid@example.com", "Case 2026-114 closed.")
+
+    # Ingrid withdraws; anna's page still offers "Confirm the release": it does not ask instead.
+    _keep(admin, held, "Asked too early.")
+    withdrawn = _text(_release(anna, held, "Closed.", step="confirm"))
+    assert "The release of Kari Nordmann's records was withdrawn or turned down meanwhile" in withdrawn
+    assert ScreeningRecordsHold.objects.get().release_requested_timestamp is None
+
+
+def test_with_four_eyes_switched_off_a_request_is_not_shown_and_one_admin_releases(org, admin, held):
+    _release(admin, held, step="ask")
+    ScreeningConfig.objects.update(four_eyes_review_flag=False)  # a request the switch-off did not see
+
+    page = _text(admin.get(_page(held["person"])))
+
+    assert 'data-testid="release-requested"' not in page and "another admin" not in page
+    assert ">Release the hold</button>" in page
+    released = _text(_release(admin, held, step="release"))
+    assert "The hold on Kari Nordmann's records is released" in released
