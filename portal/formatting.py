@@ -18,6 +18,7 @@ from vakt_format.norwegian import DASH, NBSP, amount, day, decimal, file_size, k
 __all__ = [
     "DASH", "NBSP", "amount", "day", "decimal", "file_size", "kroner", "moment", "percent",
     "measure_value", "monitoring_why", "recorded_text", "factor_label", "factor_value", "factor_band", "evidence_lines", "key_words",
+    "member_label",
 ]
 
 
@@ -37,6 +38,18 @@ def measure_value(value, unit: str) -> str:
 def monitoring_why(monitoring) -> str:
     """Why a person or company is monitored (vakt_format.monitoring_reason); a dash for none."""
     return reason_text(monitoring.comment, monitoring.origin_key) if monitoring.comment else DASH
+
+
+def member_label(member) -> str:
+    """How a dashboard member is named wherever the dashboard names one (an assignee, a colleague to hand a
+    case to, a reviewer, who ordered a report): the login's email, in lower case, as the service keeps it and
+    names its reviewers and assignees (a review's `screening_case_reviewer_email`, the case report). A login
+    name alone ("admin") says nothing in an audit trail; the email is unambiguous. The login name when the
+    login has no email; a dash for no member."""
+    if member is None:
+        return DASH
+    user = getattr(member, "user", member)  # a Member, or the User itself
+    return (user.email or "").strip().lower() or user.get_username()
 
 
 def recorded_text(value) -> str:

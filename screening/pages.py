@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from portal.feedback import service_error_text
+from portal.formatting import member_label
 from portal.models import Member
 from portal.roles import member_api_role_keys
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceUnavailable
@@ -53,11 +54,12 @@ ANOTHER_MEMBER = "another member"  # an assignee who is no dashboard member (a p
 
 def assignee_names(member: Member, person_uuids=None) -> dict:
     """The organisation's dashboard members by their service person (whom a case is assigned to), in one
-    query; `person_uuids` None: every linked member. A person not found reads ANOTHER_MEMBER."""
+    query, each named by `member_label` (their email); `person_uuids` None: every linked member. A person not
+    found reads ANOTHER_MEMBER."""
     members = Member.objects.filter(organisation=member.organisation, app_membership_uuid__isnull=False)
     if person_uuids is not None:
         members = members.filter(app_membership_uuid__in=set(person_uuids))
-    return {m.app_membership_uuid: m.user.get_username() for m in members.select_related("user")}
+    return {m.app_membership_uuid: member_label(m) for m in members.select_related("user")}
 
 
 def member_names(member: Member, person_uuids) -> dict:

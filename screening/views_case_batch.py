@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
+from portal.formatting import member_label
 from portal.service import ServiceError
 from screening import freshness
 from screening.pages import current_config_or_message
@@ -99,7 +100,7 @@ def _assignee(request, to: str) -> tuple[uuid.UUID | None, str] | None:
     if to == "nobody":
         return None, "nobody"
     colleague = next((c for c in colleagues_for(request.member) if str(c.uuid) == to), None)
-    return (colleague.app_membership_uuid, colleague.user.get_username()) if colleague else None
+    return (colleague.app_membership_uuid, member_label(colleague)) if colleague else None
 
 
 def _cases(count: int) -> str:

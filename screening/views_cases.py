@@ -26,6 +26,7 @@ from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
+from portal.formatting import member_label
 from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
 from portal.service.cases import Case
@@ -354,7 +355,7 @@ def case_assign(request, case_uuid: uuid.UUID):
         if colleague is None:
             text = "Choose yourself, nobody or a colleague who reviews cases (an active officer or admin)."
             return _assign_answer(request, None, case_uuid, target, error=text)
-        person, success = colleague.app_membership_uuid, f"Assigned to {colleague.user.get_username()}."
+        person, success = colleague.app_membership_uuid, f"Assigned to {member_label(colleague)}."
     client = client_for_member(request.member)
     config, error = current_config_or_message(client)
     if config is None:
@@ -375,7 +376,7 @@ def colleagues_for(member: Member) -> list[Member]:
     return list(
         Member.objects.filter(organisation=member.organisation, role__in=REVIEWERS, user__is_active=True,
                               app_membership_uuid__isnull=False)
-        .exclude(pk=member.pk).select_related("user").order_by("user__username")
+        .exclude(pk=member.pk).select_related("user").order_by("user__email", "user__username")
     )
 
 

@@ -16,6 +16,12 @@ def key_label(value) -> str:
 
 
 @register.filter
+def member_label(member) -> str:
+    """A dashboard member by their email (portal.formatting.member_label)."""
+    return fmt.member_label(member)
+
+
+@register.filter
 def plain(value) -> str:
     """A value the service recorded, for reading: lists joined, yes/no, a dash for nothing."""
     return fmt.recorded_text(value)

@@ -49,8 +49,8 @@ def test_a_second_officer_closes_what_the_first_escalated_or_proposed(page, offi
     page.get_by_test_id("case-assign-menu").click()  # the second officer gets it
     page.screenshot(path=str(shots / "screening-case-assign-menu.png"))
     page.get_by_test_id("assign-to-colleague").filter(has_text="bjorn").click()
-    expect(page.get_by_role("alert")).to_contain_text("Assigned to bjorn.")
-    expect(page.get_by_test_id("case-assignee")).to_have_text("Assigned to bjorn")
+    expect(page.get_by_role("alert")).to_contain_text("Assigned to bjorn@example.com.")
+    expect(page.get_by_test_id("case-assignee")).to_have_text("Assigned to bjorn@example.com")
 
     _review(page, "no_match", "False positive", "Different person after all: born in Bergen.")
     expect(page.get_by_test_id("review-problem")).to_contain_text(

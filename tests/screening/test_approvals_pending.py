@@ -130,7 +130,7 @@ def test_the_monitoring_page_shows_why_and_decides(org, admin):
     )
     assert response.redirect_chain[-1][0] == f"/screening/monitorings/{kari}/"
     assert "Approved" in response.content.decode() and "Screened" in response.content.decode()
-    assert response.context["decisions"][0]["by"] == "ingrid"  # the member behind the decision
+    assert response.context["decisions"][0]["by"] == "ingrid@example.com"  # the member behind the decision
 
 
 def test_it_pages_by_company_and_approves_only_the_page(org, admin):

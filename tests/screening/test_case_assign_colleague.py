@@ -25,12 +25,12 @@ def test_an_officer_hands_a_case_to_a_colleague(lists):
     client = officer.client()
     url = case_url(screened.sanction_case.uuid)
 
-    assert _offered(client.get(url).content.decode()) == ["olav"]
+    assert _offered(client.get(url).content.decode()) == ["olav@example.com"]
 
     response = client.post(f"{url}assign/", {"to": str(olav.member.uuid), "back": url}, follow=True)
 
     page = response.content.decode()
-    assert "Assigned to olav." in page and "Assigned to <strong>olav</strong>" in page
+    assert "Assigned to olav@example.com." in page and "Assigned to <strong>olav@example.com</strong>" in page
     assert ScreeningCase.objects.get(uuid=screened.sanction_case.uuid).assignee_app_membership_id == olav.member.app_membership_uuid
     assert _offered(page) == []  # olav has it; nobody else reviews
     assert olav.client().get(url).content.decode().count("Assigned to <strong>you</strong>") == 1

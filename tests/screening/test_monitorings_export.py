@@ -49,7 +49,7 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
     kari = rows["Kari Nordmann"]
     assert (kari["Kind"], kari["Monitored as"], kari["Why"], kari["Status"]) == (
         "Customer person", "Customer person", "Private banking customer", "Screened")
-    assert (kari["Decision"], kari["Decided by"]) == ("Approved", "ingrid")
+    assert (kari["Decision"], kari["Decided by"]) == ("Approved", "ingrid@example.com")
     evidence = MonitoringEvidence.objects.get(monitoring_id=approved_here).screened_against
     assert kari["Screened against"] == "; ".join(
         f"{evidence[key]['category_name']} version 1 at {moment_cell(datetime.fromisoformat(evidence[key]['screened_timestamp']))}"

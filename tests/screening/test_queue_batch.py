@@ -51,10 +51,10 @@ def test_it_assigns_the_selected_cases_to_a_colleague(officer):
     both = [str(screened.pep_case.uuid), str(screened.sanction_case.uuid)]
 
     page = officer.client().get(QUEUE).content.decode()
-    assert f'<option value="{colleague.member.uuid}">ola</option>' in page
+    assert f'<option value="{colleague.member.uuid}">ola@example.com</option>' in page
     response = officer.client().post(BATCH, {"case": both, "action": "assign", "to": str(colleague.member.uuid), "back": QUEUE}, follow=True)
 
-    assert "2 cases assigned to ola." in response.content.decode()
+    assert "2 cases assigned to ola@example.com." in response.content.decode()
     assert set(ScreeningCase.objects.values_list("assignee_app_membership_id", flat=True)) == {colleague.member.app_membership_uuid}
     assert AuditEvent.objects.filter(action_key="screening_case.assign").count() == 2
     mine = officer.client().post(BATCH, {"case": both, "action": "assign", "to": "me", "back": QUEUE}, follow=True)
