@@ -14,6 +14,7 @@ from portal.formatting import key_words
 from portal.models import Member
 from portal.service.cases import Case, CaseFilters
 from screening.pages import ANOTHER_MEMBER, assignee_names
+from vakt_format.case_status import case_status_word
 
 COLUMNS = (
     "Raised (Europe/Oslo)", "Status", "Hit", "Screened", "Kind", "Born", "Nationality", "Organisation number",
@@ -40,7 +41,7 @@ def _row(case: Case, names: dict) -> list:
     subject, entry, review = case.subject, case.list_entry, case.latest_review
     return [
         moment_cell(case.created_at),
-        key_words(case.status_key),
+        case_status_word(case.status_key),
         " and ".join(word for word, on in (("Sanction", case.sanction), ("PEP", case.pep)) if on),
         subject.name,
         KINDS.get(subject.kind, subject.kind),

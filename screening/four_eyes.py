@@ -67,7 +67,7 @@ def proposal_badge_title(case: Case, member: Member, *, on: bool) -> str:
 
 def escalation_badge_title(case: Case, member: Member, *, on: bool) -> str:
     """A queue row's words for an open case whose latest review escalated it ("" otherwise): without them
-    the row reads only "Ongoing", and nobody scanning the queue sees which cases wait for a second opinion."""
+    the row reads only "In review", and nobody scanning the queue sees which cases wait for a second opinion."""
     latest = case.latest_review
     if case.status_key == "complete" or latest is None or latest.status_key != "escalated":
         return ""

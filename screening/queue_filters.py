@@ -24,6 +24,7 @@ from urllib.parse import urlencode
 
 from portal.service.cases import CaseFilters
 from screening.templatetags.screening_cases import list_name
+from vakt_format.case_status import case_status_title, case_status_word
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 STATUS_CHOICES = {
@@ -33,7 +34,10 @@ STATUS_CHOICES = {
     "complete": ("complete",),
     "all": (),
 }
-STATUS_LABELS = {"open": "Open", "pending": "Pending", "ongoing": "Ongoing", "complete": "Complete", "all": "All"}
+# The tabs in the words of the status badges (vakt_format.case_status); the URL keeps the API's keys.
+STATUS_LABELS = {"open": "Open", **{key: case_status_word(key) for key in ("pending", "ongoing", "complete")}, "all": "All"}
+STATUS_TITLES = {"open": "New or in review: not closed yet", **{key: case_status_title(key) for key in ("pending", "ongoing", "complete")},
+                 "all": "Every case"}
 HIT_CHOICES = {"": "PEP or sanction", "pep": "PEP", "sanction": "Sanction"}
 SCREENED_CHOICES = {"": "Anyone", "person": "Owners and board", "customer": "Customers", "company": "Companies"}  # person: everyone screened for a company
 SCREENED_ENTITY_KEYS = {"person": "person", "customer": "customer_person", "company": "company"}
@@ -122,7 +126,8 @@ class QueueFilters:
         totals = {key: sum(counts.get(k, 0) for k in keys) for key, keys in STATUS_CHOICES.items()}
         totals["all"] = sum(counts.values())
         return [
-            {"key": key, "label": label, "count": totals[key], "url": self.query(status=key), "active": key == self.status}
+            {"key": key, "label": label, "title": STATUS_TITLES[key], "count": totals[key], "url": self.query(status=key),
+             "active": key == self.status}
             for key, label in STATUS_LABELS.items()
         ]
 
@@ -145,6 +150,11 @@ class QueueFilters:
         }
         text = urlencode({k: v for k, v in params.items() if v is not None})
         return f"?{text}" if text else "?"
+
+    @property
+    def status_words(self) -> str:
+        """The chosen tab in the empty queue's sentence: "new", "in review", "closed"; "" for all."""
+        return "" if self.status == "all" else STATUS_LABELS[self.status].lower()
 
     def is_narrowed(self) -> bool:
         return bool(self.hit or self.list_key or self.screened or self.company or self.assignee or self.name or self.listed_as)

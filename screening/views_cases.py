@@ -322,7 +322,7 @@ def case_review(request, case_uuid: uuid.UUID):
         return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=status)
     freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
     label = dict((key, label) for key, label, _ in REVIEW_STATUSES)[form["status_key"]]
-    closed = "The case is complete." if case.status_key == "complete" else "The case stays open."
+    closed = "The case is closed." if case.status_key == "complete" else "The case stays open."
     if form["status_key"] == "confirmed_hit" and case.hit_proposal is not None:
         closed = "Four-eyes review: the hit is proposed, and the case stays open until a second officer confirms it."
     messages.success(request, f"Review saved: {label.lower()}. {closed}")

@@ -5,6 +5,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from portal import formatting as fmt
+from vakt_format.case_status import case_status_title, case_status_word
 
 register = template.Library()
 
@@ -22,18 +23,15 @@ def list_name(category_key: str) -> str:
     return LIST_NAMES.get(category_key) or fmt.key_words(category_key)
 
 
-STATUS_BADGES = {
-    "pending": ("case-pending", "Pending", "No review yet"),
-    "ongoing": ("case-ongoing", "Ongoing", "In review or escalated"),
-    "complete": ("case-complete", "Complete", "Closed as a confirmed hit or a false positive"),
-}
+STATUS_CSS = {"pending": "case-pending", "ongoing": "case-ongoing", "complete": "case-complete"}
 
 
 @register.filter
 def status_badge(status_key: str) -> str:
-    """A case status as a badge (a filter, not an include: the queue shows fifty a page)."""
-    css, label, title = STATUS_BADGES.get(status_key, ("text-bg-light border", status_key, ""))
-    return format_html('<span class="badge {}" title="{}">{}</span>', css, title, label)
+    """A case status as a badge, in the words of every page (vakt_format.case_status), the API's key in
+    its tooltip (a filter, not an include: the queue shows fifty a page)."""
+    css = STATUS_CSS.get(status_key, "text-bg-light border")
+    return format_html('<span class="badge {}" title="{}">{}</span>', css, case_status_title(status_key), case_status_word(status_key))
 
 
 @register.filter

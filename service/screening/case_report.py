@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape
 
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
 from vakt_format import norwegian as no
+from vakt_format.case_status import case_status_word
 from vakt_format.monitoring_reason import reason_text
 
 TITLE = "Screening case report"
@@ -79,7 +80,7 @@ def _front(case, subject: str) -> list:
         Paragraph(escape(subject), STYLES["title"]),
         para(line, "subtitle"),
         facts([
-            ("Case status", case.case_status_key.capitalize()),
+            ("Case status", case_status_word(case.case_status_key)),
             ("Raised", no.moment(case.created_timestamp)),
             ("Assigned to", case.assignee_app_membership.email if case.assignee_app_membership else "Nobody"),
         ]),

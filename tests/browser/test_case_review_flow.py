@@ -50,7 +50,7 @@ def test_an_officer_filters_opens_reviews_and_downloads(page, officer, lists, sh
     page.get_by_label("False positive").check()
     page.get_by_label("Comment").fill("Different person: born 1984 in Bergen, per passport copy.")
     page.get_by_role("button", name="Save review").click()
-    expect(page.get_by_role("alert")).to_contain_text("Review saved: false positive. The case is complete.")
+    expect(page.get_by_role("alert")).to_contain_text("Review saved: false positive. The case is closed.")
     expect(page.get_by_test_id("review-entry")).to_contain_text("ingrid@example.com")
 
     with page.expect_download() as download_info:
@@ -60,7 +60,7 @@ def test_an_officer_filters_opens_reviews_and_downloads(page, officer, lists, sh
     target = tmp_path / download.suggested_filename
     download.save_as(target)
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages).split())
-    assert "Ingrid Margrethe Solbakken" in text and "Complete" in text and "passport copy" in text
+    assert "Ingrid Margrethe Solbakken" in text and "Case status Closed" in text and "passport copy" in text
 
     page.get_by_test_id("back-to-queue").click()  # back to the queue as it was left: PEP hits only
     expect(page).to_have_url("/screening/cases/?hit=pep")

@@ -70,7 +70,7 @@ def test_a_second_officer_closes_what_the_first_escalated_or_proposed(page, offi
     _open(page, "Ingrid Margrethe Solbakken")
     expect(page.get_by_test_id("four-eyes-blocked")).to_have_count(0)
     _review(page, "no_match", "False positive", "Different person: born 1984 in Bergen, per passport copy.")
-    expect(page.get_by_role("alert")).to_contain_text("Review saved: false positive. The case is complete.")
+    expect(page.get_by_role("alert")).to_contain_text("Review saved: false positive. The case is closed.")
     page.goto("/screening/cases/")
     expect(page.get_by_test_id("queue-row")).to_have_count(1)
     expect(page.get_by_test_id("queue-row")).to_contain_text("Ivan Sergeyevich Dragunov")
@@ -78,7 +78,7 @@ def test_a_second_officer_closes_what_the_first_escalated_or_proposed(page, offi
     _open(page, "Ivan Sergeyevich Dragunov")
     expect(page.get_by_test_id("four-eyes-proposal")).to_have_text("Confirmed hit proposed by anna@example.com — awaiting a second officer")
     _review(page, "match", "Confirmed hit", "Agree: the UN entry's birth date and passport match.")
-    expect(page.get_by_role("alert")).to_contain_text("Review saved: confirmed hit. The case is complete.")
+    expect(page.get_by_role("alert")).to_contain_text("Review saved: confirmed hit. The case is closed.")
     expect(page.get_by_test_id("four-eyes-proposal")).to_have_count(0)
     # the refused review's page answers 409 on purpose; nothing else may fail
     assert [e for e in page.js_errors if "status of 409" not in e] == []

@@ -96,7 +96,7 @@ def test_it_lists_the_other_cases_of_the_same_entity(officer, lists):
     alone = officer.client().get(case_url(screened.pep_case.uuid)).content.decode()
 
     others = re.search(r'data-testid="other-cases">(.*?)</div></div></div>', page, re.DOTALL).group(1)
-    assert case_url(second.uuid) in others and "Complete" in others and case_url(first.uuid) not in others
+    assert case_url(second.uuid) in others and "Closed" in others and case_url(first.uuid) not in others
     assert "None: this is the only possible hit on Ingrid Margrethe Solbakken." in alone
 
 

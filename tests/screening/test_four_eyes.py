@@ -80,7 +80,7 @@ def test_the_escalator_is_told_before_and_refused_when_closing_and_a_second_offi
     assert "Escalated by anna@example.com — another officer must close it (four-eyes review)" in row
     closed = bjorn.client().post(f"{case_url(case.uuid)}review/", CLOSE, follow=True)
 
-    assert "Review saved: false positive. The case is complete." in closed.content.decode()
+    assert "Review saved: false positive. The case is closed." in closed.content.decode()
     assert "Solbakken" not in bjorn.client().get(QUEUE).content.decode()
 
 
@@ -101,7 +101,7 @@ def test_a_confirmed_hit_is_a_proposal_until_a_second_officer_confirms_it(office
     assert _review(anna, case, CONFIRM).status_code == 409
     confirmed = bjorn.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
 
-    assert "Review saved: confirmed hit. The case is complete." in confirmed
+    assert "Review saved: confirmed hit. The case is closed." in confirmed
     assert "awaiting a second officer" not in confirmed
     assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "complete"
 
@@ -131,7 +131,7 @@ def test_the_escalator_confirms_a_hit_the_other_officer_proposed(officers):
             "(false positive) needs another officer.") in page
     confirmed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
 
-    assert "Review saved: confirmed hit. The case is complete." in confirmed
+    assert "Review saved: confirmed hit. The case is closed." in confirmed
     assert ScreeningCase.objects.get(pk=case.pk).case_status_key == "complete"
 
 
@@ -147,4 +147,4 @@ def test_a_proposal_left_when_four_eyes_is_switched_off_awaits_nobody(officers):
     assert "awaiting a second officer" not in page and "You proposed" not in page
     assert "Hit proposed" not in row
     confirmed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
-    assert "Review saved: confirmed hit. The case is complete." in confirmed
+    assert "Review saved: confirmed hit. The case is closed." in confirmed

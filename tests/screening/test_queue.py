@@ -175,3 +175,39 @@ def test_it_shows_the_cases_raised_on_one_list(officer, lists):
     for unknown in ("us_ofac_sdn", "no_such_list", "Robert'); DROP"):  # never imported, unknown, no key: every list
         page = client.get(QUEUE, {"list": unknown}, follow=True).content.decode()
         assert len(_rows(page)) == 2 and '<option value="" selected>Any list</option>' in page
+
+
+def _badge(html: str) -> tuple[str, str]:
+    """A case status badge's word and tooltip."""
+    title, word = re.search(r'<span class="badge case-\w+" title="([^"]*)">([^<]+)</span>', html).groups()
+    return word, title
+
+
+def test_a_case_status_reads_the_same_words_as_the_review_form_on_every_page(officer, lists):
+    """New, In review, Closed: in the queue's tabs and badges, on the case page, in its messages and in the CSV,
+    as the review form names them ("In review"); the API's status stays in the tooltip."""
+    screened = cases_make(officer)
+    client = officer.client()
+
+    queue = client.get(QUEUE).content.decode()
+    tabs = re.findall(r'data-testid="status-(\w+)" title="([^"]*)"[^>]*>([^<]+?) <span', queue)
+    assert [(key, label) for key, _, label in tabs] == [
+        ("open", "Open"), ("pending", "New"), ("ongoing", "In review"), ("complete", "Closed"), ("all", "All")]
+    assert dict((key, title) for key, title, _ in tabs)["ongoing"] == "Taken up (in review or escalated), not closed yet · API status ongoing"
+    assert _badge(_rows(queue)[0]) == ("New", "No review yet · API status pending")
+    assert "Pending" not in queue and "Ongoing" not in queue and "Complete" not in queue
+
+    taken = client.post(f"{case_url(screened.sanction_case.uuid)}review/", {"status": "in_review", "decision": "possible_match"},
+                        follow=True).content.decode()
+    assert 'for="status-in_review">In review <span' in taken  # the form's word ...
+    assert _badge(taken.split('data-testid="case-subject"')[1])[0] == "In review"  # ... is the case's status
+    assert _badge(_rows(client.get(QUEUE).content.decode())[0])[0] == "In review"
+
+    closed = client.post(f"{case_url(screened.pep_case.uuid)}review/",
+                         {"status": "false_positive", "decision": "no_match", "comment": "Born 1971"}, follow=True).content.decode()
+    assert "Review saved: false positive. The case is closed." in closed
+    assert _badge(closed.split('data-testid="case-subject"')[1]) == ("Closed", "Closed as a false positive or a confirmed hit · API status complete")
+    empty = client.get(QUEUE, {"status": "complete", "hit": "sanction"}).content.decode()
+    assert "No closed cases match these filters." in empty
+    exported = b"".join(client.get("/screening/cases/export.csv", {"status": "all"}).streaming_content).decode()
+    assert [line.split(",")[1] for line in exported.splitlines()[1:]] == ["In review", "Closed"]

@@ -42,12 +42,12 @@ def test_it_writes_each_case_with_both_sides_and_its_latest_review(officer, list
     rows = {row["Screened"]: row for row in _csv(response)}
     assert set(rows) == {"Ivan Sergeyevich Dragunov", "Ingrid Margrethe Solbakken"}
     sanction = rows["Ivan Sergeyevich Dragunov"]
-    assert (sanction["Status"], sanction["Hit"], sanction["Kind"], sanction["Born"]) == ("Pending", "Sanction", "Person", "1966-03-14")
+    assert (sanction["Status"], sanction["Hit"], sanction["Kind"], sanction["Born"]) == ("New", "Sanction", "Person", "1966-03-14")
     assert sanction["Monitored for"] == "Nordlys AS" and sanction["List"] == "un_security_council"
     assert sanction["List entry"] == "KPi.901" and float(sanction["Score"]) >= 0.8
     assert sanction["Latest review"] == "" and sanction["Reviews"] == "0"
     pep = rows["Ingrid Margrethe Solbakken"]
-    assert (pep["Status"], pep["Hit"], pep["Latest review"], pep["Match decision"]) == ("Complete", "PEP", "False positive", "No match")
+    assert (pep["Status"], pep["Hit"], pep["Latest review"], pep["Match decision"]) == ("Closed", "PEP", "False positive", "No match")
     assert pep["Reviewed by"] == "ingrid@example.com" and pep["PEP confirmed"] == "no"
     assert pep["Comment"] == "'=HYPERLINK(\"x\") born 1971, not him"  # text, never run as a formula
     assert pep["Case uuid"] == str(screened.pep_case.uuid)

@@ -34,7 +34,7 @@ def test_a_false_positive_closes_the_case_and_it_leaves_the_open_queue(officer, 
 
     page = response.content.decode()
     assert response.redirect_chain == [(case_url(screened.pep_case.uuid), 302)]
-    assert "Review saved: false positive. The case is complete." in page
+    assert "Review saved: false positive. The case is closed." in page
     history = re.search(r'data-testid="review-history">(.*)', page, re.DOTALL).group(1)
     assert "False positive" in history and "ingrid@example.com" in history and "Born 1971, Norwegian citizen" in history
     review = ScreeningCaseReview.objects.get(screening_case=screened.pep_case)
