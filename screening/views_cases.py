@@ -19,8 +19,9 @@ from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -167,15 +168,56 @@ KIND_LABELS = {"company": "Company", "customer_person": "Customer", "person": "P
 
 
 def _lines(case: Case) -> dict:
-    """A row's small print, made once here (the template engine is the page's largest cost)."""
-    subject, entry = case.subject, case.list_entry
+    """A row's small print, made once here (the template engine is the page's largest cost): both sides'
+    birth dates and nationalities, the list, the programme and the name the hit was on, so an officer
+    judges (and closes) most hits from the queue without opening each case."""
+    subject, entry, explanation = case.subject, case.list_entry, case.explanation
     born = f" · born {no.day(subject.birth_date)}" if subject.birth_date else ""
+    nationalities = f" · {', '.join(subject.nationalities)}" if subject.nationalities else ""
     programmes = f" · {', '.join(entry.programmes)}" if entry.programmes else ""
+    matched = explanation.matched_name
     return {
-        "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + born,
+        "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + born + nationalities,
         "list_line": list_name(entry.category_key) + programmes,
+        "list_title": f"{list_name(entry.category_key)}, entry {entry.source_id}" if entry.source_id else "",
+        "matched_alias": matched if matched and matched != entry.primary_name else "",
+        "weak_alias": explanation.matched_name_quality == "weak",
+        "listed_facts": _listed_facts(case),
         "score": no.decimal(case.score, 2),
     }
+
+
+LISTED_DATES_SHOWN = 3  # a list entry may give many possible birth dates; the case page has them all
+
+
+def _listed_facts(case: Case) -> str:
+    """The list entry's birth dates and nationalities, each followed by whether it agrees with the screened
+    person's (the engine's adjustment, as the case page shows it); "" for a company's case (an entry of a
+    company has neither)."""
+    if case.subject.kind == "company":
+        return ""
+    entry, explanation = case.list_entry, case.explanation
+    dates = _listed_dates(entry.birth_dates)
+    if dates:
+        more = f" +{len(dates) - LISTED_DATES_SHOWN} more" if len(dates) > LISTED_DATES_SHOWN else ""
+        born = format_html("born {}{}{}", ", ".join(dates[:LISTED_DATES_SHOWN]), more,
+                           _verdict(explanation.birth_date_adjustment, "birth date"))
+    else:
+        born = mark_safe('<span class="text-secondary">no birth date listed</span>')  # a constant
+    parts = [born]
+    if entry.nationalities:
+        parts.append(format_html("{}{}", ", ".join(entry.nationalities), _verdict(explanation.nationality_adjustment, "nationality")))
+    return format_html_join(" · ", "{}", ((part,) for part in parts))
+
+
+def _verdict(adjustment: float | None, what: str) -> str:
+    if not adjustment:  # none, or no effect on the score
+        return ""
+    if adjustment > 0:
+        return format_html(' <span class="text-success-emphasis fw-semibold" title="Agrees with the screened {}: raised the score by {}">agrees</span>',
+                           what, no.decimal(adjustment, 2))
+    return format_html(' <span class="text-danger-emphasis fw-semibold" title="Differs from the screened {}: lowered the score by {}">differs</span>',
+                       what, no.decimal(-adjustment, 2))
 
 
 def _raised(case: Case, today: date) -> dict:

@@ -25,6 +25,9 @@ def test_an_officer_assigns_and_closes_selected_cases(page, officer, lists, shot
     page.goto("/screening/cases/")
     rows, bar = page.get_by_test_id("queue-row"), page.get_by_test_id("case-batch")
     expect(rows).to_have_count(2)
+    # What the case page says of each list entry, to judge the hits before selecting them.
+    expect(rows.first.get_by_test_id("listed-facts")).to_have_text("born 14.03.1966 agrees · RU agrees")
+    expect(rows.first.get_by_test_id("listed-as")).to_contain_text("UN Security Council · DPRK")
     expect(bar).to_contain_text("Select cases to act on several at once")
     expect(bar.get_by_test_id("batch-assign")).to_be_disabled()
 

@@ -9,7 +9,7 @@ import pytest
 
 from portal.models import Member
 from service.audit.models import AuditEvent
-from service.screening.models import ScreeningCase, ScreeningCaseReview, ScreeningConfig
+from service.screening.models import ScreeningCase, ScreeningCaseReview, ScreeningConfig, ScreeningListEntry
 from tests.screening.helpers import QUEUE, api_of, case_url, cases_make, member_make
 from tests.service.screening.cases.conftest import PEP_PERSON
 from tests.service.screening.cases.steps import config_with, customer_person_screened
@@ -122,3 +122,51 @@ def test_a_viewer_sees_no_selection_and_cannot_act(officer):
     refused = viewer.client().post(BATCH, {"case": [str(screened.pep_case.uuid)], "action": "assign", "to": "me"})
     assert refused.status_code == 403
     assert ScreeningCase.objects.filter(assignee_app_membership__isnull=False).count() == 0
+
+
+def _row(html: str, name: str) -> str:
+    return re.search(rf'<tr data-testid="queue-row"[^>]*>(?:(?!</tr>).)*{name}(?:(?!</tr>).)*</tr>', html, re.DOTALL).group(0)
+
+
+def _text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_each_row_shows_what_the_case_page_shows_of_the_list_entry_to_close_it_from_the_queue(officer):
+    """The list, the programme, the entry's birth dates and nationalities (and whether they agree with the
+    screened person's), beside the screened person's own: a page of hits judged without opening each case."""
+    screened = cases_make(officer)
+
+    page = officer.client().get(QUEUE).content.decode()
+
+    owner = _row(page, "Dragunov")
+    listed = re.search(r'data-testid="listed-as">(.*?)</td>', owner, re.DOTALL).group(1)
+    assert _text(listed) == "IVAN SERGEYEVICH DRAGUNOV UN Security Council · DPRK born 14.03.1966 agrees · RU agrees"
+    assert 'title="UN Security Council, entry KPi.901"' in listed
+    assert 'title="Agrees with the screened birth date: raised the score by' in listed
+    assert "Person · born 14.03.1966 · RU" in _text(owner)  # the screened side, to compare
+    customer = re.search(r'data-testid="listed-as">(.*?)</td>', _row(page, "Solbakken"), re.DOTALL).group(1)
+    assert _text(customer).startswith("Ingrid Margrethe Solbakken PEP list born 30.09.1961 agrees · NO")
+
+    # The same on the queue of everyone hit by one list entry, where such hits are closed together.
+    same_entry = officer.client().get(QUEUE, {"listed_as": str(screened.sanction_case.uuid)}).content.decode()
+    assert "born 14.03.1966 agrees · RU agrees" in _text(_row(same_entry, "Dragunov"))
+
+
+def test_a_birth_date_that_differs_many_dates_and_none_are_said_in_the_row(officer):
+    api = api_of(officer)
+    config = config_with(api, "un_security_council")
+    customer_person_screened(api, config["uuid"], "Ivan Sergeyevich Dragunov", "1967-03-14")  # a year apart
+    customer_person_screened(api, config["uuid"], PEP_PERSON, "1961-09-30")
+
+    page = officer.client().get(QUEUE).content.decode()
+
+    assert "born 14.03.1966 differs · RU" in _text(_row(page, "Dragunov"))
+    assert 'title="Differs from the screened birth date: lowered the score by' in _row(page, "Dragunov")
+
+    # An entry listing many possible birth dates shows three (the case page has them all); one listing none says so.
+    ScreeningListEntry.objects.filter(source_id="KPi.901").update(birth_dates=["1966", "1967", "1968", "1969", "1970"])
+    ScreeningListEntry.objects.filter(source_id="pep-1").update(birth_dates=[])
+    page = officer.client().get(QUEUE).content.decode()
+    assert "born 1966, 1967, 1968 +2 more differs · RU" in _text(_row(page, "Dragunov"))
+    assert "no birth date listed · NO" in _text(_row(page, "Solbakken"))
