@@ -43,7 +43,7 @@ from vakt_format import norwegian as no
 
 REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 REVIEW_STATUSES = (
-    ("in_review", "In review", "I am looking at it; the case stays open"),
+    ("in_review", "In review", "I am looking at it: the case is assigned to me and stays open"),
     ("escalated", "Escalated", "Hand it on for a second opinion; the case stays open"),
     ("false_positive", "False positive", "Not the listed person or company; closes the case"),
     ("confirmed_hit", "Confirmed hit", "The listed person or company; closes the case"),
@@ -362,13 +362,34 @@ def case_review(request, case_uuid: uuid.UUID):
         text = f"The review was not saved. {service_error_text(exc)}"
         status = 503 if exc.status >= 500 or exc.status == 0 else 409 if exc.status == 409 else 400
         return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=status)
-    freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
     label = dict((key, label) for key, label, _ in REVIEW_STATUSES)[form["status_key"]]
     closed = "The case is closed." if case.status_key == "complete" else "The case stays open."
+    not_assigned = ""
+    if form["status_key"] == "in_review":
+        closed, not_assigned = _take_up(request, client, config, case)
+    freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
     if form["status_key"] == "confirmed_hit" and case.hit_proposal is not None:
         closed = "Four-eyes review: the hit is proposed, and the case stays open until a second officer confirms it."
     messages.success(request, f"Review saved: {label.lower()}. {closed}")
+    if not_assigned:
+        messages.warning(request, not_assigned)
     return redirect(_case_url(case_uuid, queue_back_url(request)))
+
+
+def _take_up(request, client, config, case: Case) -> tuple[str, str]:
+    """"In review" says "I am looking at it": the case is assigned to the reviewer as well (the API's assignee,
+    the queue's "Assigned to"), taken from a colleague it was assigned to (the message names them). A second
+    call, after the review: when it fails the review stands, and a warning says the case was not assigned.
+    Answers the success message's sentence and that warning ("" when assigned)."""
+    me = request.member.app_membership_uuid
+    if case.assignee_uuid == me:
+        return "The case stays open, assigned to you.", ""
+    before = _assignee_names(request.member, [case]).get(case.assignee_uuid) if case.assignee_uuid else None
+    try:
+        client.cases.assign(config.uuid, case.uuid, me)
+    except ServiceError as exc:
+        return "The case stays open.", f"The case could not be assigned to you. {service_error_text(exc)}"
+    return f"The case stays open, assigned to you{f' (it was assigned to {before})' if before else ''}.", ""
 
 
 def _case_url(case_uuid, back: str) -> str:

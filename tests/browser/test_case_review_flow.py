@@ -88,3 +88,27 @@ def test_a_viewer_reads_a_case_but_cannot_review(page, officer, lists):
     expect(page.get_by_test_id("review-form")).to_have_count(0)
     page.keyboard.press("r")  # nothing to focus, nothing breaks
     assert page.js_errors == []
+
+
+def test_setting_a_case_in_review_puts_the_officers_name_on_it(page, officer, lists, shots):
+    cases_make(officer)
+    log_in(page, officer)
+    page.goto("/screening/cases/")
+    rows = page.get_by_test_id("queue-row")
+    expect(rows.first.get_by_test_id("assignee")).to_have_text("Nobody")
+    expect(rows.first.locator(".badge").first).to_have_text("New")
+    rows.first.locator("a.case-link").click()
+    expect(page.get_by_test_id("case-assignee")).to_contain_text("Assigned to nobody")
+
+    page.locator("label[for=decision-possible_match]").click()
+    page.get_by_label("In review").check()
+    page.get_by_role("button", name="Save review").click()
+
+    expect(page.get_by_role("alert")).to_contain_text("Review saved: in review. The case stays open, assigned to you.")
+    expect(page.get_by_test_id("case-assignee")).to_have_text("Assigned to you")
+    expect(page.get_by_test_id("review-entry")).to_contain_text("ingrid@example.com")
+    page.screenshot(path=str(shots / "screening-case-in-review.png"), full_page=True)
+    page.get_by_test_id("back-to-queue").click()
+    expect(rows.first.get_by_test_id("assignee")).to_have_text("Me")
+    expect(rows.first.locator(".badge").first).to_have_text("In review")  # the form's word, in the queue too
+    assert page.js_errors == []

@@ -10,7 +10,7 @@ from portal.models import Member
 from portal.service import ServiceBadRequest
 from portal.service.cases import CasesArea
 from screening import freshness
-from service.screening.models import ScreeningCaseReview
+from service.screening.models import ScreeningCase, ScreeningCaseReview
 from tests.screening.helpers import QUEUE, case_url, cases_make, member_make
 
 FALSE_POSITIVE = {"status": "false_positive", "decision": "no_match", "comment": "Born 1971, Norwegian citizen"}
@@ -54,7 +54,7 @@ def test_an_ongoing_review_keeps_the_case_open_and_the_queue_link_back(officer, 
 
     assert response.status_code == 302 and "back=" in response["Location"]
     page = client.get(response["Location"]).content.decode()
-    assert "Review saved: in review. The case stays open." in page
+    assert "Review saved: in review. The case stays open, assigned to you." in page
     assert 'href="/screening/cases/?hit=sanction" data-testid="back-to-queue"' in page
 
 
@@ -130,3 +130,58 @@ def test_escalating_or_closing_needs_a_comment_and_an_agreeing_decision(officer,
     assert "Born 1971, Norwegian citizen" in contradicting.content.decode()  # the comment is kept
     assert not ScreeningCaseReview.objects.exists()
     assert client.post(_review_url(screened.pep_case), {"status": "in_review", "decision": "possible_match"}).status_code == 302
+
+
+def test_in_review_puts_the_reviewers_name_on_the_case(officer, lists):
+    """"In review" says "I am looking at it": the case is assigned to the reviewer, the queue says Me."""
+    screened = cases_make(officer)
+    client = officer.client()
+    page = client.get(case_url(screened.sanction_case.uuid)).content.decode()
+    assert "I am looking at it: the case is assigned to me and stays open" in page  # said before choosing it
+
+    response = client.post(_review_url(screened.sanction_case), {"status": "in_review", "decision": "possible_match"}, follow=True)
+
+    page = response.content.decode()
+    assert "Review saved: in review. The case stays open, assigned to you." in page
+    assert "Assigned to <strong>you</strong>" in page
+    assert ScreeningCase.objects.get(pk=screened.sanction_case.pk).assignee_app_membership_id == officer.member.app_membership_uuid
+    history = re.search(r'data-testid="review-history">(.*)', page, re.DOTALL).group(1)
+    assert "In review" in history and "ingrid@example.com" in history  # who set it in review, and when
+    queue = client.get(QUEUE, {"assignee": "me"}).content.decode()
+    assert "Dragunov" in queue and ">Me<" in queue and "Solbakken" not in queue
+
+
+def test_in_review_takes_the_case_from_a_colleague_and_says_so(officer, lists):
+    screened = cases_make(officer)
+    colleague = member_make("", "ola", like=officer)
+    colleague.client().post(f"{case_url(screened.sanction_case.uuid)}assign/", {"to": "me"})
+
+    response = officer.client().post(_review_url(screened.sanction_case), {"status": "in_review", "decision": "possible_match"}, follow=True)
+
+    assert ("Review saved: in review. The case stays open, assigned to you (it was assigned to ola@example.com)."
+            in response.content.decode())
+    assert ScreeningCase.objects.get(pk=screened.sanction_case.pk).assignee_app_membership_id == officer.member.app_membership_uuid
+
+
+def test_escalating_leaves_the_assignee_alone(officer, lists):
+    screened = cases_make(officer)
+
+    officer.client().post(_review_url(screened.pep_case), {"status": "escalated", "decision": "possible_match", "comment": "Ask Anna"})
+
+    assert ScreeningCase.objects.get(pk=screened.pep_case.pk).assignee_app_membership_id is None
+
+
+def test_when_the_assignment_fails_the_review_stands_and_a_warning_says_so(officer, lists, monkeypatch):
+    screened = cases_make(officer)
+
+    def refuse(*args, **kwargs):
+        raise ServiceBadRequest(400, "bad_field", "The member is not active.")
+
+    monkeypatch.setattr(CasesArea, "assign", refuse)
+    response = officer.client().post(_review_url(screened.sanction_case), {"status": "in_review", "decision": "possible_match"}, follow=True)
+
+    page = response.content.decode()
+    assert "Review saved: in review. The case stays open." in page
+    assert "The case could not be assigned to you. The member is not active." in page
+    assert ScreeningCaseReview.objects.filter(screening_case=screened.sanction_case).count() == 1
+    assert ScreeningCase.objects.get(pk=screened.sanction_case.pk).assignee_app_membership_id is None
