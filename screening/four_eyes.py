@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from portal.formatting import member_label
 from portal.models import Member
 from portal.service.cases import Case, Review
+
+REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 
 RULE_TEXT = (
     "Four-eyes review is on: an escalated case or a confirmed hit is closed only when a second officer agrees. "
@@ -30,6 +33,34 @@ class FourEyes:
     @property
     def proposal_text(self) -> str:
         return f"Confirmed hit proposed by {self.proposer} — awaiting a second officer" if self.proposal else ""
+
+
+def reviewers_of(organisation):
+    """Who can review the organisation's cases (and be handed one): its officers and admins who can sign in
+    and are linked to a person of the service (a review and an assignment name that person)."""
+    return Member.objects.filter(organisation=organisation, role__in=REVIEWERS, user__is_active=True,
+                                 app_membership_uuid__isnull=False)
+
+
+def too_few_reviewers(member: Member, *, on: bool) -> str:
+    """With four-eyes review on and fewer than two members who can review, an escalated case or a
+    confirmed hit can never be closed (the second officer does not exist): the sentence that says so
+    where cases are worked (the queue, the case page), and what an admin does about it; "" otherwise.
+    One query, of at most two rows."""
+    if not on:
+        return ""
+    found = list(reviewers_of(member.organisation).select_related("user").order_by("pk")[:2])
+    if len(found) >= 2:
+        return ""
+    if not found:
+        who = "no member can review cases"
+    elif found[0].pk == member.pk:
+        who = "you are the only member who can review cases"
+    else:
+        who = f"{member_label(found[0])} is the only member who can review cases"
+    return (f"Four-eyes review is on, but {who}: an escalated case or a confirmed hit waits for a second officer, "
+            "so it cannot be closed. An admin adds a second compliance officer or admin under Members, or switches "
+            "four-eyes review off in the screening setup.")
 
 
 def _who(review: Review, member: Member) -> str:

@@ -33,7 +33,9 @@ from portal.service import ServiceError, ServiceNotFound
 from portal.service.cases import Case
 from screening import freshness
 from screening.case_export import cases_csv_response
-from screening.four_eyes import RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title
+from screening.four_eyes import (
+    REVIEWERS, RULE_TEXT, escalation_badge_title, four_eyes_for, proposal_badge_title, reviewers_of, too_few_reviewers,
+)
 from screening.name_parts import name_parts
 from screening.pages import current_config_or_message, member_names
 from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOICES, SORT_CHOICES, QueueFilters, list_choices
@@ -41,7 +43,6 @@ from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
 
-REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 REVIEW_STATUSES = (
     ("in_review", "In review", "I am looking at it: the case is assigned to me and stays open"),
     ("escalated", "Escalated", "Hand it on for a second opinion; the case stays open"),
@@ -69,6 +70,7 @@ def case_queue(request, *, batch: dict | None = None):
                "colleagues": colleagues_for(request.member) if can_review else []}
     config, context["service_error"] = current_config_or_message(client)
     if config is not None:
+        context["too_few_reviewers"] = too_few_reviewers(request.member, on=config.four_eyes_review)
         try:
             filters, context["list_choices"] = _known_list(client, filters)
             context["filters"] = filters
@@ -283,6 +285,7 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "form": form or _form_from(case),
         "four_eyes": four_eyes_for(case, on=config.four_eyes_review, member=request.member),
         "four_eyes_rule": RULE_TEXT,
+        "too_few_reviewers": too_few_reviewers(request.member, on=config.four_eyes_review),
         "back": queue_back_url(request),
     }
     return render(request, "screening/case.html", context, status=status)
@@ -436,11 +439,7 @@ def case_assign(request, case_uuid: uuid.UUID):
 def colleagues_for(member: Member) -> list[Member]:
     """Whom the member can hand a case to: the organisation's other officers and admins who can sign
     in and are linked to a person of the service (a case is assigned to that person)."""
-    return list(
-        Member.objects.filter(organisation=member.organisation, role__in=REVIEWERS, user__is_active=True,
-                              app_membership_uuid__isnull=False)
-        .exclude(pk=member.pk).select_related("user").order_by("user__email", "user__username")
-    )
+    return list(reviewers_of(member.organisation).exclude(pk=member.pk).select_related("user").order_by("user__email", "user__username"))
 
 
 def _assign_answer(request, case, case_uuid, target: str, *, success: str = "", error: str = "", four_eyes: bool = False):

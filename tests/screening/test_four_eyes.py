@@ -148,3 +148,56 @@ def test_a_proposal_left_when_four_eyes_is_switched_off_awaits_nobody(officers):
     assert "Hit proposed" not in row
     confirmed = anna.client().post(f"{case_url(case.uuid)}review/", CONFIRM, follow=True).content.decode()
     assert "Review saved: confirmed hit. The case is closed." in confirmed
+
+
+def _too_few(page: str) -> str | None:
+    found = re.search(r'data-testid="four-eyes-too-few">(.*?)</div>', page, re.DOTALL)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split()) if found else None
+
+
+def test_with_a_single_member_able_to_review_the_queue_and_the_case_page_warn_that_no_case_can_close(lists):
+    """Four-eyes review on, and Anna the only officer: an escalated case or a confirmed hit waits for a second
+    officer who does not exist. Where cases are worked, everyone is told; an admin gets the way out."""
+    from portal.models import Member
+
+    anna = member_make("Nordbank ASA", "anna")
+    screened = cases_make(anna)
+    viewer = member_make("", "vera", Member.Role.VIEWER, like=anna)
+    ScreeningConfig.objects.filter(uuid=screened.config_uuid).update(four_eyes_review_flag=True)
+
+    for page in (anna.client().get(QUEUE).content.decode(), anna.client().get(case_url(screened.pep_case.uuid)).content.decode()):
+        assert _too_few(page) == ("Four-eyes review is on, but you are the only member who can review cases: an escalated "
+                                  "case or a confirmed hit waits for a second officer, so it cannot be closed. An admin adds a "
+                                  "second compliance officer or admin under Members, or switches four-eyes review off in the "
+                                  "screening setup.")
+    assert _too_few(viewer.client().get(QUEUE).content.decode()).startswith(
+        "Four-eyes review is on, but anna@example.com is the only member who can review cases")
+
+    # An admin (not linked to a service person, so not a reviewer) is shown where to fix it.
+    admin = member_make("", "ada", Member.Role.ADMIN, like=anna)
+    admin.member.app_membership_uuid = None
+    admin.member.save()
+    warning = re.search(r'data-testid="four-eyes-too-few">(.*?)</div>', admin.client().get(QUEUE).content.decode(), re.DOTALL).group(1)
+    assert 'href="/members/"' in warning and 'href="/screening/setup/"' in warning
+
+    member_make("", "bjorn", like=anna)  # a second officer: four eyes can close cases
+    assert _too_few(anna.client().get(QUEUE).content.decode()) is None
+    assert _too_few(anna.client().get(case_url(screened.pep_case.uuid)).content.decode()) is None
+
+
+def test_without_four_eyes_a_single_officer_is_not_warned(lists):
+    anna = member_make("Nordbank ASA", "anna")
+    screened = cases_make(anna)
+
+    assert _too_few(anna.client().get(QUEUE).content.decode()) is None
+    assert _too_few(anna.client().get(case_url(screened.pep_case.uuid)).content.decode()) is None
+
+
+def test_a_deactivated_second_officer_brings_the_warning_back(officers):
+    anna, bjorn, screened = officers
+    assert _too_few(anna.client().get(QUEUE).content.decode()) is None
+
+    bjorn.user.is_active = False
+    bjorn.user.save()
+
+    assert "you are the only member who can review cases" in _too_few(anna.client().get(QUEUE).content.decode())
