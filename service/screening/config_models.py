@@ -37,6 +37,11 @@ class PersonLocationType(KeyedLookup):
     pass
 
 
+# A config's own retention period of screening records, in years: the AML directive's five,
+# extended by at most five more where the law allows (art. 40). Every check reads these.
+RETENTION_YEARS_MIN, RETENTION_YEARS_MAX = 5, 10
+
+
 class ScreeningConfig(models.Model):
     uuid = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     app_customer = models.ForeignKey(
@@ -48,9 +53,9 @@ class ScreeningConfig(models.Model):
     # Extension: a confirmed hit, or an escalated case, is closed only by a second member
     # (case_services.four_eyes_check; docs/screening.md).
     four_eyes_review_flag = models.BooleanField(default=False)
-    # Extension: the organisation's own retention period for screening records, in years (the
-    # AML directive's five, extended by at most five more where the law allows); None: the
-    # deployment's VAKT_SCREENING_RECORDS_RETENTION_YEARS (records_retention.py).
+    # Extension: the organisation's own retention period for screening records, in years
+    # (RETENTION_YEARS_MIN to _MAX); None: the deployment's VAKT_SCREENING_RECORDS_RETENTION_YEARS
+    # (records_retention.py).
     records_retention_years = models.PositiveSmallIntegerField(null=True, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
@@ -60,7 +65,7 @@ class ScreeningConfig(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(records_retention_years__isnull=True)
-                | models.Q(records_retention_years__gte=5, records_retention_years__lte=10),
+                | models.Q(records_retention_years__gte=RETENTION_YEARS_MIN, records_retention_years__lte=RETENTION_YEARS_MAX),
                 name="screening_config_retention_5_to_10_years",
             ),
         ]

@@ -8,6 +8,7 @@ from datetime import datetime
 from ninja import Field, Schema
 
 from service.screening.access import screening_app_url
+from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 from service.screening.records_retention import retention_years
 
 
@@ -19,9 +20,14 @@ FOUR_EYES = (
 
 
 RETENTION = (
-    "Extension: years the config keeps a screening record after the customer relationship ends (5 to 10: the "
-    "AML directive's five, extended where the law allows it); null: the deployment's period"
+    f"Extension: years the config keeps a screening record after the customer relationship ends ({RETENTION_YEARS_MIN} "
+    f"to {RETENTION_YEARS_MAX}: the AML directive's five, extended where the law allows it); null: the deployment's "
+    "period. Before shortening it, GET .../records-due with the new period says how many records that makes due"
 )
+
+
+def retention_field():
+    return Field(None, ge=RETENTION_YEARS_MIN, le=RETENTION_YEARS_MAX, description=RETENTION)
 
 
 class ScreeningConfigIn(Schema):
@@ -32,7 +38,7 @@ class ScreeningConfigIn(Schema):
     )
     subscribe_to_email_notifications_flag: bool = False
     four_eyes_review_flag: bool = Field(False, description=FOUR_EYES)
-    records_retention_years: int | None = Field(None, description=RETENTION)
+    records_retention_years: int | None = retention_field()
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -43,7 +49,7 @@ class ScreeningConfigPatch(Schema):
     screening_config_system_suggestion_setting_uuid: uuid.UUID | None = None
     subscribe_to_email_notifications_flag: bool | None = None
     four_eyes_review_flag: bool | None = Field(None, description=FOUR_EYES)
-    records_retention_years: int | None = Field(None, description=RETENTION)
+    records_retention_years: int | None = retention_field()
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from service.audit.services import Actor, audit_record
 from service.errors import bad_field
-from service.screening.records_retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
+from service.screening.records_retention import retention_years_check
 from service.screening.models import (
     ScreeningConfig,
     ScreeningConfigListCategory,
@@ -37,7 +37,7 @@ def config_create(
     actor: Actor | None = None,
 ) -> ScreeningConfig:
     setting = suggestion_setting or ScreeningConfigSystemSuggestionSetting.objects.get(key=DEFAULT_SUGGESTION_SETTING)
-    _retention_years_check(records_retention_years)
+    retention_years_check(records_retention_years, loc=["body", "records_retention_years"])
     with transaction.atomic():
         config = ScreeningConfig.objects.create(
             app_customer_id=app_customer_uuid,
@@ -49,14 +49,6 @@ def config_create(
         )
         _audit(config, actor, "screening_config.create", None, config_audit_state(config))
     return config
-
-
-def _retention_years_check(years: int | None) -> None:
-    """A config's own retention period: 5 to 10 years (the directive's five, extended by at most
-    five more), or None for the deployment's."""
-    if years is not None and not RETENTION_YEARS_MIN <= years <= RETENTION_YEARS_MAX:
-        raise bad_field(["body", "records_retention_years"],
-                        f"must be from {RETENTION_YEARS_MIN} to {RETENTION_YEARS_MAX} years, or null for the deployment's period")
 
 
 def config_audit_state(config: ScreeningConfig) -> dict:
@@ -92,7 +84,7 @@ def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None
     from service.screening.subscription import config_resync_on_commit
 
     if "records_retention_years" in changes:
-        _retention_years_check(changes["records_retention_years"])
+        retention_years_check(changes["records_retention_years"], loc=["body", "records_retention_years"])
     with transaction.atomic():
         # The config row alone is locked; its setting is read after the lock. Joined into the
         # locking query, an update that waited for one changing the setting would find no row.

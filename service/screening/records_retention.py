@@ -42,6 +42,8 @@ from django.utils import timezone
 
 from service.audit.services import audit_record, audit_records_redact
 from service.companies.models import Company
+from service.errors import bad_field
+from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 from service.screening.models import (
     CustomerPerson, EntityInquiry, EntityMonitoring, ScreeningCase, ScreeningConfig, ScreeningRecordsHold,
 )
@@ -51,12 +53,16 @@ logger = logging.getLogger(__name__)
 RETENTION_REASON = "retention"  # the audit page shows a record with it as Vakt's own
 
 
-RETENTION_YEARS_MIN, RETENTION_YEARS_MAX = 5, 10  # a config's own period: the directive's five, plus at most five
-
 
 def retention_years(config_years: int | None) -> int:
     """The period a config keeps its records, in years: its own, else the deployment's (0: for ever)."""
     return settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS if config_years is None else config_years
+
+
+def retention_years_check(years: int | None, *, loc: list) -> None:
+    """A config's own period: RETENTION_YEARS_MIN to _MAX, or None for the deployment's; a 400 at `loc`."""
+    if years is not None and not RETENTION_YEARS_MIN <= years <= RETENTION_YEARS_MAX:
+        raise bad_field(loc, f"must be from {RETENTION_YEARS_MIN} to {RETENTION_YEARS_MAX} years, or null for the deployment's period")
 
 
 def retained_until(relationship_ended: datetime | None, *, years: int | None, held: bool = False) -> datetime | None:
@@ -68,14 +74,20 @@ def retained_until(relationship_ended: datetime | None, *, years: int | None, he
     return relationship_ended + relativedelta(years=period)
 
 
-def retention_cutoffs(now: datetime) -> list[tuple[datetime, list[uuid.UUID]]]:
-    """(cutoff, configs): the configs whose relationships that ended before the cutoff are past
-    their period, one pair per period in use; none keeps records for ever."""
+@dataclass(frozen=True)
+class Period:
+    years: int
+    cutoff: datetime  # relationships that ended before it are past the period
+    configs: list[uuid.UUID]  # the configs that keep records this long
+
+
+def retention_cutoffs(now: datetime) -> list[Period]:
+    """The periods in use, shortest first, each with its configs; none keeps records for ever."""
     configs: dict[int, list[uuid.UUID]] = {}
     for config_id, own in ScreeningConfig.objects.values_list("pk", "records_retention_years"):
         if years := retention_years(own):
             configs.setdefault(years, []).append(config_id)
-    return [(now - relativedelta(years=years), ids) for years, ids in sorted(configs.items())]
+    return [Period(years, now - relativedelta(years=years), ids) for years, ids in sorted(configs.items())]
 
 
 def companies_monitored_for(*, config, entity_key, entity_uuid) -> QuerySet:
@@ -187,22 +199,43 @@ class Expired:
 def expired_entities(*, now: datetime, held: bool = False) -> list[Expired]:
     """Every (config, entity) whose relationship ended longer ago than its config's retention
     period and that no hold keeps (`held`: those a hold keeps)."""
-    found = []
-    for cutoff, configs in retention_cutoffs(now):
-        # The cheap filters first: the end is never before an own removal, nor before a person was added.
-        others = entities_ended(
-            EntityMonitoring.objects.filter(screening_config_id__in=configs, removed_flag=True, removed_timestamp__lt=cutoff)
-            .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
-        ).filter(ended__lt=cutoff, held=held)
-        persons = (
-            CustomerPerson.objects.filter(screening_config_id__in=configs, create_timestamp__lt=cutoff)
-            .annotate(ended=customer_person_ended(), held=customer_person_held())
-            .filter(ended__lt=cutoff, held=held).values_list("screening_config_id", "uuid")
-        )
-        found += [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"], cutoff) for g in others]
-        found += [Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid, cutoff)
-                  for config_id, person_uuid in persons]
-    return found
+    return [entity for period in retention_cutoffs(now) for entity in _expired_in(period.configs, period.cutoff, held=held)]
+
+
+@dataclass(frozen=True)
+class RecordsDue:
+    years: int  # the period that applies (0: records are kept for ever)
+    cutoff: datetime | None  # relationships that ended before it are past the period
+    due: int  # entities whose records the daily pass deletes
+    held: int  # entities past the period that a hold keeps
+
+
+def records_due(*, config: ScreeningConfig, years: int | None, now: datetime) -> RecordsDue:
+    """What the daily pass would delete in the config if its own period were `years` (None: the
+    deployment's): before an admin shortens the period, how many entities' records that makes due."""
+    period = retention_years(years)
+    if not period:
+        return RecordsDue(0, None, 0, 0)
+    cutoff = now - relativedelta(years=period)
+    due, held = (len(_expired_in([config.pk], cutoff, held=h)) for h in (False, True))
+    return RecordsDue(period, cutoff, due, held)
+
+
+def _expired_in(configs: list[uuid.UUID], cutoff: datetime, *, held: bool) -> list[Expired]:
+    """The (config, entity) of these configs whose relationship ended before the cutoff, held or not."""
+    # The cheap filters first: the end is never before an own removal, nor before a person was added.
+    others = entities_ended(
+        EntityMonitoring.objects.filter(screening_config_id__in=configs, removed_flag=True, removed_timestamp__lt=cutoff)
+        .exclude(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON)
+    ).filter(ended__lt=cutoff, held=held)
+    persons = (
+        CustomerPerson.objects.filter(screening_config_id__in=configs, create_timestamp__lt=cutoff)
+        .annotate(ended=customer_person_ended(), held=customer_person_held())
+        .filter(ended__lt=cutoff, held=held).values_list("screening_config_id", "uuid")
+    )
+    return [Expired(g["screening_config_id"], g["entity_key"], g["entity_uuid"], cutoff) for g in others] + [
+        Expired(config_id, EntityMonitoring.EntityKey.CUSTOMER_PERSON, person_uuid, cutoff) for config_id, person_uuid in persons
+    ]
 
 
 def screening_records_delete(*, expired: Expired) -> bool:
@@ -242,6 +275,8 @@ def screening_records_delete(*, expired: Expired) -> bool:
             "deletion_reason_key": RETENTION_REASON,
             "monitoring_entity_key": key,
             "relationship_ended": timezone.localdate(ended),
+            "retention_years": years,  # the period that applied, and the day before which an end was past it
+            "retention_cutoff": timezone.localdate(cutoff),
             "monitoring_count": len(monitoring_pks),
             "case_count": len(case_pks),
             "open_case_count": cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count(),

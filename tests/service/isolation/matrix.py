@@ -194,6 +194,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
         query=lambda w: {"entity_key": "customer_person", "entity_uuid": w.ids["customer_person_uuid"]},
         crossed=(("A's person through B's config", lambda a, b: {"query": {
             "entity_key": "customer_person", "entity_uuid": a.ids["customer_person_uuid"]}}),)),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/records-due"): Private(query=lambda w: {"records_retention_years": 5}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-case-statistics"): Private(),
     # Partner reports and their files.
     (POST, f"{A}/app-customer/{{app_customer_uuid}}/partner-report-order-composite"): Private(

@@ -8,6 +8,7 @@ from django.utils import timezone
 from service.auth.models import AppCustomer
 from service.screening.models import EntityInquiry, ScreeningCase, ScreeningConfig
 from service.screening.records_retention import expired_entities, retention_cutoffs, screening_records_delete_all
+from vakt_format.norwegian import day
 
 
 KINDS = {"customer_person": "customer persons", "person": "persons", "company": "companies"}
@@ -25,19 +26,25 @@ class Command(BaseCommand):
 
     def handle(self, *args, dry_run, **options):
         now = timezone.now()
-        if not retention_cutoffs(now):
+        periods = retention_cutoffs(now)
+        if not periods:
             self.stdout.write("No screening setup deletes records by age (there is none, or its period is 0): nothing to do.")
             return
         expired = expired_entities(now=now)
         self.stdout.write(f"Relationships that ended longer ago than their setup's retention period: {len(expired)}.")
         if held := len(expired_entities(now=now, held=True)):
             self.stdout.write(f"Kept past the period by a legal hold, and not counted here: {held}.")
+        for period in periods:
+            count = sum(entity.config_id in period.configs for entity in expired)
+            setups = f"{len(period.configs)} setup{'s' if len(period.configs) != 1 else ''}"
+            self.stdout.write(f"  {period.years} years (ended before {day(period.cutoff)}), {setups}: {count}.")
         if not dry_run:
             deleted = screening_records_delete_all(expired=expired)
             left = f" {len(expired) - deleted} not: monitored again meanwhile, or refused (logged)." if deleted < len(expired) else ""
             self.stdout.write(f"Deleted the screening records of {deleted}.{left}")
             return
         organisations = dict(ScreeningConfig.objects.values_list("uuid", "app_customer_id"))
+        years_of = {config: period.years for period in periods for config in period.configs}
         names = dict(AppCustomer.objects.values_list("uuid", "name"))
         grouped = _by_organisation(expired, organisations)
         for organisation in sorted(grouped, key=lambda uuid: (names[uuid], str(uuid))):
@@ -45,8 +52,10 @@ class Command(BaseCommand):
             kinds = Counter(KINDS[e.entity_key] for e in entities)
             cases = ScreeningCase.objects.filter(entity_inquiry__in=_inquiries(entities))
             open_cases = cases.exclude(case_status_key=ScreeningCase.Status.COMPLETE).count()
+            kept = " and ".join(str(years) for years in sorted({years_of[e.config_id] for e in entities}))
             self.stdout.write(
-                f"  {names[organisation]} ({organisation}): " + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+                f"  {names[organisation]} ({organisation}), kept {kept} years: "
+                + ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
                 + f"; cases {cases.count()}, of them open {open_cases}"
             )
         self.stdout.write("Nothing deleted (--dry-run).")

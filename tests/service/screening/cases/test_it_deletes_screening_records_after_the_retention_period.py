@@ -125,6 +125,7 @@ def test_it_deletes_a_customer_person_five_years_after_its_monitoring_was_remove
         "deletion_reason_key": "retention", "monitoring_entity_key": "customer_person",
         "relationship_ended": timezone.localdate(former["removed"]).isoformat(),
         "monitoring_count": 1, "case_count": 1, "open_case_count": 1, "audit_records_redacted": 6, "records_hold_count": 0,
+        "retention_years": 5, "retention_cutoff": timezone.localdate(timezone.now() - RETENTION).isoformat(),
     }
 
 
@@ -409,7 +410,7 @@ def test_the_command_says_what_would_go_before_it_deletes(api, lists):
     call_command("screening_records_retention", "--dry-run", stdout=dry)
 
     assert "Relationships that ended longer ago than their setup's retention period: 1." in dry.getvalue()
-    assert f"({api.app_customer_uuid}): customer persons 1; cases 1, of them open 1" in dry.getvalue()
+    assert f"({api.app_customer_uuid}), kept 5 years: customer persons 1; cases 1, of them open 1" in dry.getvalue()
     assert "Nothing deleted (--dry-run)." in dry.getvalue()
     assert _person_read(api, former["person"]).status_code == 200
 

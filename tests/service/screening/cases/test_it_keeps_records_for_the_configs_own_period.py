@@ -10,6 +10,7 @@ from io import StringIO
 
 from dateutil.relativedelta import relativedelta
 from django.core.management import call_command
+from django.utils import timezone
 
 from service.audit.models import AuditEvent
 from service.screening.models import CustomerPerson
@@ -22,6 +23,7 @@ from tests.service.screening.cases.test_it_deletes_screening_records_after_the_r
     _removed_ago,
 )
 from tests.service.screening.helpers import config_url, patch
+from vakt_format.norwegian import day
 
 SIX_YEARS = relativedelta(years=6)
 
@@ -55,6 +57,11 @@ def test_a_config_that_keeps_seven_years_keeps_what_another_deletes_after_five(a
     _removed_ago(kept["monitoring"], relativedelta(years=7, days=1))
     assert screening_records_retention.apply().get() == 1
     assert not CustomerPerson.objects.filter(uuid=kept["person"]).exists()
+    # The log says which period applied, and the day before which the relationship had to end.
+    periods = {(e.after["retention_years"], e.after["retention_cutoff"])
+               for e in AuditEvent.objects.filter(action_key="screening_records.delete")}
+    assert periods == {(5, str(timezone.localdate() - relativedelta(years=5))),
+                       (7, str(timezone.localdate() - relativedelta(years=7)))}
 
 
 def test_null_returns_to_the_deployments_period_and_a_config_period_outlives_a_deployment_of_0(api, lists, settings):
@@ -94,8 +101,13 @@ def test_the_dry_run_counts_each_config_by_its_own_period(api, other_api, lists)
     call_command("screening_records_retention", "--dry-run", stdout=dry)
 
     lines = dry.getvalue().splitlines()
-    assert lines[0] == "Relationships that ended longer ago than their setup's retention period: 1."
-    assert f"({other_api.app_customer_uuid}): customer persons 1" in dry.getvalue()
+    five_years_ago, seven_years_ago = (day(timezone.now() - relativedelta(years=y)) for y in (5, 7))
+    assert lines[:3] == [
+        "Relationships that ended longer ago than their setup's retention period: 1.",
+        f"  5 years (ended before {five_years_ago}), 1 setup: 1.",
+        f"  7 years (ended before {seven_years_ago}), 1 setup: 0.",
+    ]
+    assert f"({other_api.app_customer_uuid}), kept 5 years: customer persons 1" in dry.getvalue()
     assert str(api.app_customer_uuid) not in dry.getvalue()
 
 
@@ -109,9 +121,36 @@ def test_a_config_is_made_with_its_own_period_or_refused(api, lists):
     assert (refused.status_code, [e["loc"] for e in refused.json()["errors"]]) == (400, [["body", "records_retention_years"]])
 
 
-def test_a_period_lengthened_while_the_pass_runs_keeps_the_records(api, lists):
-    from django.utils import timezone
+def test_records_due_says_how_many_a_shorter_period_would_delete_and_changes_nothing(api, other_api, lists):
+    config = config_with(api, "un_security_council")
+    assert _period(api, config["uuid"], 10).status_code == 200
+    _customer(api, config["uuid"], UN_PERSON, age=SIX_YEARS)  # ended six years ago
+    held = _customer(api, config["uuid"], PEP_PERSON, age=relativedelta(years=8))
+    assert api.post(config_url(config["uuid"], "/records-hold"), {
+        "entity_key": "customer_person", "entity_uuid": held["person"], "reason": "Økokrim case 2026-114"},
+        roles=["aml"]).status_code == 201
+    _customer(api, config["uuid"], UN_PERSON, age=relativedelta(years=3))  # within any period
 
+    def due(**query):
+        response = api.get(config_url(config["uuid"], "/records-due"), query, roles=["aml"])
+        assert response.status_code == 200, response.json()
+        return response.json()
+
+    five = due(records_retention_years=5)
+    assert (five["effective_records_retention_years"], five["due_count"], five["held_count"]) == (5, 1, 1)
+    assert five["retention_cutoff_date"] == str(timezone.localdate(timezone.now() - relativedelta(years=5)))
+    assert (due(records_retention_years=7)["due_count"], due(records_retention_years=10)["due_count"]) == (0, 0)
+    assert due()["due_count"] == 1  # absent: the deployment's five
+    assert CustomerPerson.objects.count() == 3  # nothing changed
+
+    for years in (4, 11, "x"):
+        refused = api.get(config_url(config["uuid"], "/records-due"), {"records_retention_years": years}, roles=["aml"])
+        assert (refused.status_code, [e["loc"] for e in refused.json()["errors"]]) == (
+            400, [["query", "records_retention_years"]]), years
+    assert other_api.get(config_url(config["uuid"], "/records-due"), roles=["aml"]).status_code == 404
+
+
+def test_a_period_lengthened_while_the_pass_runs_keeps_the_records(api, lists):
     from service.screening import records_retention
 
     config = config_with(api, "un_security_council")

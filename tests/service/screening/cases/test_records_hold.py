@@ -276,7 +276,8 @@ def test_the_dry_run_says_how_many_a_hold_keeps(api, lists):
 
     lines = dry.getvalue().splitlines()
     assert lines[0].endswith(": 1.") and lines[1] == "Kept past the period by a legal hold, and not counted here: 1."
-    assert f"({api.app_customer_uuid}): customer persons 1; cases 0, of them open 0" in lines[2]
+    assert lines[2].startswith("  5 years (ended before ") and lines[2].endswith("1 setup: 1.")
+    assert f"({api.app_customer_uuid}), kept 5 years: customer persons 1; cases 0, of them open 0" in lines[3]
 
 
 def test_a_companys_hold_keeps_a_customer_person_monitored_for_it(api, lists):
