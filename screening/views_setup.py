@@ -23,6 +23,9 @@ from screening.pages import (
 
 # Where each list format comes from, in words.
 RUNS_SHOWN = 8  # the newest re-screening runs on the setup page
+# The retention periods offered: the service's records_retention_years range
+# (config_models.RETENTION_YEARS_MIN/MAX; a test holds them equal). It refuses others at the field.
+RETENTION_CHOICES = range(5, 11)
 SOURCES = {
     "un_xml": "UN Security Council, consolidated XML",
     "ofac_csv": "US Treasury (OFAC), SDN CSV files",
@@ -51,7 +54,7 @@ def _flag(request, name: str) -> bool:
 @member_required()
 def setup(request):
     member = request.member
-    context = {"can_change": member.can_administer, "no_aml": None, "config": None, "retention_choices": range(5, 11)}
+    context = {"can_change": member.can_administer, "no_aml": None, "config": None, "retention_choices": RETENTION_CHOICES}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/setup.html", context)
@@ -108,14 +111,17 @@ def _change(request, change, *, failed: str):
 
 
 def _config_fields(request) -> dict:
-    """The settings form of a config, for creating it or changing it."""
-    return {
+    """The settings form of a config, for creating it or changing it. A post without the
+    retention choice leaves the period as it is (an empty choice is the service's default)."""
+    fields = {
         "suggestion_setting_uuid": request.POST.get("suggestion_setting") or None,
         "auto_approve_monitoring": _flag(request, "auto_approve"),
         "subscribe_to_email_notifications": _flag(request, "email_notifications"),
         "four_eyes_review": _flag(request, "four_eyes"),
-        "records_retention_years": _years(request.POST.get("retention_years", "")),
     }
+    if "retention_years" in request.POST:
+        fields["records_retention_years"] = _years(request.POST["retention_years"])
+    return fields
 
 
 def _years(value: str):
@@ -141,11 +147,44 @@ def config_create(request):
 @require_POST
 @member_required()
 def config_update(request, config_uuid: uuid.UUID):
+    fields = _config_fields(request)
+    if "records_retention_years" in fields and request.POST.get("confirm_shorter") != "1":
+        require_admin(request.member)
+        try:
+            asked = _shortening_asked(request, config_uuid, fields)
+        except ServiceError as exc:
+            refused(request, "The settings were not saved.", exc)
+            return redirect("screening:setup")
+        if asked is not None:
+            return asked
+
     def update(screening):
         before = config_or_404(screening, config_uuid)
-        return _update_text(before, screening.update_config(config_uuid, **_config_fields(request)))
+        return _update_text(before, screening.update_config(config_uuid, **fields))
 
     return _change(request, update, failed="The settings were not saved.")
+
+
+def _shortening_asked(request, config_uuid, fields: dict):
+    """A shorter retention period that makes records due for deletion is asked about first: the
+    page says how many persons' and companies' records the next daily pass deletes (irreversible),
+    and sends the same settings again when confirmed. None: nothing to ask."""
+    client = client_for_member(request.member)
+    before = config_or_404(client.screening, config_uuid)
+    years = fields["records_retention_years"]
+    if years == before.records_retention_years or not (years is None or isinstance(years, int)):
+        return None  # unchanged, or not a number: the service says so at the field
+    due = client.holds.records_due(config_uuid, years=years)
+    now_kept = before.effective_records_retention_years
+    shorter = due.years and (not now_kept or due.years < now_kept)
+    if not shorter or not due.due:
+        return None
+    context = {"config": before, "due": due, "posted": request.POST, "kept_words": _kept_words(now_kept)}
+    return render(request, "screening/setup_shorten.html", context)
+
+
+def _kept_words(years: int) -> str:
+    return f"{years} years" if years else "for ever"
 
 
 @require_POST

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import html
 import re
 import uuid
 
+from dateutil.relativedelta import relativedelta
 from django.core.cache import cache
+from django.utils import timezone
 
 from portal.models import Member
 from screening import freshness
+from screening.views_setup import RETENTION_CHOICES
+from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
+from service.screening.models import CustomerPerson
+from service.screening.tasks import screening_records_retention
 from tests.screening.setup_helpers import admin, org, other_org, screening_with_nordlys  # noqa: F401 (fixtures)
-from tests.service.screening.helpers import AML, config_make, configs_url
+from tests.service.screening.helpers import AML, config_make, configs_url, customer_person_make
+from vakt_format.norwegian import day
 from tests.service.screening.watchlists.helpers import watchlist_make
 
 SETUP = "/screening/setup/"
@@ -179,3 +187,58 @@ def test_it_keeps_records_for_the_chosen_period_and_says_so(org, admin):
 def test_a_new_setup_takes_its_retention_period(org, admin):
     admin.post("/screening/setup/create/", {"retention_years": "10"})
     assert _configs(org)[0]["records_retention_years"] == 10
+
+
+def test_a_shorter_period_that_makes_records_due_is_asked_about_first(org, admin):
+    config = config_make(org.api, records_retention_years=10)
+    former = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann")["uuid"]
+    CustomerPerson.objects.filter(uuid=former).update(create_timestamp=timezone.now() - relativedelta(years=6))
+    sent = {"retention_years": "5", "four_eyes": "on"}
+
+    asked = admin.post(f"/screening/configs/{config['uuid']}/update/", sent)
+
+    page = html.unescape(asked.content.decode())
+    text = re.sub(r"<[^>]+>", "", page)
+    assert asked.status_code == 200 and 'data-testid="shorten-confirm"' in page
+    assert "Keep screening records 5 years instead of 10 years?" in page
+    cutoff = day(timezone.now() - relativedelta(years=5))
+    assert f"The relationship with 1 of the persons and companies you screened ended before {cutoff}." in text
+    assert "the next daily pass deletes their screening records" in text and "This cannot be undone." in text
+    assert _configs(org)[0]["records_retention_years"] == 10  # nothing saved yet
+    assert screening_records_retention.apply().get() == 0
+
+    confirmed = admin.post(f"/screening/configs/{config['uuid']}/update/", _hidden_fields(page), follow=True)
+
+    assert "screening records are now kept 5 years after the relationship ends" in html.unescape(confirmed.content.decode())
+    [read] = _configs(org)
+    assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (5, True)  # the settings sent, as sent
+    assert screening_records_retention.apply().get() == 1
+
+
+def test_a_shorter_period_that_makes_nothing_due_and_a_longer_one_are_saved_at_once(org, admin):
+    config = config_make(org.api, records_retention_years=10)
+    recent = customer_person_make(org.api, config["uuid"], full_name="Ola Nordmann")["uuid"]
+    CustomerPerson.objects.filter(uuid=recent).update(create_timestamp=timezone.now() - relativedelta(years=4))
+
+    shorter = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "5"}, follow=True)
+    assert "now kept 5 years" in shorter.content.decode()
+    longer = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "8"}, follow=True)
+    assert "now kept 8 years" in longer.content.decode()
+
+
+def test_a_post_without_the_retention_choice_leaves_the_period_as_it_is(org, admin):
+    config = config_make(org.api, records_retention_years=8)
+
+    admin.post(f"/screening/configs/{config['uuid']}/update/", {"four_eyes": "on"})
+
+    [read] = _configs(org)
+    assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (8, True)
+
+
+def test_the_periods_offered_are_the_ones_the_service_takes():
+    assert list(RETENTION_CHOICES) == list(range(RETENTION_YEARS_MIN, RETENTION_YEARS_MAX + 1))
+
+
+def _hidden_fields(page: str) -> dict:
+    form = page[page.index('data-testid="shorten-confirm"'):]
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
