@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceNotFound
+from screening.four_eyes import too_few_reviewers
 from screening.pages import (
     acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin, sanction_selections,
 )
@@ -71,7 +72,8 @@ def setup(request):
                 lambda: screening.suggestion_preview(config.uuid),
                 lambda: client.runs.recent(config.uuid, limit=RUNS_SHOWN),
             )
-            context.update(config=config, preview=preview, runs=runs, **_watchlists(links, watchlists))
+            context.update(config=config, preview=preview, runs=runs, **_watchlists(links, watchlists),
+                           too_few_reviewers=too_few_reviewers(member, on=config.four_eyes_review))
         else:
             selections = []
         context.update(settings=_settings(settings, config, preview), **_lists(categories, selections))

@@ -179,10 +179,13 @@ def test_with_a_single_member_able_to_review_the_queue_and_the_case_page_warn_th
     admin.member.save()
     warning = re.search(r'data-testid="four-eyes-too-few">(.*?)</div>', admin.client().get(QUEUE).content.decode(), re.DOTALL).group(1)
     assert 'href="/members/"' in warning and 'href="/screening/setup/"' in warning
+    setup = admin.client().get("/screening/setup/").content.decode()  # where four-eyes is switched on, too
+    assert _too_few(setup).startswith("Four-eyes review is on, but anna@example.com is the only member who can review cases")
 
     member_make("", "bjorn", like=anna)  # a second officer: four eyes can close cases
     assert _too_few(anna.client().get(QUEUE).content.decode()) is None
     assert _too_few(anna.client().get(case_url(screened.pep_case.uuid)).content.decode()) is None
+    assert _too_few(admin.client().get("/screening/setup/").content.decode()) is None
 
 
 def test_without_four_eyes_a_single_officer_is_not_warned(lists):
