@@ -19,6 +19,7 @@ from django import forms
 from portal.form_fields import DayField
 from portal.service import ServiceBadRequest
 from portal.service.screening import PersonAddress
+from vakt_format.countries import country_code_known
 
 # The service's body field, per step, -> the form's field
 FIELD_OF = {
@@ -75,6 +76,21 @@ class PersonDetailsForm(ServiceForm):
     def __init__(self, *args, genders=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["gender"].choices = [("", "—"), *((str(g.uuid), g.description) for g in genders)]
+        self.gender_uuids = {g.key: str(g.uuid) for g in genders}
+
+    def changes(self, person) -> dict:
+        """What differs from the person as the service has them, as `update_customer_person`'s arguments
+        (empty: nothing to send). A name that differs only in spaces is the same name (the service keeps
+        names with single spaces)."""
+        data = self.cleaned_data
+        changes = {}
+        if " ".join(data["full_name"].split()) != person.full_name:
+            changes["full_name"] = data["full_name"]
+        if data["birth_date"] != person.birth_date:
+            changes["birth_date"] = data["birth_date"]
+        if (data["gender"] or "") != self.gender_uuids.get(person.gender_key, ""):
+            changes["gender_uuid"] = data["gender"] or None
+        return changes
 
 
 class NationalIdForm(ServiceForm):
@@ -120,7 +136,12 @@ class AddressForm(ServiceForm):
         self.countries = countries  # offered as suggestions; the service checks the code
 
     def clean_country_code(self) -> str:
-        return self.cleaned_data["country_code"].strip().upper()
+        """Checked here too, before a new customer person is saved: refused after it, at the address
+        step, the person would wait half added (the service checks it by the same rule)."""
+        code = self.cleaned_data["country_code"].strip().upper()
+        if code and not country_code_known(code):
+            raise forms.ValidationError("Not a country: give its two letters (ISO 3166-1), e.g. NO, SE or DK.")
+        return code
 
     @property
     def address(self) -> PersonAddress:
@@ -165,22 +186,9 @@ class PersonCorrectionForm(PersonDetailsForm):
 
     def __init__(self, data=None, *, person, genders=(), **kwargs) -> None:
         self.person = person
-        self.gender_uuids = {g.key: str(g.uuid) for g in genders}
-        initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": self.gender_uuids.get(person.gender_key, "")}
+        gender_uuids = {g.key: str(g.uuid) for g in genders}
+        initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": gender_uuids.get(person.gender_key, "")}
         super().__init__(data, genders=genders, initial=initial, **kwargs)
-
-    def changes(self) -> dict:
-        """What differs from the person now, as `update_customer_person`'s arguments (empty: nothing to send).
-        A name that differs only in spaces is the same name (the service keeps names with single spaces)."""
-        data, person = self.cleaned_data, self.person
-        changes = {}
-        if " ".join(data["full_name"].split()) != person.full_name:
-            changes["full_name"] = data["full_name"]
-        if data["birth_date"] != person.birth_date:
-            changes["birth_date"] = data["birth_date"]
-        if (data["gender"] or "") != self.gender_uuids.get(person.gender_key, ""):
-            changes["gender_uuid"] = data["gender"] or None
-        return changes
 
 
 class NationalIdAddForm(NationalIdForm):

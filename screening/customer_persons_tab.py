@@ -85,8 +85,9 @@ def customer_person_save(screening, config, context, form):
     the form saying what was saved and what not.
 
     A form sent again after a refused later step carries the saved person's uuid: it continues with
-    that person (read first: another organisation's or a deleted one is a 404, and nothing is written)
-    and skips what the person already has."""
+    that person (read first: another organisation's or a deleted one is a 404, and nothing is written),
+    corrects the name, birth date and gender to the form's when they were changed meanwhile (the
+    person is screened as the officer sees them), and skips what the person already has."""
     data = form.cleaned_data
     saved = None  # the person, once they exist in the service
     step = "person"
@@ -116,6 +117,8 @@ def customer_person_save(screening, config, context, form):
         else:
             detail = screening.customer_person(data["customer_person_uuid"])
             saved, locations = detail.person, detail.locations
+            if changes := form.changes(saved):  # the name, birth date or gender corrected before sending again
+                saved = screening.update_customer_person(saved.uuid, **changes)
         step = "national_id"
         if data.get("national_id_number"):
             try:

@@ -92,7 +92,7 @@ def customer_person_correct(request, page: dict):
     form = PersonCorrectionForm(request.POST, person=person, genders=page["genders"])
     if not form.is_valid():
         return _render(request, page, correct_form=form)
-    changes = form.changes()
+    changes = form.changes(person)
     if not changes:
         messages.info(request, NOTHING_CHANGED)
         return _back(page)

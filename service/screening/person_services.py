@@ -30,6 +30,7 @@ from service.screening.models import (
     PersonLocationType,
     ScreeningConfig,
 )
+from vakt_format.countries import country_code_known
 
 NATIONAL_ID_MODULES = {"NO": fodselsnummer, "SE": personnummer, "DK": cpr}
 # A national id's country when the caller names none: the schema's (created in the register when missing).
@@ -209,8 +210,8 @@ def customer_person_location_add(
 ) -> CustomerPersonLocation:
     values = {field: (texts.get(field) or "").strip() for field in LOCATION_TEXT_FIELDS}
     country_code = values["country_code_two"]
-    if country_code and not (len(country_code) == 2 and country_code.isalpha()):
-        raise bad_field(["body", "country_code_two"], "must be two letters (ISO 3166-1 alpha-2)")
+    if country_code and not country_code_known(country_code):
+        raise bad_field(["body", "country_code_two"], "must be a country's two letters (ISO 3166-1 alpha-2), e.g. NO")
     values["country_code_two"] = country_code.upper()
     with transaction.atomic():
         row = CustomerPersonLocation.objects.create(

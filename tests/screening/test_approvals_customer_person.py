@@ -8,7 +8,7 @@ import re
 import pytest
 
 from portal.models import Member
-from portal.service import ServiceNoAnswer, ServiceUnavailable
+from portal.service import ServiceBadRequest, ServiceNoAnswer, ServiceUnavailable
 from portal.service.screening import ScreeningArea
 from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification
 from tests.screening.setup_helpers import admin, org, other_org, statuses  # noqa: F401
@@ -150,11 +150,14 @@ def test_a_refused_first_step_says_nothing_was_saved(org, admin):
     assert continues_with == ""
 
 
-def test_sending_again_after_a_refused_address_does_not_stop_at_the_saved_national_id(org, admin):
+def test_sending_again_after_a_refused_address_does_not_stop_at_the_saved_national_id(org, admin, monkeypatch):
     config = config_make(org.api)
-    first = admin.post(ADD, _form(country_code="N1"))  # two characters for the form, not letters for the service
+    refused = ServiceBadRequest(400, "invalid_parameter", "Invalid value for country_code_two: no such country",
+                                errors=[{"loc": ["body", "country_code_two"], "msg": "no such country"}])
+    first = _sent_while_failing(admin, monkeypatch, step="add_location", error=refused)
     errors, kept = _sent_back(first)
     assert errors == ["Kari Nordmann was saved, but not yet given its address. Correct the field and send again."]
+    assert first.context["person_form"].errors["country_code"] == ["no such country"]
     assert CustomerPersonNationalIdentification.objects.count() == 1
 
     fixed = admin.post(ADD, _form(customer_person_uuid=kept), follow=True)
@@ -162,6 +165,33 @@ def test_sending_again_after_a_refused_address_does_not_stop_at_the_saved_nation
     assert CustomerPersonNationalIdentification.objects.count() == 1
     assert CustomerPersonLocation.objects.count() == 1
     assert statuses(org, config) == {"Kari Nordmann": "active"}
+
+
+def test_a_name_and_birth_date_corrected_before_sending_again_are_the_ones_screened(org, admin, monkeypatch):
+    """The form sent again continues with the saved person: what the officer corrected in it meanwhile is
+    saved too, not dropped while the message says the person is screened."""
+    config = config_make(org.api)
+    refused = ServiceBadRequest(400, "invalid_parameter", "Invalid value for country_code_two: no such country",
+                                errors=[{"loc": ["body", "country_code_two"], "msg": "no such country"}])
+    _, kept = _sent_back(_sent_while_failing(admin, monkeypatch, step="add_location", error=refused))
+
+    fixed = admin.post(ADD, _form(customer_person_uuid=kept, full_name="Kari Nordmann-Moe", birth_date="16.10.1986",
+                                  gender=""), follow=True)
+
+    assert "Kari Nordmann-Moe added as a customer person and is screened from now on." in fixed.content.decode()
+    person = CustomerPerson.objects.get()
+    assert (person.full_name, str(person.birth_date), person.gender_id) == ("Kari Nordmann-Moe", "1986-10-16", None)
+    assert statuses(org, config) == {"Kari Nordmann-Moe": "active"}
+
+
+def test_a_country_that_is_not_one_is_refused_at_its_field_before_anything_is_saved(org, admin):
+    config_make(org.api)
+    for code in ("XX", "N1", "EU"):
+        response = admin.post(ADD, _form(country_code=code))
+        form = response.context["person_form"]
+        assert form.errors["country_code"] == ["Not a country: give its two letters (ISO 3166-1), e.g. NO, SE or DK."], code
+        assert CustomerPerson.objects.count() == 0
+    assert admin.post(ADD, _form(country_code="sj")).status_code == 302  # Svalbard has a code of its own
 
 
 def _sent_while_failing(admin, monkeypatch, *, step: str, error: Exception, **fields):
@@ -184,12 +214,12 @@ def test_sending_again_after_a_refused_monitoring_does_not_add_the_address_twice
         "Kari Nordmann was saved, but not yet put under monitoring. The service could not be reached. Send the form again to continue."
     ]
 
-    # the name typed again differently: the saved person is continued, and named as saved
+    # the name typed again differently: the saved person is continued, under the name as sent now
     fixed = admin.post(ADD, _form(customer_person_uuid=kept, full_name="Kari Nordman"), follow=True)
-    assert "Kari Nordmann added as a customer person" in fixed.content.decode()
+    assert "Kari Nordman added as a customer person" in fixed.content.decode()
     assert CustomerPerson.objects.count() == 1
     assert CustomerPersonLocation.objects.count() == 1
-    assert statuses(org, config) == {"Kari Nordmann": "active"}
+    assert statuses(org, config) == {"Kari Nordman": "active"}
 
 
 def test_a_lost_answer_never_claims_nothing_was_saved(org, admin, monkeypatch):

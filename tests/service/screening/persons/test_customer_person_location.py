@@ -30,9 +30,10 @@ def test_it_adds_a_location_and_reads_it_with_the_person(api):
 
 def test_it_refuses_a_bad_country_code_and_an_unknown_type(api):
     person = customer_person_make(api, config_make(api)["uuid"])
-    bad_code = api.post(customer_person_url(person["uuid"], TAIL), {"country_code_two": "N1"}, roles=AML)
-    assert bad_code.status_code == 400
-    assert field_locs(bad_code) == [["body", "country_code_two"]]
+    for code in ("N1", "XX", "EU", "NOR"):  # not letters; no country; a union; three letters
+        bad_code = api.post(customer_person_url(person["uuid"], TAIL), {"country_code_two": code}, roles=AML)
+        assert bad_code.status_code == 400, code
+        assert field_locs(bad_code) == [["body", "country_code_two"]], code
     unknown = api.post(
         customer_person_url(person["uuid"], TAIL),
         {"person_location_type_uuid": person["uuid"], "postal_place": "Oslo"},
