@@ -20,7 +20,7 @@ from screening.pages import assignee_names, decided_by
 
 COLUMNS = (
     "Name", "Kind", "Monitored as", "Company", "Organisation number", "Why", "Status", "Since (Europe/Oslo)",
-    "Decision", "Decided by", "Decided (Europe/Oslo)", "Removed (Europe/Oslo)", "Removal reason",
+    "Decision", "Decided by", "Decided (Europe/Oslo)", "Decision comment", "Removed (Europe/Oslo)", "Removal reason",
     "Last screened (Europe/Oslo)", "Screened against", "Monitoring uuid",
 )
 STATUS_WORDS = {"active": "Screened", "pending": "Pending", "declined": "Declined", "removed": "Removed"}
@@ -54,6 +54,7 @@ def _row(m: Monitoring, names: dict, type_words: dict) -> list:
         ("Approved" if decision.approved else "Declined") if decision else "",
         decided_by(decision, names) if decision else "",
         moment_cell(decision.decided_at) if decision else "",
+        decision.comment if decision else "",  # why a suggested owner is not screened: what a regulator asks
         moment_cell(m.removed_at),
         m.removal_reason,
         moment_cell(m.last_screened_at),

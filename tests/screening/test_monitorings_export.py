@@ -15,7 +15,7 @@ from tests.screening.helpers import service_down
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
 from tests.service.screening.cases.conftest import lists  # noqa: F401 (fixture)
 from tests.service.screening.cases.steps import config_with, customer_person_screened
-from tests.service.screening.helpers import customer_person_make, monitoring_make
+from tests.service.screening.helpers import customer_person_make, decide, monitoring_make
 
 EXPORT = "/screening/approvals/monitorings.csv"
 
@@ -38,6 +38,9 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
     approved_here = _pending(org, config["uuid"], "Kari Nordmann")
     assert admin.post("/screening/approvals/decide/", {"action": f"approve:{approved_here}"}).status_code == 302
     _pending(org, config["uuid"], "Jon Egil Dahl")
+    declined = _pending(org, config["uuid"], "Eirik Lund")
+    why = "The board confirmed he sold his shares in 2025."
+    assert decide(org.api, config["uuid"], declined, approved=False, decision_comment=why).status_code == 201
     removed = customer_person_screened(org.api, config["uuid"], "Ola Nordmann")["entity_monitoring"]["uuid"]
     admin.post("/screening/approvals/remove/", {"monitoring": removed, "name": "Ola Nordmann", "reason": "Left the bank"})
 
@@ -45,7 +48,8 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
 
     assert response["Content-Disposition"].startswith('attachment; filename="screening-monitorings-nordbank-asa-')
     rows = _csv(response)
-    assert set(rows) == {"Kari Nordmann", "Jon Egil Dahl", "Ola Nordmann"}
+    assert set(rows) == {"Kari Nordmann", "Jon Egil Dahl", "Ola Nordmann", "Eirik Lund"}
+    assert (rows["Eirik Lund"]["Decision"], rows["Eirik Lund"]["Decision comment"]) == ("Declined", why)
     kari = rows["Kari Nordmann"]
     assert (kari["Kind"], kari["Monitored as"], kari["Why"], kari["Status"]) == (
         "Customer person", "Customer person", "Private banking customer", "Screened")
