@@ -248,7 +248,7 @@ def _beneficial_owners_for(company: cm.Company, links: list[ownership.OwnershipL
         heading="Beneficial owners",
         note=(
             "Natural persons owning at least 25 % through every link of a chain, with their share "
-            "summed over every chain (docs/ownership.md)."
+            "summed over every chain."
         ),
         owners=[
             BeneficialOwnerRow(owner.full_name, owner.effective_share, [_chain_text(chain) for chain in owner.chains])

@@ -342,7 +342,9 @@ def _beneficial_owners(content: ReportContent) -> list:
 
 
 def _sources_note(content: ReportContent) -> str:
+    analysis = [part for part, shown in (("credit risk model", content.credit_risk), ("flags", content.flags)) if shown]
+    own = f", and Vakt's own analysis ({' and '.join(analysis)})" if analysis else ""  # only what the report holds
     return escape(
-        f"Sources: the Brønnøysund registers as held by Vakt, and Vakt's own analysis (credit risk model and flags). "
+        f"Sources: the Brønnøysund registers as held by Vakt{own}. "
         f"Generated {no.moment(timezone.now())} for {content.ordered_by}."
     )

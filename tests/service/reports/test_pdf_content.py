@@ -84,6 +84,7 @@ def test_a_company_profile_with_credit_check_shows_the_remark_factors(api, compa
     text = text_of(api, django_capture_on_commit_callbacks, company, "company_profile")
 
     assert "Unsettled payment remarks" in text and "184 500 kr" in text
+    assert "Vakt's own analysis (credit risk model" in " ".join(text.split())
 
 
 def test_a_credit_report_adds_remarks_and_collection_cases(api, company, django_capture_on_commit_callbacks):
@@ -103,6 +104,9 @@ def test_an_ownership_report_shows_roles_chains_and_owners(api, company, django_
     owners = text[text.index("Beneficial owners"):]
     assert "Kari Nordmann" in owners and "Per Berg" in owners and "38,0 %" in owners
     assert "Nordlys Holding AS (100,0 %)" in owners  # the chain behind Kari Nordmann's 62 %
+    flat = " ".join(text.split())
+    assert "docs/" not in flat  # a document a bank files names no file of ours
+    assert "Sources: the Brønnøysund registers as held by Vakt. Generated" in flat  # no credit model it does not hold
 
 
 def test_an_ownership_report_leaves_out_a_role_that_starts_later(api, company, stopped_clock, django_capture_on_commit_callbacks):
