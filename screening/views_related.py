@@ -50,8 +50,8 @@ class Show:
 SHOWS = (
     Show("all", "All companies", lambda s: True),
     Show("open-hits", "With open hits", lambda s: s.open_cases > 0),
-    Show("sanction", "Open sanction hits", lambda s: s.open_sanction_cases > 0),
-    Show("pep", "Open PEP hits", lambda s: s.open_pep_cases > 0),
+    Show("sanction", "With open sanction hits", lambda s: s.open_sanction_cases > 0),  # companies, not cases
+    Show("pep", "With open PEP hits", lambda s: s.open_pep_cases > 0),
     Show("pending-approvals", "With pending approvals", lambda s: s.pending_monitorings > 0),
     Show("not-screened", "Nobody screened", lambda s: s.active_monitorings == 0),
 )

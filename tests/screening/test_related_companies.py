@@ -69,6 +69,9 @@ def test_it_shows_each_company_with_its_state_those_needing_attention_first(memb
     assert f'href="/screening/approvals/?company={uuid}"' in nordlys["html"]  # an admin approves
     assert re.search(r'data-testid="open-cases">1<', html) and re.search(r'data-testid="open-sanction">1<', html)
     assert re.search(r'data-testid="pending-companies">2<', html)
+    # The cards count cases, the filters companies: their labels say which.
+    assert re.search(r'>With open sanction hits <span class="badge[^"]*">1<', html)
+    assert re.search(r'>With open PEP hits <span class="badge[^"]*">0<', html)
     assert "Updated just now" in html
 
 
