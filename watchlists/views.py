@@ -40,6 +40,9 @@ def watchlist_list(request):
             messages.error(request, "Give the watchlist a name.")
             return redirect("watchlists:list")
         try:
+            if _name_taken(watchlists, name):
+                messages.error(request, _name_taken_text(name))
+                return redirect("watchlists:list")
             created = watchlists.create(name)
         except ServiceError as exc:
             messages.error(request, f"The watchlist was not created. {service_error_text(exc)}")
@@ -89,11 +92,26 @@ def watchlist_rename(request, watchlist_uuid: uuid.UUID):
         messages.error(request, "A watchlist needs a name.")
         return redirect("watchlists:detail", watchlist_uuid)
     try:
-        renamed = client_for_member(request.member).watchlists.rename(watchlist_uuid, name)
+        watchlists = client_for_member(request.member).watchlists
+        if _name_taken(watchlists, name, but=watchlist_uuid):
+            messages.error(request, _name_taken_text(name))
+            return redirect("watchlists:detail", watchlist_uuid)
+        renamed = watchlists.rename(watchlist_uuid, name)
     except ServiceError as exc:
         return _refused(request, exc, "The watchlist was not renamed.", watchlist_uuid)
     messages.success(request, f"Renamed to “{renamed.name}”.")
     return redirect("watchlists:detail", watchlist_uuid)
+
+
+def _name_taken(watchlists, name: str, *, but=None) -> bool:
+    """Another of the organisation's watchlists has this name (in any case): two of one name read
+    as one, and a company added to the one not screened looks screened."""
+    wanted = " ".join(name.split()).casefold()
+    return any(" ".join(w.name.split()).casefold() == wanted and w.uuid != but for w in watchlists.list())
+
+
+def _name_taken_text(name: str) -> str:
+    return f"A watchlist named “{name}” exists already: choose another name, or open that one."
 
 
 @member_required()

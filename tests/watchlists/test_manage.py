@@ -61,6 +61,23 @@ def test_it_renames(member):
     assert "Renamed to “New name”." in page and 'data-testid="watchlist-name">New name<' in page
 
 
+def test_a_name_another_watchlist_has_is_refused_on_create_and_rename(member):
+    """Two watchlists of one name read as one: a company added to the one that is not screened looks screened."""
+    client = member.client()
+    create(client, "Enhanced due diligence")
+    other = create(client, "Suppliers")
+
+    twin = client.post("/watchlists/", {"watchlist_name": "enhanced  Due diligence"}, follow=True).content.decode()
+    renamed = client.post(f"/watchlists/{other}/rename/", {"watchlist_name": "Enhanced due diligence"}, follow=True).content.decode()
+
+    taken = "A watchlist named “{}” exists already: choose another name, or open that one."
+    assert taken.format("enhanced  Due diligence") in twin and taken.format("Enhanced due diligence") in renamed
+    page = client.get("/watchlists/").content.decode()
+    assert page.count("Enhanced due diligence") == 1 and "Suppliers" in page
+    same = client.post(f"/watchlists/{other}/rename/", {"watchlist_name": "suppliers"}, follow=True).content.decode()
+    assert "Renamed to “suppliers”." in same  # its own name, in another case, is not taken
+
+
 def test_it_removes_one_company(member, companies):
     client = member.client()
     watchlist = create(client)
