@@ -21,12 +21,10 @@ from screening.four_eyes import too_few_reviewers
 from screening.pages import (
     acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin, sanction_selections,
 )
+from vakt_limits import retention
 
 # Where each list format comes from, in words.
 RUNS_SHOWN = 8  # the newest re-screening runs on the setup page
-# The retention periods offered: the service's records_retention_years range
-# (config_models.RETENTION_YEARS_MIN/MAX; a test holds them equal). It refuses others at the field.
-RETENTION_CHOICES = range(5, 11)
 SOURCES = {
     "un_xml": "UN Security Council, consolidated XML",
     "ofac_csv": "US Treasury (OFAC), SDN CSV files",
@@ -48,6 +46,12 @@ SETTING_WORDS = {
 }
 
 
+def retention_choices() -> range:
+    """The retention periods a setup may choose, in years: the service's own range (its check
+    constraint and API schemas read the same constants), read when the page is drawn."""
+    return range(retention.RETENTION_YEARS_MIN, retention.RETENTION_YEARS_MAX + 1)
+
+
 def _flag(request, name: str) -> bool:
     return request.POST.get(name) in ("on", "true", "1")
 
@@ -55,7 +59,7 @@ def _flag(request, name: str) -> bool:
 @member_required()
 def setup(request):
     member = request.member
-    context = {"can_change": member.can_administer, "no_aml": None, "config": None, "retention_choices": RETENTION_CHOICES}
+    context = {"can_change": member.can_administer, "no_aml": None, "config": None, "retention_choices": retention_choices()}
     if not can_read_screening(member):
         context["no_aml"] = no_aml_text(member)
         return render(request, "screening/setup.html", context)

@@ -43,7 +43,7 @@ class ScreeningConfig:
     created_at: datetime | None
     updated_at: datetime | None
     app_url: str | None
-    records_retention_years: int | None = None  # its own period (5-10 years); None: the service's default
+    records_retention_years: int | None = None  # its own period (vakt_limits.retention's range); None: the service's default
     effective_records_retention_years: int = 5  # the period that applies (0: kept for ever)
 
     @classmethod
@@ -191,7 +191,7 @@ class ScreeningArea(Area):
         four_eyes_review: bool = False,
         records_retention_years: int | None = None,
     ) -> ScreeningConfig:
-        """A 400 naming `records_retention_years` when it is not 5 to 10."""
+        """A 400 naming `records_retention_years` outside vakt_limits.retention's range."""
         body = {
             "auto_approve_monitoring_flag": auto_approve_monitoring,
             "subscribe_to_email_notifications_flag": subscribe_to_email_notifications,

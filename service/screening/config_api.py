@@ -15,6 +15,7 @@ from service.screening import config_schemas as s
 from service.screening import config_selectors as selectors
 from service.screening import config_services as services
 from service.screening.access import EXTENSION, aml_principal
+from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 
 router = Router(tags=["Screening setup"])
 
@@ -97,8 +98,9 @@ def config_detail(request: HttpRequest, screening_config_uuid: uuid.UUID):
     summary="Extension: update a screening config",
     description=(
         "Send only the fields to change. A new suggestion setting or auto-approve flag re-evaluates the "
-        "monitorings of the config's watchlisted companies in the background. `records_retention_years` (5 to 10, "
-        "or null for the deployment's period) sets how long screening records are kept after the relationship ends."
+        "monitorings of the config's watchlisted companies in the background. `records_retention_years` "
+        f"({RETENTION_YEARS_MIN} to {RETENTION_YEARS_MAX}, or null for the deployment's period) sets how long screening "
+        "records are kept after the relationship ends."
     ),
     openapi_extra=EXTENSION,
 )

@@ -9,6 +9,10 @@ import uuid
 
 from django.db import models
 
+# A config's own retention period of screening records, in years: the one range, in vakt_limits
+# so that the dashboard's setup page offers the same; the service's checks import it from here.
+from vakt_limits.retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
+
 
 class KeyedLookup(models.Model):
     """A fixed key the code relies on (catalog.py), seeded by migration."""
@@ -35,11 +39,6 @@ class Gender(KeyedLookup):
 
 class PersonLocationType(KeyedLookup):
     pass
-
-
-# A config's own retention period of screening records, in years: the AML directive's five,
-# extended by at most five more where the law allows (art. 40). Every check reads these.
-RETENTION_YEARS_MIN, RETENTION_YEARS_MAX = 5, 10
 
 
 class ScreeningConfig(models.Model):

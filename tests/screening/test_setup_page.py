@@ -12,13 +12,12 @@ from django.utils import timezone
 
 from portal.models import Member
 from screening import freshness
-from screening.views_setup import RETENTION_CHOICES
-from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 from service.screening.models import CustomerPerson
 from service.screening.tasks import screening_records_retention
 from tests.screening.setup_helpers import admin, org, other_org, screening_with_nordlys  # noqa: F401 (fixtures)
 from tests.service.screening.helpers import AML, config_make, configs_url, customer_person_make
 from vakt_format.norwegian import day
+from vakt_limits import retention
 from tests.service.screening.watchlists.helpers import watchlist_make
 
 SETUP = "/screening/setup/"
@@ -235,8 +234,17 @@ def test_a_post_without_the_retention_choice_leaves_the_period_as_it_is(org, adm
     assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (8, True)
 
 
-def test_the_periods_offered_are_the_ones_the_service_takes():
-    assert list(RETENTION_CHOICES) == list(range(RETENTION_YEARS_MIN, RETENTION_YEARS_MAX + 1))
+def test_the_periods_offered_are_the_shared_range_the_service_checks(org, admin, monkeypatch):
+    config_make(org.api)
+
+    def offered() -> list[str]:
+        page = admin.get(SETUP).content.decode()
+        choice = page[page.index('data-testid="retention-choice"'):]
+        return re.findall(r'<option value="(\d*)"', choice[:choice.index("</select>")])
+
+    assert offered() == [""] + [str(years) for years in range(retention.RETENTION_YEARS_MIN, retention.RETENTION_YEARS_MAX + 1)]
+    monkeypatch.setattr(retention, "RETENTION_YEARS_MAX", 12)  # one place to change the rule: the page follows it
+    assert offered()[-1] == "12"
 
 
 def _hidden_fields(page: str) -> dict:

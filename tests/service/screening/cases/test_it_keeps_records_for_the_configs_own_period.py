@@ -10,10 +10,12 @@ from io import StringIO
 
 from dateutil.relativedelta import relativedelta
 from django.core.management import call_command
+from django.db.models import Q
 from django.utils import timezone
 
 from service.audit.models import AuditEvent
-from service.screening.models import CustomerPerson
+from service.screening.config_schemas import ScreeningConfigIn, ScreeningConfigPatch
+from service.screening.models import CustomerPerson, ScreeningConfig
 from service.screening.tasks import screening_records_retention
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
 from tests.service.screening.cases.steps import config_with
@@ -24,6 +26,7 @@ from tests.service.screening.cases.test_it_deletes_screening_records_after_the_r
 )
 from tests.service.screening.helpers import config_url, patch
 from vakt_format.norwegian import day
+from vakt_limits.retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 
 SIX_YEARS = relativedelta(years=6)
 
@@ -86,8 +89,21 @@ def test_a_period_outside_five_to_ten_years_is_refused_naming_the_field(api, lis
         refused = _period(api, config["uuid"], years)
         assert refused.status_code == 400, (years, refused.json())
         assert [e["loc"] for e in refused.json()["errors"]] == [["body", "records_retention_years"]], years
+        assert refused.json()["detail"] == "Invalid request: check records_retention_years.", years
+    assert _period(api, config["uuid"], 4).json()["errors"][0]["msg"] == "Input should be greater than or equal to 5"
+    assert _period(api, config["uuid"], 11).json()["errors"][0]["msg"] == "Input should be less than or equal to 10"
     assert api.get(config_url(config["uuid"]), roles=["aml"]).json()["records_retention_years"] is None
     assert not AuditEvent.objects.filter(action_key="screening_config.update").exists()
+
+
+def test_the_check_constraint_and_the_schemas_read_the_one_range():
+    [constraint] = ScreeningConfig._meta.constraints
+    assert constraint.condition == Q(records_retention_years__isnull=True) | Q(
+        records_retention_years__gte=RETENTION_YEARS_MIN, records_retention_years__lte=RETENTION_YEARS_MAX)
+    for schema in (ScreeningConfigIn, ScreeningConfigPatch):
+        field = schema.model_json_schema()["properties"]["records_retention_years"]
+        [number] = [option for option in field["anyOf"] if option.get("type") == "integer"]
+        assert (number["minimum"], number["maximum"]) == (RETENTION_YEARS_MIN, RETENTION_YEARS_MAX), schema
 
 
 def test_the_dry_run_counts_each_config_by_its_own_period(api, other_api, lists):
