@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 
 from django import forms
 
 from portal.service import ServiceBadRequest
+from vakt_format.norwegian import partial_day_iso
 
 PERSON, COMPANY = "person", "company"
 COLUMNS = ("type", "id", "name", "birth_date", "nationality", "gender", "country")
@@ -22,8 +22,6 @@ COLUMNS = ("type", "id", "name", "birth_date", "nationality", "gender", "country
 FIELD_OF = {"type": "kind", "id": "reference", "name": "name", "birth_date": "birth_date", "nationality": "country",
             "country": "country", "gender": "gender"}
 BIRTH_DATE_HINT = "dd.mm.yyyy, mm.yyyy or yyyy"
-_DAY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
-_MONTH = re.compile(r"(\d{1,2})\.(\d{4})")
 
 
 class NameCheckForm(forms.Form):
@@ -33,7 +31,7 @@ class NameCheckForm(forms.Form):
     birth_date = forms.CharField(required=False, max_length=10, label="Birth date",
                                  widget=forms.TextInput(attrs={"placeholder": BIRTH_DATE_HINT, "autocomplete": "off"}))
     country = forms.CharField(required=False, max_length=100, label="Nationality or country",
-                              widget=forms.TextInput(attrs={"placeholder": "NO; SE (a person) or NO (a company)"}))
+                              widget=forms.TextInput(attrs={"placeholder": "e.g. NO or NO; SE"}))
     gender = forms.ChoiceField(required=False, choices=[("", "—"), ("female", "Female"), ("male", "Male")],
                                label="Gender")
     reference = forms.CharField(required=False, max_length=100, label="Your reference")
@@ -41,12 +39,7 @@ class NameCheckForm(forms.Form):
     def clean_birth_date(self) -> str:
         """Typed as the dashboard writes days (14.03.1966, 03.1966, 1966), sent as the file format's
         ISO form; whether it is a date, and not in the future, is the service's rule for a row."""
-        value = self.cleaned_data["birth_date"].strip()
-        if day := _DAY.fullmatch(value):
-            return f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
-        if month := _MONTH.fullmatch(value):
-            return f"{month[2]}-{int(month[1]):02d}"
-        return value
+        return partial_day_iso(self.cleaned_data["birth_date"])
 
     def file_name(self) -> str:
         """What the job is called in the list: the name, said to be a check of one name."""

@@ -70,6 +70,21 @@ def percents_in_text(text: str) -> str:
     return _PERCENT_IN_TEXT.sub(norwegian, text or "")
 
 
+_TYPED_DAY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+_TYPED_MONTH = re.compile(r"(\d{1,2})\.(\d{4})")
+
+
+def partial_day_iso(value: str) -> str:
+    """A birth date as Norwegians write it (14.03.1966, 03.1966) in the ISO form of a partial date
+    (1966-03-14, 1966-03); anything else as given, for the reader of ISO dates to judge."""
+    value = value.strip()
+    if day := _TYPED_DAY.fullmatch(value):
+        return f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
+    if month := _TYPED_MONTH.fullmatch(value):
+        return f"{month[2]}-{int(month[1]):02d}"
+    return value
+
+
 def _local(value: datetime) -> datetime:
     return value.astimezone() if value.tzinfo is not None else value  # naive: already local
 

@@ -7,7 +7,8 @@ out of the way (except `id`, echoed in the result):
     type        person (the default when the column is absent or blank) or company
     name        required (`full_name` is read as well)
     id          optional, your own reference, repeated in the result
-    birth_date  persons: YYYY, YYYY-MM or YYYY-MM-DD, not in the future
+    birth_date  persons: YYYY, YYYY-MM or YYYY-MM-DD (or as Norwegians write it, DD.MM.YYYY or
+                MM.YYYY), not in the future
     nationality persons: countries, separated by ; or , (names or codes)
     gender      persons: male, female (m, f), unknown or blank
     country     companies: the country (name or code)
@@ -29,6 +30,7 @@ from django.utils import timezone
 
 from service.screening.lists.formats.countries import country_code
 from service.screening.matching.types import PersonQuery
+from vakt_format.norwegian import partial_day_iso
 
 PERSON, COMPANY = "person", "company"
 ENTITY_TYPES = (PERSON, COMPANY)
@@ -112,7 +114,7 @@ def birth_date_problem(value: str, today: dt.date) -> str | None:
     """Why a partial ISO birth date is not acceptable, or None."""
     match = PARTIAL_DATE.match(value)
     if not match:
-        return f"{value!r} is not YYYY, YYYY-MM or YYYY-MM-DD"
+        return f"{value!r} is not YYYY, YYYY-MM or YYYY-MM-DD (nor DD.MM.YYYY or MM.YYYY)"
     year, month, day = (int(part) if part else None for part in match.groups())
     try:
         earliest = dt.date(year, month or 1, day or 1)
@@ -158,7 +160,7 @@ def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> S
     elif entity_type == PERSON:
         if _cell(raw, "country"):
             problem("country", "a person has no country; use nationality")
-        birth_date = _cell(raw, "birth_date")
+        birth_date = partial_day_iso(_cell(raw, "birth_date"))  # a spreadsheet's 15.10.1971 too
         if birth_date:
             why = birth_date_problem(birth_date, today)
             if why:

@@ -28,13 +28,14 @@ def _nothing_kept(settings):
 def test_it_names_every_bad_row_by_line_and_column(api, config, settings, django_capture_on_commit_callbacks):
     next_year = str(dt.date.today().year + 1)
     rows = [
-        {"type": "person", "name": "Kari Nordmann", "birth_date": "1980-05-17"},  # line 2: good
+        {"type": "person", "name": "Kari Nordmann", "birth_date": "17.05.1980"},  # line 2: good, as Norwegians write it
         {"type": "person", "name": "Ola Nordmann", "birth_date": f"{next_year}-01-02"},  # 3
         {"type": "vessel", "name": "MV Fjord"},  # 4
         {"type": "company", "name": ""},  # 5
         {"type": "person", "name": "Per Olsen", "birth_date": "19x0", "nationality": "Atlantis"},  # 6
         {"type": "company", "name": "Nordlys AS", "country": "Narnia", "birth_date": "1990"},  # 7
         {"type": "person", "name": "Liv Berg", "birth_date": "1990-02-30", "gender": "x"},  # 8
+        {"type": "person", "name": "Eva Berg", "birth_date": "30.02.1990"},  # 9: the same day, written the other way
     ]
     with django_capture_on_commit_callbacks() as queued:
         response = upload(api, config["uuid"], csv_bytes(rows))
@@ -52,12 +53,14 @@ def test_it_names_every_bad_row_by_line_and_column(api, config, settings, django
         ["body", "file", "line 7", "country"],
         ["body", "file", "line 8", "birth_date"],
         ["body", "file", "line 8", "gender"],
+        ["body", "file", "line 9", "birth_date"],
     ]
     messages = {tuple(e["loc"][2:]): e["msg"] for e in body["errors"]}
     assert messages[("line 3", "birth_date")] == f"{next_year}-01-02 is in the future"
     assert messages[("line 4", "type")] == "unknown type 'vessel'; use person or company"
     assert "not a known country" in messages[("line 6", "nationality")]
     assert "is not a date" in messages[("line 8", "birth_date")]
+    assert messages[("line 9", "birth_date")] == "'1990-02-30' is not a date"
     assert queued == []
     _nothing_kept(settings)
 
