@@ -122,6 +122,9 @@ def test_officers_and_viewers_get_403_and_see_no_forms(org, kari):
         page = client.get(_page(kari)).content.decode()
         assert 'data-testid="person-forms"' not in page and "<form" not in page.split("<main", 1)[1]
         assert 'data-testid="read-only"' in page
+        if role == Member.Role.VIEWER:  # said in words, not as an API role key
+            assert "hidden: your role does not show national ids (an admin grants it)" in page
+            assert "person_national_identification" not in page
     assert CustomerPerson.objects.get().full_name == "Kari Nordmann"
     assert _updates() == []
 

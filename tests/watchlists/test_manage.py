@@ -19,7 +19,8 @@ def test_it_shows_each_company_with_risk_class_flags_and_a_link(member, companie
     troubled = companies[1]
     assert f'<a href="/companies/{troubled.uuid}/">Fjellvann Bygg AS</a>' in page
     row = page.split(f'<a href="/companies/{troubled.uuid}/">')[1].split("</tr>")[0]
-    assert 'class="badge risk-' in row
+    assert 'class="badge risk-' in row and '<td data-label="Credit risk">' in row
+    assert ">Credit risk</th>" in page  # the credit model's class, not a verdict on screening
     assert "Negative total equity" in row
     assert 'value="company_profile"' in row  # a report can be ordered from the row
     assert re.search(r'<td class="text-nowrap" data-label="Added">\d\d\.\d\d\.\d{4}</td>', row)  # added, dd.mm.yyyy
