@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from service.audit.models import AuditEvent
+from service.auth.models import AppCustomer
 from service.screening.config_schemas import ScreeningConfigIn, ScreeningConfigPatch
 from service.screening.models import CustomerPerson, ScreeningConfig
 from service.screening.tasks import screening_records_retention
@@ -118,13 +119,22 @@ def test_the_dry_run_counts_each_config_by_its_own_period(api, other_api, lists)
 
     lines = dry.getvalue().splitlines()
     five_years_ago, seven_years_ago = (day(timezone.now() - relativedelta(years=y)) for y in (5, 7))
-    assert lines[:3] == [
+    names = dict(AppCustomer.objects.values_list("uuid", "name"))
+    # A line per period (years, the day it reaches back to, how many setups, how many past it),
+    # and under it each setup that keeps records that long, with its organisation.
+    assert lines[:2] == [
         "Relationships that ended longer ago than their setup's retention period: 1.",
         f"  5 years (ended before {five_years_ago}), 1 setup: 1.",
-        f"  7 years (ended before {seven_years_ago}), 1 setup: 0.",
     ]
-    assert f"({other_api.app_customer_uuid}), kept 5 years: customer persons 1" in dry.getvalue()
-    assert str(api.app_customer_uuid) not in dry.getvalue()
+    assert lines[2].startswith(
+        f"    {names[other_api.app_customer_uuid]} ({other_api.app_customer_uuid}), kept 5 years: customer persons 1; cases ")
+    assert lines[2].endswith(f" (setup {five['uuid']}, the deployment's period)")
+    assert lines[3:] == [
+        f"  7 years (ended before {seven_years_ago}), 1 setup: 0.",
+        f"    {names[api.app_customer_uuid]} ({api.app_customer_uuid}), kept 7 years: nothing past the period "
+        f"(setup {seven['uuid']}, its own period)",
+        "Nothing deleted (--dry-run).",
+    ]
 
 
 def test_a_config_is_made_with_its_own_period_or_refused(api, lists):
