@@ -173,8 +173,13 @@ def config_update(request, config_uuid: uuid.UUID):
 
 def _shortening_asked(request, config_uuid, fields: dict):
     """A shorter retention period that makes records due for deletion is asked about first: the
-    page says how many persons' and companies' records the next daily pass deletes (irreversible),
-    and sends the same settings again when confirmed. None: nothing to ask."""
+    page says how many persons' and companies' records become due by the change, so that the
+    next daily pass deletes them (irreversible), and sends the same settings again when
+    confirmed. None: nothing to ask.
+
+    Counted by the service, with the deletion's own query (`records-due`): those past the new
+    period, less those already past the present one (the next pass deletes these either way,
+    and the page says how many)."""
     client = client_for_member(request.member)
     before = config_or_404(client.screening, config_uuid)
     years = fields["records_retention_years"]
@@ -185,7 +190,16 @@ def _shortening_asked(request, config_uuid, fields: dict):
     shorter = due.years and (not now_kept or due.years < now_kept)
     if not shorter or not due.due:
         return None
-    context = {"config": before, "due": due, "posted": request.POST, "kept_words": _kept_words(now_kept)}
+    # The present period, as the config has it (None: the deployment's); kept for ever: nothing due.
+    already = client.holds.records_due(config_uuid, years=before.records_retention_years) if now_kept else None
+    by_change = due.due - (already.due if already else 0)
+    if by_change <= 0:
+        return None
+    context = {
+        "config": before, "due": due, "posted": request.POST, "kept_words": _kept_words(now_kept), "now_kept": now_kept,
+        "by_change": by_change, "held_by_change": max(due.held - (already.held if already else 0), 0),
+        "already": already,
+    }
     return render(request, "screening/setup_shorten.html", context)
 
 

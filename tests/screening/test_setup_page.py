@@ -200,9 +200,10 @@ def test_a_shorter_period_that_makes_records_due_is_asked_about_first(org, admin
     text = re.sub(r"<[^>]+>", "", page)
     assert asked.status_code == 200 and 'data-testid="shorten-confirm"' in page
     assert "Keep screening records 5 years instead of 10 years?" in page
-    cutoff = day(timezone.now() - relativedelta(years=5))
-    assert f"The relationship with 1 of the persons and companies you screened ended before {cutoff}." in text
-    assert "the next daily pass deletes their screening records" in text and "This cannot be undone." in text
+    five, ten = (day(timezone.now() - relativedelta(years=y)) for y in (5, 10))
+    assert ("The change makes the screening records of 1 of the persons and companies you screened due for deletion: "
+            f"their relationship ended more than 5 years ago but less than 10 (between {ten} and {five}).") in text
+    assert "The next daily pass deletes them" in text and "This cannot be undone." in text
     assert _configs(org)[0]["records_retention_years"] == 10  # nothing saved yet
     assert screening_records_retention.apply().get() == 0
 
@@ -212,6 +213,37 @@ def test_a_shorter_period_that_makes_records_due_is_asked_about_first(org, admin
     [read] = _configs(org)
     assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (5, True)  # the settings sent, as sent
     assert screening_records_retention.apply().get() == 1
+
+
+def test_the_question_counts_only_what_the_change_makes_due(org, admin):
+    config = config_make(org.api, records_retention_years=10)
+    ages = {"Kari Nordmann": 6, "Per Hansen": 7, "Ola Eldre": 12}  # added, never monitored: the clock runs from then
+    for name, years in ages.items():
+        person = customer_person_make(org.api, config["uuid"], full_name=name)["uuid"]
+        CustomerPerson.objects.filter(uuid=person).update(create_timestamp=timezone.now() - relativedelta(years=years))
+
+    asked = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "5"})
+
+    # Ola Eldre is past the present ten years already (the daily pass has not run since): not the change's doing.
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(asked.content.decode())))
+    assert "The change makes the screening records of 2 of the persons and companies you screened due" in text
+    ten = day(timezone.now() - relativedelta(years=10))
+    assert f"1 more ended before {ten}: past the present period already, the next daily pass deletes them whatever" in text
+
+
+def test_a_shorter_period_from_keeping_for_ever_counts_every_record_past_it(org, admin, settings):
+    settings.VAKT_SCREENING_RECORDS_RETENTION_YEARS = 0  # the deployment keeps everything; the setup has no own period
+    config = config_make(org.api)
+    person = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann")["uuid"]
+    CustomerPerson.objects.filter(uuid=person).update(create_timestamp=timezone.now() - relativedelta(years=30))
+
+    asked = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "7"})
+
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(asked.content.decode())))
+    assert "Keep screening records 7 years instead of for ever?" in text
+    seven = day(timezone.now() - relativedelta(years=7))
+    assert f"1 of the persons and companies you screened due for deletion: their relationship ended more than 7 years ago (before {seven})." in text
+    assert "past the present period already" not in text
 
 
 def test_a_shorter_period_that_makes_nothing_due_and_a_longer_one_are_saved_at_once(org, admin):
