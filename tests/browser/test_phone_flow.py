@@ -134,7 +134,7 @@ def test_a_user_reads_a_watchlist_on_a_phone(page, transactional_db, shots):
 
     row = page.get_by_test_id("watchlist-company").filter(has_text="Kjetilstrand")
     expect(row.locator('[data-label="Org. no."]')).to_contain_text("800818001")
-    assert _label(row.locator('[data-label="Risk"]')) == '"Risk"'
+    assert _label(row.locator('[data-label="Credit risk"]')) == '"Credit risk"'
     assert _on_screen(row.get_by_role("button", name="Order a report on Kjetilstrand Gårdeierselskap AS"))
     _no_sideways_scroll(page)
     page.screenshot(path=str(shots / "watchlist-phone.png"), full_page=True)
