@@ -9,6 +9,7 @@ from ninja import Field, Schema
 
 from service.companies.references import company_ref
 from service.companies.references import CompanyRef
+from service.reports.catalog import content_roles_of
 from service.reports.models import FileSession, PartnerReport, PartnerReportOrder, PartnerReportType
 
 
@@ -29,6 +30,11 @@ class PartnerReportTypeOut(Schema):
     uuid: UUID
     partner_report_type_key: str
     description: str
+    required_role_key: str | None = Field(description="The role needed to order it; null when none (extension)")
+    content_role_keys: list[str] = Field(
+        description="The roles that change what a report of this type shows (extension). An order keeps the "
+        "caller's; the file is given only to callers holding those of them listed here"
+    )
 
 
 class PartnerReportOrderOut(Schema):
@@ -84,7 +90,11 @@ class FileSessionOut(Schema):
 
 
 def report_type_out(report_type: PartnerReportType) -> dict:
-    return {"uuid": report_type.uuid, "partner_report_type_key": report_type.key, "description": report_type.description}
+    return {
+        "uuid": report_type.uuid, "partner_report_type_key": report_type.key, "description": report_type.description,
+        "required_role_key": report_type.required_role_key or None,
+        "content_role_keys": sorted(content_roles_of(report_type.key)),
+    }
 
 
 def order_out(order: PartnerReportOrder) -> dict:

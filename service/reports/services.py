@@ -23,6 +23,7 @@ from django.utils import timezone
 from service.auth.principal import Principal
 from service.companies.models import Company
 from service.errors import BadRequest, NotFound, RoleMissing, field_error
+from service.reports.catalog import ALL_CONTENT_ROLES, content_roles_of
 from service.reports.models import (
     COMPLETE, FAILED, PROCESSING, FileSession, PartnerReport, PartnerReportOrder, PartnerReportType,
 )
@@ -33,8 +34,6 @@ logger = logging.getLogger(__name__)
 
 MAX_REPORTS_PER_ORDER = 50
 MAX_FILE_SESSIONS_PER_REQUEST = 100
-# Roles that change what a report shows; kept on the order so the task renders what the caller may see.
-CONTENT_ROLES = frozenset({"credit_check"})
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,8 @@ def partner_report_order_create(
     with transaction.atomic():
         order = PartnerReportOrder.objects.create(
             app_customer_id=app_customer_uuid,
-            granted_role_keys=sorted(principal.granted_roles & CONTENT_ROLES),
+            # The caller's content roles (catalog.CONTENT_ROLES), kept so the task renders what they may see.
+            granted_role_keys=sorted(principal.granted_roles & ALL_CONTENT_ROLES),
         )
         reports = []
         for position, item in enumerate(requests):
@@ -191,11 +191,18 @@ def _order_finish(order: PartnerReportOrder) -> str:
     return order.status
 
 
+def file_roles_needed(report: PartnerReport) -> list[str]:
+    """The roles of its order that changed what the report's file shows: those its type depends on
+    (catalog.CONTENT_ROLES). Read at each request, so orders kept before the rule follow it too."""
+    return sorted(set(report.order.granted_role_keys) & content_roles_of(report.report_type.key))
+
+
 def file_roles_require(principal: Principal, report: PartnerReport) -> None:
-    """A report's file shows what the roles its order was made with allow (CONTENT_ROLES: payment
-    remarks with credit_check), so it is given, downloaded with auth or as a file session, only to a
-    caller granted each of them (403 otherwise); a session, made by such a caller, carries them."""
-    principal.require(*report.order.granted_role_keys)
+    """A report's file shows what the roles its order was made with allow (payment remarks with
+    credit_check in a company profile or credit report), so it is given, downloaded with auth or as a
+    file session, only to a caller granted each of those its type depends on (403 otherwise); a
+    session, made by such a caller, carries them. An ownership report depends on none."""
+    principal.require(*file_roles_needed(report))
 
 
 @dataclass(frozen=True)
@@ -221,7 +228,7 @@ def file_sessions_create(*, principal: Principal, requests: list[FileSessionRequ
         path = report_file_path_parse(item.file_path, loc=["body"])
         report = PartnerReport.objects.filter(
             app_customer_id=principal.app_customer_uuid, file_path=path.path, status=COMPLETE
-        ).select_related("order").first()
+        ).select_related("order", "report_type").first()
         if path.app_customer_uuid != principal.app_customer_uuid or report is None:
             raise NotFound(f"No file {item.file_path}.")
         file_roles_require(principal, report)

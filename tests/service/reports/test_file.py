@@ -176,3 +176,38 @@ def test_a_report_made_with_credit_check_is_given_only_to_a_caller_granted_it(ap
     assert (session.status_code, session.json()["code"]) == (403, "role_missing")
     assert "Inkasso Norge AS" in pdf_text(b"".join(api.get(URL + path, roles=["credit_check"]).streaming_content))[0]
     assert api.post("/analysis/v1/file-session", body, roles=["credit_check"]).status_code == 201
+
+
+def test_an_ownership_report_made_with_credit_check_is_given_to_a_caller_without_it(api, company, django_capture_on_commit_callbacks):
+    # An ownership report shows the same to every caller: the order's credit_check does not close its file,
+    # while the company profile of the same order (its score counts payment remarks) stays closed.
+    from service.reports.models import PartnerReport
+
+    answer = order_reports(api, django_capture_on_commit_callbacks, company, "ownership_report", "company_profile",
+                           roles=("credit_check",))
+    paths = {r["partner_report"]["partner_report_type_key"]: PartnerReport.objects.get(uuid=r["partner_report"]["uuid"]).file_path
+             for r in answer["partner_report_composites"]}
+
+    def body(path):
+        return [{"app_customer_uuid": str(api.app_customer_uuid), "file_path": path}]
+
+    ownership = api.get(URL + paths["ownership_report"], roles=["aml"])
+    assert ownership.status_code == 200
+    assert "Kari Nordmann" in pdf_text(b"".join(ownership.streaming_content))[0]
+    assert api.post("/analysis/v1/file-session", body(paths["ownership_report"]), roles=["aml"]).status_code == 201
+    profile = api.get(URL + paths["company_profile"], roles=["aml"])
+    session = api.post("/analysis/v1/file-session", body(paths["company_profile"]), roles=["aml"])
+    assert (profile.status_code, profile.json()["code"]) == (403, "role_missing")
+    assert (session.status_code, session.json()["code"]) == (403, "role_missing")
+
+
+def test_an_ownership_report_of_an_order_kept_before_the_rule_is_given_without_the_role(api, company, django_capture_on_commit_callbacks):
+    # The rule is read at each request: an order stored with credit_check, whatever its reports' types,
+    # closes only the files of the types that depend on it; no stored order needs rewriting.
+    from service.reports.models import PartnerReport
+
+    answer = order_reports(api, django_capture_on_commit_callbacks, company, "ownership_report", roles=("credit_check",))
+    report = PartnerReport.objects.select_related("order").get(uuid=answer["partner_report_composites"][0]["partner_report"]["uuid"])
+
+    assert report.order.granted_role_keys == ["credit_check"]
+    assert api.get(URL + report.file_path, roles=[]).status_code == 200
