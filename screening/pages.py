@@ -74,12 +74,13 @@ def member_names(member: Member, person_uuids) -> dict:
 
 def decided_by(decision, names: dict) -> str:
     """Who made a monitoring decision, in words: the dashboard member behind its membership (`names`,
-    from `assignee_names`), or how it was decided."""
+    from `assignee_names`), or how it was decided. A system decision names no one: an integration through
+    the API or the set-up (the audit log says which)."""
     if decision.origin_key == "auto_approve":
         return "Automatic (auto-approval)"
     if decision.app_membership_uuid in names:
         return names[decision.app_membership_uuid]
-    return "An API user" if decision.origin_key != "user" else "A member"
+    return "A system, no member named" if decision.origin_key != "user" else "A member"
 
 
 def require_admin(member: Member) -> None:

@@ -38,6 +38,8 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
     approved_here = _pending(org, config["uuid"], "Kari Nordmann")
     assert admin.post("/screening/approvals/decide/", {"action": f"approve:{approved_here}"}).status_code == 302
     _pending(org, config["uuid"], "Jon Egil Dahl")
+    by_system = _pending(org, config["uuid"], "Per Hansen")
+    assert decide(org.api, config["uuid"], by_system, decision_origin_key="system").status_code == 201
     declined = _pending(org, config["uuid"], "Eirik Lund")
     why = "The board confirmed he sold his shares in 2025."
     assert decide(org.api, config["uuid"], declined, approved=False, decision_comment=why).status_code == 201
@@ -48,7 +50,9 @@ def test_it_writes_every_monitoring_with_its_decision_and_what_it_was_screened_a
 
     assert response["Content-Disposition"].startswith('attachment; filename="screening-monitorings-nordbank-asa-')
     rows = _csv(response)
-    assert set(rows) == {"Kari Nordmann", "Jon Egil Dahl", "Ola Nordmann", "Eirik Lund"}
+    assert set(rows) == {"Kari Nordmann", "Jon Egil Dahl", "Ola Nordmann", "Eirik Lund", "Per Hansen"}
+    # an integration's or the set-up's decision names no one, and says it was not a member's
+    assert rows["Per Hansen"]["Decided by"] == "A system, no member named"
     assert (rows["Eirik Lund"]["Decision"], rows["Eirik Lund"]["Decision comment"]) == ("Declined", why)
     kari = rows["Kari Nordmann"]
     assert (kari["Kind"], kari["Monitored as"], kari["Why"], kari["Status"]) == (
