@@ -28,8 +28,9 @@ class ReportDownload(models.Model):
     company_name = models.CharField(max_length=300)
     company_org_nr = models.CharField(max_length=40, blank=True)
     report_type = models.CharField(max_length=50)
-    # The report-changing roles the order was placed with (reports.catalogue.CONTENT_ROLES), comma-separated:
-    # the row is shown only to members whose calls carry each, and its links are made with them.
+    # The roles the order was placed with that change what its type shows (the service's rule,
+    # reports.catalogue.content_roles_by_type), comma-separated: the row is shown only to members whose
+    # calls carry each of those its type depends on, and its links are made with them.
     role_keys = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     failure_reason = models.TextField(blank=True)

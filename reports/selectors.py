@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 
 from portal.models import Member
 from portal.roles import member_api_role_keys
-from reports.catalogue import CONTENT_ROLES
+from reports.catalogue import content_roles_by_type
 from reports.models import ReportDownload
 
 UNFINISHED = (ReportDownload.Status.PENDING, ReportDownload.Status.PROCESSING)
@@ -26,11 +26,18 @@ def downloads_unfinished_uuids(*, ordered_before: datetime) -> list[uuid.UUID]:
 
 def downloads_visible_to(member: Member) -> QuerySet[ReportDownload]:
     """The organisation's downloads the member may see and follow: a report made with a role that
-    changes what it shows (a colleague's credit report, or any report ordered with credit_check, shows
-    payment remarks) only when the member's own calls carry that role. A failed one has no file and
-    shows no content, so everyone sees it and why it failed (also once nobody's calls carry the role)."""
+    changes what its type shows (a colleague's company profile or credit report made with credit_check
+    shows payment remarks) only when the member's own calls carry that role. Which roles change a type
+    is the service's rule (catalogue.content_roles_by_type), applied when reading, so rows kept before
+    it follow it too: an ownership report made with credit_check is everyone's. A failed one has no
+    file and shows no content, so everyone sees it and why it failed (also once nobody's calls carry the role)."""
     downloads = ReportDownload.objects.filter(organisation=member.organisation)
-    for role in sorted(CONTENT_ROLES - set(member_api_role_keys(member))):
+    held = set(member_api_role_keys(member))
+    kept_with = {role for keys in downloads.values_list("role_keys", flat=True).distinct() for role in keys.split(",") if role}
+    lacking = sorted(kept_with - held)
+    by_type = content_roles_by_type(member) if lacking else {}
+    for role in lacking:
         made_with_role = Q(role_keys__regex=rf"(^|,){re.escape(role)}(,|$)")
-        downloads = downloads.exclude(made_with_role & ~Q(status=ReportDownload.Status.FAILED))
+        open_anyway = [key for key, roles in by_type.items() if role not in roles]  # the type shows the same without it
+        downloads = downloads.exclude(made_with_role & ~Q(status=ReportDownload.Status.FAILED) & ~Q(report_type__in=open_anyway))
     return downloads

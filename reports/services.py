@@ -34,7 +34,6 @@ def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> lis
 
     Raises the service's errors (ServiceForbidden for a credit report without credit_check ...)."""
     placed = client_for_member(member).reports.order([(company_uuid, report_type)])
-    role_keys = ",".join(content_role_keys(member))
     with transaction.atomic():
         downloads = [
             ReportDownload.objects.create(
@@ -46,7 +45,7 @@ def report_order(*, member: Member, company_uuid: UUID, report_type: str) -> lis
                 company_name=report.company.name,
                 company_org_nr=report.company.org_nr,
                 report_type=report.report_type.key,
-                role_keys=role_keys,
+                role_keys=",".join(content_role_keys(member, report.report_type)),
                 status=ReportDownload.Status.PENDING,
             )
             for report in placed.reports

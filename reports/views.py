@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from portal.access import member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
-from reports.catalogue import CONTENT_ROLES, content_role_keys, label_of, orderable_kinds
+from reports.catalogue import label_of, orderable_kinds
+from reports.models import ReportDownload
 from reports.selectors import downloads_visible_to
 from reports.services import report_links_renew, report_order
 
@@ -31,9 +32,10 @@ def report_list(request):
         report_links_renew(organisation=organisation)
     except ServiceError as exc:
         error = f"Download links could not be renewed: {service_error_text(exc)}"
-    downloads = list(downloads_visible_to(request.member)[:LIST_LIMIT])
+    visible = downloads_visible_to(request.member)
+    downloads = list(visible[:LIST_LIMIT])
     # Reports showing what the member's role does not read (payment remarks) are left out: say so.
-    some_left_out = bool(CONTENT_ROLES - set(content_role_keys(request.member)))
+    some_left_out = visible.count() < ReportDownload.objects.filter(organisation=organisation).count()
     context = {"downloads": downloads, "service_error": error, "limit": LIST_LIMIT, "some_left_out": some_left_out}
     return render(request, "reports/list.html", context)
 

@@ -19,13 +19,18 @@ class ReportType:
     uuid: UUID | None
     key: str  # company_profile | credit_report (needs credit_check) | ownership_report
     description: str
+    # The roles that change what a report of this type shows (the service's rule; an order keeps the caller's
+    # and its file is given only to callers holding those). None: the service did not say.
+    content_role_keys: frozenset[str] | None = None
 
     @classmethod
     def from_json(cls, data: dict) -> ReportType:
+        roles = data.get("content_role_keys")
         return cls(
             uuid=uuid_or_none(data.get("uuid")),
             key=data["partner_report_type_key"],
             description=data.get("description") or "",
+            content_role_keys=frozenset(roles) if roles is not None else None,
         )
 
 

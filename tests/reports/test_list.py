@@ -111,3 +111,54 @@ def test_a_refused_renewal_keeps_no_other_reports_link_from_renewing(member, com
     assert credit.file_session_uuid == old[credit.uuid] and str(credit.file_session_uuid) not in page
     assert "Download links could not be renewed" in page
     assert page.count('data-testid="download"') == 1 and 'data-testid="link-expired"' in page
+
+
+def test_a_viewer_sees_and_downloads_the_ownership_report_an_officer_with_credit_check_ordered(member, company, django_capture_on_commit_callbacks):
+    # An ownership report shows the same whoever orders it (the service's rule per report type): the
+    # officer's credit_check closes their company profile and credit report to a viewer, not it.
+    from django.test import Client
+
+    from portal.models import Member
+    from tests.portal.conftest import add_member
+
+    ordered = {}
+    for kind in ("ownership_report", "company_profile", "credit_report"):
+        with django_capture_on_commit_callbacks(execute=True):
+            ordered[kind] = report_order(member=member.member, company_uuid=company.uuid, report_type=kind)[0]
+        ordered[kind].refresh_from_db()
+        assert ordered[kind].status == "complete", ordered[kind].failure_reason
+    viewer = add_member(member, "vilde", Member.Role.VIEWER).client()
+
+    page = viewer.get("/reports/").content.decode()
+
+    ownership = ordered["ownership_report"]
+    assert ownership.role_keys == "" and ordered["company_profile"].role_keys == "credit_check"
+    assert f"file_session_uuid={ownership.file_session_uuid}" in page
+    assert viewer.get(f"/reports/{ownership.uuid}/row/").status_code == 200
+    pdf = Client().get(ownership.download_url)
+    assert pdf.status_code == 200 and b"".join(pdf.streaming_content).startswith(b"%PDF")
+    for kind in ("company_profile", "credit_report"):
+        assert str(ordered[kind].file_session_uuid) not in page
+        assert viewer.get(f"/reports/{ordered[kind].uuid}/row/").status_code == 404
+    assert "1 ordered by" in page and "that your role opens" in page
+    home = viewer.get("/").content.decode()
+    assert '<span data-testid="reports-ready-count">1</span> ready' in home and home.count('data-testid="home-report"') == 1
+
+
+def test_an_ownership_report_kept_with_credit_check_before_the_rule_is_shown_to_a_viewer(member, company, django_capture_on_commit_callbacks):
+    # Rows stored when every report kept the orderer's credit_check are not rewritten: the rule is applied
+    # when reading, so the viewer sees the ownership report and still not the company profile.
+    from portal.models import Member
+    from tests.portal.conftest import add_member
+
+    with django_capture_on_commit_callbacks(execute=True):
+        ownership = report_order(member=member.member, company_uuid=company.uuid, report_type="ownership_report")[0]
+        profile = report_order(member=member.member, company_uuid=company.uuid, report_type="company_profile")[0]
+    ReportDownload.objects.update(role_keys="credit_check")  # as the rows were kept before
+    ownership.refresh_from_db()
+    viewer = add_member(member, "vilde", Member.Role.VIEWER).client()
+
+    page = viewer.get("/reports/").content.decode()
+
+    assert f"file_session_uuid={ownership.file_session_uuid}" in page
+    assert viewer.get(f"/reports/{profile.uuid}/row/").status_code == 404
