@@ -21,6 +21,7 @@ from screening.four_eyes import too_few_reviewers
 from screening.pages import (
     acted, can_read_screening, config_or_404, no_aml_text, refused, require_admin, sanction_selections,
 )
+from vakt_format import norwegian as no
 from vakt_limits import retention
 
 # Where each list format comes from, in words.
@@ -50,6 +51,11 @@ def retention_choices() -> range:
     """The retention periods a setup may choose, in years: the service's own range (its check
     constraint and API schemas read the same constants), read when the page is drawn."""
     return range(retention.RETENTION_YEARS_MIN, retention.RETENTION_YEARS_MAX + 1)
+
+
+def retention_words(years: int) -> str:
+    """A retention period in words (0: the records are kept for ever)."""
+    return f"{years} years" if years else "for ever"
 
 
 def _flag(request, name: str) -> bool:
@@ -166,7 +172,14 @@ def config_update(request, config_uuid: uuid.UUID):
 
     def update(screening):
         before = config_or_404(screening, config_uuid)
-        return _update_text(before, screening.update_config(config_uuid, **fields))
+        after = screening.update_config(config_uuid, **fields)
+        text = _update_text(before, after)
+        if after.records_retention_years != before.records_retention_years and after.effective_records_retention_years:
+            past = screening.records_due(config_uuid, years=after.records_retention_years).due
+            if past:
+                text += (f" The records of {no.decimal(past, 0)} {'person or company' if past == 1 else 'persons and companies'} "
+                         "are past it: the next daily pass deletes them.")
+        return text
 
     return _change(request, update, failed="The settings were not saved.")
 
@@ -175,36 +188,42 @@ def _shortening_asked(request, config_uuid, fields: dict):
     """A shorter retention period that makes records due for deletion is asked about first: the
     page says how many persons' and companies' records become due by the change, so that the
     next daily pass deletes them (irreversible), and sends the same settings again when
-    confirmed. None: nothing to ask.
+    confirmed, or all but the period when not. None: nothing to ask.
 
-    Counted by the service, with the deletion's own query (`records-due`): those past the new
-    period, less those already past the present one (the next pass deletes these either way,
-    and the page says how many)."""
+    Counted by the service, with the deletion's own query (`records-due`), which also says how
+    many are past the present period already (the next pass deletes these either way)."""
     client = client_for_member(request.member)
     before = config_or_404(client.screening, config_uuid)
     years = fields["records_retention_years"]
     if years == before.records_retention_years or not (years is None or isinstance(years, int)):
         return None  # unchanged, or not a number: the service says so at the field
-    due = client.holds.records_due(config_uuid, years=years)
-    now_kept = before.effective_records_retention_years
-    shorter = due.years and (not now_kept or due.years < now_kept)
-    if not shorter or not due.due:
-        return None
-    # The present period, as the config has it (None: the deployment's); kept for ever: nothing due.
-    already = client.holds.records_due(config_uuid, years=before.records_retention_years) if now_kept else None
-    by_change = due.due - (already.due if already else 0)
-    if by_change <= 0:
+    due = client.screening.records_due(config_uuid, years=years)
+    if not due.due_by_change:
         return None
     context = {
-        "config": before, "due": due, "posted": request.POST, "kept_words": _kept_words(now_kept), "now_kept": now_kept,
-        "by_change": by_change, "held_by_change": max(due.held - (already.held if already else 0), 0),
-        "already": already,
+        "config": before, "due": due, "kept_words": retention_words(due.present_years),
+        "confirmed": _posted(request.POST, keep_period=False), "kept": _posted(request.POST, keep_period=True),
+        "changes_others": _changes_others(before, fields),
     }
     return render(request, "screening/setup_shorten.html", context)
 
 
-def _kept_words(years: int) -> str:
-    return f"{years} years" if years else "for ever"
+def _posted(posted, *, keep_period: bool) -> list[tuple[str, str]]:
+    """The settings sent, to send again: confirmed, with the shorter period; kept, without it
+    (a post without the period leaves it as it is)."""
+    left_out = {"csrfmiddlewaretoken", "confirm_shorter"} | ({"retention_years"} if keep_period else set())
+    return [(name, value) for name, values in posted.lists() if name not in left_out for value in values]
+
+
+def _changes_others(before, fields: dict) -> bool:
+    """Whether the form changes more than the period (then keeping the period still saves the rest)."""
+    setting = fields["suggestion_setting_uuid"]
+    return (
+        (setting is not None and str(setting) != str(before.suggestion_setting_uuid))
+        or fields["auto_approve_monitoring"] != before.auto_approve_monitoring
+        or fields["subscribe_to_email_notifications"] != before.subscribe_to_email_notifications
+        or fields["four_eyes_review"] != before.four_eyes_review
+    )
 
 
 @require_POST
@@ -313,7 +332,7 @@ def _update_text(before, after) -> str:
         )
     if before.records_retention_years != after.records_retention_years:
         years = after.effective_records_retention_years
-        kept = f"{years} years after the relationship ends" if years else "for ever"
+        kept = retention_words(years) + (" after the relationship ends" if years else "")
         changes.append(f"screening records are now kept {kept}"
                        + (" (the service's default)" if after.records_retention_years is None else ""))
     if not changes:

@@ -4,7 +4,7 @@ records past the retention period until the hold is released. Every call needs `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment, uuid_or_none
@@ -90,34 +90,7 @@ class RecordsRetention:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class RecordsDue:
-    """What the daily deletion would take in a config with a given retention period."""
-
-    years: int  # the period counted with (0: kept for ever)
-    cutoff: date | None  # relationships that ended before this day are past it
-    due: int  # customer persons, persons and companies whose records the next daily pass deletes
-    held: int  # those past the period that a legal hold keeps
-
-    @classmethod
-    def from_json(cls, data: dict) -> RecordsDue:
-        cutoff = data.get("retention_cutoff_date")
-        return cls(
-            years=int(data.get("effective_records_retention_years") or 0),
-            cutoff=date.fromisoformat(cutoff) if cutoff else None,
-            due=int(data.get("due_count") or 0),
-            held=int(data.get("held_count") or 0),
-        )
-
-
 class HoldsArea(Area):
-    def records_due(self, config_uuid, *, years: int | None) -> RecordsDue:
-        """With `years` as the config's period (None: the service's default), what becomes due for
-        deletion; a 400 naming `records_retention_years` outside the allowed range."""
-        params = {} if years is None else {"records_retention_years": years}
-        path = f"v1/screening-config/{path_segment(config_uuid)}/records-due"
-        return RecordsDue.from_json(self.client.get("analysis", path, params=params))
-
     def retention(self, config_uuid, *, entity_key: str, entity_uuid) -> RecordsRetention:
         """A 404 when the config has no screening records of the entity."""
         params = {"entity_key": entity_key, "entity_uuid": str(entity_uuid)}

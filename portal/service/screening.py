@@ -167,6 +167,39 @@ class SuggestionPreview:
         return next((s for s in self.settings if s.setting_uuid == UUID(str(setting_uuid))), None)
 
 
+@dataclass(frozen=True, slots=True)
+class RecordsDue:
+    """What the daily deletion would take in a config with a given retention period, beside what it
+    takes with the present one."""
+
+    years: int  # the period counted with (0: kept for ever)
+    cutoff: date | None  # relationships that ended before this day are past it
+    due: int  # customer persons, persons and companies whose records the next daily pass deletes
+    held: int  # those past the period that a legal hold keeps
+    present_years: int  # the config's present period (0: kept for ever)
+    present_cutoff: date | None
+    present_due: int  # past the present period already: deleted whatever is chosen
+    due_by_change: int  # those the asked period makes due that the present one does not
+    held_by_change: int  # those it puts past it that a hold keeps, less the present period's
+
+    @classmethod
+    def from_json(cls, data: dict) -> RecordsDue:
+        def day(key):
+            return date.fromisoformat(data[key]) if data.get(key) else None
+
+        return cls(
+            years=int(data.get("effective_records_retention_years") or 0),
+            cutoff=day("retention_cutoff_date"),
+            due=int(data.get("due_count") or 0),
+            held=int(data.get("held_count") or 0),
+            present_years=int(data.get("present_effective_records_retention_years") or 0),
+            present_cutoff=day("present_retention_cutoff_date"),
+            present_due=int(data.get("present_due_count") or 0),
+            due_by_change=int(data.get("due_by_change_count") or 0),
+            held_by_change=int(data.get("held_by_change_count") or 0),
+        )
+
+
 class ScreeningArea(Area):
     # --- configs ---------------------------------------------------------------------------
 
@@ -227,6 +260,12 @@ class ScreeningArea(Area):
         if records_retention_years is not UNCHANGED:
             body["records_retention_years"] = records_retention_years
         return ScreeningConfig.from_json(self.client.patch("analysis", _config_path(config_uuid), json=body))
+
+    def records_due(self, config_uuid, *, years: int | None) -> RecordsDue:
+        """With `years` as the config's period (None: the service's default), what becomes due for
+        deletion; a 400 naming `records_retention_years` outside the allowed range."""
+        params = {} if years is None else {"records_retention_years": years}
+        return RecordsDue.from_json(self.client.get("analysis", _config_path(config_uuid, "/records-due"), params=params))
 
     def suggestion_settings(self) -> list[SuggestionSetting]:
         rows = self.client.get("analysis", "v1/screening-config-system-suggestion-setting")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from ninja import Router, Status
+from django.utils import timezone
+from ninja import Query, Router, Status
 
 from service.audit.services import Actor, actor_of
 from service.auth.selectors import acting_membership_get
@@ -16,6 +17,7 @@ from service.screening import config_selectors as selectors
 from service.screening import config_services as services
 from service.screening.access import EXTENSION, aml_principal
 from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
+from service.screening.records_retention import records_due
 
 router = Router(tags=["Screening setup"])
 
@@ -122,6 +124,24 @@ def config_update(request: HttpRequest, screening_config_uuid: uuid.UUID, payloa
         changes["suggestion_setting"] = selectors.suggestion_setting_get(setting_uuid=sent[loc[1]], loc=loc)
     actor = acting(request, payload.app_membership_uuid)
     return s.config_out(services.config_update(config=config, changes=changes, actor=actor))
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/records-due",
+    response=s.RecordsDueOut,
+    summary="Extension: how many entities' screening records a retention period makes due for deletion",
+    description=(
+        "Before changing the config's `records_retention_years`: with that period, how many customer persons, "
+        "persons and companies have a relationship that ended longer ago, so that the next daily pass deletes their "
+        "records (`due_count`), and how many a legal hold keeps (`held_count`); the same with the present period "
+        "(`present_*`), and what the change itself makes due (`due_by_change_count`: the present period's are deleted "
+        "whichever is chosen). Counted by the deletion's own rule, now; nothing is changed."
+    ),
+    openapi_extra=EXTENSION,
+)
+def records_due_get(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[s.RecordsDueQuery]):
+    config = config_of(request, screening_config_uuid)
+    return s.records_due_out(records_due(config=config, years=query.records_retention_years, now=timezone.now()))
 
 
 @router.get(

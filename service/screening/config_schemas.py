@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 
+from django.utils import timezone
 from ninja import Field, Schema
 
 from service.screening.access import screening_app_url
@@ -187,3 +188,48 @@ class GeoCountryOut(Schema):
 
 def geo_country_out(country) -> dict:
     return {"uuid": country.uuid, "geo_country_key": country.key, "name": country.name}
+
+
+class RecordsDueQuery(Schema):
+    records_retention_years: int | None = Field(
+        None, ge=RETENTION_YEARS_MIN, le=RETENTION_YEARS_MAX,
+        description="The period to count with; absent: the deployment's (to count with the config's own, send it)",
+    )
+
+
+class RecordsDueOut(Schema):
+    effective_records_retention_years: int = Field(description="The period counted with (0: records are kept for ever)")
+    retention_cutoff_date: date | None = Field(
+        description="The day the period reaches back to: a relationship that ended longer ago than the period (before "
+        "this day, at this time of day) is past it; null when records are kept for ever"
+    )
+    due_count: int = Field(description="Customer persons, persons and companies whose records the next daily pass deletes")
+    held_count: int = Field(description="Those past the period that a legal hold keeps")
+    present_effective_records_retention_years: int = Field(
+        description="The config's present period (0: kept for ever), which the counts below are made with"
+    )
+    present_retention_cutoff_date: date | None
+    present_due_count: int = Field(description="Past the present period already: the next pass deletes them whatever period is chosen")
+    present_held_count: int
+    due_by_change_count: int = Field(description="Those the asked period makes due that the present one does not (never negative)")
+    held_by_change_count: int = Field(description="Those the asked period puts past it that a legal hold keeps, less the present period's")
+
+
+def _day(moment) -> date | None:
+    return timezone.localdate(moment) if moment else None
+
+
+def records_due_out(due) -> dict:
+    present = due.present
+    return {
+        "effective_records_retention_years": due.years,
+        "retention_cutoff_date": _day(due.cutoff),
+        "due_count": due.due,
+        "held_count": due.held,
+        "present_effective_records_retention_years": present.years,
+        "present_retention_cutoff_date": _day(present.cutoff),
+        "present_due_count": present.due,
+        "present_held_count": present.held,
+        "due_by_change_count": due.due_by_change,
+        "held_by_change_count": due.held_by_change,
+    }

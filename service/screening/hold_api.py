@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 from django.http import HttpRequest
-from django.utils import timezone
 from ninja import Query, Router, Status
 
 from service.openapi import conflict_answer
@@ -16,7 +15,6 @@ from service.screening import hold_selectors as selectors
 from service.screening import hold_services as services
 from service.screening.access import EXTENSION, aml_principal
 from service.screening.config_api import acting, config_of
-from service.screening.records_retention import records_due
 
 router = Router(tags=["Screening records holds"])
 
@@ -136,20 +134,3 @@ def records_retention_get(request: HttpRequest, screening_config_uuid: uuid.UUID
     ).first()
     company_holds = selectors.company_holds_keeping(config=config, entity_key=query.entity_key, entity_uuid=query.entity_uuid)
     return s.entity_records_out(records, hold, company_holds)
-
-
-@router.get(
-    "/screening-config/{screening_config_uuid}/records-due",
-    response=s.RecordsDueOut,
-    summary="Extension: how many entities' screening records a retention period makes due for deletion",
-    description=(
-        "Before shortening the config's `records_retention_years`: with that period, how many customer persons, "
-        "persons and companies have a relationship that ended longer ago, so that the next daily pass deletes their "
-        "records (`due_count`), and how many a legal hold keeps (`held_count`). Counted by the deletion's own rule, "
-        "now; nothing is changed."
-    ),
-    openapi_extra=EXTENSION,
-)
-def records_due_get(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[s.RecordsDueQuery]):
-    config = config_of(request, screening_config_uuid)
-    return s.records_due_out(records_due(config=config, years=query.records_retention_years, now=timezone.now()))

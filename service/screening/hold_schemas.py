@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from datetime import date, datetime
+from datetime import datetime
 from typing import Literal
 
-from django.utils import timezone
 from ninja import Field, Schema
 
-from service.screening.config_models import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 from service.screening.hold_services import REASON_MAX_LENGTH, entity_label
 from service.screening.records_retention import retained_until
 
@@ -126,30 +124,4 @@ def entity_records_out(records, hold, company_holds) -> dict:
         "records_held_flag": records.held,
         "records_hold": records_hold_out(hold) if hold else None,
         "company_records_holds": [records_hold_out(company_hold) for company_hold in company_holds],
-    }
-
-
-class RecordsDueQuery(Schema):
-    records_retention_years: int | None = Field(
-        None, ge=RETENTION_YEARS_MIN, le=RETENTION_YEARS_MAX,
-        description="The period to count with; absent: the deployment's (to count with the config's own, send it)",
-    )
-
-
-class RecordsDueOut(Schema):
-    effective_records_retention_years: int = Field(description="The period counted with (0: records are kept for ever)")
-    retention_cutoff_date: date | None = Field(
-        description="The day the period reaches back to: a relationship that ended longer ago than the period (before "
-        "this day, at this time of day) is past it; null when records are kept for ever"
-    )
-    due_count: int = Field(description="Customer persons, persons and companies whose records the next daily pass deletes")
-    held_count: int = Field(description="Those past the period that a legal hold keeps")
-
-
-def records_due_out(due) -> dict:
-    return {
-        "effective_records_retention_years": due.years,
-        "retention_cutoff_date": timezone.localdate(due.cutoff) if due.cutoff else None,
-        "due_count": due.due,
-        "held_count": due.held,
     }

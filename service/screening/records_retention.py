@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import operator
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import reduce
 
@@ -208,12 +208,30 @@ class RecordsDue:
     cutoff: datetime | None  # relationships that ended before it are past the period
     due: int  # entities whose records the daily pass deletes
     held: int  # entities past the period that a hold keeps
+    present: RecordsDue | None = None  # the same count with the config's present period
+
+    @property
+    def due_by_change(self) -> int:
+        """Those the asked period makes due that the present one does not: the present period's are
+        deleted by the next pass whichever is chosen."""
+        return max(self.due - (self.present.due if self.present else 0), 0)
+
+    @property
+    def held_by_change(self) -> int:
+        return max(self.held - (self.present.held if self.present else 0), 0)
 
 
 def records_due(*, config: ScreeningConfig, years: int | None, now: datetime) -> RecordsDue:
     """What the daily pass would delete in the config if its own period were `years` (None: the
-    deployment's): before an admin shortens the period, how many entities' records that makes due."""
-    period = retention_years(years)
+    deployment's), beside what it deletes with the present period: before an admin shortens the
+    period, how many entities' records the change makes due."""
+    present = _due_with(config, retention_years(config.records_retention_years), now)
+    asked = retention_years(years)
+    counted = present if asked == present.years else _due_with(config, asked, now)
+    return replace(counted, present=present)
+
+
+def _due_with(config: ScreeningConfig, period: int, now: datetime) -> RecordsDue:
     if not period:
         return RecordsDue(0, None, 0, 0)
     cutoff = now - relativedelta(years=period)

@@ -209,10 +209,32 @@ def test_a_shorter_period_that_makes_records_due_is_asked_about_first(org, admin
 
     confirmed = admin.post(f"/screening/configs/{config['uuid']}/update/", _hidden_fields(page), follow=True)
 
-    assert "screening records are now kept 5 years after the relationship ends" in html.unescape(confirmed.content.decode())
+    said = html.unescape(confirmed.content.decode())
+    assert "screening records are now kept 5 years after the relationship ends" in said
+    assert "The records of 1 person or company are past it: the next daily pass deletes them." in said
     [read] = _configs(org)
     assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (5, True)  # the settings sent, as sent
     assert screening_records_retention.apply().get() == 1
+
+
+def test_keeping_the_period_when_asked_still_saves_the_other_settings(org, admin):
+    config = config_make(org.api, records_retention_years=10)
+    former = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann")["uuid"]
+    CustomerPerson.objects.filter(uuid=former).update(create_timestamp=timezone.now() - relativedelta(years=6))
+    asked = admin.post(f"/screening/configs/{config['uuid']}/update/", {"retention_years": "5", "four_eyes": "on"})
+    page = html.unescape(asked.content.decode())
+    assert "Keep 10 years, save the other settings" in page
+
+    kept = admin.post(f"/screening/configs/{config['uuid']}/update/", _hidden_fields(page, "shorten-keep"), follow=True)
+
+    [read] = _configs(org)
+    assert (read["records_retention_years"], read["four_eyes_review_flag"]) == (10, True)
+    assert "Saved. Four-eyes review is on" in html.unescape(kept.content.decode())
+    assert screening_records_retention.apply().get() == 0
+    # with nothing else changed, there is nothing to save: the way back is a plain link
+    alone = html.unescape(admin.post(f"/screening/configs/{config['uuid']}/update/",
+                                     {"retention_years": "5", "four_eyes": "on"}).content.decode())
+    assert re.search(r'<a [^>]*href="/screening/setup/"[^>]*data-testid="shorten-keep">Cancel: keep 10 years</a>', alone)
 
 
 def test_the_question_counts_only_what_the_change_makes_due(org, admin):
@@ -279,6 +301,8 @@ def test_the_periods_offered_are_the_shared_range_the_service_checks(org, admin,
     assert offered()[-1] == "12"
 
 
-def _hidden_fields(page: str) -> dict:
-    form = page[page.index('data-testid="shorten-confirm"'):]
+def _hidden_fields(page: str, button: str = "shorten-yes") -> dict:
+    """The hidden fields of the question's form whose button is `button`."""
+    form = page[:page.index(f'data-testid="{button}"')]
+    form = form[form.rindex("<form"):]
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))

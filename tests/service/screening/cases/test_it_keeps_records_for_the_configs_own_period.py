@@ -165,7 +165,16 @@ def test_records_due_says_how_many_a_shorter_period_would_delete_and_changes_not
     five = due(records_retention_years=5)
     assert (five["effective_records_retention_years"], five["due_count"], five["held_count"]) == (5, 1, 1)
     assert five["retention_cutoff_date"] == str(timezone.localdate(timezone.now() - relativedelta(years=5)))
+    # beside it, the present period's count (ten years: nothing past it) and what the change itself makes due
+    assert (five["present_effective_records_retention_years"], five["present_due_count"], five["present_held_count"]) == (10, 0, 0)
+    assert five["present_retention_cutoff_date"] == str(timezone.localdate(timezone.now() - relativedelta(years=10)))
+    assert (five["due_by_change_count"], five["held_by_change_count"]) == (1, 1)
     assert (due(records_retention_years=7)["due_count"], due(records_retention_years=10)["due_count"]) == (0, 0)
+    assert _period(api, config["uuid"], 5).status_code == 200
+    # now past the present period already: a change to six makes none due; one to five changes nothing either
+    six = due(records_retention_years=6)
+    assert (six["present_due_count"], six["due_count"], six["due_by_change_count"], six["held_by_change_count"]) == (1, 1, 0, 0)
+    assert _period(api, config["uuid"], 10).status_code == 200
     assert due()["due_count"] == 1  # absent: the deployment's five
     assert CustomerPerson.objects.count() == 3  # nothing changed
 
