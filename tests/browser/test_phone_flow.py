@@ -141,6 +141,20 @@ def test_a_user_reads_a_watchlist_on_a_phone(page, transactional_db, shots):
     assert list(page.js_errors) == []
 
 
+def test_a_watchlist_named_by_one_long_word_wraps_instead_of_widening_the_pages(page, org):
+    screening_with_nordlys(org)
+    name = "Kundeportefølje" + "X" * 185  # the 200 characters a name may have, without a space
+    watchlist = watchlist_make(org.api, name)
+    log_in(page, org.admin)
+    for viewport in (PHONE, {"width": 1400, "height": 900}):
+        page.set_viewport_size(viewport)
+        for path in ("/", "/watchlists/", f"/watchlists/{watchlist}/", "/screening/setup/"):
+            page.goto(path)
+            expect(page.get_by_text(name).first).to_be_visible()
+            assert _page_width(page) <= viewport["width"], (path, viewport, _page_width(page))
+    assert list(page.js_errors) == []
+
+
 def test_every_page_of_the_admin_menu_fits_a_phone(page, org):
     """A table too wide for a phone scrolls inside its card; the page itself never scrolls sideways."""
     screening_with_nordlys(org)
