@@ -15,16 +15,9 @@ from rigour.text import ascii_text
 
 from portal.service.explanation import Explanation
 from vakt_format import norwegian as no
+from vakt_format.match_explanation import reason_words
 
 _WORDS = re.compile(r"([^\W_]+(?:['’][^\W_]+)*)")  # words, keeping apostrophes inside (O'Brien)
-NEAR_REASONS = {
-    "typo": "a typo apart",
-    "variant": "a known variant",
-    "phonetic": "sounds alike",
-    "initial": "an initial",
-    "joined": "written joined or split",
-    "script": "the same in another script",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +59,7 @@ def name_parts(name: str, explanation: Explanation, *, side: str) -> list[NamePa
             if reason == "exact" or similarity >= 0.999:
                 parts.append(NamePart(piece, "match", f"Same as “{other}” in the other name"))
             else:
-                why = NEAR_REASONS.get(reason, reason)
+                why = reason_words(reason)  # the words of the case report and the batch record
                 parts.append(NamePart(piece, "near", f"Like “{other}” ({why}, similarity {no.decimal(similarity, 2)})"))
         elif key in unmatched:
             parts.append(NamePart(piece, "unmatched", "No counterpart in the other name"))

@@ -5,6 +5,7 @@
     percent(Decimal("0.1234")) -> "12,3 %"    (a ratio in, one decimal, decimal comma)
     decimal(1.5, 2)       -> "1,50"
     day(date(2024, 6, 15)) -> "15.06.2024"
+    partial_day("1966-03") -> "03.1966"   (a partial birth date; a whole one as day() writes it)
     moment(<2026-11-26 10:25 UTC>) -> "26.11.2026 11:25"   (on the deployment's clock)
     file_size(6042)       -> "5,9 kB"         (1024 bytes a kB, one decimal)
     percents_in_text("Owns 31.0% of X (62.0% × 50.0%)") -> "Owns 31,0 % of X (62,0 % × 50,0 %)"
@@ -82,6 +83,17 @@ def partial_day_iso(value: str) -> str:
         return f"{day[3]}-{int(day[2]):02d}-{int(day[1]):02d}"
     if month := _TYPED_MONTH.fullmatch(value):
         return f"{month[2]}-{int(month[1]):02d}"
+    return value
+
+
+def partial_day(value: str) -> str:
+    """A partial ISO date (a birth date on a list or in a screening file) as Norwegians write it, the
+    inverse of partial_day_iso: 1966-03-14 -> 14.03.1966, 1966-03 -> 03.1966, 1966 -> 1966; "" stays ""."""
+    value = (value or "").strip()
+    if len(value) == 10:
+        return day(value)
+    if len(value) == 7 and value[4] == "-":
+        return f"{value[5:]}.{value[:4]}"
     return value
 
 

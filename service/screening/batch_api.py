@@ -24,6 +24,7 @@ from service.screening.access import EXTENSION
 from service.screening.batch_report import batch_report_render
 from service.screening.config_api import acting, config_of
 from service.screening.models import ScreeningBatch
+from service.screening.person_file import list_names, result_csv_write
 
 router = Router(tags=["Screening batches"])
 
@@ -110,12 +111,17 @@ def batch_detail(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
     response={200: None},
     summary="Extension: the result of a complete batch screening job",
     description=(
-        "`response_file_type=csv` (default): one line per input row in file order: line, type, id, name, "
-        "birth_date, nationality, country, hit_count and for the best three hits `hit_<n>_list`, `_list_type`, "
-        "`_source_id`, `_matched_name`, `_score`, `_explanation` (the engine's one-sentence summary). "
-        "`json`: the same rows as a list, each with `hits` carrying the list entry's uuid and the full "
-        "explanation (aligned name parts, birth date, nationality, gender adjustments). `pdf`: the record of "
-        "the check to file (who checked, when, the list versions screened against, each row's hits and why). "
+        "`response_file_type=csv` (default): for a person opening it in a spreadsheet (UTF-8 with a byte order "
+        "mark): a header row in words (Line, Your reference, Kind, Name, Born, Nationality, Country, Possible hit, "
+        "Hit, List, List type, Source id, Listed name, Score, Why), then in file order a line per hit of a row "
+        "(its best three, best first) and one line for a row without a hit: the list's name, Person or Company, "
+        "PEP or Sanction, Yes or No, the score and birth dates as the dashboard writes them (0,93; 14.03.1966) "
+        "and why in words (name similarity, aligned name parts, birth date and nationality agreement). "
+        "`json`, for programs: the rows as a list with their keys (`type`, `birth_date` as partial ISO ...), "
+        "each with `hits` carrying the list key, the list entry's uuid, the score as a number and the full "
+        "explanation (`explanation_detail`: aligned name parts, birth date, nationality, gender adjustments). "
+        "`pdf`: the record of the check to file (who checked, when, the list versions screened against, each "
+        "row's hits and why). "
         "A job that is not complete is a 409; a deleted one a 410."
     ),
     openapi_extra={**EXTENSION, "responses": {"409": NOT_READY, "410": DELETED}},
@@ -135,7 +141,7 @@ def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
             f"The job is {batch.status}; its result can be downloaded once it is complete.", code="not_ready", status=409
         )
     file_type = query.response_file_type
-    name = batch.storage_name(services.RESULT_CSV if file_type == "csv" else services.RESULT_JSON)
+    name = batch.storage_name(services.RESULT_JSON)
     if not default_storage.exists(name):
         raise NotFound("The result file of this job is gone.")
     stem = batch.file_name.rsplit(".", 1)[0] or "screening"
@@ -143,10 +149,15 @@ def batch_result(request: HttpRequest, screening_config_uuid: uuid.UUID, screeni
         content = default_storage.open(name, "rb")
     except FileNotFoundError:  # deleted between the check and the open
         raise NotFound("The result file of this job is gone.") from None
-    if file_type == "pdf":  # rendered from the JSON result, stored nowhere
+    if file_type != "json":  # the CSV and the PDF are rendered from the JSON result, stored nowhere
         with content:
             rows = json.load(content)
-        content = io.BytesIO(batch_report_render(batch=batch, rows=rows, organisation_name=config.app_customer.name))
+        if file_type == "pdf":
+            content = io.BytesIO(batch_report_render(batch=batch, rows=rows, organisation_name=config.app_customer.name))
+        else:
+            text = io.StringIO(newline="")
+            result_csv_write(text, rows, names=list_names())
+            content = io.BytesIO(text.getvalue().encode("utf-8"))
     response = FileResponse(content, content_type=RESULT_TYPES[file_type], as_attachment=True,
                             filename=f"{stem}-result.{file_type}")
     response["Cache-Control"] = "private, no-store"

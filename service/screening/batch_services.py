@@ -8,7 +8,8 @@ saved to the storage and the job row created; the Celery task is queued after co
 the config receives hits from (PEP always, sanctions as selected: rule 5, as for monitoring
 runs). Each chunk's results and the job's progress are written in one transaction; a chunk
 that exists is skipped, so a redelivered or concurrent task resumes without doubling rows.
-At the end the result CSV and JSON are written to the storage and the job is complete.
+At the end the JSON result is written to the storage and the job is complete (its CSV and PDF
+are rendered from it on request).
 Complete is final: a chunk, the progress and the result files are written under the job's
 row lock and only while the job is not complete, so a second run that finishes after the
 first neither replaces the result files with what is left of the chunks (none: completing
@@ -24,8 +25,6 @@ writes a result after.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import logging
 import uuid
@@ -50,7 +49,7 @@ from service.screening.models import (
     ScreeningListCategory,
     ScreeningListVersion,
 )
-from service.screening.person_file import RESULT_COLUMNS, result_csv_row, row_result
+from service.screening.person_file import row_result
 from service.screening.screening_evidence import version_evidence
 from service.screening.screening_run import config_category_keys
 
@@ -58,6 +57,7 @@ logger = logging.getLogger(__name__)
 
 CHUNK_ROWS = 200
 MAX_LISTED_PROBLEMS = 100  # a 400 lists this many; the detail gives the total
+# result.csv: a job completed before the CSV was rendered on request kept one; deleting removes it too.
 SOURCE, RESULT_CSV, RESULT_JSON = "source.csv", "result.csv", "result.json"
 
 
@@ -201,12 +201,8 @@ def screened_against_of(version_uuids, *, screened_at: datetime) -> list[dict]:
 
 
 def _results_write(batch: ScreeningBatch) -> None:
+    """The JSON result only: the CSV and the PDF are rendered from it when asked for (batch_api)."""
     results = [r for chunk in batch.chunks.order_by("number") for r in chunk.results]
-    text = io.StringIO(newline="")
-    writer = csv.DictWriter(text, fieldnames=RESULT_COLUMNS)
-    writer.writeheader()
-    writer.writerows(result_csv_row(r) for r in results)
-    _storage_write(batch.storage_name(RESULT_CSV), text.getvalue().encode("utf-8"))
     _storage_write(batch.storage_name(RESULT_JSON), json.dumps(results, ensure_ascii=False).encode("utf-8"))
 
 

@@ -26,6 +26,7 @@ from xml.sax.saxutils import escape
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
 from vakt_format import norwegian as no
 from vakt_format.case_status import case_status_word
+from vakt_format.match_explanation import aligned_rows, explanation_facts
 from vakt_format.monitoring_reason import reason_text
 
 TITLE = "Screening case report"
@@ -148,37 +149,14 @@ def _list_entry(case) -> list:
 
 def _score(case) -> list:
     e = case.explanation or {}
-    rows = [
-        ("Score", no.decimal(case.score, 2)),
-        ("Compared names", f"{e.get('query_name', no.DASH)}  vs  {e.get('matched_name', no.DASH)}"
-                           + (f" ({e['matched_name_quality']})" if e.get("matched_name_quality") else "")),
-        ("Name similarity", no.decimal(e.get("name_score"), 2)),
-        ("Birth date", _adjustment(e.get("birth_date_adjustment"))),
-        ("Nationality", _adjustment(e.get("nationality_adjustment"))),
-        ("Gender", _adjustment(e.get("gender_adjustment"))),
-    ]
-    if e.get("unmatched_query_parts"):
-        rows.append(("Only in the screened name", " ".join(e["unmatched_query_parts"])))
-    if e.get("unmatched_list_parts"):
-        rows.append(("Only in the listed name", " ".join(e["unmatched_list_parts"])))
-    if e.get("notes"):
-        rows.append(("Notes", "; ".join(e["notes"])))
-    story = [section("Score and explanation"), facts(rows)]
-    aligned = e.get("aligned") or []
+    story = [section("Score and explanation"), facts([("Score", no.decimal(case.score, 2)), *explanation_facts(e)])]
+    aligned = aligned_rows(e)
     if aligned:
         body = [heads("Screened name part", "Listed name part", "Similarity", "Why alike", right=(2,))]
-        body += [[para(p["query"]), para(p["listed"]), num(no.decimal(p["similarity"], 2)), para(p["reason"])] for p in aligned]
+        body += [[para(query), para(listed), num(similarity), para(why)] for query, listed, similarity, why in aligned]
         story += [Spacer(1, 2 * mm), para("Aligned name parts", "body"), Spacer(1, 1 * mm),
                   table(body, [55 * mm, 55 * mm, 25 * mm, WIDTH - 135 * mm])]
     return story
-
-
-def _adjustment(value) -> str:
-    if value is None:
-        return no.DASH
-    if not value:
-        return "no effect"
-    return ("+" if value > 0 else "") + no.decimal(value, 2)
 
 
 def _reviews(case) -> list:

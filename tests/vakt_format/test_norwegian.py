@@ -70,3 +70,8 @@ def test_a_file_size_has_a_decimal_comma():
     assert no.file_size(6042) == f"5,9{NBSP}kB"
     assert no.file_size(1_258_291) == f"1,2{NBSP}MB"
     assert no.file_size(None) == no.DASH
+
+
+def test_a_partial_birth_date_is_written_as_norwegians_type_it():
+    assert [no.partial_day(v) for v in ("1966-03-14", "1966-03", "1966", "")] == ["14.03.1966", "03.1966", "1966", ""]
+    assert all(no.partial_day_iso(no.partial_day(v)) == v for v in ("1966-03-14", "1966-03", "1966"))  # the inverse

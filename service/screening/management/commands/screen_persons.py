@@ -10,8 +10,9 @@ from service.screening.person_file import BEST_HITS, persons_file_screen
 
 class Command(BaseCommand):
     help = (
-        "Screen persons and companies from a CSV against the current screening lists; writes one line per row "
-        "with its best hits, scores and explanations. Rows with problems are reported by line and skipped."
+        "Screen persons and companies from a CSV against the current screening lists; writes the batch result CSV "
+        "(in words, for a spreadsheet): a line per hit with its list, score and why, one line for a row without a "
+        "hit. Rows with problems are reported by line and skipped."
     )
 
     def add_arguments(self, parser):

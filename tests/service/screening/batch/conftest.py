@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -39,7 +40,16 @@ def upload(caller, config_uuid, content: bytes, name: str = "customers.csv", rol
 
 
 def result_rows(caller, batch: dict) -> list[dict]:
+    """The JSON result, for programs: a row per input row in file order, each with its hits."""
+    response = caller.client.get(batch["result_url"], {"response_file_type": "json"}, **caller.headers(AML))
+    assert response.status_code == 200, response.content
+    return json.loads(b"".join(response.streaming_content))
+
+
+def result_csv(caller, batch: dict) -> tuple[bytes, list[dict]]:
+    """The CSV result (the default), for a person: its bytes and its lines by column."""
     response = caller.client.get(batch["result_url"], **caller.headers(AML))
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/csv")
-    return list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode("utf-8"))))
+    content = b"".join(response.streaming_content)
+    return content, list(csv.DictReader(io.StringIO(content.decode("utf-8-sig"), newline="")))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 
 from service.screening.models import ScreeningBatch
-from tests.service.screening.batch.conftest import batches_url, csv_bytes, result_rows, upload
+from tests.service.screening.batch.conftest import batches_url, csv_bytes, result_csv, result_rows, upload
 from tests.service.screening.cases.conftest import PEP_PERSON
 from tests.service.screening.cases.steps import config_with
 from tests.service.screening.helpers import AML
@@ -43,19 +44,30 @@ def test_it_screens_persons_and_companies_and_offers_the_result(api, lists, djan
     assert done["rows_with_hits_count"] == 3 and done["hit_count"] >= 3
     assert done["complete_timestamp"] and done["result_url"].endswith(f"/screening-batch/{job['uuid']}/result")
 
-    rows = {r["id"]: r for r in result_rows(api, done)}
-    assert list(rows) == ["c-1", "c-2", "c-3", "c-4", "c-5"]  # one line per input row, in file order
-    person = rows["c-1"]
-    assert person["hit_1_list"] == "un_security_council" and person["hit_1_list_type"] == "sanction"
-    assert person["hit_1_source_id"] == "KPi.901"
-    assert person["hit_1_matched_name"].lower() == "ivan sergeyevich dragunov"
-    assert float(person["hit_1_score"]) >= 0.8 and "birth date" in person["hit_1_explanation"]
-    company = rows["c-3"]
-    assert company["type"] == "company" and company["hit_1_source_id"] == "KPe.901"  # the legal form decides nothing
-    assert rows["c-5"]["type"] == "person" and rows["c-5"]["hit_1_list_type"] == "pep"
+    content, lines = result_csv(api, done)
+    assert content.startswith("\ufeff".encode()) and b"\r\n" in content  # Excel reads it as UTF-8, as the dashboard's CSVs
+    assert list(lines[0]) == ["Line", "Your reference", "Kind", "Name", "Born", "Nationality", "Country", "Possible hit",
+                              "Hit", "List", "List type", "Source id", "Listed name", "Score", "Why"]
+    assert list(dict.fromkeys(line["Your reference"] for line in lines)) == ["c-1", "c-2", "c-3", "c-4", "c-5"]  # file order
+    by_ref = {}
+    for line in lines:
+        by_ref.setdefault(line["Your reference"], []).append(line)
+    person = by_ref["c-1"][0]  # a line per hit, the best first
+    assert (person["Kind"], person["Born"], person["Nationality"], person["Possible hit"]) == ("Person", "14.03.1966", "RU", "Yes")
+    assert person["Hit"] == f"1 of {len(by_ref['c-1'])}"
+    assert (person["List"], person["List type"], person["Source id"]) == ("UN Security Council Consolidated List", "Sanction", "KPi.901")
+    assert person["Listed name"].lower() == "ivan sergeyevich dragunov"
+    assert re.fullmatch(r"0,\d\d|1,00", person["Score"]) and float(person["Score"].replace(",", ".")) >= 0.8
+    assert "Aligned name parts: dragunov = dragunov" in person["Why"] and "Birth date: agrees +" in person["Why"]
+    assert "'Dragunov" not in person["Why"] and "final" not in person["Why"]  # not the engine's sentence
+    company = by_ref["c-3"][0]
+    assert company["Kind"] == "Company" and company["Source id"] == "KPe.901"  # the legal form decides nothing
+    assert "Birth date" not in company["Why"]  # a company has none to agree
+    assert by_ref["c-5"][0]["List type"] == "PEP" and by_ref["c-5"][0]["Born"] == "09.1961"
     for clean in ("c-2", "c-4"):
-        assert rows[clean]["hit_count"] == "0" and rows[clean]["hit_1_source_id"] == ""
-    assert rows["c-2"]["nationality"] == "NO" and rows["c-5"]["nationality"] == "NO"
+        [line] = by_ref[clean]
+        assert (line["Possible hit"], line["Hit"], line["Source id"], line["Score"]) == ("No", "", "", "")
+    assert by_ref["c-2"][0]["Nationality"] == "NO" and by_ref["c-5"][0]["Nationality"] == "NO"
 
 
 def test_it_offers_the_result_as_json_with_the_full_explanation(api, lists, django_capture_on_commit_callbacks):
@@ -86,8 +98,8 @@ def test_it_gives_sanction_hits_only_of_the_selected_lists(api, lists, django_ca
 
     rows = {r["id"]: r for r in result_rows(api, done)}
 
-    assert rows["c-1"]["hit_count"] == "0"
-    assert rows["c-5"]["hit_1_list_type"] == "pep"
+    assert rows["c-1"]["hits"] == []
+    assert {hit["list_type"] for hit in rows["c-5"]["hits"]} == {"pep"}
 
 
 def test_it_keeps_the_files_in_the_storage_and_no_chunks_once_complete(api, lists, django_capture_on_commit_callbacks, settings):
@@ -98,5 +110,5 @@ def test_it_keeps_the_files_in_the_storage_and_no_chunks_once_complete(api, list
         job = upload(api, config["uuid"], csv_bytes(ROWS)).json()
 
     folder = Path(settings.MEDIA_ROOT) / "screening-batch" / job["uuid"]
-    assert sorted(p.name for p in folder.iterdir()) == ["result.csv", "result.json", "source.csv"]
+    assert sorted(p.name for p in folder.iterdir()) == ["result.json", "source.csv"]  # the CSV and PDF are made from the JSON
     assert not ScreeningBatch.objects.get(uuid=job["uuid"]).chunks.exists()

@@ -90,7 +90,7 @@ def test_another_organisations_job_is_not_found_and_stays(api, other_api, done, 
         assert refused.status_code == 404, refused.content
 
     assert _read(api, done["config_uuid"], done["uuid"])["screening_batch_status_key"] == "complete"
-    assert _files(settings, done) == ["result.csv", "result.json", "source.csv"]
+    assert _files(settings, done) == ["result.json", "source.csv"]
 
 
 def test_a_stranger_named_as_the_member_is_refused_and_nothing_deleted(api, other_api, done, settings):
@@ -101,7 +101,7 @@ def test_a_stranger_named_as_the_member_is_refused_and_nothing_deleted(api, othe
     assert refused.status_code == 400
     assert refused.json()["errors"][0]["loc"] == ["query", "app_membership_uuid"]
     assert _read(api, done["config_uuid"], done["uuid"])["screening_batch_status_key"] == "complete"
-    assert len(_files(settings, done)) == 3
+    assert len(_files(settings, done)) == 2
 
 
 def test_a_job_deleted_while_it_runs_stops_and_writes_no_result(api, lists, monkeypatch, settings,

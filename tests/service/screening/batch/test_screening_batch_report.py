@@ -3,6 +3,7 @@ customer: who checked, when, against which list versions, each hit and why, and 
 
 from __future__ import annotations
 
+import base64
 import io
 
 from pypdf import PdfReader
@@ -59,6 +60,42 @@ def test_a_name_checked_is_said_of_the_name(api, lists, django_capture_on_commit
 
     assert "Kari Nordmann (name check)" in text and "No possible hit" in text
     assert "Rows without" not in text and "Line 2" not in text
+
+
+def test_it_says_why_in_the_words_of_the_case_report(api, lists, django_capture_on_commit_callbacks):
+    # The same person screened by a batch and raised as a case: both PDFs say why the same way, name
+    # parts aligned, birth date and nationality agreeing, never the engine's developer sentence.
+    from tests.service.screening.batch.conftest import result_rows
+    from tests.service.screening.cases.steps import cases, customer_person_screened
+    from tests.service.screening.helpers import config_url
+    from vakt_format.match_explanation import reason_words
+
+    config = config_with(api, "un_security_council")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = upload(api, config["uuid"], csv_bytes([ROWS[0], ROWS[2]])).json()
+    done = api.get(batches_url(config["uuid"], f"/{job['uuid']}"), roles=AML).json()
+    [hit] = [h for h in result_rows(api, done)[0]["hits"] if h["source_id"] == "KPi.901"]
+    near = [p for p in hit["explanation_detail"]["aligned"] if p["reason"] != "exact"]
+
+    text = _text(_pdf(api, config["uuid"], job["uuid"]))
+
+    person = text.split("Line 2:")[1].split("Line 3:")[0]
+    assert "Aligned name parts: dragunov = dragunov" in person and "Birth date: agrees +" in person
+    assert "Nationality: " in person
+    assert all(f"{p['query']} ~ {p['listed']} ({reason_words(p['reason'])}" in person for p in near)
+    assert hit["explanation"] not in text and "final" not in text  # the engine's sentence is for developers
+    company = text.split("Line 3:")[1].split("Each name was searched")[0]
+    assert "Name similarity:" in company and "Birth date" not in company  # a company has none to agree
+
+    with django_capture_on_commit_callbacks(execute=True):  # the screening run starts on commit
+        customer_person_screened(api, config["uuid"], "Dragunov Ivan Sergeevich", birth_date="1966-03-14")
+    [case] = cases(api, config["uuid"])["elements"]
+    report = api.get(config_url(config["uuid"], "/screening-case-report"),
+                     {"screening_case_uuid": case["screening_case"]["uuid"]}, roles=AML).json()[0]
+    case_text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(base64.b64decode(report["pdf_base64"]))).pages).split())
+    agrees = person.split("Birth date: ")[1].split(" ")[:2]  # "agrees +0,10"
+    assert f"Birth date {' '.join(agrees)}" in case_text
+    assert all(reason_words(p["reason"]) in case_text for p in near)
 
 
 def test_a_long_file_lists_its_rows_up_to_a_limit(api, lists, monkeypatch, django_capture_on_commit_callbacks):
