@@ -110,3 +110,31 @@ def test_it_adds_a_company_found_by_search_and_orders_from_the_company_page(page
     expect(page.get_by_role("alert")).to_contain_text("Ownership report of Fjellvann Bygg AS ordered.")
     expect(page.get_by_test_id("report-status")).to_contain_text("Ready")
     assert list(page.js_errors) == []
+
+
+def test_a_viewer_downloads_the_ownership_report_an_officer_with_credit_check_ordered(page, member, register, shots):
+    # The officer's calls carry credit_check: the company profile shows payment remarks and stays the
+    # officer's, the ownership report shows the same to everyone and is the viewer's too.
+    from portal.models import Member
+    from reports.services import report_order
+    from tests.portal.conftest import add_member
+
+    healthy, _ = register
+    for kind in ("ownership_report", "company_profile"):
+        report_order(member=member.member, company_uuid=healthy.uuid, report_type=kind)  # the worker runs on commit
+    assert set(ReportDownload.objects.values_list("report_type", "status")) == {
+        ("ownership_report", "complete"), ("company_profile", "complete")}
+    viewer = add_member(member, "vilde", Member.Role.VIEWER)
+
+    log_in(page, viewer)
+    page.goto("/reports/")
+    rows = page.get_by_test_id("report-row")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Ownership report")
+    expect(page.get_by_test_id("reports-count")).to_contain_text("that your role opens")
+    page.screenshot(path=str(shots / "reports-viewer.png"), full_page=True)
+    with page.expect_download() as info:
+        rows.get_by_test_id("download").click()
+    content = Path(info.value.path()).read_bytes()
+    assert content.startswith(b"%PDF") and "Havbris Teknologi AS" in PdfReader(io.BytesIO(content)).pages[0].extract_text()
+    assert list(page.js_errors) == []
