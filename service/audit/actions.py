@@ -36,6 +36,7 @@ ACTIONS: dict[str, str] = {
     "app_membership.invite": "Invited a member",
     "app_membership.deactivate": "Deactivated a member",
     "app_membership.reactivate": "Reactivated a member",
+    "app_membership.password_reset": "Gave a member a new one-time password",
 }
 
 # The roles a record's reader needs besides app_admin, by the object acted on: cases, monitorings,

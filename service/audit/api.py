@@ -12,8 +12,9 @@ from ninja import Field, Query, Router, Schema
 
 from service.audit.actions import ACTIONS
 from service.audit.selectors import audit_action_keys_parse, audit_events_list
+from service.audit.subjects import audit_event_subjects
 from service.auth.principal import require_roles
-from service.pagination import composite_collection, page_from
+from service.pagination import collection, page_from
 
 router = Router(tags=["Extensions"])
 ADMIN_ROLE = "app_admin"
@@ -34,6 +35,17 @@ class AuditEventOut(Schema):
     before: Any = Field(None, description="The changed fields before the change (null for a creation)")
     after: Any = Field(None, description="The changed fields after the change (null for a deletion)")
     created_timestamp: datetime
+    subject_type: str | None = Field(
+        None,
+        description=(
+            "Extension: where the object is seen while it exists: the object itself (watchlist, screening_case, "
+            "screening_config, screening_batch, entity_monitoring, customer_person, api_user, app_membership), a "
+            "record hold's subject (customer_person, company, register_person), deleted screening records' company. "
+            "Null once the object is gone"
+        ),
+        json_schema_extra={"x-vakt-extension": True},
+    )
+    subject_uuid: uuid.UUID | None = Field(None, json_schema_extra={"x-vakt-extension": True})
     redacted_timestamp: datetime | None = Field(
         None,
         description=(
@@ -62,7 +74,8 @@ class AuditQuery(Schema):
     created_to: date | None = Field(None, description="Records made on or before this day (Europe/Oslo)")
 
 
-def audit_event_out(event) -> dict:
+def audit_event_out(event, subject: tuple[str, uuid.UUID] | None = None) -> dict:
+    subject_type, subject_uuid = subject or (None, None)
     return {
         "uuid": event.uuid,
         "app_customer_uuid": event.app_customer_id,
@@ -79,6 +92,8 @@ def audit_event_out(event) -> dict:
         "after": event.after,
         "created_timestamp": event.created_timestamp,
         "redacted_timestamp": event.redacted_timestamp,
+        "subject_type": subject_type,
+        "subject_uuid": subject_uuid,
     }
 
 
@@ -114,4 +129,7 @@ def audit_event_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, q
         created_from=query.created_from,
         created_to=query.created_to,
     )
-    return composite_collection(events, page, audit_event_out, ordering=("-created_timestamp", "-uuid"))
+    ordered = events.order_by("-created_timestamp", "-uuid")
+    rows = list(ordered[page.offset : page.offset + page.limit])
+    subjects = audit_event_subjects(rows)
+    return collection([audit_event_out(e, subjects.get(e.uuid)) for e in rows], count=ordered.count(), page=page)

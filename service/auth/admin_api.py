@@ -108,6 +108,23 @@ def membership_update(request: HttpRequest, app_customer_uuid: uuid.UUID, app_me
     return s.app_membership_out(services.app_membership_active_set(membership=membership, active_flag=payload.active_flag, actor=actor))
 
 
+@router.post(
+    "/app-customer/{app_customer_uuid}/app-membership/{app_membership_uuid}/password-reset",
+    response=s.AppMembershipOut,
+    summary="Extension: record a member's new one-time password",
+    description="The calling client (the dashboard, which holds the logins) gave the active member a new "
+    "one-time password: the audit log records it (`app_membership.password_reset`, with the acting member). "
+    "The service stores no password. A deactivated member is a 400 `membership_deactivated`.",
+    openapi_extra=EXTENSION,
+    tags=["Extensions"],
+)
+def membership_password_reset(request: HttpRequest, app_customer_uuid: uuid.UUID, app_membership_uuid: uuid.UUID, payload: s.ActingIn):
+    _, customer = _admin(request, app_customer_uuid)
+    membership = found(AppMembership.objects.filter(app_customer=customer, uuid=app_membership_uuid), "app membership", app_membership_uuid)
+    actor = _actor(request, customer, payload.app_membership_uuid)
+    return s.app_membership_out(services.app_membership_password_reset_record(membership=membership, actor=actor))
+
+
 @router.get(
     "/app-customer/{app_customer_uuid}/api-user",
     response=list[s.ApiUserCollection],

@@ -190,6 +190,22 @@ def app_membership_active_set(*, membership: AppMembership, active_flag: bool, a
     return membership
 
 
+@transaction.atomic
+def app_membership_password_reset_record(*, membership: AppMembership, actor: Actor | None = None) -> AppMembership:
+    """Records that an admin gave an active member a new one-time password. The service keeps no
+    password (the dashboard holds its logins): this is the audit log's record of it. A deactivated
+    member is a 400 (reactivate them first)."""
+    membership = AppMembership.objects.select_for_update().get(pk=membership.pk)
+    if not membership.active_flag:
+        raise bad_field(["path", "app_membership_uuid"], "the member is deactivated: reactivate them first", code="membership_deactivated")
+    audit_record(
+        app_customer_uuid=membership.app_customer_id, actor=actor, action="app_membership.password_reset",
+        object_type="app_membership", object_uuid=membership.uuid, object_label=membership.email,
+        before=None, after={"one_time_password_issued_flag": True},
+    )
+    return membership
+
+
 def _membership_state(membership: AppMembership) -> dict:
     return {"email": membership.email, "full_name": membership.full_name, "active_flag": membership.active_flag}
 

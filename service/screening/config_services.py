@@ -126,7 +126,7 @@ def config_category_select(
             link = ScreeningConfigListCategory.objects.create(
                 screening_config=config, category=category, rescreen_owed_timestamp=timezone.now()
             )
-            _audit(config, actor, "screening_config.category_select", None, {"screening_list_category_key": category.key})
+            _audit(config, actor, "screening_config.category_select", None, _category_state(category))
             # The config's entities were never searched in this list: screen them (no hits, no cases
             # when nobody is screened yet). Without it a list update's delta would be their first look.
             # robust: a broker that is away does not fail the request; the resume finds what was not sent.
@@ -134,6 +134,11 @@ def config_category_select(
             return link
     except IntegrityError:
         raise already from None
+
+
+def _category_state(category) -> dict:
+    # The name too, so the audit log reads as the setup page does.
+    return {"screening_list_category_key": category.key, "screening_list_category_name": category.name}
 
 
 def _rescreen_enqueue(config_uuid) -> None:
@@ -148,7 +153,7 @@ def config_category_unselect(*, link: ScreeningConfigListCategory, actor: Actor 
             link.screening_config,
             actor,
             "screening_config.category_unselect",
-            {"screening_list_category_key": link.category.key},
+            _category_state(link.category),
             None,
         )
         link.delete()

@@ -159,6 +159,7 @@ def _writes(walk: Walk, company) -> None:
     r = walk.call("post", CUSTOMER + "/app-membership", body={"email": "kari@nordbank.no", "full_name": "Kari Nordmann"})
     walk.result(r, "uuid", "app_membership_uuid")
     walk.call("patch", CUSTOMER + "/app-membership/{app_membership_uuid}", body={"active_flag": True})
+    walk.call("post", CUSTOMER + "/app-membership/{app_membership_uuid}/password-reset", body={})
     r = walk.call("post", CUSTOMER + "/api-user", body={"name": "ERP", "role_keys": ["aml"]})
     walk.ids["api_user_uuid"] = r.json()["api_user"]["uuid"] if r.status_code == 201 else None
     walk.call("post", CUSTOMER + "/api-user/{api_user_uuid}/secret-rotation", body={})

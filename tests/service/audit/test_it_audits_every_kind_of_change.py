@@ -73,6 +73,7 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     # Members and API users.
     members = f"{V1}/app-customer/{api.app_customer_uuid}/app-membership"
     ola = _ok(api.client.post(members, {"email": "ola@nordbank.no", "full_name": "Ola", **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
+    _ok(api.client.post(f"{members}/{ola['uuid']}/password-reset", acting, content_type="application/json", **api.headers(ADMIN)))
     _ok(patch(api, f"{members}/{ola['uuid']}", {"active_flag": False, **acting}, roles=ADMIN))
     users = f"{V1}/app-customer/{api.app_customer_uuid}/api-user"
     created = _ok(api.client.post(users, {"name": "ERP", "role_keys": ["aml"], **acting}, content_type="application/json", **api.headers(ADMIN)), 201)
