@@ -31,6 +31,11 @@ EXTENSION = {"x-vakt-extension": True}
     "/partner-report-type",
     response=list[s.PartnerReportTypeOut],
     summary="Extension: the report types that can be ordered",
+    description=(
+        "Each with `required_role_key` (the role needed to order it) and `content_role_keys` (the roles that change "
+        "what it shows: an order keeps the caller's, and a report's file is given only to callers holding those "
+        "of them its type lists)."
+    ),
     openapi_extra=EXTENSION,
 )
 def report_types(request: HttpRequest):
@@ -109,7 +114,9 @@ def report_list(request: HttpRequest, app_customer_uuid: uuid.UUID, query: Query
     description=(
         "One session per element, bound to that one file and valid for one day (the file stays). All or "
         "nothing: a malformed path is 400; another organisation's path or a file that does not exist is 404; "
-        "a report ordered with `credit_check` (it shows payment remarks) needs `credit_check` (403)."
+        "a report ordered with a role its type's content depends on (`content_role_keys` of its type: a company "
+        "profile or credit report ordered with `credit_check` shows payment remarks) needs that role (403); an "
+        "ownership report needs none."
     ),
 )
 def file_session_create(request: HttpRequest, body: list[s.FileSessionIn]):
@@ -130,7 +137,8 @@ def file_session_create(request: HttpRequest, body: list[s.FileSessionIn]):
         f"`?file_session_uuid=...&bucket_name={BUCKET}` and no authorization header. A malformed path "
         "(`..`, absolute, backslashes, encoded characters) or another bucket is 400; an unknown, expired or "
         "malformed session is 401; another organisation's file, or a session made for another file, is 404. "
-        "With auth, a report ordered with `credit_check` needs `credit_check` (403)."
+        "With auth, a report ordered with a role its type's content depends on (`content_role_keys` of its type: "
+        "`credit_check` for a company profile or credit report) needs that role (403)."
     ),
 )
 def file_download(
