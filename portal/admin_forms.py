@@ -21,11 +21,25 @@ class InviteForm(forms.Form):
     full_name = forms.CharField(label="Full name", max_length=150)
     role = forms.ChoiceField(label="Dashboard role", choices=Member.Role.choices, initial=Member.Role.VIEWER)
 
+    def __init__(self, *args, organisation, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.organisation = organisation
+
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
-        if get_user_model().objects.filter(Q(username__iexact=email) | Q(email__iexact=email)).exists():
-            raise forms.ValidationError("Someone with this email already has a login.")
-        return email
+        login = get_user_model().objects.filter(Q(username__iexact=email) | Q(email__iexact=email)).select_related("member").first()
+        if login is None:
+            return email
+        member = getattr(login, "member", None)
+        if member is not None and member.organisation_id == self.organisation.pk:
+            if not login.is_active:
+                raise forms.ValidationError(
+                    f"{email} is a deactivated member: use Reactivate on the members page (their role and history are kept)."
+                )
+            raise forms.ValidationError(
+                f"{email} is already a member. If they lost their password, use New one-time password on the members page."
+            )
+        raise forms.ValidationError("Someone with this email already has a login.")
 
     def clean_full_name(self) -> str:
         name = " ".join(self.cleaned_data["full_name"].split())
@@ -57,11 +71,28 @@ class ApiUserForm(forms.Form):
 
 
 class AuditFilterForm(forms.Form):
-    """The audit log's kind and range of days (Oslo days, both included), read from the URL."""
+    """The audit log's kind, who acted, what about and range of days (Oslo days, both included), read
+    from the URL. `actors`: the organisation's members and API users (dicts with a uuid); `who` must be one."""
 
     kind = forms.CharField(required=False)
+    who = forms.UUIDField(label="Who", required=False, error_messages={"invalid": "Choose a member or an API user from the list."})
+    object_uuid = forms.UUIDField(
+        label="About", required=False, error_messages={"invalid": "Not an id: use an “All about this” link of a record."}
+    )
     created_from = DayField(label="From", required=False)
     created_to = DayField(label="To", required=False)
+
+    def __init__(self, *args, actors: list[dict], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.actors = {actor["uuid"]: actor for actor in actors}
+
+    def clean_who(self) -> dict | None:
+        who = self.cleaned_data.get("who")
+        if who is None:
+            return None
+        if who not in self.actors:
+            raise forms.ValidationError("No member or API user of your organisation has this id.")
+        return self.actors[who]
 
     def clean(self):
         cleaned = super().clean()

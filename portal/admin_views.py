@@ -1,5 +1,6 @@
-"""Organisation admin (admins only): invite and deactivate dashboard members, set their dashboard
-role, manage the organisation's API users, and read the audit log.
+"""Organisation admin (admins only): invite, deactivate and reactivate dashboard members, give one a
+new one-time password, set their dashboard role, and manage the organisation's API users (the
+audit log: portal.audit_views).
 
 Every change goes through `client.organisation_admin`, whose client acts for the admin
 (`client_for_member`): each write carries their `app_membership_uuid`, so the service's audit log names them. Secrets are shown once, on the
@@ -16,40 +17,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
-from django.utils.text import slugify
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from portal.access import client_for_member, member_required
-from portal.audit_export import audit_changes, audit_csv_response
-from portal.admin_forms import ApiUserForm, AuditFilterForm, InviteForm, RoleForm
+from portal.admin_forms import ApiUserForm, InviteForm, RoleForm
 from portal.feedback import service_error_text
 from portal.models import Member
 from portal.roles import API_ROLE_DESCRIPTIONS
 from portal.service import ServiceBadRequest, ServiceError
-from vakt_format import norwegian as no
 
 ADMIN = Member.Role.ADMIN
-AUDIT_PAGE_SIZE = 50
-# The audit filter's groups, by the service's action keys.
-AUDIT_GROUPS = {
-    "cases": ("Case reviews and assignments", "screening_case.review,screening_case.assign"),
-    "monitoring": ("Monitoring decisions, removals and record holds",
-                   "entity_monitoring.decide,entity_monitoring.remove,screening_records.delete,"
-                   "records_hold.place,records_hold.release_request,records_hold.release,records_hold.keep"),
-    "setup": ("Screening setup", ",".join(f"screening_config.{a}" for a in (
-        "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
-    "batches": ("Batch screening", "screening_batch.create,screening_batch.delete"),
-    "persons": ("Customer persons", ",".join(f"customer_person.{a}" for a in (
-        "create", "update", "national_id_add", "national_id_remove", "location_add", "location_remove"))),
-    "watchlists": ("Watchlists", "watchlist.create,watchlist.rename,watchlist.delete,watchlist.companies_add,watchlist.companies_remove"),
-    "api_users": ("API users", "api_user.create,api_user.roles_change,api_user.secret_rotate,api_user.deactivate"),
-    "members": ("Members", "app_membership.invite,app_membership.deactivate,app_membership.reactivate"),
-}
-
-
 def _admin_client(request):
     return client_for_member(request.member).organisation_admin
 
@@ -70,7 +47,7 @@ def _form_errors_from(form, exc: ServiceBadRequest, fields: dict[str, str]) -> N
 @member_required(ADMIN)
 def member_invite(request):
     """A dashboard login, its Member, and the person in the service (one-time password shown once)."""
-    form = InviteForm(request.POST or None)
+    form = InviteForm(request.POST or None, organisation=request.member.organisation)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -138,6 +115,60 @@ def member_deactivate(request, member_uuid: uuid.UUID):
         f"{target.user.get_username()} is deactivated: they can no longer sign in, review, decide or be assigned cases.",
     )
     return redirect("members")
+
+
+@member_required(ADMIN)
+def member_reactivate(request, member_uuid: uuid.UUID):
+    """A deactivated member signs in again, with their dashboard role and password as they were:
+    the service first (where the audit log records it), then the login."""
+    target = _member_of_organisation(request, member_uuid)
+    if target.user.is_active:
+        messages.info(request, f"{target.user.get_username()} is already active.")
+        return redirect("members")
+    if request.method != "POST":
+        return render(request, "portal/admin_confirm.html", {"action": "member_reactivate", "target": target})
+    if target.app_membership_uuid:
+        try:
+            _admin_client(request).member_set_active(target.app_membership_uuid, active=True)
+        except ServiceError as exc:
+            messages.error(request, f"{target.user.get_username()} was not reactivated. {service_error_text(exc)}")
+            return redirect("members")
+    target.user.is_active = True
+    target.user.save(update_fields=["is_active"])
+    messages.success(
+        request,
+        f"{target.user.get_username()} is active again as {target.get_role_display().lower()}: they sign in with their "
+        "password as it was. If they lost it, give them a new one-time password.",
+    )
+    return redirect("members")
+
+
+@member_required(ADMIN)
+def member_password(request, member_uuid: uuid.UUID):
+    """A new one-time password for an active member who lost theirs (shown once, `no-store`); their
+    sessions elsewhere end (a login's sessions hold its password's hash). Recorded in the service's
+    audit log first: without that record nothing changes."""
+    target = _member_of_organisation(request, member_uuid)
+    if target == request.member:
+        messages.error(request, "Change your own password in your account, not here: ask another admin if you lost it.")
+        return redirect("members")
+    if not target.user.is_active:
+        messages.error(request, f"{target.user.get_username()} is deactivated: reactivate them first.")
+        return redirect("members")
+    if request.method != "POST":
+        return render(request, "portal/admin_confirm.html", {"action": "member_password", "target": target})
+    if target.app_membership_uuid:
+        try:
+            _admin_client(request).member_password_reset(target.app_membership_uuid)
+        except ServiceError as exc:
+            messages.error(request, f"{target.user.get_username()}'s password was not changed. {service_error_text(exc)}")
+            return redirect("members")
+    password = secrets.token_urlsafe(12)
+    target.user.set_password(password)
+    target.user.save(update_fields=["password"])
+    response = render(request, "portal/member_invited.html", {"invited": target, "password": password, "reset": True})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # --- API users --------------------------------------------------------------------------------------
@@ -231,95 +262,3 @@ def api_user_deactivate(request, api_user_uuid: uuid.UUID):
         return redirect("api-users")
     messages.success(request, f"“{api_user.name}” is deactivated: its secrets and tokens no longer work.")
     return redirect("api-users")
-
-
-# --- audit log --------------------------------------------------------------------------------------
-
-
-def _object_url(event) -> str | None:
-    """The dashboard page of an audited object, where one exists."""
-    if event.object_uuid is None or event.redacted_at:  # a redacted record's object is gone
-        return None
-    candidates = {
-        "watchlist": ("watchlists:detail", [event.object_uuid]),
-        "screening_case": ("screening:case", [event.object_uuid]),
-        "screening_config": ("screening:setup", []),
-        "screening_batch": ("screening:batch", [event.object_uuid]),
-        "api_user": ("api-users", []),
-        "app_membership": ("members", []),
-    }
-    if event.object_type not in candidates or event.action_key == "watchlist.delete":
-        return None
-    name, args = candidates[event.object_type]
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:  # that page does not exist (yet) in this dashboard
-        return None
-
-
-@never_cache
-@member_required(ADMIN)
-def audit(request):
-    """Who did what, newest first, filtered by kind and days (kept in the URL)."""
-    filters = _audit_filters(request)
-    try:
-        page_number = max(1, int(request.GET.get("page", "1")))
-    except ValueError:
-        page_number = 1
-    page, error = None, None
-    if filters["valid"]:
-        try:
-            page = _admin_client(request).audit_events(
-                limit=AUDIT_PAGE_SIZE, offset=(page_number - 1) * AUDIT_PAGE_SIZE, **filters["service"]
-            )
-        except ServiceError as exc:
-            error = service_error_text(exc)
-    rows = [{"event": e, "url": _object_url(e), "changes": audit_changes(e)} for e in (page.events if page else ())]
-    context = {
-        "rows": rows,
-        "page": page,
-        "page_number": page_number,
-        "kind": filters["kind"],
-        "form": filters["form"],
-        "query": filters["query"],
-        "groups": [(key, label) for key, (label, _) in AUDIT_GROUPS.items()],
-        "service_error": error,
-    }
-    return render(request, "portal/audit.html", context, status=200 if filters["valid"] else 400)
-
-
-@never_cache
-@member_required(ADMIN)
-def audit_export(request):
-    """Every record the audit page's filter selects, as a CSV file."""
-    filters = _audit_filters(request)
-    back = f"{reverse('audit')}?{request.GET.urlencode()}" if request.GET else reverse("audit")
-    if not filters["valid"]:
-        return redirect(back)  # the page says what is wrong with the days
-    parts = [slugify(request.member.organisation.name), filters["kind"]] + [
-        day.isoformat() for day in (filters["service"]["created_from"], filters["service"]["created_to"]) if day
-    ]
-    filename = f"audit-log-{'-'.join(p for p in parts if p)}-{timezone.localdate().isoformat()}.csv"
-    try:
-        return audit_csv_response(admin_client=_admin_client(request), filename=filename, **filters["service"])
-    except ServiceError as exc:
-        messages.error(request, f"The audit log could not be downloaded: {service_error_text(exc)}")
-        return redirect(back)
-
-
-def _audit_filters(request) -> dict:
-    """The audit filter from the URL: the form (for its errors), the kind, the service's filters and
-    the query the page's links keep (pages, kinds, the download)."""
-    form = AuditFilterForm(request.GET)
-    valid = form.is_valid()
-    data = form.cleaned_data if valid else {}
-    kind = data.get("kind", "") if data.get("kind", "") in AUDIT_GROUPS else ""
-    start, end = data.get("created_from"), data.get("created_to")
-    query = {key: value for key, value in (("from", start), ("to", end)) if value}
-    return {
-        "form": form,
-        "valid": valid,
-        "kind": kind,
-        "query": "&".join(f"created_{key}={no.day(day)}" for key, day in query.items()),
-        "service": {"action_key": AUDIT_GROUPS[kind][1] if kind else "", "created_from": start, "created_to": end},
-    }

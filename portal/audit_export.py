@@ -10,8 +10,8 @@ import json
 
 from django.http import StreamingHttpResponse
 
+from portal.audit_fields import audit_changes, field_label, masked_national_ids
 from portal.csv_export import csv_response, moment_cell, records_paged
-from portal.formatting import key_words, recorded_text
 from portal.service.organisation import AuditEvent
 
 COLUMNS = (
@@ -20,13 +20,12 @@ COLUMNS = (
 )
 
 
-def audit_csv_response(*, admin_client, filename: str, action_key: str, created_from, created_to) -> StreamingHttpResponse:
-    """Raises the service's error when its first page cannot be read."""
+def audit_csv_response(*, admin_client, filename: str, **filters) -> StreamingHttpResponse:
+    """`filters`: the audit page's (admin_client.audit_events'). Raises the service's error when its
+    first page cannot be read."""
 
     def page_at(offset: int, limit: int):
-        page = admin_client.audit_events(
-            limit=limit, offset=offset, action_key=action_key, created_from=created_from, created_to=created_to
-        )
+        page = admin_client.audit_events(limit=limit, offset=offset, **filters)
         return page.events, page.has_more
 
     events = records_paged(page_at, key=lambda event: event.uuid, what="Audit")
@@ -50,32 +49,22 @@ def _row(event: AuditEvent) -> list:
     ]
 
 
-def audit_changes(event: AuditEvent) -> list[dict]:
-    """The fields a record names, leaving out those an update kept as they were (none once
-    redacted: their values went with the data they were about)."""
-    if event.redacted_at:
-        return []
-    before, after = event.before or {}, event.after or {}
-    keys = list(dict.fromkeys([*before, *after]))
-    changed = [key for key in keys if not (event.before and event.after and before.get(key) == after.get(key))]
-    return [{"key": key, "before": before.get(key), "after": after.get(key)} for key in changed]
-
-
 def _change_text(change: dict) -> str:
-    before, after, field = change["before"], change["after"], key_words(change["key"])
+    before, after, field = change["before"], change["after"], change["label"]
     if before is not None and after is not None:
-        return f"{field}: {recorded_text(before)} → {recorded_text(after)}"
+        return f"{field}: {before} → {after}"
     if after is not None:
-        return f"{field}: {recorded_text(after)}"
-    return f"{field}: removed {recorded_text(before)}"
+        return f"{field}: {after}"
+    return f"{field}: removed {before}"
 
 
 def _json(value) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    # As recorded, but a national id typed into a reason or comment masked as on the page.
+    return "" if value is None else masked_national_ids(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
 def _redaction_text(event: AuditEvent) -> str:
     if not event.redacted_at:
         return ""
-    fields = ", ".join(key_words(key) for key in dict.fromkeys([*(event.before or {}), *(event.after or {})]))
+    fields = ", ".join(field_label(key) for key in dict.fromkeys([*(event.before or {}), *(event.after or {})]))
     return f"Values deleted {moment_cell(event.redacted_at)}, with the data they were about" + (f" ({fields})" if fields else "")

@@ -107,6 +107,11 @@ class AuditEvent:
     after: dict | None
     at: datetime | None
     redacted_at: datetime | None = None  # its label and values deleted with the data they were about
+    # Where the object is seen while it exists (a hold: its subject), from the service; None once gone.
+    subject_type: str = ""
+    subject_uuid: UUID | None = None
+    actor_app_membership_uuid: UUID | None = None
+    actor_api_user_uuid: UUID | None = None
 
     @classmethod
     def from_json(cls, data: dict) -> AuditEvent:
@@ -123,6 +128,10 @@ class AuditEvent:
             after=data.get("after"),
             at=moment(data.get("created_timestamp")),
             redacted_at=moment(data.get("redacted_timestamp")),
+            subject_type=data.get("subject_type") or "",
+            subject_uuid=uuid_or_none(data.get("subject_uuid")),
+            actor_app_membership_uuid=uuid_or_none(data.get("actor_app_membership_uuid")),
+            actor_api_user_uuid=uuid_or_none(data.get("actor_api_user_uuid")),
         )
 
 
@@ -150,6 +159,11 @@ class OrganisationAdminArea(Area):
         path = f"{self._base()}/app-membership/{path_segment(member_uuid)}"
         return AppMember.from_json(self.client.patch("analysis", path, json={"active_flag": active, **self.acting_body()}))
 
+    def member_password_reset(self, member_uuid) -> AppMember:
+        """Records in the service's audit log that the admin gave the member a new one-time password."""
+        path = f"{self._base()}/app-membership/{path_segment(member_uuid)}/password-reset"
+        return AppMember.from_json(self.client.post("analysis", path, json=self.acting_body()))
+
     def api_users(self) -> list[ApiUser]:
         return [ApiUser.from_json(u) for u in self.client.paginate("analysis", f"{self._base()}/api-user", limit=1000)]
 
@@ -175,6 +189,8 @@ class OrganisationAdminArea(Area):
         limit: int = 50,
         offset: int = 0,
         action_key: str = "",
+        actor_app_membership_uuid=None,
+        actor_api_user_uuid=None,
         object_uuid=None,
         created_from: date | None = None,
         created_to: date | None = None,
@@ -184,6 +200,8 @@ class OrganisationAdminArea(Area):
             "limit": limit,
             "offset": offset,
             "action_key": action_key or None,
+            "actor_app_membership_uuid": actor_app_membership_uuid,
+            "actor_api_user_uuid": actor_api_user_uuid,
             "object_uuid": object_uuid,
             "created_from": created_from.isoformat() if created_from else None,
             "created_to": created_to.isoformat() if created_to else None,

@@ -42,7 +42,7 @@ def test_it_downloads_the_filtered_records_as_csv_with_formulas_made_harmless(ad
     rows = _csv(response)
     assert [r["On"] for r in rows] == ["Kunder på Ålesund", "'=HYPERLINK(\"http://evil\")"]
     assert {r["What"] for r in rows} == {"Created a watchlist"} and {r["Who"] for r in rows} == {"ada@example.com"}
-    assert rows[0]["Change"] == "Watchlist name: Kunder på Ålesund"
+    assert rows[0]["Change"] == "Watchlist: Kunder på Ålesund"
     assert '"watchlist_name": "Kunder på Ålesund"' in rows[0]["After (JSON)"]
     everything = _csv(client.get("/members/audit/export.csv"))
     assert [r["What"] for r in everything] == ["Invited a member", "Created a watchlist", "Created a watchlist", "Created an API user"]
