@@ -75,3 +75,43 @@ def test_an_officer_gets_the_403_page_for_admin_pages(page, transactional_db):
 
     assert response.status == 403
     expect(page.get_by_test_id("error-403")).to_contain_text("You cannot open this page")
+
+
+def test_an_admin_gives_a_new_password_reactivates_and_reads_one_members_history(page, transactional_db, shots):
+    admin = make_member("Nordbank ASA", "ada", role=Member.Role.ADMIN)
+    kari = add_member(admin, "kari", Member.Role.OFFICER)
+    otto = add_member(admin, "otto", Member.Role.VIEWER)
+    admin.client().post(f"/members/{otto.member.uuid}/deactivate/")
+    kari.client().post("/watchlists/", {"watchlist_name": "Karis kunder"})
+    page.set_viewport_size({"width": 1400, "height": 900})
+    log_in(page, admin)
+    page.goto("/members/")
+    card = page.get_by_test_id("role-card")
+    cut = card.evaluate("c => [...c.querySelectorAll('.table-responsive')].some(t => t.scrollWidth > t.clientWidth + 1)")
+    assert not cut, "the role card's table is cut at 1400 px"
+    page.screenshot(path=str(shots / "org-members-1400.png"), full_page=True)
+
+    row = page.get_by_test_id("member-row").filter(has_text="kari")
+    row.get_by_test_id("member-password").click()
+    page.get_by_role("button", name="Give a new password").click()
+    expect(page.get_by_test_id("invited")).to_contain_text("A new one-time password for")
+    page.get_by_role("link", name="Back to members").click()
+    page.get_by_test_id("member-row").filter(has_text="otto").get_by_test_id("member-reactivate").click()
+    page.get_by_role("button", name="Reactivate").click()
+    expect(page.locator(".alert-success")).to_contain_text("otto is active again as viewer")
+
+    page.get_by_test_id("member-row").filter(has_text="kari").get_by_test_id("member-history").click()
+    rows = page.get_by_test_id("audit-row")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_contain_text("Created a watchlist")
+    rows.nth(0).get_by_test_id("audit-about").click()
+    expect(page.get_by_test_id("audit-subject")).to_contain_text("Everything recorded about Karis kunder")
+    page.goto("/members/audit/")
+    expect(page.get_by_test_id("audit-row").nth(0)).to_contain_text("Reactivated a member")
+    expect(page.get_by_test_id("audit-row").nth(1)).to_contain_text("Gave a member a new one-time password")
+    page.screenshot(path=str(shots / "org-audit-1400.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(shots / "org-audit-390.png"), full_page=True)
+    page.goto("/members/")
+    page.screenshot(path=str(shots / "org-members-390.png"), full_page=True)
+    assert list(page.js_errors) == []
