@@ -57,7 +57,7 @@ def test_it_asks_before_deleting_and_says_what_goes(admin, job, settings):
 
     assert "Delete “week 48.csv” and its result?" in confirm
     assert "the 2 names screened are deleted" in confirm and "the audit log records that you deleted it" in confirm
-    assert len(_files(settings, job)) == 3  # nothing deleted by looking
+    assert len(_files(settings, job)) == 2  # nothing deleted by looking (the file and the JSON result)
 
 
 def test_it_deletes_the_file_and_lists_the_job_as_deleted(admin, job, settings):
