@@ -81,3 +81,19 @@ def test_another_organisations_member_or_subject_is_refused_or_empty(db):
 
     status, garbled = _get(admin.client(), object_uuid="not-an-id")
     assert status == 400 and "Not an id" in garbled
+
+
+def test_a_customer_persons_page_links_an_admin_to_its_history(db):
+    from tests.screening.setup_helpers import org_make
+    from tests.service.screening.helpers import config_make, customer_person_make
+
+    org = org_make("Nordbank ASA", "ingrid")
+    kari = customer_person_make(org.api, config_make(org.api)["uuid"], full_name="Kari Nordmann")["uuid"]
+    admin = org.admin.client()
+
+    person = admin.get(f"/screening/customer-persons/{kari}/").content.decode()
+    assert f'href="/members/audit/?object_uuid={kari}" data-testid="person-history">History in the audit log</a>' in person
+    status, history = _get(admin, object_uuid=kari)
+    assert status == 200 and "Added a customer person" in history and "Everything recorded about" in history
+    officer = org.member("otto", Member.Role.OFFICER).get(f"/screening/customer-persons/{kari}/").content.decode()
+    assert "person-history" not in officer
