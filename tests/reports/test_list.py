@@ -162,3 +162,30 @@ def test_an_ownership_report_kept_with_credit_check_before_the_rule_is_shown_to_
 
     assert f"file_session_uuid={ownership.file_session_uuid}" in page
     assert viewer.get(f"/reports/{profile.uuid}/row/").status_code == 404
+
+
+def test_while_the_service_does_not_say_which_roles_change_a_type_a_report_kept_with_a_role_stays_hidden(
+        member, company, django_capture_on_commit_callbacks, monkeypatch):
+    # The dashboard keeps no copy of the rule: without the service's report types, a viewer sees no report
+    # an officer kept with credit_check, an ownership report included (closed rather than open by mistake).
+    from django.core.cache import cache
+
+    from portal.models import Member
+    from portal.service import ServiceError
+    from portal.service.reports import ReportsArea
+    from tests.portal.conftest import add_member
+
+    with django_capture_on_commit_callbacks(execute=True):
+        ownership = report_order(member=member.member, company_uuid=company.uuid, report_type="ownership_report")[0]
+    ReportDownload.objects.update(role_keys="credit_check")  # kept before the rule
+    viewer = add_member(member, "vilde", Member.Role.VIEWER).client()
+    cache.clear()
+
+    def unavailable(self):
+        raise ServiceError(503, "unavailable", "The service is restarting.")
+
+    monkeypatch.setattr(ReportsArea, "types", unavailable)
+
+    assert viewer.get(f"/reports/{ownership.uuid}/row/").status_code == 404
+    monkeypatch.undo()
+    assert viewer.get(f"/reports/{ownership.uuid}/row/").status_code == 200
