@@ -33,7 +33,7 @@ def downloads_visible_to(member: Member) -> QuerySet[ReportDownload]:
     file and shows no content, so everyone sees it and why it failed (also once nobody's calls carry the role)."""
     downloads = ReportDownload.objects.filter(organisation=member.organisation)
     held = set(member_api_role_keys(member))
-    kept_with = {role for keys in downloads.values_list("role_keys", flat=True).distinct() for role in keys.split(",") if role}
+    kept_with = {role for keys in downloads.order_by().values_list("role_keys", flat=True).distinct() for role in keys.split(",") if role}
     lacking = sorted(kept_with - held)
     by_type = content_roles_by_type(member) if lacking else {}
     for role in lacking:
