@@ -95,6 +95,9 @@ class CustomerPerson(models.Model):
     full_name = models.CharField(max_length=300)
     birth_date = models.DateField(null=True, blank=True)
     gender = models.ForeignKey(Gender, on_delete=models.PROTECT, null=True, blank=True)
+    # Extension: ISO 3166-1 alpha-2 codes, upper case, each once; the engine weighs them as a name
+    # check's nationality (an empty list: not known).
+    nationalities = models.JSONField(default=list, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 

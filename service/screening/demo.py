@@ -10,7 +10,7 @@ companies and screens them at once (screening_run.monitorings_screen), so open c
 when the server starts, while the others wait for approval. A file of new customers (two
 listed persons, the listed company, three Norwegians) is screened as a batch job. Three private
 customers are customer persons: a PEP as a bank would spell them and a Norwegian with a national
-id and an address, both screened, and one more waiting for approval.
+id and an address, both screened with their nationality, and one more waiting for approval.
 
 Idempotent: companies are found by organisation number, persons and customer persons by name
 and birth date,
@@ -82,6 +82,7 @@ class PrivateCustomer:
     approve: bool
     national_id: str = ""
     postal_place: str = ""
+    nationalities: tuple[str, ...] = ()
 
 
 @dataclass
@@ -184,11 +185,12 @@ def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
     if ofac_company:
         plan.append(DemoCompany(ofac_company.name, True, [(n[3], 100)], [(n[3], "board_chair")], own_name_listed=True))
     private = [
-        PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo"),
-        PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø"),
+        PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo", ("NO",)),
+        PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø", nationalities=("NO",)),
     ]
-    if pep_private:
-        private.insert(0, PrivateCustomer(pep_private.full_name, pep_private.birth_date, True))
+    if pep_private:  # with the nationality the list gives (demo_names found the spelling with it)
+        nationality = (pep_private.nationality.upper(),) if pep_private.nationality else ()
+        private.insert(0, PrivateCustomer(pep_private.full_name, pep_private.birth_date, True, nationalities=nationality))
     listed = [p.full_name for p in (un_owner, ofac_owner, pep_chair, un_pending, ofac_pending, pep_private) if p]
     listed += [ofac_company.name] if ofac_company else []
     # A slot whose list gave no person keeps the company with its Norwegian owners only.
@@ -306,7 +308,8 @@ def _private_customers_ensure(config: ScreeningConfig, private: list[PrivateCust
             continue
         with transaction.atomic():
             person = person_services.customer_person_create(
-                config=config, full_name=customer.full_name, birth_date=customer.birth_date, gender=None
+                config=config, full_name=customer.full_name, birth_date=customer.birth_date, gender=None,
+                nationalities=customer.nationalities,
             )
             if customer.national_id:
                 person_services.customer_person_national_id_add(

@@ -4,6 +4,7 @@ national ids also need `person_national_identification`, to write and to read th
 from __future__ import annotations
 
 import uuid
+from datetime import date
 
 from django.http import HttpRequest
 from ninja import Query, Router, Status
@@ -14,6 +15,7 @@ from service.pagination import PageQuery
 from service.screening import person_schemas as s
 from service.screening import person_selectors as selectors
 from service.screening import person_services as services
+from service.screening.person_national_ids import birth_date_disagrees, national_id_compact
 from service.screening.access import EXTENSION, NATIONAL_ID, aml_principal
 from service.screening.config_api import acting, config_of, same_as_path
 
@@ -24,19 +26,28 @@ class CustomerPersonQuery(PageQuery):
     name_contains: str | None = None
     national_identification_schema: str | None = None
     national_identification_number: str | None = None
+    check_birth_date: date | None = None
 
     def national_id(self, request: HttpRequest) -> tuple[str, str] | None:
         """(schema, compact number) to look a person up by, or None. Needs the national-id role: whoever
-        may not read numbers may not find out who has one either."""
+        may not read numbers may not find out who has one either. With `check_birth_date`, a number of
+        someone born on another day is refused as an add to a person born then would be."""
         schema, number = self.national_identification_schema, self.national_identification_number
         if schema is None and number is None:
+            if self.check_birth_date is not None:
+                raise bad_field(["query", "check_birth_date"], "give it with a national id's schema and number")
             return None
         request.auth.require("aml", NATIONAL_ID)
         if not schema or not number:
             missing = "national_identification_number" if schema else "national_identification_schema"
             raise bad_field(["query", missing], "give the schema and the number together")
+        if why := services.birth_date_problem(self.check_birth_date):
+            raise bad_field(["query", "check_birth_date"], why)
         schema = schema.strip().upper()
-        return schema, services.national_id_compact(schema=schema, number=number, where="query")
+        compact = national_id_compact(schema=schema, number=number, where="query")
+        if why := birth_date_disagrees(schema=schema, compact=compact, birth_date=self.check_birth_date):
+            raise bad_field(["query", "national_identification_number"], why, code="birth_date_disagrees")
+        return schema, compact
 
 
 def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
@@ -52,7 +63,8 @@ def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
     summary="Create a customer person",
     description=(
         "A person screened without a company. Never screened automatically (rule 4): create an entity "
-        "monitoring with an approving decision for it. `birth_date` may not be in the future."
+        "monitoring with an approving decision for it. `birth_date` may not be in the future. Extension: "
+        "`nationalities`, countries' two letters, weighed by screening as a name check's nationality."
     ),
 )
 def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUID, payload: s.CustomerPersonIn):
@@ -63,7 +75,7 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
         gender = selectors.gender_get(gender_uuid=payload.gender_uuid, loc=["body", "gender_uuid"])
     person = services.customer_person_create(
         config=config, full_name=payload.full_name, birth_date=payload.birth_date, gender=gender,
-        actor=acting(request, payload.app_membership_uuid),
+        nationalities=payload.nationalities or [], actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.customer_person_out(person))
 
@@ -75,7 +87,9 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
     description=(
         "Sorted by name, each with its monitoring's status; `name_contains` keeps those whose name contains the text (any case; runs of "
         "spaces are one; at most 200 characters); `national_identification_schema` with `national_identification_number` "
-        "(checked as when added; needs the `person_national_identification` role) the person who has that number, if any; "
+        "(checked as when added; needs the `person_national_identification` role) the person who has that number, if any, "
+        "and with `check_birth_date` a number of someone born on another day is a 400 as when added to a person born then "
+        "(code `birth_date_disagrees`; it filters nothing); "
         "`limit` (default 100, at most 1000) and `offset` as in rule 6: the end is reached when fewer than `limit` come back."
     ),
     openapi_extra=EXTENSION,
@@ -107,10 +121,13 @@ def customer_person_detail(request: HttpRequest, customer_person_uuid: uuid.UUID
 @router.patch(
     "/customer-person/{customer_person_uuid}",
     response=s.CustomerPersonOut,
-    summary="Extension: correct a customer person's name, birth date or gender",
+    summary="Extension: correct a customer person's name, birth date, gender or nationalities",
     description=(
-        "Send only the fields to change (`full_name`, `birth_date`, `gender_uuid`; a null birth date or "
-        "gender clears it); sending none of them is a 400. A change of what screening compares screens the "
+        "Send only the fields to change (`full_name`, `birth_date`, `gender_uuid`, `nationalities`; a null birth "
+        "date or gender clears it, as a null or empty list does the nationalities); sending none of them is a 400. "
+        "A birth date that disagrees with a national id recorded for the person is a 400 naming `birth_date` "
+        "(code `birth_date_disagrees`; the number is named, masked, only with the `person_national_identification` role). "
+        "A change of what screening compares screens the "
         "person again at once under every monitoring that screens them; cases raised on the old details stay."
     ),
     openapi_extra=EXTENSION,
@@ -128,10 +145,15 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
     if "gender_uuid" in sent:
         loc = ["body", "gender_uuid"]
         changes["gender"] = None if sent["gender_uuid"] is None else selectors.gender_get(gender_uuid=sent["gender_uuid"], loc=loc)
+    if "nationalities" in sent:
+        changes["nationalities"] = sent["nationalities"] or []
     if not changes:
-        raise bad_field(["body"], "send at least one of full_name, birth_date and gender_uuid")
+        raise bad_field(["body"], "send at least one of full_name, birth_date, gender_uuid and nationalities")
     actor = acting(request, payload.app_membership_uuid)
-    return s.customer_person_out(services.customer_person_update(person=person, changes=changes, actor=actor))
+    corrected = services.customer_person_update(
+        person=person, changes=changes, actor=actor, national_ids_shown=request.auth.has_role(NATIONAL_ID)
+    )
+    return s.customer_person_out(corrected)
 
 
 @router.post(
@@ -140,7 +162,10 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
     summary="Add a national identification number",
     description=(
         "Needs the `person_national_identification` role besides `aml`. NO (fødselsnummer or D-number), "
-        "SE (personnummer) and DK (CPR) numbers are checked, check digits included; a number recorded twice "
+        "SE (personnummer or samordningsnummer) and DK (CPR) numbers are checked, check digits included, each refusal "
+        "saying what is wrong in plain words. A number of someone born on another day than the person is a 400 "
+        "(`birth_date_disagrees`); a person without a birth date takes the number's (screened again as a "
+        "correction is). A number recorded twice "
         "for the person is a 400 (`already_recorded`), and so is one already recorded for another customer person of "
         "the config (`recorded_for_another_person`, naming that person)."
     ),

@@ -18,6 +18,14 @@ class CustomerPersonIn(Schema):
     birth_date: date | None = Field(None, description="YYYY-MM-DD; not in the future")
     screening_config_uuid: uuid.UUID | None = Field(None, description="When sent, must be the path's config")
     gender_uuid: uuid.UUID | None = None
+    nationalities: list[str] | None = Field(
+        None,
+        description=(
+            "Extension: the person's nationalities, countries' two letters (ISO 3166-1 alpha-2, e.g. NO), at most 10; "
+            "screening weighs them against a listed person's as a name check's nationality does"
+        ),
+        json_schema_extra={"x-vakt-extension": True},
+    )
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -29,6 +37,14 @@ class CustomerPersonPatch(Schema):
     full_name: str | None = Field(None, max_length=300)
     birth_date: date | None = Field(None, description="YYYY-MM-DD; not in the future; null clears it")
     gender_uuid: uuid.UUID | None = Field(None, description="null clears it")
+    nationalities: list[str] | None = Field(
+        None,
+        description=(
+            "Extension: the person's nationalities, countries' two letters (ISO 3166-1 alpha-2, e.g. NO), at most 10; an empty list or null clears them; "
+            "screening weighs them against a listed person's as a name check's nationality does"
+        ),
+        json_schema_extra={"x-vakt-extension": True},
+    )
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -41,6 +57,10 @@ class CustomerPersonOut(Schema):
     birth_date: date | None
     gender_uuid: uuid.UUID | None
     gender_key: str | None = Field(description="Extension: the gender's key")
+    nationalities: list[str] = Field(
+        description="Extension: the person's nationalities, upper case (ISO 3166-1 alpha-2); empty when not known",
+        json_schema_extra={"x-vakt-extension": True},
+    )
     create_timestamp: datetime
     app_url: str | None
 
@@ -92,6 +112,7 @@ def customer_person_out(person) -> dict:
         "birth_date": person.birth_date,
         "gender_uuid": person.gender_id,
         "gender_key": person.gender.key if person.gender else None,
+        "nationalities": list(person.nationalities),
         "create_timestamp": person.create_timestamp,
         "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/"),
     }

@@ -1,10 +1,12 @@
 """Writes of customer persons, their national identification numbers and locations.
 
-National ids are checked with python-stdnum (NO fødselsnummer, including D-numbers;
-SE personnummer; DK CPR) and stored in one form (compact; SE as its twelve digits), so the same number written
-with or without separators is one number. A number identifies one person: within a screening config
-it is recorded for one customer person only, so the same customer is not screened (and raised) twice.
-A person's birth date may not lie in the future.
+National ids are checked and kept in one spelling by person_national_ids. A number identifies one
+person: within a screening config it is recorded for one customer person only, so the same
+customer is not screened (and raised) twice. A number holds its holder's birth date, so a number
+and a birth date that disagree are refused, whichever of the two is written last (one of them is
+mistyped, and screening on a wrong birth date weakens the match); a person without a birth date
+takes the number's. A person's birth date may not lie in the future; nationalities are countries'
+two letters.
 """
 
 from __future__ import annotations
@@ -13,14 +15,17 @@ from datetime import date
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from stdnum.dk import cpr
-from stdnum.exceptions import ValidationError as StdnumError
-from stdnum.no import fodselsnummer
-from stdnum.se import personnummer
 
 from service.audit.services import Actor, audit_record
 from service.companies.models import GeoCountry
 from service.errors import BadRequest, bad_field, field_error
+from service.screening.person_national_ids import (
+    NATIONAL_ID_COUNTRIES,
+    birth_date_disagrees,
+    national_id_birth_date,
+    national_id_compact,
+    national_id_disagreement,
+)
 from service.screening.person_selectors import national_id_q
 from service.screening.models import (
     CustomerPerson,
@@ -32,75 +37,115 @@ from service.screening.models import (
 )
 from vakt_format.countries import country_code_known
 
-NATIONAL_ID_MODULES = {"NO": fodselsnummer, "SE": personnummer, "DK": cpr}
-# A national id's country when the caller names none: the schema's (created in the register when missing).
-NATIONAL_ID_COUNTRIES = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
-NATIONAL_ID_NAMES = {"NO": "Norwegian fødselsnummer or D-number", "SE": "Swedish personnummer", "DK": "Danish CPR number"}
+NATIONALITIES_MAX = 10
 
 
-def _details_check(details: dict) -> None:
-    """A customer person's name and birth date as given (either may be left out of `details`): a
-    blank name and a birth date in the future are one 400 naming each field."""
+def _details_check(details: dict) -> dict:
+    """A customer person's name, birth date and nationalities as given (any may be left out of
+    `details`), cleaned: the name with single spaces, the nationalities upper case, each once. A blank
+    name, a birth date in the future and a nationality that is not a country are one 400 naming each field."""
     errors = []
-    if "full_name" in details and not (details["full_name"] or "").strip():
-        errors.append(field_error(["body", "full_name"], "must not be blank"))
-    if details.get("birth_date") is not None and details["birth_date"] > timezone.localdate():
-        errors.append(field_error(["body", "birth_date"], "must not be in the future"))
+    details = dict(details)
+    if "full_name" in details:
+        if not (details["full_name"] or "").strip():
+            errors.append(field_error(["body", "full_name"], "must not be blank"))
+        details["full_name"] = " ".join((details["full_name"] or "").split())
+    if why := birth_date_problem(details.get("birth_date")):
+        errors.append(field_error(["body", "birth_date"], why))
+    if "nationalities" in details:
+        codes = list(dict.fromkeys(code.strip().upper() for code in details["nationalities"] or ()))
+        unknown = [code or "(blank)" for code in codes if not country_code_known(code)]
+        if unknown:
+            countries = f"{', '.join(unknown)} {'is not a country' if len(unknown) == 1 else 'are not countries'}"
+            errors.append(field_error(["body", "nationalities"], f"{countries}: give each country's two letters (ISO 3166-1 alpha-2), e.g. NO"))
+        elif len(codes) > NATIONALITIES_MAX:
+            errors.append(field_error(["body", "nationalities"], f"at most {NATIONALITIES_MAX} countries"))
+        details["nationalities"] = codes
     if errors:
         names = ", ".join(e["loc"][-1] for e in errors)
         raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
+    return details
+
+
+def birth_date_problem(birth_date: date | None) -> str | None:
+    """What is wrong with a birth date given for a person (None: nothing, or none given)."""
+    if birth_date is not None and birth_date > timezone.localdate():
+        return "must not be in the future"
+    return None
 
 
 def customer_person_create(
-    *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None, actor: Actor | None = None
+    *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None,
+    nationalities: list[str] | tuple[str, ...] = (), actor: Actor | None = None,
 ) -> CustomerPerson:
-    _details_check({"full_name": full_name, "birth_date": birth_date})
+    details = _details_check({"full_name": full_name, "birth_date": birth_date, "nationalities": nationalities})
     with transaction.atomic():
         person = CustomerPerson.objects.create(
-            screening_config=config, full_name=" ".join(full_name.split()), birth_date=birth_date, gender=gender
+            screening_config=config, full_name=details["full_name"], birth_date=birth_date, gender=gender,
+            nationalities=details["nationalities"],
         )
-        _audit(person, actor, "customer_person.create", {"full_name": person.full_name, "birth_date": str(birth_date or "")})
+        after = {"full_name": person.full_name, "birth_date": str(birth_date or "")}
+        if person.nationalities:
+            after["nationalities"] = person.nationalities
+        _audit(person, actor, "customer_person.create", after)
     return person
 
 
 # What a correction may change: exactly what screening compares of a customer person.
-CORRECTABLE_FIELDS = ("full_name", "birth_date", "gender")
+CORRECTABLE_FIELDS = ("full_name", "birth_date", "gender", "nationalities")
 
 
-def customer_person_update(*, person: CustomerPerson, changes: dict, actor: Actor | None = None) -> CustomerPerson:
-    """Corrects a customer person's name, birth date or gender (`changes` holds only the fields
-    sent; a birth date or gender of None clears it). The row is locked and changed as it is now,
-    so a correction committed meanwhile is neither undone nor missing from the audit log's before.
+def customer_person_update(
+    *, person: CustomerPerson, changes: dict, actor: Actor | None = None, national_ids_shown: bool = False
+) -> CustomerPerson:
+    """Corrects a customer person's name, birth date, gender or nationalities (`changes` holds only the
+    fields sent; a birth date or gender of None clears it, as an empty list does the nationalities).
+    The row is locked and changed as it is now, so a correction committed meanwhile is neither undone
+    nor missing from the audit log's before.
+
+    A birth date that disagrees with a national id recorded for the person is refused (a 400 naming
+    `birth_date`; it names the number only when `national_ids_shown`: the caller may read them).
 
     A correction changes what screening compares, so every monitoring that screens the person is
     screened again on commit (with the new details, against every current list). Cases raised on
     the old details stay for the reviewers; their explanation keeps the name that was compared."""
-    from service.screening.monitoring_selectors import screened_q
-    from service.screening.monitoring_services import monitorings_rescreen
-
     unknown = set(changes) - set(CORRECTABLE_FIELDS)
     if unknown:
         raise ValueError(f"not correctable: {sorted(unknown)}")
-    _details_check(changes)
-    if "full_name" in changes:
-        changes = {**changes, "full_name": " ".join(changes["full_name"].split())}
+    changes = _details_check(changes)
     with transaction.atomic():
         person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
-        before = _correctable_state(person)
-        for field, value in changes.items():
-            setattr(person, field, value)
-        after = _correctable_state(person)
-        changed = [key for key in after if after[key] != before[key]]
-        if changed:
-            person.save(update_fields=[*changes, "update_timestamp"])
-            _audit(
-                person, actor, "customer_person.update",
-                after={k: after[k] for k in changed}, before={k: before[k] for k in changed},
-            )
-            monitorings = list(person.entity_monitorings.filter(screened_q()).values_list("uuid", flat=True))
-            if monitorings:
-                monitorings_rescreen(monitoring_uuids=monitorings)
+        if changes.get("birth_date") is not None and changes["birth_date"] != person.birth_date:
+            for row in person.national_identifications.order_by("create_timestamp", "uuid"):
+                schema, number = row.national_identification_schema, row.national_identification_number
+                if why := national_id_disagreement(schema=schema, compact=number, birth_date=changes["birth_date"],
+                                                   shown=national_ids_shown):
+                    raise bad_field(["body", "birth_date"], why, code="birth_date_disagrees")
+        _details_save(person, changes, actor)
     return person
+
+
+def _details_save(person: CustomerPerson, changes: dict, actor: Actor | None) -> None:
+    """Sets the details of a locked person, records what changed (before and after) and screens the
+    person again under every monitoring that screens them, when anything did."""
+    from service.screening.monitoring_selectors import screened_q
+    from service.screening.monitoring_services import monitorings_rescreen
+
+    before = _correctable_state(person)
+    for field, value in changes.items():
+        setattr(person, field, value)
+    after = _correctable_state(person)
+    changed = [key for key in after if after[key] != before[key]]
+    if not changed:
+        return
+    person.save(update_fields=[*changes, "update_timestamp"])
+    _audit(
+        person, actor, "customer_person.update",
+        after={k: after[k] for k in changed}, before={k: before[k] for k in changed},
+    )
+    monitorings = list(person.entity_monitorings.filter(screened_q()).values_list("uuid", flat=True))
+    if monitorings:
+        monitorings_rescreen(monitoring_uuids=monitorings)
 
 
 def _correctable_state(person: CustomerPerson) -> dict:
@@ -108,6 +153,7 @@ def _correctable_state(person: CustomerPerson) -> dict:
         "full_name": person.full_name,
         "birth_date": str(person.birth_date or ""),
         "gender": person.gender.key if person.gender_id else "",
+        "nationalities": list(person.nationalities),
     }
 
 
@@ -125,23 +171,12 @@ def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict
     )
 
 
-def national_id_compact(*, schema: str, number: str, where: str = "body") -> str:
-    """The compact number, or a 400 naming the field that is wrong (in the body, or the query)."""
-    module = NATIONAL_ID_MODULES.get(schema)
-    if module is None:
-        raise bad_field([where, "national_identification_schema"], "must be NO, SE or DK")
-    try:
-        valid = module.validate(number)
-        return _swedish_twelve_digits(valid) if schema == "SE" else valid
-    except StdnumError as exc:
-        raise bad_field(
-            [where, "national_identification_number"], f"not a valid {NATIONAL_ID_NAMES[schema]} ({exc})"
-        ) from None
-
-
 def customer_person_national_id_add(
     *, person: CustomerPerson, schema: str, number: str, geo_country: GeoCountry | None, actor: Actor | None = None
 ) -> CustomerPersonNationalIdentification:
+    """Records a checked number for the person. One whose birth date is not the person's is a 400
+    (`birth_date_disagrees`); a person without a birth date takes the number's (audited and screened
+    again as a correction is)."""
     schema = schema.strip().upper()
     compact = national_id_compact(schema=schema, number=number)
     country = geo_country or GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
@@ -154,6 +189,10 @@ def customer_person_national_id_add(
         with transaction.atomic():
             # One writer of the config's numbers at a time, so two people cannot both take one number.
             ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
+            # The birth date as it is now (a correction waits): the number must be of someone born then.
+            person = CustomerPerson.objects.select_for_update().select_related("screening_config", "gender").get(pk=person.pk)
+            if why := birth_date_disagrees(schema=schema, compact=compact, birth_date=person.birth_date):
+                raise bad_field(["body", "national_identification_number"], why, code="birth_date_disagrees")
             holder = (
                 CustomerPerson.objects.filter(national_id_q(schema, compact), screening_config_id=person.screening_config_id)
                 .exclude(pk=person.pk)
@@ -172,18 +211,11 @@ def customer_person_national_id_add(
                 geo_country=country,
             )
             _audit(person, actor, "customer_person.national_id_add", {"national_identification_schema": schema})
+            if person.birth_date is None:
+                _details_save(person, {"birth_date": national_id_birth_date(schema=schema, compact=compact)}, actor)
             return row
     except IntegrityError:
         raise duplicate from None
-
-
-def _swedish_twelve_digits(valid: str) -> str:
-    """A Swedish number is written with or without the century (and with - or + before the
-    last four); stored as its twelve digits, so every spelling is one number."""
-    digits = "".join(ch for ch in valid if ch.isdigit())
-    if len(digits) == 10:
-        digits = f"{personnummer.get_birth_date(valid).year // 100}{digits}"
-    return digits
 
 
 LOCATION_TEXT_FIELDS = (

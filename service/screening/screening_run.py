@@ -54,6 +54,7 @@ QUERY_FIELDS = (
     "customer_person__full_name",
     "customer_person__birth_date",
     "customer_person__gender__key",
+    "customer_person__nationalities",
 )
 
 
@@ -110,6 +111,7 @@ def entity_query(row: dict) -> PersonQuery:
     gender = row["customer_person__gender__key"]
     return PersonQuery(
         name=row["customer_person__full_name"], birth_date=birth_date,
+        nationalities=[code.lower() for code in row["customer_person__nationalities"] or ()],
         gender=gender if gender in ("male", "female") else None,
     )
 

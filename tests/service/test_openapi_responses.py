@@ -185,7 +185,7 @@ def _writes(walk: Walk, company) -> None:
     walk.result(r, "uuid", "customer_person_uuid")
     walk.call("patch", PERSON, body={"birth_date": "1966-03-14"})  # the name stays: the cases below need it
     r = walk.call("post", PERSON + "/customer-person-national-identification",
-                  body={"national_identification_schema": "NO", "national_identification_number": "15108695088"})
+                  body={"national_identification_schema": "NO", "national_identification_number": "14036600315"})  # born 14.03.1966
     walk.result(r, "uuid", "national_identification_uuid")
     r = walk.call("post", PERSON + "/customer-person-location", body={"postal_place": "Oslo", "country_code_two": "NO"})
     walk.result(r, "uuid", "customer_person_location_uuid")

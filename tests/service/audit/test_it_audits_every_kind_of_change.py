@@ -43,11 +43,11 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     # Monitoring, cases.
     monitoring = customer_person_screened(api, config["uuid"], UN_PERSON)
     person = monitoring["entity_monitoring"]["monitoring_customer_person_uuid"]
-    _ok(api.post(customer_person_url(person, "/customer-person-national-identification"),
-                 {"national_identification_schema": "NO", "national_identification_number": "15108695088", **acting},
+    _ok(patch(api, customer_person_url(person), {"birth_date": "1966-03-14", **acting}))
+    _ok(api.post(customer_person_url(person, "/customer-person-national-identification"),  # of someone born 14.03.1966
+                 {"national_identification_schema": "NO", "national_identification_number": "14036600315", **acting},
                  roles=["aml", "person_national_identification"]), 201)
     location = _ok(api.post(customer_person_url(person, "/customer-person-location"), {"postal_place": "Oslo", "country_code_two": "NO", **acting}, roles=AML), 201)
-    _ok(patch(api, customer_person_url(person), {"birth_date": "1966-03-14", **acting}))
     _ok(delete(api, customer_person_url(person, f"/customer-person-location/{location['uuid']}?app_membership_uuid={anna}")), 204)
     [national_id] = api.get(customer_person_url(person, "/customer-person-national-identification"), roles=["aml", "person_national_identification"]).json()
     _ok(delete(api, customer_person_url(person, f"/customer-person-national-identification/{national_id['uuid']}?app_membership_uuid={anna}"),

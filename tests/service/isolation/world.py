@@ -96,8 +96,9 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     w.ids["screening_config_watchlist_uuid"] = watch_link["uuid"]
     w.secrets |= {cfg, link["uuid"], watch_link["uuid"]}
 
+    # Born on the day its national id (below) holds: a number of someone born on another day is refused.
     person = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person",
-                        body={"full_name": f"Hemmelig {tag} Kundesen", "birth_date": "1971-02-03"}))
+                        body={"full_name": f"Hemmelig {tag} Kundesen", "birth_date": "1986-10-15"}))
     w.ids["customer_person_uuid"] = person["uuid"]
     national_id = _ok(w.call("post", f"{V1}/customer-person/{person['uuid']}/customer-person-national-identification",
                              body={"national_identification_schema": "NO", "national_identification_number": "15108695088"}))

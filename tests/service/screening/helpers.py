@@ -50,7 +50,8 @@ def monitoring_type_uuid(key: str = "other") -> str:
 
 
 def customer_person_make(caller, config_uuid, full_name: str = "Kari Nordmann", **fields) -> dict:
-    body = {"full_name": full_name, "birth_date": "1980-05-17", "gender_uuid": gender_uuid(), **fields}
+    # Born as the demo's Kari Nordmann, whose fødselsnummer (15108695088) the tests add.
+    body = {"full_name": full_name, "birth_date": "1986-10-15", "gender_uuid": gender_uuid(), **fields}
     response = caller.post(config_url(config_uuid, "/customer-person"), body, roles=AML)
     assert response.status_code == 201, response.json()
     return response.json()

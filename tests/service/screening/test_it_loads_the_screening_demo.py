@@ -78,6 +78,10 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     kari = caller.get(customer_person_url(customers["Kari Nordmann"]["uuid"]), roles=ALL_ROLES).json()
     assert [i["national_identification_number"] for i in kari["customer_person_national_identifications"]] == ["15108695088"]
     assert [loc["postal_place"] for loc in kari["customer_person_locations"]] == ["Oslo"]
+    assert kari["customer_person"]["nationalities"] == ["NO"]
+    # The PEP customer is screened with the list's nationality: the case's explanation weighs it.
+    assert customer_case["monitoring_customer_person"]["nationalities"]
+    assert customer_case["screening_case_match"]["explanation"]["nationality_adjustment"] > 0
     waiting = monitorings(caller, config["uuid"], approval_status_key="pending", no_related_company_flag="true")
     assert [m["entity_monitoring"]["monitoring_customer_person_uuid"] for m in waiting] == [customers["Jon Egil Dahl"]["uuid"]]
 

@@ -37,7 +37,7 @@ def test_it_screens_a_customer_person_only_after_an_approving_decision(api):
     person = customer_person_make(api, config["uuid"], full_name="Ivan Petrov", birth_date="1970-01-02")
     national_id = api.post(
         customer_person_url(person["uuid"], "/customer-person-national-identification"),
-        {"national_identification_schema": "NO", "national_identification_number": "15108695088"},
+        {"national_identification_schema": "NO", "national_identification_number": "02017010290"},  # born 02.01.1970
         roles=["aml", "person_national_identification"],
     )
     assert national_id.status_code == 201

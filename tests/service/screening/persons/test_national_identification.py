@@ -17,14 +17,17 @@ def person(api):
 
 
 @pytest.mark.parametrize(
-    ("schema", "number", "stored"),
+    ("schema", "number", "stored", "born"),
     [
-        ("NO", "151086 95088", "15108695088"),
-        ("SE", "880320-0016", "198803200016"),
-        ("DK", "211062-5629", "2110625629"),
+        ("NO", "151086 95088", "15108695088", "1986-10-15"),
+        ("NO", "551071 00007", "55107100007", "1971-10-15"),  # a D-number: the first digit + 4
+        ("SE", "880320-0016", "198803200016", "1988-03-20"),
+        ("SE", "701063-2391", "197010632391", "1970-10-03"),  # a samordningsnummer: the day + 60
+        ("DK", "211062-1629", "2110621629", "1962-10-21"),
     ],
 )
-def test_it_accepts_valid_nordic_numbers(api, person, schema, number, stored):
+def test_it_accepts_valid_nordic_numbers(api, schema, number, stored, born):
+    person = customer_person_make(api, config_make(api)["uuid"], birth_date=born)
     body = {"national_identification_schema": schema, "national_identification_number": number}
     response = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
     assert response.status_code == 201, response.json()
@@ -50,7 +53,36 @@ def test_it_refuses_invalid_numbers_naming_the_field(api, person, schema, number
     assert not CustomerPersonNationalIdentification.objects.exists()
 
 
-def test_it_takes_a_swedish_number_with_and_without_century_as_one(api, person):
+@pytest.mark.parametrize(
+    ("schema", "number", "message"),
+    [
+        ("NO", "1510869508", "has 10 digits; a Norwegian fødselsnummer or D-number has 11"),
+        ("NO", "15108695087", "the check digits do not match: probably a mistyped digit"),
+        ("NO", "1510869508A", "may hold only digits, with spaces or a dash between them"),
+        ("NO", "32107112374", "the first six digits are not a birth date (DDMMYY; a D-number adds 4 to the first digit): "
+                              "probably a mistyped digit"),
+        ("NO", "15104560099", "the individual digits (7th to 9th) do not fit the birth year 45: probably a mistyped digit"),
+        ("NO", "85107100100", "is an FH-number, which holds no birth date: record the person's fødselsnummer or D-number"),
+        ("SE", "880320-0017", "the check digit does not match: probably a mistyped digit"),
+        ("SE", "88032000", "has 8 digits; a Swedish personnummer or samordningsnummer has 10 or 12"),
+        ("SE", "88032-00016", "is not written as Swedish numbers are: YYMMDD-NNNN or YYYYMMDD-NNNN"),
+        ("DK", "21106256291", "has 11 digits; a Danish CPR number has 10"),
+        ("DK", "3210625629", "the first six digits are not a birth date (DDMMYY): probably a mistyped digit"),
+        ("DK", "2110525629", "is of someone born 21.10.2052, a day still to come: probably a mistyped digit"),
+    ],
+)
+def test_a_refused_number_says_what_is_wrong_in_a_clerks_words(api, schema, number, message):
+    person = customer_person_make(api, config_make(api)["uuid"], birth_date=None)
+    body = {"national_identification_schema": schema, "national_identification_number": number}
+    response = api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH)
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert (error["loc"], error["msg"]) == (["body", "national_identification_number"], message)
+    assert not CustomerPersonNationalIdentification.objects.exists()
+
+
+def test_it_takes_a_swedish_number_with_and_without_century_as_one(api):
+    person = customer_person_make(api, config_make(api)["uuid"], birth_date="1988-03-20")
     body = {"national_identification_schema": "SE", "national_identification_number": "19880320-0016"}
     assert api.post(customer_person_url(person["uuid"], TAIL), body, roles=BOTH).status_code == 201
     body["national_identification_number"] = "8803200016"
