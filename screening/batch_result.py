@@ -34,7 +34,7 @@ class ShownHit:
 def shown_row(row: BatchResultRow, *, batch: Batch, can_monitor: bool) -> ShownRow:
     monitor_url = ""
     if can_monitor and row.type_key == "person":
-        query = {"view": "persons", "full_name": row.name, "birth_date": row.birth_date,
+        query = {"view": "persons", "full_name": row.name, "birth_date": row.birth_date, "nationalities": row.nationality,
                  "comment": f"Checked on the Batch screening page on {no.day(batch.completed_at)} ({batch.file_name})."}
         monitor_url = f"{reverse('screening:approvals')}?{urlencode(query)}#person-form"
     return ShownRow(row, shown_hits(row), monitor_url)

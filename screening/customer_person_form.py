@@ -14,6 +14,8 @@ of creating a second one (views_approvals reads that person and skips what they 
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 
 from portal.form_fields import DayField
@@ -23,11 +25,12 @@ from vakt_format.countries import country_code_known
 
 # The service's body field, per step, -> the form's field
 FIELD_OF = {
-    "person": {"full_name": "full_name", "birth_date": "birth_date", "gender_uuid": "gender"},
+    "person": {"full_name": "full_name", "birth_date": "birth_date", "gender_uuid": "gender", "nationalities": "nationalities"},
     "national_id": {
         "national_identification_schema": "national_id_schema",
         "national_identification_number": "national_id_number",
         "customer_person_uuid": "national_id_number",
+        "check_birth_date": "birth_date",  # the birth date the number was checked against (the add form's)
     },
     "location": {
         "street_address": "street_address",
@@ -65,18 +68,28 @@ class ServiceForm(forms.Form):
 
 
 class PersonDetailsForm(ServiceForm):
-    """Name, birth date and gender: what a customer person is made with and corrected to."""
+    """Name, birth date, gender and nationalities: what a customer person is made with and corrected to."""
 
     service_step = "person"
 
     full_name = forms.CharField(max_length=300, label="Full name")
     birth_date = DayField(required=False, label="Birth date")
     gender = forms.ChoiceField(required=False, label="Gender")
+    nationalities = forms.CharField(
+        required=False, max_length=100, label="Nationality",
+        help_text="two letters; several with commas",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. NO or NO, SE", "autocomplete": "off"}),
+    )
 
     def __init__(self, *args, genders=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["gender"].choices = [("", "—"), *((str(g.uuid), g.description) for g in genders)]
         self.gender_uuids = {g.key: str(g.uuid) for g in genders}
+
+    def clean_nationalities(self) -> tuple[str, ...]:
+        """"no, se" or "NO SE" -> ("NO", "SE"), each once; the service says which is not a country."""
+        parts = re.split(r"[\s,;]+", self.cleaned_data["nationalities"].upper())
+        return tuple(dict.fromkeys(part for part in parts if part))
 
     def changes(self, person) -> dict:
         """What differs from the person as the service has them, as `update_customer_person`'s arguments
@@ -90,6 +103,8 @@ class PersonDetailsForm(ServiceForm):
             changes["birth_date"] = data["birth_date"]
         if (data["gender"] or "") != self.gender_uuids.get(person.gender_key, ""):
             changes["gender_uuid"] = data["gender"] or None
+        if data["nationalities"] != person.nationalities:
+            changes["nationalities"] = data["nationalities"]
         return changes
 
 
@@ -167,7 +182,7 @@ class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, Monitor
     twin = None  # that customer person, once found: the form links to them
 
     field_order = [
-        "full_name", "birth_date", "gender", "national_id_schema", "national_id_number",
+        "full_name", "birth_date", "gender", "nationalities", "national_id_schema", "national_id_number",
         "street_address", "postal_code", "postal_place", "country_code", "approve", "comment", "customer_person_uuid",
         "someone_else",
     ]
@@ -182,12 +197,13 @@ class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, Monitor
 
 
 class PersonCorrectionForm(PersonDetailsForm):
-    """The person's name, birth date and gender, filled in with what they are now."""
+    """The person's name, birth date, gender and nationalities, filled in with what they are now."""
 
     def __init__(self, data=None, *, person, genders=(), **kwargs) -> None:
         self.person = person
         gender_uuids = {g.key: str(g.uuid) for g in genders}
-        initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": gender_uuids.get(person.gender_key, "")}
+        initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": gender_uuids.get(person.gender_key, ""),
+                   "nationalities": ", ".join(person.nationalities)}
         super().__init__(data, genders=genders, initial=initial, **kwargs)
 
 

@@ -71,8 +71,10 @@ def _national_id_holders(screening, config, search: str) -> list:
 
 def _person_prefill(query) -> dict:
     """The form filled from a link (a name checked on the Batch screening page): the name, a full ISO
-    birth date and the comment; what is not given or not a day is left empty, never refused."""
-    initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000]}
+    birth date, the nationalities (as the batch wrote them, "NO;SE") and the comment; what is not
+    given or not a day is left empty, never refused (the service checks the countries when sent)."""
+    initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000],
+               "nationalities": ", ".join(code for code in query.get("nationalities", "")[:100].split(";") if code.strip())}
     try:
         initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))
     except ValueError:
@@ -95,8 +97,9 @@ def customer_person_save(screening, config, context, form):
         if data.get("customer_person_uuid") is None:
             if data.get("national_id_number"):  # checked, and its holder looked for, before anyone is saved
                 step = "national_id"
-                holder = screening.customer_person_with_national_id(
-                    config.uuid, schema=data["national_id_schema"], number=data["national_id_number"]
+                holder = screening.customer_person_with_national_id(  # a number of someone born on another day: refused
+                    config.uuid, schema=data["national_id_schema"], number=data["national_id_number"],
+                    birth_date=data.get("birth_date"),
                 )
                 if holder is not None:
                     form.add_error("national_id_number", national_id_held_text(holder))
@@ -111,13 +114,14 @@ def customer_person_save(screening, config, context, form):
                 form.twin = twin
                 return None
             saved = screening.create_customer_person(
-                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None
+                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None,
+                nationalities=data.get("nationalities") or (),
             )
             locations = ()
         else:
             detail = screening.customer_person(data["customer_person_uuid"])
             saved, locations = detail.person, detail.locations
-            if changes := form.changes(saved):  # the name, birth date or gender corrected before sending again
+            if changes := form.changes(saved):  # the details corrected before sending again
                 saved = screening.update_customer_person(saved.uuid, **changes)
         step = "national_id"
         if data.get("national_id_number"):

@@ -1,5 +1,5 @@
 """A customer person's page (the service's app_url for them): who they are, their national ids
-and addresses, monitoring and cases; admins correct the name, birth date or gender, add or
+and addresses, monitoring and cases; admins correct the name, birth date, gender or nationalities, add or
 remove a national id or an address, put a person whose monitoring was removed (or who never
 had one) under monitoring again, and place or release a legal hold on the person's records there.
 
@@ -122,7 +122,11 @@ def customer_person_national_id_add(request, page: dict):
         page["screening"].add_national_id(person.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
     except ServiceError as exc:
         return _refused(request, page, "national_id_form", form, exc)
-    acted(request, f"{person.full_name}'s national id is added.")
+    if person.birth_date is None:  # the service gives the person the number's birth date
+        again = " and screened again with it" if _screened(page["monitorings"]) else ""
+        acted(request, f"{person.full_name}'s national id is added. Their birth date is now the number's{again}.")
+    else:
+        acted(request, f"{person.full_name}'s national id is added.")
     return _back(page)
 
 

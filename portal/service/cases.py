@@ -33,7 +33,7 @@ class Subject:
     uuid: UUID
     name: str
     birth_date: date | None = None
-    nationalities: tuple[str, ...] = ()  # upper-case ISO codes (a register person's nationality)
+    nationalities: tuple[str, ...] = ()  # upper-case ISO codes (a register person's nationality, a customer person's)
     gender: str = ""
     org_nr: str = ""
     org_nr_schema: str = ""
@@ -239,7 +239,7 @@ def _subject(data: dict) -> Subject:
                        (nationality,) if nationality else (), person.get("gender") or "")
     if person := data.get("monitoring_customer_person"):
         return Subject("customer_person", entity_uuid, person.get("full_name") or "", day(person.get("birth_date")),
-                       (), person.get("gender_key") or "")
+                       tuple(code.upper() for code in person.get("nationalities") or ()), person.get("gender_key") or "")
     company = data.get("monitoring_company") or {}
     return Subject("company", entity_uuid, company.get("name") or "", org_nr=company.get("org_nr") or "",
                    org_nr_schema=company.get("org_nr_schema") or "")

@@ -420,10 +420,15 @@ class ScreeningArea(Area):
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
 
-    def customer_person_with_national_id(self, config_uuid, *, schema: str, number: str) -> CustomerPerson | None:
+    def customer_person_with_national_id(
+        self, config_uuid, *, schema: str, number: str, birth_date: date | None = None
+    ) -> CustomerPerson | None:
         """The config's customer person who has this national id, if any (the service checks the number
-        first: a 400 naming the query field; needs the national-id role)."""
+        first: a 400 naming the query field; needs the national-id role). With `birth_date`, a number of
+        someone born on another day is refused as adding it to a person born then would be (extension)."""
         params = {"national_identification_schema": schema, "national_identification_number": number}
+        if birth_date:
+            params["check_birth_date"] = birth_date.isoformat()
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return CustomerPerson.from_json(rows[0]) if rows else None
 
@@ -444,20 +449,27 @@ class ScreeningArea(Area):
             hold=RecordsHold.from_json(data["records_hold"]) if data.get("records_hold") else None,
         )
 
-    def create_customer_person(self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None) -> CustomerPerson:
+    def create_customer_person(
+        self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None, nationalities=()
+    ) -> CustomerPerson:
         body: dict = {"full_name": full_name, **self.acting_body()}
         if birth_date:
             body["birth_date"] = birth_date.isoformat()
         if gender_uuid:
             body["gender_uuid"] = str(gender_uuid)
+        if nationalities:  # extension: countries' two letters
+            body["nationalities"] = list(nationalities)
         return CustomerPerson.from_json(self.client.post("analysis", _config_path(config_uuid, "/customer-person"), json=body))
 
     def update_customer_person(
-        self, customer_person_uuid, *, full_name=UNCHANGED, birth_date=UNCHANGED, gender_uuid=UNCHANGED
+        self, customer_person_uuid, *, full_name=UNCHANGED, birth_date=UNCHANGED, gender_uuid=UNCHANGED,
+        nationalities=UNCHANGED,
     ) -> CustomerPerson:
         """Correct a customer person (extension): only the fields given are sent; a birth date or gender of
-        None clears it. The service screens the person again at once under every monitoring that screens
-        them (cases raised before stay); another organisation's person or an unknown gender is a 404."""
+        None clears it, as an empty tuple does the nationalities. The service screens the person again at
+        once under every monitoring that screens them (cases raised before stay); a birth date that
+        disagrees with a recorded national id is a 400 naming it; another organisation's person or an
+        unknown gender is a 404."""
         body: dict = self.acting_body()
         if full_name is not UNCHANGED:
             body["full_name"] = full_name
@@ -465,6 +477,8 @@ class ScreeningArea(Area):
             body["birth_date"] = birth_date.isoformat() if birth_date else None
         if gender_uuid is not UNCHANGED:
             body["gender_uuid"] = str(gender_uuid) if gender_uuid else None
+        if nationalities is not UNCHANGED:
+            body["nationalities"] = list(nationalities)
         return CustomerPerson.from_json(self.client.patch("analysis", _person_path(customer_person_uuid), json=body))
 
     def add_national_id(self, customer_person_uuid, *, schema: str, number: str) -> None:

@@ -142,6 +142,7 @@ class CustomerPerson:
     gender_key: str | None
     created_at: datetime | None
     app_url: str | None
+    nationalities: tuple[str, ...] = ()  # upper-case ISO codes (extension), weighed by screening
     monitoring_status_key: str | None = None  # pending, active, declined, removed (not in a create's answer)
     # When its last monitoring was removed (added, if never monitored), and when the service
     # deletes it with its screening records for that (None while monitored).
@@ -164,6 +165,7 @@ class CustomerPerson:
             gender_key=data.get("gender_key"),
             created_at=moment(data.get("create_timestamp")),
             app_url=data.get("app_url"),
+            nationalities=tuple(code.upper() for code in data.get("nationalities") or ()),
             monitoring_status_key=data.get("monitoring_status_key"),
             relationship_ended_at=moment(data.get("relationship_ended_timestamp")),
             retained_until=moment(data.get("retained_until")),

@@ -141,3 +141,52 @@ def test_an_admin_puts_a_customer_under_monitoring_again_after_a_removal(page, t
     statuses = [m.removed_flag for m in EntityMonitoring.objects.filter(customer_person_id=kari["uuid"]).order_by("create_timestamp")]
     assert statuses == [True, False]
     assert page.js_errors == []
+
+
+def test_an_admin_gives_a_nationality_and_a_birth_date_the_national_id_refuses_comes_back_at_its_field(
+    page, transactional_db, shots,
+):
+    """The nationality on the add form, on the person's page and in the correction form; a corrected
+    birth date the recorded national id disagrees with is refused at its field. Wide and on a phone."""
+    admin = member_make("Nordbank ASA", "ingrid", Member.Role.ADMIN)
+    geo_make(country="NO")
+    config_make(api_of(admin))
+
+    log_in(page, admin)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto("/screening/approvals/?view=persons")
+    form = page.get_by_test_id("person-form")
+    form.get_by_label("Full name").fill("Kari Nordmann")
+    form.get_by_label("Birth date").fill("16.10.1986")  # mistyped: the number is of someone born the 15th
+    form.get_by_label("Nationality").fill("no, se")
+    form.get_by_label("National id country").select_option("NO")
+    form.get_by_label("National id number").fill("151086 95088")
+    form.get_by_role("button", name="Add and monitor").click()
+    expect(page.get_by_test_id("field-error-national_id_number")).to_have_text(
+        "is of someone born 15.10.1986; the person's birth date is 16.10.1986")
+    assert CustomerPerson.objects.count() == 0
+    page.screenshot(path=str(shots / "customer-person-add-refused-1400.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(shots / "customer-person-add-refused-390.png"), full_page=True)
+
+    page.get_by_test_id("person-form").get_by_label("Birth date").fill("15.10.1986")
+    page.get_by_test_id("person-form").get_by_role("button", name="Add and monitor").click()
+    page.get_by_role("link", name="Kari Nordmann").click()
+    expect(page.get_by_test_id("nationalities")).to_have_text("NO, SE")
+    correct = page.get_by_test_id("correct-form")
+    expect(correct.get_by_label("Nationality")).to_have_value("NO, SE")
+    correct.get_by_label("Birth date").fill("16.10.1986")
+    correct.get_by_label("Nationality").fill("NO")
+    correct.get_by_role("button", name="Save corrections").click()
+    expect(page.get_by_test_id("field-error-birth_date")).to_contain_text("the national id NO 151086***** recorded for the person")
+    assert CustomerPerson.objects.get().nationalities == ["NO", "SE"]  # nothing written
+    page.screenshot(path=str(shots / "customer-person-page-refused-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.screenshot(path=str(shots / "customer-person-page-refused-1400.png"), full_page=True)
+
+    page.get_by_test_id("correct-form").get_by_label("Birth date").fill("15.10.1986")
+    page.get_by_test_id("correct-form").get_by_role("button", name="Save corrections").click()
+    expect(page.get_by_role("alert")).to_have_text("Kari Nordmann's details are corrected. Screened again with the new details.")
+    expect(page.get_by_test_id("nationalities")).to_have_text("NO")
+    page.screenshot(path=str(shots / "customer-person-page-corrected-1400.png"), full_page=True)
+    assert page.js_errors == []

@@ -153,3 +153,50 @@ def test_a_service_down_before_the_form_is_read_is_the_pages_service_error(admin
     assert response.status_code == 503
     assert "The service did not answer: The service could not be reached" in response.content.decode()
     assert CustomerPerson.objects.get().full_name == "Kari Nordmann"
+
+
+def test_it_shows_and_corrects_the_nationalities_and_the_page_shows_them(org, admin):
+    person = customer_person_make(org.api, config_make(org.api)["uuid"], full_name="Kari Nordmann", birth_date="1986-10-15",
+                                  gender_uuid=gender_uuid("female"), nationalities=["NO"])
+    page = admin.get(_page(person)).content.decode()
+    form = re.search(r'<form[^>]*data-testid="correct-form".*?</form>', page, re.S).group(0)
+    assert re.search(r'name="nationalities"[^>]*value="NO"', form)
+
+    response = admin.post(_correct(person), _form(nationalities="no, ru"), follow=True)
+
+    assert "Kari Nordmann&#x27;s details are corrected." in response.content.decode()
+    assert '<dd class="col-sm-8" data-testid="nationalities">NO, RU</dd>' in response.content.decode()
+    [update] = _updates()
+    assert (update.before, update.after) == ({"nationalities": ["NO"]}, {"nationalities": ["NO", "RU"]})
+
+
+def test_a_nationality_that_is_not_a_country_is_the_services_error_at_the_field(admin, kari):
+    response = admin.post(_correct(kari), _form(nationalities="Norway"))
+
+    assert response.status_code == 200
+    assert response.context["correct_form"].errors == {
+        "nationalities": ["NORWAY is not a country: give each country's two letters (ISO 3166-1 alpha-2), e.g. NO"]
+    }
+    assert CustomerPerson.objects.get().nationalities == []
+    assert _updates() == []
+
+
+def test_a_birth_date_that_disagrees_with_the_recorded_national_id_is_refused_at_the_field(org, admin, kari):
+    from tests.service.screening.helpers import customer_person_url
+
+    body = {"national_identification_schema": "NO", "national_identification_number": "15108695088"}
+    added = org.api.post(customer_person_url(kari["uuid"], "/customer-person-national-identification"), body,
+                         roles=["aml", "person_national_identification"])
+    assert added.status_code == 201
+
+    response = admin.post(_correct(kari), _form(full_name="Kari Hansen", birth_date="16.10.1986"))
+
+    assert response.status_code == 200
+    assert response.context["correct_form"].errors == {"birth_date": [
+        "the national id NO 151086***** recorded for the person is of someone born 15.10.1986: correct the birth date, "
+        "or remove the number if it is the wrong one"
+    ]}
+    person = CustomerPerson.objects.get()
+    assert (person.full_name, person.birth_date.isoformat()) == ("Kari Nordmann", "1986-10-15")  # nothing changed
+    assert _updates() == []
+

@@ -40,10 +40,31 @@ def test_it_adds_a_national_id_and_the_page_shows_it(org, admin, kari):
     assert added.actor_app_membership_id == org.admin.member.app_membership_uuid
 
 
+def test_a_person_without_a_birth_date_takes_the_numbers_and_the_message_says_so(org, admin):
+    ola = customer_person_make(org.api, config_make(org.api)["uuid"], full_name="Ola Nordmann", birth_date=None)
+
+    response = admin.post(_add(ola), {"national_id_schema": "NO", "national_id_number": "151086 95088"}, follow=True)
+
+    page = response.content.decode()
+    assert "Ola Nordmann&#x27;s national id is added. Their birth date is now the number&#x27;s." in page
+    assert "<dd class=\"col-sm-8\">15.10.1986</dd>" in page
+
+
+def test_a_number_of_someone_born_on_another_day_is_refused_at_the_field(admin, kari):
+    response = admin.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "15107100013"})
+
+    assert response.status_code == 200
+    assert response.context["national_id_form"].errors == {
+        "national_id_number": ["is of someone born 15.10.1971; the person's birth date is 15.10.1986"]
+    }
+    assert CustomerPersonNationalIdentification.objects.count() == 0
+
+
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
-        ({"national_id_schema": "NO", "national_id_number": "15108695087"}, "national_id_number", None),  # the service's words
+        ({"national_id_schema": "NO", "national_id_number": "15108695087"}, "national_id_number",
+         "the check digits do not match: probably a mistyped digit"),  # the service's words
         ({"national_id_schema": "NO", "national_id_number": ""}, "national_id_number", "This field is required."),
         ({"national_id_schema": "", "national_id_number": "15108695088"}, "national_id_schema", "Say which country issued the number."),
     ],
@@ -108,6 +129,7 @@ def test_a_number_another_customer_has_is_refused_naming_them(org, admin, kari):
 
     assert response.status_code == 200
     assert response.context["national_id_form"].errors == {
-        "national_id_number": ["Per Hansen already has this national id. Open their page under Customer persons instead."]
+        # Per had no birth date: the number gave them its own.
+        "national_id_number": ["Per Hansen, born 15.10.1986, already has this national id. Open their page under Customer persons instead."]
     }
     assert CustomerPersonNationalIdentification.objects.count() == 1

@@ -96,7 +96,7 @@ def test_another_organisations_person_is_404_and_nothing_is_sent(admin, other_or
 def test_a_number_that_is_not_this_persons_is_404_and_nothing_is_sent(org, admin, kari, nothing_sent):
     person, _ = kari
     per = customer_person_make(org.api, person["screening_config_uuid"], full_name="Per Hansen")
-    pers_id = national_id_make(org.api, per, "01010100131")  # another person's record
+    pers_id = national_id_make(org.api, per, "15108600117")  # another person's record (born the same day)
 
     for national_id in (pers_id, {"uuid": uuid.uuid4()}):
         response = admin.post(_remove(person, national_id))

@@ -136,6 +136,7 @@ def test_an_admin_goes_from_a_checked_person_to_monitoring_them(admin, config):
 
     form = admin.get(html.unescape(link)).content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
     assert 'value="Kari Nordmann"' in form and 'value="17.05.1980"' in form
+    assert re.search(r'name="nationalities"[^>]*value="NO"', form)  # the nationality checked, screened with too
     assert "Checked on the Batch screening page on " in form and "(Kari Nordmann (name check))" in form
     assert not CustomerPerson.objects.exists()
 
