@@ -11,49 +11,59 @@ from portal.access import client_for_member
 from portal.models import Member
 from portal.roles import member_api_role_keys
 from portal.service import ServiceError
+from portal.service.reports import ReportType
 
 logger = logging.getLogger(__name__)
-CREDIT_ROLE = "credit_check"
-CONTENT_ROLES_CACHE = "reports:content-roles:v1"
-CONTENT_ROLES_SECONDS = 300
+TYPES_CACHE = "reports:types:v2"
+TYPES_SECONDS = 300
 
 
 @dataclass(frozen=True)
 class ReportKind:
     key: str
     label: str
-    needs_role: str | None = None
 
 
 REPORT_KINDS = (
     ReportKind("company_profile", "Company profile"),
     ReportKind("ownership_report", "Ownership report"),
-    ReportKind("credit_report", "Credit report", needs_role=CREDIT_ROLE),
+    ReportKind("credit_report", "Credit report"),
 )
 LABELS = {kind.key: kind.label for kind in REPORT_KINDS}
 
 
-def orderable_kinds(member: Member) -> list[ReportKind]:
-    """What the member may order: a credit report only when the roles sent for them include credit_check."""
-    roles = set(member_api_role_keys(member))
-    return [kind for kind in REPORT_KINDS if kind.needs_role is None or kind.needs_role in roles]
-
-
-def content_roles_by_type(member: Member) -> dict[str, frozenset[str]]:
-    """Report type -> the API roles that change what it shows, as the service's report types say (its one
-    rule: a company profile's score counts payment remarks with credit_check, an ownership report shows
-    the same to everyone). Read for a few minutes at a time; {} when the service does not answer, and a
-    type missing from it counts as depending on every role (reports.selectors hides such rows)."""
-    known = cache.get(CONTENT_ROLES_CACHE)
+def report_types(member: Member) -> dict[str, ReportType]:
+    """The service's report types by key, with its rules: the role ordering one needs, and the roles
+    that change what it shows (a company profile's score counts payment remarks with credit_check,
+    an ownership report shows the same to everyone). Read for a few minutes at a time; {} when the
+    service does not answer."""
+    known = cache.get(TYPES_CACHE)
     if known is None:
         try:
-            types = client_for_member(member).reports.types()
+            known = {t.key: t for t in client_for_member(member).reports.types()}
         except ServiceError:
             logger.warning("The report types could not be read; reports made with a role stay hidden from members without it.")
             return {}
-        known = {t.key: t.content_role_keys for t in types if t.content_role_keys is not None}
-        cache.set(CONTENT_ROLES_CACHE, known, CONTENT_ROLES_SECONDS)
+        cache.set(TYPES_CACHE, known, TYPES_SECONDS)
     return known
+
+
+def orderable_kinds(member: Member) -> list[ReportKind]:
+    """What the member may order: the types whose required role (the service's) is among the roles sent
+    for them. While the service does not answer, every kind is offered: ordering then fails with its
+    answer, and nothing is shown that could not be asked for."""
+    types = report_types(member)
+    if not types:
+        return list(REPORT_KINDS)
+    roles = set(member_api_role_keys(member))
+    return [kind for kind in REPORT_KINDS if kind.key in types and types[kind.key].required_role_key in roles | {""}]
+
+
+def content_roles_by_type(member: Member) -> dict[str, frozenset[str]]:
+    """Report type -> the API roles that change what it shows, as the service's report types say; {} when
+    the service does not answer, and a type missing from it counts as depending on every role
+    (reports.selectors hides such rows)."""
+    return {key: t.content_role_keys for key, t in report_types(member).items() if t.content_role_keys is not None}
 
 
 def content_role_keys(member: Member, report_type) -> list[str]:

@@ -17,11 +17,12 @@ FINISHED_STATUSES = frozenset({"complete", "failed"})
 @dataclass(frozen=True, slots=True)
 class ReportType:
     uuid: UUID | None
-    key: str  # company_profile | credit_report (needs credit_check) | ownership_report
+    key: str  # company_profile | credit_report | ownership_report
     description: str
     # The roles that change what a report of this type shows (the service's rule; an order keeps the caller's
     # and its file is given only to callers holding those). None: the service did not say.
     content_role_keys: frozenset[str] | None = None
+    required_role_key: str = ""  # the role ordering one needs ("" none)
 
     @classmethod
     def from_json(cls, data: dict) -> ReportType:
@@ -31,6 +32,7 @@ class ReportType:
             key=data["partner_report_type_key"],
             description=data.get("description") or "",
             content_role_keys=frozenset(roles) if roles is not None else None,
+            required_role_key=data.get("required_role_key") or "",
         )
 
 

@@ -53,6 +53,18 @@ def test_it_lets_a_viewer_order_a_company_profile_but_not_a_credit_report(
     assert ReportDownload.objects.get().status == "complete"
 
 
+def test_it_offers_what_the_service_says_a_role_may_order(viewer, company):
+    """The role a report type needs is the service's rule (its report types say it); the dashboard has no copy."""
+    from service.reports.models import PartnerReportType
+
+    PartnerReportType.objects.filter(key="ownership_report").update(required_role_key="credit_check")
+    PartnerReportType.objects.filter(key="credit_report").update(required_role_key="")
+
+    company_page = viewer.client().get(f"/companies/{company.uuid}/").content.decode()
+
+    assert 'value="credit_report"' in company_page and 'value="ownership_report"' not in company_page
+
+
 def test_it_offers_an_officer_the_credit_report(member, company, django_capture_on_commit_callbacks):
     client = member.client()
     assert 'value="credit_report"' in client.get(f"/companies/{company.uuid}/").content.decode()
