@@ -190,7 +190,7 @@ def customer_person_national_id_add(
             # One writer of the config's numbers at a time, so two people cannot both take one number.
             ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
             # The birth date as it is now (a correction waits): the number must be of someone born then.
-            person = CustomerPerson.objects.select_for_update().select_related("screening_config", "gender").get(pk=person.pk)
+            person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
             if why := birth_date_disagrees(schema=schema, compact=compact, birth_date=person.birth_date):
                 raise bad_field(["body", "national_identification_number"], why, code="birth_date_disagrees")
             holder = (
