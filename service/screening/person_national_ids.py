@@ -45,6 +45,7 @@ DATE_PARTS = {
     "DK": "the first six digits are not a birth date (DDMMYY)",
 }
 SEPARATORS = {"NO": " -:", "SE": " :-+", "DK": " -"}
+ASCII_DIGITS = "0123456789"
 COORDINATION_DAY = 60
 OLDEST_BIRTH_YEAR = 1900  # a number of someone born before is mistyped (the oldest living people were born after)  # a Swedish samordningsnummer's day is the birth day + 60
 
@@ -60,8 +61,8 @@ def national_id_checked(*, schema: str, number: str) -> str:
     """The compact number (SE: its twelve digits); NationalIdProblem saying what is wrong."""
     name = NATIONAL_ID_NAMES[schema]
     text = number.strip()
-    digits = "".join(ch for ch in text if ch.isdigit())
-    if any(not ch.isdigit() and ch not in SEPARATORS[schema] for ch in text):
+    digits = "".join(ch for ch in text if ch in ASCII_DIGITS)
+    if any(ch not in ASCII_DIGITS and ch not in SEPARATORS[schema] for ch in text):  # "²" is a digit to Python
         raise NationalIdProblem("may hold only digits, with spaces or a dash between them" + (
             " (a + before the last four for someone aged 100 or more)" if schema == "SE" else ""))
     if len(digits) not in DIGITS[schema]:
@@ -144,7 +145,7 @@ def _problem_text(schema: str, text: str, exc: ValidationError) -> str:
         if born is not None and born > timezone.localdate():  # stdnum's "not born yet"
             return f"is of someone born {day(born)}, a day still to come: probably a mistyped digit"
     if isinstance(exc, InvalidComponent) and schema == "NO":
-        digits = "".join(ch for ch in text if ch.isdigit())
+        digits = "".join(ch for ch in text if ch in ASCII_DIGITS)
         if int(digits[:2]) >= 80:
             return "is an FH-number, which holds no birth date: record the person's fødselsnummer or D-number"
         if _is_date(digits[:6]):

@@ -59,6 +59,7 @@ def test_it_refuses_invalid_numbers_naming_the_field(api, person, schema, number
         ("NO", "1510869508", "has 10 digits; a Norwegian fødselsnummer or D-number has 11"),
         ("NO", "15108695087", "the check digits do not match: probably a mistyped digit"),
         ("NO", "1510869508A", "may hold only digits, with spaces or a dash between them"),
+        ("NO", "1510869508²", "may hold only digits, with spaces or a dash between them"),  # a digit to Python
         ("NO", "32107112374", "the first six digits are not a birth date (DDMMYY; a D-number adds 4 to the first digit): "
                               "probably a mistyped digit"),
         ("NO", "15104560099", "the individual digits (7th to 9th) do not fit the birth year 45: probably a mistyped digit"),
