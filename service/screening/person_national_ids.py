@@ -15,7 +15,6 @@ whose date is not the person's birth date means one of the two is mistyped (`bir
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 
 from django.utils import timezone
@@ -50,11 +49,12 @@ COORDINATION_DAY = 60
 OLDEST_BIRTH_YEAR = 1900  # a number of someone born before is mistyped (the oldest living people were born after)  # a Swedish samordningsnummer's day is the birth day + 60
 
 
-@dataclass(frozen=True)
 class NationalIdProblem(Exception):
     """Why a number is refused, in a clerk's words (the message at the number's field)."""
 
-    text: str
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 def national_id_checked(*, schema: str, number: str) -> str:
@@ -114,7 +114,10 @@ def national_id_disagreement(*, schema: str, compact: str, birth_date: date, sho
     """Why a person with this recorded number cannot be given `birth_date` (None when they can). The
     number, even masked, is named only when `shown` (the caller may read national ids): its first
     digits are a birth date, so without the role the text says that one disagrees, not which."""
-    born = national_id_birth_date(schema=schema, compact=compact)
+    try:
+        born = national_id_birth_date(schema=schema, compact=compact)
+    except ValidationError:  # recorded before these rules and holding no date stdnum reads: nothing to compare
+        return None
     if born == birth_date:
         return None
     if not shown:
