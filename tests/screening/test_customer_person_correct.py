@@ -56,7 +56,7 @@ def test_it_corrects_the_name_and_the_page_and_the_audit_log_show_it(org, admin,
     assert response.redirect_chain == [(_page(kari), 302)]
     assert "Kari Hansen&#x27;s details are corrected." in page
     assert "Screened again" not in page and 'data-testid="correct-effect"' not in page  # not under monitoring
-    assert '<h1 class="h4 mb-3" data-testid="person-name">Kari Hansen</h1>' in page
+    assert 'data-testid="person-name">Kari Hansen</h1>' in page
     assert "<dd class=\"col-sm-8\">16.10.1986</dd>" in page
     person = CustomerPerson.objects.get()
     assert (person.full_name, person.birth_date.isoformat(), person.gender.key) == ("Kari Hansen", "1986-10-16", "female")
@@ -109,7 +109,7 @@ def test_a_refused_field_is_shown_at_the_field_and_nothing_is_changed(admin, kar
     page = response.content.decode()
     assert f'data-testid="field-error-{field}">{message}</div>' in page
     assert re.search(rf'name="{field}"[^>]*value="{re.escape(fields[field])}"', page)  # as typed, to correct it
-    assert '<h1 class="h4 mb-3" data-testid="person-name">Kari Nordmann</h1>' in page  # the page itself
+    assert 'data-testid="person-name">Kari Nordmann</h1>' in page  # the page itself
     assert CustomerPerson.objects.get().birth_date.isoformat() == "1986-10-15"
     assert _updates() == []
 
