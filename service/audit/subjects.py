@@ -33,7 +33,7 @@ def _existing(object_type: str, uuids: set[uuid.UUID]) -> dict[uuid.UUID, Subjec
         "watchlist": Watchlist.objects.all(),
         "screening_case": ScreeningCase.objects.all(),
         "screening_config": ScreeningConfig.objects.all(),
-        "screening_batch": ScreeningBatch.objects.exclude(status=ScreeningBatch.Status.DELETED),
+        "screening_batch": ScreeningBatch.objects.all(),  # a deleted job stays listed, with its page and counts
         "entity_monitoring": EntityMonitoring.objects.all(),
         "customer_person": CustomerPerson.objects.all(),
         "api_user": ApiUser.objects.all(),

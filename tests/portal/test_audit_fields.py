@@ -70,7 +70,7 @@ def _record(admin, action: str, object_type: str, before=None, after=None, label
 
 def _changes(admin) -> list[str]:
     page = html.unescape(admin.client().get("/members/audit/").content.decode())
-    cells = re.findall(r'<td class="stack-title">(.*?)</td>.*?<td data-label="Change">(.*?)</td>', page, re.DOTALL)
+    cells = re.findall(r'<td class="stack-title">(.*?)</td>.*?<td [^>]*data-label="Change">(.*?)</td>', page, re.DOTALL)
     return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", what + " | " + change)).strip() for what, change in cells]
 
 

@@ -83,4 +83,4 @@ def test_the_deletion_shows_in_the_audit_log_as_vakts_without_the_name(org, admi
     assert f'data-testid="audit-redacted">Values deleted {today}, with the data they were about</span>' in created
     export = b"".join(admin.get("/members/audit/export.csv", {"kind": "persons"}).streaming_content).decode()
     assert "Kari Nordmann" not in export
-    assert ", with the data they were about (Full name, Birth date)" in export
+    assert ", with the data they were about (Name, Birth date)" in export

@@ -77,6 +77,9 @@ PRIVATE: dict[tuple[str, str], Private] = {
         body=lambda w: {"email": "new.member@example.no", "full_name": "New Member"}),
     (PATCH, f"{A}/app-customer/{{app_customer_uuid}}/app-membership/{{app_membership_uuid}}"): Private(
         body=lambda w: {"active_flag": False}),
+    (POST, f"{A}/app-customer/{{app_customer_uuid}}/app-membership/{{app_membership_uuid}}/password-reset"): Private(
+        body=lambda w: {},
+        crossed=(("acting as A's member", lambda a, b: {"body": {"app_membership_uuid": acting(a)}}),)),
     (GET, f"{A}/app-customer/{{app_customer_uuid}}/api-user"): Private(),
     (POST, f"{A}/app-customer/{{app_customer_uuid}}/api-user"): Private(
         body=lambda w: {"name": "New robot", "role_keys": ["aml"]},
@@ -120,7 +123,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/customer-person/{{customer_person_uuid}}"): Private(),
     (PATCH, f"{A}/customer-person/{{customer_person_uuid}}"): Private(body=lambda w: {"full_name": "Kari Hansen"}),
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(
-        body=lambda w: {"national_identification_schema": "SE", "national_identification_number": "880320-0016"}),
+        body=lambda w: {"national_identification_schema": "SE", "national_identification_number": "861015-0016"}),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(),
     (DELETE, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification/{{national_identification_uuid}}"): Private(),
     (DELETE, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location/{{customer_person_location_uuid}}"): Private(),
