@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from portal.formatting import DASH, key_words, recorded_text
-from portal.service.screening_records import NationalId
+from vakt_format.national_ids import national_id_masked
 
 LABELS: dict[str, str] = {
     # members and API users
@@ -97,7 +97,7 @@ def field_label(key: str) -> str:
 
 def masked_national_ids(text: str) -> str:
     """Any national id in a text masked as the dashboard masks one (the birth date digits kept)."""
-    return NATIONAL_ID_SHAPE.sub(lambda m: NationalId(None, "", re.sub(r"\D", "", m.group())).masked.strip(), text)
+    return NATIONAL_ID_SHAPE.sub(lambda m: national_id_masked("", re.sub(r"\D", "", m.group())), text)
 
 
 def field_value(key: str, value) -> str:

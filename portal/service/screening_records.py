@@ -10,6 +10,7 @@ from uuid import UUID
 
 from portal.service.common import CompanyRef, day, decimal_or_none, moment, uuid_or_none
 from portal.service.holds import RecordsHold, kept_years
+from vakt_format.national_ids import national_id_masked
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +182,9 @@ class NationalId:
 
     @property
     def masked(self) -> str:
-        """The schema and the number's first six digits (a Norwegian number's birth date), the rest hidden:
-        for a message that should not repeat the whole number."""
-        return f"{self.schema} {self.number[:6]}{'*' * len(self.number[6:])}"
+        """The schema and the number's birth-date digits, the rest hidden: for a message that should
+        not repeat the whole number."""
+        return national_id_masked(self.schema, self.number)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from stdnum.no import fodselsnummer
 from stdnum.se import personnummer
 
 from service.errors import bad_field
+from vakt_format.national_ids import national_id_masked
 from vakt_format.norwegian import day
 
 SCHEMAS = ("NO", "SE", "DK")
@@ -123,14 +124,8 @@ def national_id_disagreement(*, schema: str, compact: str, birth_date: date, sho
     if not shown:
         return ("disagrees with the birth date in a national id recorded for the person "
                 "(reading it needs the person_national_identification role)")
-    return (f"the national id {_masked(schema, compact)} recorded for the person is of someone born {day(born)}: "
+    return (f"the national id {national_id_masked(schema, compact)} recorded for the person is of someone born {day(born)}: "
             "correct the birth date, or remove the number if it is the wrong one")
-
-
-def _masked(schema: str, compact: str) -> str:
-    """The schema and the birth-date digits, the rest hidden (as the dashboard masks a number)."""
-    shown = 8 if schema == "SE" else 6
-    return f"{schema} {compact[:shown]}{'*' * len(compact[shown:])}"
 
 
 def _problem_text(schema: str, text: str, exc: ValidationError) -> str:
