@@ -100,21 +100,10 @@ def member_deactivate(request, member_uuid: uuid.UUID):
         return redirect("members")
     if request.method != "POST":
         return render(request, "portal/admin_confirm.html", {"action": "member_deactivate", "target": target})
-    if target.app_membership_uuid:
-        try:
-            _admin_client(request).member_set_active(
-                target.app_membership_uuid, active=False
-            )
-        except ServiceError as exc:
-            messages.error(request, f"{target.user.get_username()} was not deactivated. {service_error_text(exc)}")
-            return redirect("members")
-    target.user.is_active = False
-    target.user.save(update_fields=["is_active"])
-    messages.success(
-        request,
-        f"{target.user.get_username()} is deactivated: they can no longer sign in, review, decide or be assigned cases.",
+    return _member_set_active(
+        request, target, active=False, refused="was not deactivated",
+        done="is deactivated: they can no longer sign in, review, decide or be assigned cases.",
     )
-    return redirect("members")
 
 
 @member_required(ADMIN)
@@ -127,19 +116,25 @@ def member_reactivate(request, member_uuid: uuid.UUID):
         return redirect("members")
     if request.method != "POST":
         return render(request, "portal/admin_confirm.html", {"action": "member_reactivate", "target": target})
+    return _member_set_active(
+        request, target, active=True, refused="was not reactivated",
+        done=f"is active again as {target.get_role_display().lower()}: they sign in with their password as it was. "
+        "If they lost it, give them a new one-time password.",
+    )
+
+
+def _member_set_active(request, target: Member, *, active: bool, refused: str, done: str):
+    """The service first (where the audit log records it), then the login; back to the members page."""
+    name = target.user.get_username()
     if target.app_membership_uuid:
         try:
-            _admin_client(request).member_set_active(target.app_membership_uuid, active=True)
+            _admin_client(request).member_set_active(target.app_membership_uuid, active=active)
         except ServiceError as exc:
-            messages.error(request, f"{target.user.get_username()} was not reactivated. {service_error_text(exc)}")
+            messages.error(request, f"{name} {refused}. {service_error_text(exc)}")
             return redirect("members")
-    target.user.is_active = True
+    target.user.is_active = active
     target.user.save(update_fields=["is_active"])
-    messages.success(
-        request,
-        f"{target.user.get_username()} is active again as {target.get_role_display().lower()}: they sign in with their "
-        "password as it was. If they lost it, give them a new one-time password.",
-    )
+    messages.success(request, f"{name} {done}")
     return redirect("members")
 
 
