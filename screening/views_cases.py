@@ -42,6 +42,7 @@ from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOI
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
+from vakt_format.match_explanation import adjustment_verdict
 
 REVIEW_STATUSES = (
     ("in_review", "In review", "I am looking at it: the case is assigned to me and stays open"),
@@ -212,14 +213,19 @@ def _listed_facts(case: Case) -> str:
     return format_html_join(" · ", "{}", ((part,) for part in parts))
 
 
+VERDICT_STYLES = {  # verdict: (class, title)
+    "agrees": ("text-success-emphasis", "Agrees with the screened {}: raised the score by {}"),
+    "differs": ("text-danger-emphasis", "Differs from the screened {}: lowered the score by {}"),
+}
+
+
 def _verdict(adjustment: float | None, what: str) -> str:
-    if not adjustment:  # none, or no effect on the score
+    verdict = adjustment_verdict(adjustment)
+    if not verdict:  # none, or no effect on the score
         return ""
-    if adjustment > 0:
-        return format_html(' <span class="text-success-emphasis fw-semibold" title="Agrees with the screened {}: raised the score by {}">agrees</span>',
-                           what, no.decimal(adjustment, 2))
-    return format_html(' <span class="text-danger-emphasis fw-semibold" title="Differs from the screened {}: lowered the score by {}">differs</span>',
-                       what, no.decimal(-adjustment, 2))
+    style, title = VERDICT_STYLES[verdict]
+    return format_html(' <span class="{} fw-semibold" title="{}">{}</span>',
+                       style, title.format(what, no.decimal(abs(adjustment), 2)), verdict)
 
 
 def _raised(case: Case, today: date) -> dict:

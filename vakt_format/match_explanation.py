@@ -27,13 +27,20 @@ def reason_words(reason: str) -> str:
     return REASON_WORDS.get(reason, reason.replace("_", " "))
 
 
+def adjustment_verdict(value) -> str:
+    """What an adjustment's sign says: "agrees" (it raised the score), "differs" (it lowered it), or ""
+    (none, or no effect). The one rule of the case page, the queue and every file."""
+    if not value:
+        return ""
+    return "agrees" if value > 0 else "differs"
+
+
 def adjustment_text(value) -> str:
     """What a birth date, nationality or gender did to the score: "agrees +0,10", "differs -0,05", "no effect"."""
     if value is None:
         return DASH
-    if not value:
-        return "no effect"
-    return f"agrees +{decimal(value, 2)}" if value > 0 else f"differs {decimal(value, 2)}"
+    verdict = adjustment_verdict(value)
+    return f"{verdict} {'+' if value > 0 else ''}{decimal(value, 2)}" if verdict else "no effect"
 
 
 def aligned_part_text(part: dict) -> str:

@@ -6,8 +6,15 @@ from django.utils.safestring import mark_safe
 
 from portal import formatting as fmt
 from vakt_format.case_status import case_status_title, case_status_word
+from vakt_format.match_explanation import adjustment_verdict as _adjustment_verdict
 
 register = template.Library()
+
+
+@register.filter
+def adjustment_verdict(value) -> str:
+    """"agrees", "differs" or "" for an adjustment of the score (vakt_format.match_explanation's rule)."""
+    return _adjustment_verdict(value)
 
 LIST_NAMES = {
     "un_security_council": "UN Security Council",

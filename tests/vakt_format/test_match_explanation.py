@@ -32,3 +32,10 @@ def test_a_hit_among_many_gets_the_compact_facts_on_one_line():
         " · Notes: same birth date; the listed name is an alias of low quality"
     )
     assert "Birth date" not in explanation_line(EXPLANATION, person=False)  # a company has none to agree
+
+
+def test_an_adjustments_sign_is_said_by_one_rule_on_every_page():
+    from vakt_format.match_explanation import adjustment_text, adjustment_verdict
+
+    assert [adjustment_verdict(v) for v in (0.05, -0.04, 0.0, None)] == ["agrees", "differs", "", ""]
+    assert [adjustment_text(v) for v in (0.05, -0.04, 0.0)] == ["agrees +0,05", "differs -0,04", "no effect"]
