@@ -27,6 +27,7 @@ from portal.celery import app as celery_app
 from service.auth.models import ROLE_KEYS
 from service.auth.principal_cache import callers_forget
 from service.auth.services import IssuedCredentials, api_user_create, app_customer_create
+from tests import flush as tests_flush
 
 # Tests clear the cache, so on Redis they use a database of their own (9), never the one
 # REDIS_URL names, which may hold a running system's queues; there each checkout and parallel
@@ -43,6 +44,9 @@ if settings.REDIS_URL:
 else:
     # The embedded default's file cache is shared by processes: each worker gets a folder of its own.
     settings.CACHES["default"]["LOCATION"] = tempfile.mkdtemp(prefix=f"vakt-test-cache-{_worker or 'main'}-")
+
+# The committing tests' flush by DELETE on PostgreSQL, keeping what post_migrate writes anyway.
+tests_flush.install()
 
 # Tasks run in-process in tests; the worker's wiring is tested separately.
 celery_app.conf.task_always_eager = True

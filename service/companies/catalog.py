@@ -95,26 +95,23 @@ MEASURE_TYPES = {
 def catalog_ensure() -> None:
     """Create or update every catalogue row (idempotent)."""
     from service.companies import models as m
+    from service.key_rows import key_rows_ensure
 
-    for key, description in ACCOUNTS_TYPES.items():
-        m.AccountsType.objects.get_or_create(key=key)
-    for key, description in ROLE_TYPES.items():
-        m.CompanyRoleType.objects.update_or_create(key=key, defaults={"description": description})
-    for key, description in RISK_STATUS_TYPES.items():
-        m.CompanyRiskStatusType.objects.update_or_create(key=key, defaults={"description": description})
-    for key, description in AUDITOR_NOTE_TYPES.items():
-        m.AccountsAuditorNoteType.objects.update_or_create(key=key, defaults={"description": description})
-    for key, (description, rank, lookback, persist, end_days, role) in FLAG_TYPES.items():
-        m.CompanyFlagType.objects.update_or_create(
-            key=key,
-            defaults={
-                "description": description,
-                "flag_rank": rank,
-                "default_lookback_days": lookback,
-                "persist_flag": persist,
-                "default_flag_end_days": end_days,
-                "required_role_key": role,
-            },
-        )
-    for key, (description, unit) in MEASURE_TYPES.items():
-        m.CompanyMeasureType.objects.update_or_create(key=key, defaults={"description": description, "unit": unit})
+    key_rows_ensure(m.AccountsType, {key: {} for key in ACCOUNTS_TYPES})
+    key_rows_ensure(m.CompanyRoleType, {key: {"description": d} for key, d in ROLE_TYPES.items()})
+    key_rows_ensure(m.CompanyRiskStatusType, {key: {"description": d} for key, d in RISK_STATUS_TYPES.items()})
+    key_rows_ensure(m.AccountsAuditorNoteType, {key: {"description": d} for key, d in AUDITOR_NOTE_TYPES.items()})
+    key_rows_ensure(m.CompanyFlagType, {
+        key: {
+            "description": description,
+            "flag_rank": rank,
+            "default_lookback_days": lookback,
+            "persist_flag": persist,
+            "default_flag_end_days": end_days,
+            "required_role_key": role,
+        }
+        for key, (description, rank, lookback, persist, end_days, role) in FLAG_TYPES.items()
+    })
+    key_rows_ensure(m.CompanyMeasureType, {
+        key: {"description": description, "unit": unit} for key, (description, unit) in MEASURE_TYPES.items()
+    })

@@ -33,5 +33,9 @@ def content_roles_of(report_type_key: str) -> frozenset[str]:
 def report_types_ensure() -> None:
     from service.reports.models import PartnerReportType
 
-    for key, (description, role) in REPORT_TYPES.items():
-        PartnerReportType.objects.get_or_create(key=key, defaults={"description": description, "required_role_key": role})
+    from service.key_rows import key_rows_ensure
+
+    # Rows already present are left as they are.
+    key_rows_ensure(PartnerReportType, {
+        key: {"description": description, "required_role_key": role} for key, (description, role) in REPORT_TYPES.items()
+    }, update=False)

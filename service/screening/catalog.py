@@ -45,18 +45,13 @@ DEFAULT_CATEGORY_FOR_FORMAT = {
 
 
 def list_categories_ensure() -> None:
+    from service.key_rows import key_rows_ensure
     from service.screening.models import ScreeningListCategory
 
-    for key, (name, description, list_type, source_format) in LIST_CATEGORIES.items():
-        ScreeningListCategory.objects.update_or_create(
-            key=key,
-            defaults={
-                "name": name,
-                "description": description,
-                "list_type": list_type,
-                "source_format": source_format,
-            },
-        )
+    key_rows_ensure(ScreeningListCategory, {
+        key: {"name": name, "description": description, "list_type": list_type, "source_format": source_format}
+        for key, (name, description, list_type, source_format) in LIST_CATEGORIES.items()
+    })
 
 
 # --- screening setup keys (spec §2.8; DESIGN.md) -----------------------------------------
@@ -107,6 +102,8 @@ def screening_catalog_ensure(apps=None) -> None:
     historical registry, or None for the current models."""
     from django.apps import apps as current_apps
 
+    from service.key_rows import key_rows_ensure
+
     registry = apps or current_apps
     tables = (
         ("ScreeningConfigSystemSuggestionSetting", SUGGESTION_SETTINGS),
@@ -121,5 +118,4 @@ def screening_catalog_ensure(apps=None) -> None:
             model = registry.get_model("service_screening", model_name)
         except LookupError:  # an earlier migration's registry: a later migration seeds it
             continue
-        for key, description in keys.items():
-            model.objects.update_or_create(key=key, defaults={"description": description})
+        key_rows_ensure(model, {key: {"description": description} for key, description in keys.items()})
