@@ -10,9 +10,10 @@ import json
 
 from django.http import StreamingHttpResponse
 
-from portal.audit_fields import audit_changes, field_label, masked_national_ids
+from portal.audit_fields import audit_changes, field_label
 from portal.csv_export import csv_response, moment_cell, records_paged
 from portal.service.organisation import AuditEvent
+from vakt_format.national_ids import national_ids_masked_in
 
 COLUMNS = (
     "When (Europe/Oslo)", "Who", "Via API user", "What", "Action key", "On", "Object type", "Object uuid",
@@ -60,7 +61,7 @@ def _change_text(change: dict) -> str:
 
 def _json(value) -> str:
     # As recorded, but a national id typed into a reason or comment masked as on the page.
-    return "" if value is None else masked_national_ids(json.dumps(value, ensure_ascii=False, sort_keys=True))
+    return "" if value is None else national_ids_masked_in(json.dumps(value, ensure_ascii=False, sort_keys=True))
 
 
 def _redaction_text(event: AuditEvent) -> str:

@@ -5,10 +5,9 @@ page and its CSV alike."""
 
 from __future__ import annotations
 
-import re
 
 from portal.formatting import DASH, key_words, recorded_text
-from vakt_format.national_ids import national_id_masked
+from vakt_format.national_ids import national_ids_masked_in
 
 LABELS: dict[str, str] = {
     # members and API users
@@ -86,18 +85,10 @@ NAMED_BY = {"screening_list_category_key": "screening_list_category_name"}
 ENTITY_WORDS = {"customer_person": "Customer person", "company": "Company", "person": "Person in the register"}
 YEAR_KEYS = {"records_retention_years", "retention_years"}
 NATIONAL_ID_SCHEMAS = {"NO": "Norway", "SE": "Sweden", "DK": "Denmark"}
-# A number written as a Nordic national id is (NO 11 digits; SE and DK 10, SE also 12; a dash or a
-# plus after the birth date): masked wherever a member typed one into a reason or a comment.
-NATIONAL_ID_SHAPE = re.compile(r"(?<!\d)(?:\d{8}[-+]?\d{4}|\d{6}[-+ ]?\d{4,5})(?!\d)")
 
 
 def field_label(key: str) -> str:
     return LABELS.get(key) or key_words(key)
-
-
-def masked_national_ids(text: str) -> str:
-    """Any national id in a text masked as the dashboard masks one (the birth date digits kept)."""
-    return NATIONAL_ID_SHAPE.sub(lambda m: national_id_masked("", re.sub(r"\D", "", m.group())), text)
 
 
 def field_value(key: str, value) -> str:
@@ -112,7 +103,7 @@ def field_value(key: str, value) -> str:
     if key.endswith("_key") and isinstance(value, str):
         return key_words(value)
     text = recorded_text(value)
-    return masked_national_ids(text) if isinstance(value, str) else text
+    return national_ids_masked_in(text) if isinstance(value, str) else text
 
 
 def audit_changes(event) -> list[dict]:

@@ -15,9 +15,11 @@ from service.audit.selectors import audit_action_keys_parse, audit_events_list
 from service.audit.subjects import audit_event_subjects
 from service.auth.principal import require_roles
 from service.pagination import collection, page_from
+from vakt_format.national_ids import national_ids_masked_in
 
 router = Router(tags=["Extensions"])
 ADMIN_ROLE = "app_admin"
+NATIONAL_ID_ROLE = "person_national_identification"
 
 
 class AuditEventOut(Schema):
@@ -74,8 +76,21 @@ class AuditQuery(Schema):
     created_to: date | None = Field(None, description="Records made on or before this day (Europe/Oslo)")
 
 
-def audit_event_out(event, subject: tuple[str, uuid.UUID] | None = None) -> dict:
+def _national_ids_masked(value):
+    """The strings of a recorded value with any national id typed into them masked, for a caller
+    without person_national_identification (the service itself records none: a member may type one)."""
+    if isinstance(value, str):
+        return national_ids_masked_in(value)
+    if isinstance(value, dict):
+        return {key: _national_ids_masked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_national_ids_masked(item) for item in value]
+    return value
+
+
+def audit_event_out(event, subject: tuple[str, uuid.UUID] | None = None, *, national_ids_shown: bool = True) -> dict:
     subject_type, subject_uuid = subject or (None, None)
+    shown = (lambda value: value) if national_ids_shown else _national_ids_masked
     return {
         "uuid": event.uuid,
         "app_customer_uuid": event.app_customer_id,
@@ -87,9 +102,9 @@ def audit_event_out(event, subject: tuple[str, uuid.UUID] | None = None) -> dict
         "actor_api_user_name": event.actor_api_user_name,
         "object_type": event.object_type,
         "object_uuid": event.object_uuid,
-        "object_label": event.object_label,
-        "before": event.before,
-        "after": event.after,
+        "object_label": shown(event.object_label),
+        "before": shown(event.before),
+        "after": shown(event.after),
         "created_timestamp": event.created_timestamp,
         "redacted_timestamp": event.redacted_timestamp,
         "subject_type": subject_type,
@@ -110,7 +125,9 @@ def audit_event_out(event, subject: tuple[str, uuid.UUID] | None = None) -> dict
         "append-only: no endpoint changes or deletes them (the records of screening data deleted at the end of its retention "
         "period are redacted: `redacted_timestamp`). Needs the `app_admin` role; the records of "
         "screening actions (cases, monitorings, the screening setup, customer persons) are listed only with `aml`, "
-        "a national id's addition only with `person_national_identification` as well."
+        "a national id's addition only with `person_national_identification` as well. Without that role, a "
+        "number written as a Nordic national id in a label or a changed value (typed into a reason or a comment) "
+        "is masked to its birth-date digits (`151086*****`)."
     ),
     openapi_extra={"x-vakt-extension": True},
 )
@@ -132,4 +149,7 @@ def audit_event_collection(request: HttpRequest, app_customer_uuid: uuid.UUID, q
     ordered = events.order_by("-created_timestamp", "-uuid")
     rows = list(ordered[page.offset : page.offset + page.limit])
     subjects = audit_event_subjects(rows)
-    return collection([audit_event_out(e, subjects.get(e.uuid)) for e in rows], count=ordered.count(), page=page)
+    shown = NATIONAL_ID_ROLE in principal.granted_roles
+    return collection(
+        [audit_event_out(e, subjects.get(e.uuid), national_ids_shown=shown) for e in rows], count=ordered.count(), page=page
+    )

@@ -210,3 +210,21 @@ def test_the_database_lets_through_a_redaction_and_nothing_dressed_as_one(api):
     assert redacted.redacted_timestamp is not None
     with pytest.raises(DatabaseError, match="audit records are append-only"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(f"UPDATE {table} SET redacted_timestamp = now() WHERE uuid = %s", [event.pk])  # once only
+
+
+def test_a_national_id_typed_into_a_reason_is_masked_without_the_national_id_role(api):
+    # A member may type a customer's number into a hold's reason or a comment; the number itself is
+    # behind person_national_identification, so an admin without that role reads its birth date alone.
+    AuditEvent.objects.create(
+        app_customer_id=api.app_customer_uuid, action_key="records_hold.place", object_type="records_hold",
+        object_label="Hold for 151086-95088",
+        after={"entity_key": "customer_person", "reason": "Police request about 15108695088", "notes": ["19861015-0016"]},
+    )
+
+    [masked] = audit_events(api, roles=[*ADMIN, "aml"], action_key="records_hold.place")
+    [whole] = audit_events(api, roles=[*ADMIN, "aml", "person_national_identification"], action_key="records_hold.place")
+
+    assert masked["after"] == {"entity_key": "customer_person", "reason": "Police request about 151086*****",
+                               "notes": ["19861015****"]}
+    assert masked["object_label"] == "Hold for 151086*****"
+    assert whole["after"]["reason"] == "Police request about 15108695088" and whole["object_label"] == "Hold for 151086-95088"
