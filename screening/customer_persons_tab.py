@@ -17,6 +17,7 @@ from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
 from screening.pages import can_read_national_ids, page_number
+from vakt_format.national_ids import national_id_birth_date
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 PERSONS_PER_PAGE = 50
@@ -106,15 +107,18 @@ def customer_person_save(screening, config, context, form):
                     form.add_error(None, "Nothing was saved.")
                     return None
                 step = "person"
+            birth_date = data.get("birth_date")
+            if birth_date is None and data.get("national_id_number"):  # the number (checked above) says it
+                birth_date = national_id_birth_date(schema=data["national_id_schema"], number=data["national_id_number"])
             twins = [] if data.get("someone_else") else same_customer_persons(
-                screening, config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"))
+                screening, config.uuid, full_name=data["full_name"], birth_date=birth_date)
             twin = twins[0] if twins else None
             if twin is not None:
                 form.add_error(None, same_person_text(twin))
                 form.twin = twin
                 return None
             saved = screening.create_customer_person(
-                config.uuid, full_name=data["full_name"], birth_date=data.get("birth_date"), gender_uuid=data.get("gender") or None,
+                config.uuid, full_name=data["full_name"], birth_date=birth_date, gender_uuid=data.get("gender") or None,
                 nationalities=data.get("nationalities") or (),
             )
             locations = ()

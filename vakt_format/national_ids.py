@@ -1,9 +1,17 @@
-"""A national id shown without repeating it whole: the schema and the birth-date digits, the rest
-hidden. One rule for the service's messages, the dashboard's pages and the audit log."""
+"""A Nordic national id's birth date, and a national id shown without repeating it whole: the
+schema and the birth-date digits, the rest hidden. One rule for the service's messages and checks,
+the dashboard's pages and the audit log."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
+
+from stdnum.dk import cpr
+from stdnum.no import fodselsnummer
+from stdnum.se import personnummer
+
+COORDINATION_DAY = 60  # a Swedish samordningsnummer's day is the birth day + 60
 
 # A number written as a Nordic national id is (NO 11 digits; SE and DK 10, SE also 12; a dash or a
 # plus after the birth date, a space in a Norwegian one).
@@ -21,3 +29,21 @@ def national_id_masked(schema: str, number: str) -> str:
 def national_ids_masked_in(text: str) -> str:
     """Every number in a text written as a national id, masked (one typed into a reason or a comment)."""
     return NATIONAL_ID_SHAPE.sub(lambda m: national_id_masked("", re.sub(r"\D", "", m.group())), text)
+
+
+def national_id_birth_date(*, schema: str, number: str) -> date:
+    """The birth date a valid number holds (a D-, H- or samordningsnummer's real one), however it is
+    spelt; stdnum's ValidationError for a number whose digits hold no date."""
+    if schema == "SE":
+        return personnummer.get_birth_date(swedish_birth_form(number))
+    return {"NO": fodselsnummer, "DK": cpr}[schema].get_birth_date(number)
+
+
+def swedish_birth_form(number: str) -> str:
+    """The number with a samordningsnummer's day made the birth day (stdnum reads the date)."""
+    number = personnummer.compact(number)
+    at = 6 if len(number) in (12, 13) else 4  # the day's two digits, after YYYYMM or YYMM
+    day_ = int(number[at : at + 2])
+    if day_ > COORDINATION_DAY:
+        number = f"{number[:at]}{day_ - COORDINATION_DAY:02d}{number[at + 2:]}"
+    return number

@@ -25,7 +25,7 @@ from stdnum.no import fodselsnummer
 from stdnum.se import personnummer
 
 from service.errors import bad_field
-from vakt_format.national_ids import national_id_masked
+from vakt_format.national_ids import national_id_birth_date, national_id_masked, swedish_birth_form
 from vakt_format.norwegian import day
 
 SCHEMAS = ("NO", "SE", "DK")
@@ -46,8 +46,7 @@ DATE_PARTS = {
 }
 SEPARATORS = {"NO": " -:", "SE": " :-+", "DK": " -"}
 ASCII_DIGITS = "0123456789"
-COORDINATION_DAY = 60
-OLDEST_BIRTH_YEAR = 1900  # a number of someone born before is mistyped (the oldest living people were born after)  # a Swedish samordningsnummer's day is the birth day + 60
+OLDEST_BIRTH_YEAR = 1900  # a number of someone born before is mistyped (the oldest living people were born after)
 
 
 class NationalIdProblem(Exception):
@@ -73,7 +72,7 @@ def national_id_checked(*, schema: str, number: str) -> str:
         compact = _swedish_validate(text) if schema == "SE" else {"NO": fodselsnummer, "DK": cpr}[schema].validate(text)
     except ValidationError as exc:
         raise NationalIdProblem(_problem_text(schema, text, exc)) from None
-    born = national_id_birth_date(schema=schema, compact=compact)
+    born = national_id_birth_date(schema=schema, number=compact)
     if born > timezone.localdate():
         raise NationalIdProblem(f"is of someone born {day(born)}, a day still to come: probably a mistyped digit")
     if born.year < OLDEST_BIRTH_YEAR:  # stdnum's 1800s (a DK 7th digit 5 to 8 with the year 58 to 99): nobody living
@@ -92,20 +91,13 @@ def national_id_compact(*, schema: str, number: str, where: str = "body") -> str
         raise bad_field([where, "national_identification_number"], problem.text) from None
 
 
-def national_id_birth_date(*, schema: str, compact: str) -> date:
-    """The birth date a checked, compact number holds (a D-, H- or samordningsnummer's real one)."""
-    if schema == "SE":
-        return personnummer.get_birth_date(_swedish_birth_form(compact))
-    return {"NO": fodselsnummer, "DK": cpr}[schema].get_birth_date(compact)
-
-
 def birth_date_disagrees(*, schema: str, compact: str, birth_date: date | None) -> str | None:
     """Why this number cannot be the number of someone born on `birth_date` (None when it can, or
     when there is no birth date to compare with). Birth dates are whole days (the model has no
     partial ones), so the whole date is compared."""
     if birth_date is None:
         return None
-    born = national_id_birth_date(schema=schema, compact=compact)
+    born = national_id_birth_date(schema=schema, number=compact)
     if born == birth_date:
         return None
     return f"is of someone born {day(born)}; the person's birth date is {day(birth_date)}"
@@ -116,7 +108,7 @@ def national_id_disagreement(*, schema: str, compact: str, birth_date: date, sho
     number, even masked, is named only when `shown` (the caller may read national ids): its first
     digits are a birth date, so without the role the text says that one disagrees, not which."""
     try:
-        born = national_id_birth_date(schema=schema, compact=compact)
+        born = national_id_birth_date(schema=schema, number=compact)
     except ValidationError:  # recorded before these rules and holding no date stdnum reads: nothing to compare
         return None
     if born == birth_date:
@@ -137,7 +129,7 @@ def _problem_text(schema: str, text: str, exc: ValidationError) -> str:
             f"is not a {NATIONAL_ID_NAMES[schema]}: check the digits")
     if isinstance(exc, InvalidComponent):
         try:
-            born = national_id_birth_date(schema=schema, compact=text)
+            born = national_id_birth_date(schema=schema, number=text)
         except ValidationError:
             born = None
         if born is not None and born > timezone.localdate():  # stdnum's "not born yet"
@@ -170,19 +162,9 @@ def _swedish_validate(text: str) -> str:
     number = personnummer.compact(text)
     if len(number) not in (11, 13) or number[-5] not in "-+":
         raise InvalidFormat()
-    personnummer.get_birth_date(_swedish_birth_form(number))  # a date that is none: InvalidComponent
+    personnummer.get_birth_date(swedish_birth_form(number))  # a date that is none: InvalidComponent
     digits = number[:-5] + number[-4:]
     luhn.validate(digits[-10:])
     if len(digits) == 10:  # the century as the separator says it (+: 100 or older)
-        digits = f"{personnummer.get_birth_date(_swedish_birth_form(number)).year // 100}{digits}"
+        digits = f"{personnummer.get_birth_date(swedish_birth_form(number)).year // 100}{digits}"
     return digits
-
-
-def _swedish_birth_form(number: str) -> str:
-    """The number with a samordningsnummer's day made the birth day (stdnum reads the date)."""
-    number = personnummer.compact(number)
-    at = 6 if len(number) in (12, 13) else 4  # the day's two digits, after YYYYMM or YYMM
-    day_ = int(number[at : at + 2])
-    if day_ > COORDINATION_DAY:
-        number = f"{number[:at]}{day_ - COORDINATION_DAY:02d}{number[at + 2:]}"
-    return number

@@ -22,11 +22,11 @@ from service.errors import BadRequest, bad_field, field_error
 from service.screening.person_national_ids import (
     NATIONAL_ID_COUNTRIES,
     birth_date_disagrees,
-    national_id_birth_date,
     national_id_compact,
     national_id_disagreement,
 )
 from service.screening.person_selectors import national_id_q
+from vakt_format.national_ids import national_id_birth_date
 from service.screening.models import (
     CustomerPerson,
     CustomerPersonLocation,
@@ -212,7 +212,7 @@ def customer_person_national_id_add(
             )
             _audit(person, actor, "customer_person.national_id_add", {"national_identification_schema": schema})
             if person.birth_date is None:
-                _details_save(person, {"birth_date": national_id_birth_date(schema=schema, compact=compact)}, actor)
+                _details_save(person, {"birth_date": national_id_birth_date(schema=schema, number=compact)}, actor)
             return row
     except IntegrityError:
         raise duplicate from None

@@ -318,6 +318,28 @@ def test_a_customer_of_the_same_name_and_birth_date_is_not_added_twice_unless_so
     assert "added as a customer person" in born_otherwise.content.decode()  # a different birth date: no question
 
 
+def test_a_national_id_without_a_birth_date_finds_the_customer_born_on_its_day(org, admin):
+    # The number says 15.10.1986: the customer of that name born then is the one meant, not a new person.
+    config = config_make(org.api)
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", birth_date="1986-10-15")
+
+    response = admin.post(ADD, _form(birth_date="", national_id_number="151086 95088"))
+
+    assert response.context["person_form"].non_field_errors()[0].startswith(
+        "Kari Nordmann, born 15.10.1986, is already a customer person. Nothing was saved")
+    assert [str(u) for u in CustomerPerson.objects.values_list("uuid", flat=True)] == [kari["uuid"]]
+
+
+def test_a_national_id_without_a_birth_date_gives_the_new_person_its_day(org, admin):
+    config_make(org.api)
+    geo_make(country="NO")
+
+    response = admin.post(ADD, _form(birth_date="", national_id_schema="SE", national_id_number="19861075-0013"), follow=True)
+
+    assert "added as a customer person" in response.content.decode()
+    assert str(CustomerPerson.objects.get().birth_date) == "1986-10-15"  # a samordningsnummer: day + 60
+
+
 def test_a_customer_persons_page_points_to_another_record_of_the_same_name_and_birth_date(org, admin):
     from tests.service.screening.helpers import monitoring_make
 
