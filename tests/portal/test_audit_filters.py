@@ -97,3 +97,22 @@ def test_a_customer_persons_page_links_an_admin_to_its_history(db):
     assert status == 200 and "Added a customer person" in history and "Everything recorded about" in history
     officer = org.member("otto", Member.Role.OFFICER).get(f"/screening/customer-persons/{kari}/").content.decode()
     assert "person-history" not in officer
+
+
+def test_a_monitorings_page_links_an_admin_to_its_history(db):
+    from tests.screening.setup_helpers import org_make
+    from tests.service.screening.helpers import config_make, customer_person_make, decide, monitoring_make
+
+    org = org_make("Nordbank ASA", "ingrid")
+    config = config_make(org.api)["uuid"]
+    kari = customer_person_make(org.api, config, full_name="Kari Nordmann")["uuid"]
+    monitoring = monitoring_make(org.api, config, customer_person=kari)["entity_monitoring"]["uuid"]
+    assert decide(org.api, config, monitoring, approved=True, decision_comment="Known customer").status_code == 201
+    admin = org.admin.client()
+
+    page = admin.get(f"/screening/monitorings/{monitoring}/").content.decode()
+    assert f'href="/members/audit/?object_uuid={monitoring}" data-testid="monitoring-history">History in the audit log</a>' in page
+    status, history = _get(admin, object_uuid=monitoring)
+    assert status == 200 and "Decided on a monitoring" in history and "Known customer" in history
+    officer = org.member("otto", Member.Role.OFFICER).get(f"/screening/monitorings/{monitoring}/").content.decode()
+    assert "monitoring-history" not in officer
