@@ -155,6 +155,32 @@ def test_a_watchlist_named_by_one_long_word_wraps_instead_of_widening_the_pages(
     assert list(page.js_errors) == []
 
 
+def test_an_admin_reads_the_audit_log_on_a_phone(page, org, shots):
+    """Each record a block led by what was done; an email stays whole on its line, not broken letter by letter."""
+    from service.audit.models import AuditEvent
+
+    screening_with_nordlys(org)
+    AuditEvent.objects.create(app_customer_id=org.admin.app_customer.uuid, action_key="app_membership.invite",
+                              object_type="app_membership", object_uuid=org.admin.member.app_membership_uuid,
+                              object_label="ingrid@example.com", after={"email": "ingrid@example.com", "active_flag": True})
+    page.set_viewport_size(PHONE)
+    log_in(page, org.admin)
+    page.goto("/members/audit/")
+
+    row = page.get_by_test_id("audit-row").filter(has_text="Invited a member").first
+    expect(row.locator(".stack-title")).to_have_text("Invited a member")
+    when = row.locator('[data-label="When"]')
+    assert _label(when) == '"When"'
+    # the column's name in front and the time beside it, not on top of each other
+    assert when.evaluate("cell => parseFloat(getComputedStyle(cell).paddingLeft)") >= 100
+    on = row.locator('[data-label="On"]').get_by_test_id("audit-object")
+    assert on.evaluate("link => link.getClientRects().length") == 1, "the email is broken over lines"
+    assert _on_screen(on)
+    _no_sideways_scroll(page)
+    page.screenshot(path=str(shots / "audit-phone.png"), full_page=True)
+    assert list(page.js_errors) == []
+
+
 def test_every_page_of_the_admin_menu_fits_a_phone(page, org):
     """A table too wide for a phone scrolls inside its card; the page itself never scrolls sideways."""
     screening_with_nordlys(org)
