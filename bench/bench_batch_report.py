@@ -32,7 +32,7 @@ HIT = {"list": "un_security_council", "list_type": "sanction", "source_id": "KPi
        "explanation_detail": {
            "query_name": "dragunov ivan sergeevich", "matched_name": "IVAN SERGEYEVICH DRAGUNOV", "matched_name_quality": "strong",
            "name_score": 0.97, "birth_date_adjustment": 0.05, "nationality_adjustment": 0.02, "gender_adjustment": 0.0,
-           "final": 0.97, "notes": ["same birth date", "nationality RU listed"], "unmatched_query_parts": [],
+           "final": 0.97, "notes": ["same birth date", "nationality RU, as listed"], "unmatched_query_parts": [],
            "unmatched_list_parts": [],
            "aligned": [{"query": "dragunov", "listed": "dragunov", "similarity": 1.0, "reason": "exact"},
                        {"query": "ivan", "listed": "ivan", "similarity": 1.0, "reason": "exact"},

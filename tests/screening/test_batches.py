@@ -178,7 +178,7 @@ def test_it_shows_each_hit_as_a_case_page_does(admin, config):
     [why] = re.findall(r'data-testid="batch-hit-why">(.*?)</div>', detail, flags=re.S)
     why = " ".join(re.sub(r"<[^>]+>", "", why).split())
     assert re.fullmatch(r"name similarity 0,\d\d · birth date agrees \+0,\d\d · nationality agrees \+0,\d\d"
-                        r" · same birth date · nationality RU listed", why), why  # in the case page's words
+                        r" · same birth date · nationality RU, as listed", why), why  # in the case page's words
     assert "final " not in detail
 
 

@@ -86,10 +86,10 @@ def nationality_adjustment(query: list[str], listed: list[str]) -> Adjustment:
     # Compared in any case; shown as country codes are written (RU, not ru).
     shared = sorted(set(code.upper() for code in query) & set(code.upper() for code in listed))
     if shared:
-        return Adjustment(SAME_NATIONALITY_BONUS, f"nationality {', '.join(shared)} listed")
+        return Adjustment(SAME_NATIONALITY_BONUS, f"nationality {', '.join(shared)}, as listed")
     return Adjustment(
         DIFFERENT_NATIONALITY_PENALTY,
-        f"nationality {', '.join(c.upper() for c in query)} not among listed {', '.join(c.upper() for c in listed)}",
+        f"nationality {', '.join(c.upper() for c in query)}, listed {', '.join(c.upper() for c in listed)}",
     )
 
 

@@ -91,10 +91,10 @@ def test_no_birth_date_on_either_side_is_no_evidence(query, listed):
 
 
 def test_a_shared_nationality_adds_and_another_subtracts():
-    assert nationality_adjustment(["RU", "no"], ["ru", "ua"]) == Adjustment(SAME_NATIONALITY_BONUS, "nationality RU listed")
-    assert nationality_adjustment(["no", "ua"], ["UA", "no"]) == Adjustment(SAME_NATIONALITY_BONUS, "nationality NO, UA listed")
+    assert nationality_adjustment(["RU", "no"], ["ru", "ua"]) == Adjustment(SAME_NATIONALITY_BONUS, "nationality RU, as listed")
+    assert nationality_adjustment(["no", "ua"], ["UA", "no"]) == Adjustment(SAME_NATIONALITY_BONUS, "nationality NO, UA, as listed")
     assert nationality_adjustment(["no", "se"], ["ru", "by"]) == Adjustment(
-        DIFFERENT_NATIONALITY_PENALTY, "nationality NO, SE not among listed RU, BY"
+        DIFFERENT_NATIONALITY_PENALTY, "nationality NO, SE, listed RU, BY"
     )
     assert nationality_adjustment([], ["ru"]) == NO_EVIDENCE
     assert nationality_adjustment(["ru"], []) == NO_EVIDENCE

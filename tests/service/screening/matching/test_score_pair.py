@@ -119,7 +119,7 @@ def test_it_explains_a_match_for_a_reviewer():
     assert explanation.unmatched_list_parts == ["petrovich"]
     assert explanation.birth_date_adjustment > 0 and explanation.nationality_adjustment > 0
     assert explanation.final == match.score
-    assert explanation.notes == ["same birth date", "nationality RU listed"]
+    assert explanation.notes == ["same birth date", "nationality RU, as listed"]
     summary = explanation.summary()
     assert summary.startswith("'SIDOROV, Iwan' vs 'Ivan Petrovich SIDOROV': name ")
     assert "iwan~ivan" in summary and "petrovich" in summary and "birth date +0.05" in summary
@@ -140,7 +140,7 @@ def test_it_explains_an_entity_without_names_by_its_facts_alone():
         "query_name": "Ivan Sidorov", "matched_name": "", "matched_name_quality": "", "name_score": 0.0,
         "birth_date_adjustment": 0.05, "nationality_adjustment": 0.02, "gender_adjustment": 0.0, "final": 0.07,
         "aligned": [], "unmatched_query_parts": [], "unmatched_list_parts": [],
-        "notes": ["same birth date", "nationality RU listed"],
+        "notes": ["same birth date", "nationality RU, as listed"],
     }
 
 
