@@ -83,20 +83,26 @@ def test_another_organisations_member_or_subject_is_refused_or_empty(db):
     assert status == 400 and "Not an id" in garbled
 
 
+def _links_an_admin_to_its_history(org, page: str, subject: str, testid: str, *recorded: str) -> None:
+    """`page` links an admin (never an officer) to the audit log's records about `subject`, which hold `recorded`."""
+    admin = org.admin.client()
+    link = f'href="/members/audit/?object_uuid={subject}" data-testid="{testid}">History in the audit log</a>'
+    assert link in admin.get(page).content.decode()
+    status, history = _get(admin, object_uuid=subject)
+    assert status == 200 and "Everything recorded about" in history
+    assert all(text in history for text in recorded), recorded
+    assert testid not in org.member("otto", Member.Role.OFFICER).get(page).content.decode()
+
+
 def test_a_customer_persons_page_links_an_admin_to_its_history(db):
     from tests.screening.setup_helpers import org_make
     from tests.service.screening.helpers import config_make, customer_person_make
 
     org = org_make("Nordbank ASA", "ingrid")
     kari = customer_person_make(org.api, config_make(org.api)["uuid"], full_name="Kari Nordmann")["uuid"]
-    admin = org.admin.client()
 
-    person = admin.get(f"/screening/customer-persons/{kari}/").content.decode()
-    assert f'href="/members/audit/?object_uuid={kari}" data-testid="person-history">History in the audit log</a>' in person
-    status, history = _get(admin, object_uuid=kari)
-    assert status == 200 and "Added a customer person" in history and "Everything recorded about" in history
-    officer = org.member("otto", Member.Role.OFFICER).get(f"/screening/customer-persons/{kari}/").content.decode()
-    assert "person-history" not in officer
+    _links_an_admin_to_its_history(org, f"/screening/customer-persons/{kari}/", kari, "person-history",
+                                   "Added a customer person")
 
 
 def test_a_monitorings_page_links_an_admin_to_its_history(db):
@@ -108,11 +114,6 @@ def test_a_monitorings_page_links_an_admin_to_its_history(db):
     kari = customer_person_make(org.api, config, full_name="Kari Nordmann")["uuid"]
     monitoring = monitoring_make(org.api, config, customer_person=kari)["entity_monitoring"]["uuid"]
     assert decide(org.api, config, monitoring, approved=True, decision_comment="Known customer").status_code == 201
-    admin = org.admin.client()
 
-    page = admin.get(f"/screening/monitorings/{monitoring}/").content.decode()
-    assert f'href="/members/audit/?object_uuid={monitoring}" data-testid="monitoring-history">History in the audit log</a>' in page
-    status, history = _get(admin, object_uuid=monitoring)
-    assert status == 200 and "Decided on a monitoring" in history and "Known customer" in history
-    officer = org.member("otto", Member.Role.OFFICER).get(f"/screening/monitorings/{monitoring}/").content.decode()
-    assert "monitoring-history" not in officer
+    _links_an_admin_to_its_history(org, f"/screening/monitorings/{monitoring}/", monitoring, "monitoring-history",
+                                   "Decided on a monitoring", "Known customer")
