@@ -52,6 +52,8 @@ urlpatterns = [
          name="customer-person-national-id-add"),
     path("customer-persons/<uuid:customer_person_uuid>/addresses/", views_customer_person.customer_person_address_add,
          name="customer-person-address-add"),
+    path("customer-persons/<uuid:customer_person_uuid>/duplicates/<uuid:duplicate_uuid>/remove/",
+         views_customer_person.customer_person_duplicate_remove, name="customer-person-duplicate-remove"),
     path("customer-persons/<uuid:customer_person_uuid>/monitor/", views_customer_person.customer_person_monitor,
          name="customer-person-monitor"),
     path("customer-persons/<uuid:customer_person_uuid>/hold/", views_customer_person.customer_person_hold_place,

@@ -35,6 +35,7 @@ from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
 from screening.customer_persons_tab import residence_uuid, same_customer_persons
+from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 TEMPLATE = "screening/approvals_customer_person.html"
@@ -187,6 +188,44 @@ def customer_person_monitor(request, page: dict):
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{person.full_name} {state}.")
     return _back(page)
+
+
+@_admin_form()
+def customer_person_duplicate_remove(request, page: dict, duplicate_uuid: uuid.UUID):
+    """Keep this record and stop screening a namesake the page named as possibly the same customer (any
+    other uuid is a 404, nothing sent): its monitoring is removed with a reason naming this record, so
+    one customer is screened once. Its cases, national ids and addresses stay on it."""
+    person = page["detail"].person
+    duplicate = next((other for other in page["namesakes"] if other.uuid == duplicate_uuid), None)
+    if duplicate is None:
+        raise Http404("Not a customer person of the same name and birth date as this one.")
+    if not _screened(page["monitorings"]):  # stopping the other would leave the customer unscreened
+        messages.error(request, f"{person.full_name} is not screened under this record: approve its monitoring first, "
+                                "or the customer would not be screened at all.")
+        return _back(page)
+    screening = page["screening"]
+    try:
+        live = _live(screening.monitorings(person.config_uuid, entity_uuid=duplicate.uuid).rows)
+        if live is None:
+            messages.info(request, f"{_added(duplicate)} is not under monitoring: nothing to stop.")
+            return _back(page)
+        screening.remove_monitoring(person.config_uuid, live.uuid, reason=duplicate_reason(person))
+    except ServiceError as exc:
+        refused(request, f"{_added(duplicate)} is still screened.", exc)
+        return _render(request, page, status=503) if isinstance(exc, ServiceUnavailable) else _back(page)
+    acted(request, f"{_added(duplicate)} is no longer screened: a duplicate of this record. Its cases stay on it.")
+    return _back(page)
+
+
+def duplicate_reason(kept) -> str:
+    """The removal reason of a duplicate record: the record kept, findable by name, birth date and uuid."""
+    born = f", born {day(kept.birth_date)}" if kept.birth_date else ""
+    return f"A duplicate of the customer person {kept.full_name}{born} ({kept.uuid}), who is screened under that record."
+
+
+def _added(person) -> str:
+    """ "Kari Nordmann, added 01.02.2026": which of two namesakes."""
+    return f"{person.full_name}, added {day(person.created_at)}," if person.created_at else person.full_name
 
 
 @_admin_form()
