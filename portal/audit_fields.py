@@ -5,7 +5,6 @@ page and its CSV alike."""
 
 from __future__ import annotations
 
-
 from portal.formatting import DASH, key_words, recorded_text
 from vakt_format.national_ids import national_ids_masked_in
 

@@ -35,11 +35,11 @@ def national_id_birth_date(*, schema: str, number: str) -> date:
     """The birth date a valid number holds (a D-, H- or samordningsnummer's real one), however it is
     spelt; stdnum's ValidationError for a number whose digits hold no date."""
     if schema == "SE":
-        return personnummer.get_birth_date(swedish_birth_form(number))
+        return personnummer.get_birth_date(_swedish_birth_form(number))
     return {"NO": fodselsnummer, "DK": cpr}[schema].get_birth_date(number)
 
 
-def swedish_birth_form(number: str) -> str:
+def _swedish_birth_form(number: str) -> str:
     """The number with a samordningsnummer's day made the birth day (stdnum reads the date)."""
     number = personnummer.compact(number)
     at = 6 if len(number) in (12, 13) else 4  # the day's two digits, after YYYYMM or YYMM

@@ -25,7 +25,7 @@ from stdnum.no import fodselsnummer
 from stdnum.se import personnummer
 
 from service.errors import bad_field
-from vakt_format.national_ids import national_id_birth_date, national_id_masked, swedish_birth_form
+from vakt_format.national_ids import national_id_birth_date, national_id_masked
 from vakt_format.norwegian import day
 
 SCHEMAS = ("NO", "SE", "DK")
@@ -162,9 +162,9 @@ def _swedish_validate(text: str) -> str:
     number = personnummer.compact(text)
     if len(number) not in (11, 13) or number[-5] not in "-+":
         raise InvalidFormat()
-    personnummer.get_birth_date(swedish_birth_form(number))  # a date that is none: InvalidComponent
+    born = national_id_birth_date(schema="SE", number=number)  # a date that is none: InvalidComponent
     digits = number[:-5] + number[-4:]
     luhn.validate(digits[-10:])
     if len(digits) == 10:  # the century as the separator says it (+: 100 or older)
-        digits = f"{personnummer.get_birth_date(swedish_birth_form(number)).year // 100}{digits}"
+        digits = f"{born.year // 100}{digits}"
     return digits
