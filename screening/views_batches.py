@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import uuid
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,11 +26,10 @@ from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, Ser
 from screening.batch_result import shown_row
 from screening.name_check_form import NameCheckForm
 from screening.pages import can_read_screening, current_config_or_message, member_names, no_aml_text
-from vakt_format import norwegian as no
+from screening.uploaded_files import file_problems, too_large_text
 
 UPLOADERS = (Member.Role.OFFICER, Member.Role.ADMIN)
 PAGE_SIZE = 50
-PROBLEMS_SHOWN = 100  # the service lists at most 100 problems of a file
 RESULT_CONTENT_TYPES = {"csv": "text/csv; charset=utf-8", "json": "application/json", "pdf": "application/pdf"}
 
 
@@ -65,10 +63,8 @@ def batch_upload(request):
     if upload is None:
         messages.error(request, "Choose a CSV file to screen.")
         return redirect("screening:batches")
-    if upload.size > settings.VAKT_MAX_BODY_BYTES:  # not read into memory, nor sent to be refused
-        limit = no.file_size(settings.VAKT_MAX_BODY_BYTES)
-        messages.error(request, f"{upload.name} was not screened: it is {no.file_size(upload.size)}, files up to {limit} are. "
-                                "Split it into smaller files.")
+    if too_large := too_large_text(upload, not_done="screened"):
+        messages.error(request, too_large)
         return redirect("screening:batches")
     client = client_for_member(request.member)
     config, error = current_config_or_message(client)
@@ -79,7 +75,7 @@ def batch_upload(request):
         batch = client.batches.upload(config.uuid, file_name=upload.name, content=upload.read())
     except ServiceBadRequest as exc:
         # Every problem by line and column, so the file can be corrected in one go; nothing was stored.
-        return batches(request, problems=_problems(exc))
+        return batches(request, problems=file_problems(exc))
     except ServiceNoAnswer as exc:
         messages.error(request, f"{upload.name}: {service_error_text(exc)}")
         return redirect("screening:batches")
@@ -131,20 +127,6 @@ def _retention(batches) -> str | None:
             days = round((batch.retained_until - batch.created_at).total_seconds() / 86400)
             return f"{days} day{'s' if days != 1 else ''}"
     return "until deleted" if live else None
-
-
-def _problems(error: ServiceBadRequest) -> list[str]:
-    """The service's problems as a person reads them: "Line 7, birth_date: 2031 is in the future"."""
-    lines = []
-    for problem in (error.errors or [])[:PROBLEMS_SHOWN]:
-        where = [str(part) for part in problem.get("loc", [])[2:]]  # after "body", "file"
-        place = ", ".join(where) if where else "the file"
-        lines.append(f"{place[:1].upper()}{place[1:]}: {problem.get('msg', '')}")
-    if not lines:
-        return [error.detail]
-    if len(lines) == PROBLEMS_SHOWN:  # the service lists no more than these; its detail gives the total
-        lines.append(error.detail)
-    return lines
 
 
 @member_required()
