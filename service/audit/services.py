@@ -33,7 +33,7 @@ def actor_of(request: HttpRequest, app_membership: AppMembership | None = None) 
     return Actor(api_user_uuid=getattr(principal, "api_user_uuid", None), app_membership=app_membership)
 
 
-def audit_record(
+def audit_event(
     *,
     app_customer_uuid: uuid.UUID,
     actor: Actor | None,
@@ -43,15 +43,17 @@ def audit_record(
     object_label: str = "",
     before: dict | None = None,
     after: dict | None = None,
+    api_user_name: str | None = None,
 ) -> AuditEvent:
+    """The record, not yet saved (`audit_record` saves one; `audit_events_insert` many at once).
+    `api_user_name`: the actor's API user's name when the caller already read it."""
     if action not in ACTIONS:
         raise ValueError(f"unknown audit action {action!r}: add it to service.audit.actions.ACTIONS")
     actor = actor or Actor()
     membership = actor.app_membership
-    api_user_name = ""
-    if actor.api_user_uuid is not None:
-        api_user_name = ApiUser.objects.filter(uuid=actor.api_user_uuid).values_list("name", flat=True).first() or ""
-    event = AuditEvent(
+    if api_user_name is None:
+        api_user_name = actor_api_user_name(actor)
+    return AuditEvent(
         app_customer_id=app_customer_uuid,
         actor_app_membership=membership,
         actor_email=membership.email if membership else "",
@@ -64,8 +66,24 @@ def audit_record(
         before=before,
         after=after,
     )
+
+
+def actor_api_user_name(actor: Actor) -> str:
+    if actor.api_user_uuid is None:
+        return ""
+    return ApiUser.objects.filter(uuid=actor.api_user_uuid).values_list("name", flat=True).first() or ""
+
+
+def audit_record(**fields) -> AuditEvent:
+    """Records one act (the fields of `audit_event`)."""
+    event = audit_event(**fields)
     event.save()
     return event
+
+
+def audit_events_insert(events: list[AuditEvent]) -> None:
+    """Records many acts of one request in a few statements (an import's), each its own record."""
+    AuditEvent.objects.bulk_create(events, batch_size=1000)
 
 
 def redacted(value: dict | None) -> dict | None:

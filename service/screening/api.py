@@ -11,6 +11,7 @@ from service.screening.config_api import router as config_router
 from service.screening.hold_api import router as hold_router
 from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
+from service.screening.person_import_api import router as person_import_router
 from service.screening.preview_api import router as preview_router
 from service.screening.related_status_api import router as related_status_router
 from service.screening.run_api import router as run_router
@@ -20,6 +21,7 @@ router = Router(tags=["Screening"])
 router.add_router("", config_router)
 router.add_router("", watchlist_link_router)
 router.add_router("", person_router)
+router.add_router("", person_import_router)
 router.add_router("", monitoring_router)
 router.add_router("", case_router)
 router.add_router("", case_batch_router)

@@ -20,9 +20,7 @@ A file written with `;` between columns (a spreadsheet's CSV in many locales) is
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from dataclasses import dataclass, field
 
@@ -30,6 +28,7 @@ from django.utils import timezone
 
 from service.screening.lists.formats.countries import country_code
 from service.screening.matching.types import PersonQuery
+from service.screening.upload_csv import FileProblem, cell, csv_lines
 from vakt_format.norwegian import partial_day_iso
 
 PERSON, COMPANY = "person", "company"
@@ -40,20 +39,6 @@ COMPANY_ONLY = ("country",)
 PARTIAL_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$")
 GENDERS = {"male": "male", "m": "male", "female": "female", "f": "female", "unknown": None, "": None}
 MAX_NAME_LENGTH = 500
-
-
-@dataclass(frozen=True)
-class FileProblem:
-    line: int  # 1 is the header
-    column: str | None  # None: the whole line or file
-    msg: str
-
-    def loc(self) -> list[str]:
-        """Where in an upload: ["body", "file", "line 7", "birth_date"]."""
-        return ["body", "file", f"line {self.line}"] + ([self.column] if self.column else [])
-
-    def text(self) -> str:
-        return f"line {self.line}" + (f", {self.column}" if self.column else "") + f": {self.msg}"
 
 
 @dataclass(frozen=True)
@@ -91,23 +76,6 @@ class ScreeningFile:
     problems: list[FileProblem] = field(default_factory=list)
     lines_read: int = 0  # data lines, good and bad
 
-    @property
-    def rejected_lines(self) -> list[int]:
-        return sorted({p.line for p in self.problems if p.line > 1})
-
-
-class ScreeningFileError(ValueError):
-    """The file cannot be read at all (not text, no header, no name column)."""
-
-    def __init__(self, problem: FileProblem) -> None:
-        super().__init__(problem.text())
-        self.problem = problem
-
-
-class TooManyRows(ValueError):
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the file has more than {limit:,} rows; split it into files of at most {limit:,}")
-        self.limit = limit
 
 
 def birth_date_problem(value: str, today: dt.date) -> str | None:
@@ -125,11 +93,6 @@ def birth_date_problem(value: str, today: dt.date) -> str | None:
     return None
 
 
-def _cell(row: dict, column: str) -> str:
-    value = row.get(column)
-    return value.strip() if isinstance(value, str) else ""
-
-
 def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> ScreeningRow | None:
     found: list[FileProblem] = []
 
@@ -138,11 +101,11 @@ def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> S
 
     if None in raw:  # csv.DictReader puts cells beyond the header under None
         problem(None, "has more cells than the header has columns")
-    entity_type = _cell(raw, "type").lower() or PERSON
+    entity_type = cell(raw, "type").lower() or PERSON
     if entity_type not in ENTITY_TYPES:
-        problem("type", f"unknown type {_cell(raw, 'type')!r}; use person or company")
-    name_column = next((c for c in NAME_COLUMNS if _cell(raw, c)), NAME_COLUMNS[0])
-    name = " ".join(_cell(raw, name_column).split())
+        problem("type", f"unknown type {cell(raw, 'type')!r}; use person or company")
+    name_column = next((c for c in NAME_COLUMNS if cell(raw, c)), NAME_COLUMNS[0])
+    name = " ".join(cell(raw, name_column).split())
     if not name:
         problem("name", "a name is required")
     elif len(name) > MAX_NAME_LENGTH:
@@ -150,43 +113,38 @@ def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> S
     fields: dict = {}
     if entity_type == COMPANY:
         for column in PERSON_ONLY:
-            if _cell(raw, column):
+            if cell(raw, column):
                 problem(column, f"a company has no {column}; leave it blank (country is the company's)")
-        country = _cell(raw, "country")
+        country = cell(raw, "country")
         if country:
             fields["country"] = country_code(country)
             if fields["country"] is None:
                 problem("country", f"{country!r} is not a known country")
     elif entity_type == PERSON:
-        if _cell(raw, "country"):
+        if cell(raw, "country"):
             problem("country", "a person has no country; use nationality")
-        birth_date = partial_day_iso(_cell(raw, "birth_date"))  # a spreadsheet's 15.10.1971 too
+        birth_date = partial_day_iso(cell(raw, "birth_date"))  # a spreadsheet's 15.10.1971 too
         if birth_date:
             why = birth_date_problem(birth_date, today)
             if why:
                 problem("birth_date", why)
             fields["birth_date"] = birth_date
         nationalities = []
-        for part in re.split(r"[;,]", _cell(raw, "nationality")):
+        for part in re.split(r"[;,]", cell(raw, "nationality")):
             if part.strip():
                 code = country_code(part)
                 if code is None:
                     problem("nationality", f"{part.strip()!r} is not a known country")
                 nationalities.append(code)
         fields["nationalities"] = tuple(dict.fromkeys(nationalities))
-        gender = _cell(raw, "gender").lower()
+        gender = cell(raw, "gender").lower()
         if gender not in GENDERS:
-            problem("gender", f"unknown gender {_cell(raw, 'gender')!r}; use male, female or unknown")
+            problem("gender", f"unknown gender {cell(raw, 'gender')!r}; use male, female or unknown")
         fields["gender"] = GENDERS.get(gender)
     if found:
         problems.extend(found)
         return None
-    return ScreeningRow(line=line, entity_type=entity_type, name=name, id=_cell(raw, "id"), **fields)
-
-
-def _dialect(text: str) -> str:
-    header = text.split("\n", 1)[0]
-    return ";" if header.count(";") > header.count(",") else ","
+    return ScreeningRow(line=line, entity_type=entity_type, name=name, id=cell(raw, "id"), **fields)
 
 
 def screening_file_read(content: bytes | str, *, max_rows: int | None = None, today: dt.date | None = None) -> ScreeningFile:
@@ -195,33 +153,14 @@ def screening_file_read(content: bytes | str, *, max_rows: int | None = None, to
     Raises ScreeningFileError when the file as a whole is unreadable and TooManyRows past
     `max_rows` (before reading further)."""
     today = today or timezone.localdate()
-    if isinstance(content, bytes):
-        try:
-            content = content.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ScreeningFileError(FileProblem(1, None, f"not UTF-8 text (byte {exc.start})")) from None
-    content = content.removeprefix("\ufeff")
-    if "\x00" in content:
-        line = content.count("\n", 0, content.index("\x00")) + 1
-        raise ScreeningFileError(FileProblem(line, None, "contains a NUL character; is this a CSV file?"))
-    reader = csv.DictReader(io.StringIO(content, newline=""), delimiter=_dialect(content))
-    columns = [c.strip().lower() for c in (reader.fieldnames or [])]
-    if not set(NAME_COLUMNS) & set(columns):
-        raise ScreeningFileError(
-            FileProblem(1, None, "the header needs a 'name' column (and may have type, id, birth_date, nationality, gender, country)")
-        )
-    reader.fieldnames = columns
     result = ScreeningFile()
-    try:
-        for raw in reader:
-            if not any((v or "").strip() for k, v in raw.items() if k is not None) and None not in raw:
-                continue  # blank line
-            result.lines_read += 1
-            if max_rows is not None and result.lines_read > max_rows:
-                raise TooManyRows(max_rows)
-            row = _row(reader.line_num, raw, today, result.problems)
-            if row is not None:
-                result.rows.append(row)
-    except csv.Error as exc:
-        raise ScreeningFileError(FileProblem(reader.line_num, None, f"not readable as CSV: {exc}")) from None
+    lines = csv_lines(
+        content, name_columns=NAME_COLUMNS, max_rows=max_rows,
+        header_hint="the header needs a 'name' column (and may have type, id, birth_date, nationality, gender, country)",
+    )
+    for line, raw in lines:
+        result.lines_read += 1
+        row = _row(line, raw, today, result.problems)
+        if row is not None:
+            result.rows.append(row)
     return result

@@ -39,8 +39,8 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from service.audit.services import Actor, audit_record, audit_records_redact
-from service.errors import ApiError, BadRequest, bad_field
-from service.screening.batch_file import ScreeningFile, ScreeningFileError, TooManyRows, screening_file_read
+from service.screening.batch_file import ScreeningFile, screening_file_read
+from service.screening.upload_csv import ScreeningFileError, TooManyRows, upload_checked
 from service.screening.engine import screening_index
 from service.screening.models import (
     ScreeningBatch,
@@ -56,43 +56,16 @@ from service.screening.screening_run import config_category_keys
 logger = logging.getLogger(__name__)
 
 CHUNK_ROWS = 200
-MAX_LISTED_PROBLEMS = 100  # a 400 lists this many; the detail gives the total
 # result.csv: a job completed before the CSV was rendered on request kept one; deleting removes it too.
 SOURCE, RESULT_CSV, RESULT_JSON = "source.csv", "result.csv", "result.json"
 
 
-def _file_loc(line: int | None = None) -> list[str]:
-    return ["body", "file"] + ([f"line {line}"] if line else [])
-
-
 def screening_file_check(*, content: bytes) -> ScreeningFile:
     """The file's rows, or the 4xx that says everything wrong with it."""
-    if len(content) > settings.VAKT_MAX_BODY_BYTES:  # a chunked upload has no Content-Length to refuse early
-        raise ApiError(
-            f"The file is too large: {len(content)} bytes, the limit is {settings.VAKT_MAX_BODY_BYTES}.",
-            code="payload_too_large",
-            status=413,
-        )
-    try:
-        screening_file = screening_file_read(content, max_rows=settings.VAKT_BATCH_MAX_ROWS)
-    except ScreeningFileError as exc:
-        raise BadRequest(f"The file cannot be read: {exc}", code="invalid_file", errors=[
-            {"loc": exc.problem.loc(), "msg": exc.problem.msg}
-        ]) from None
-    except TooManyRows as exc:
-        raise bad_field(_file_loc(), str(exc), code="too_many_rows") from None
-    problems = screening_file.problems
-    if problems:
-        lines = screening_file.rejected_lines
-        raise BadRequest(
-            f"The file has {len(problems)} problem(s) on {len(lines)} line(s), the first on line {problems[0].line}; "
-            "nothing was screened. Correct them and upload the file again.",
-            code="invalid_file",
-            errors=[{"loc": p.loc(), "msg": p.msg} for p in problems[:MAX_LISTED_PROBLEMS]],
-        )
-    if not screening_file.rows:
-        raise bad_field(_file_loc(), "has no rows to screen", code="invalid_file")
-    return screening_file
+    return upload_checked(
+        content=content, read=lambda data: screening_file_read(data, max_rows=settings.VAKT_BATCH_MAX_ROWS),
+        nothing_done="nothing was screened", no_rows="has no rows to screen",
+    )
 
 
 def _storage_write(name: str, content: bytes) -> None:

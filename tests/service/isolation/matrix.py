@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from service.api import analysis_api, datasets_api
 from service.screening.models import EntityMonitoringType
-from tests.service.isolation.world import World, batch_file, report_order_body, review_body
+from tests.service.isolation.world import World, batch_file, customer_person_file, report_order_body, review_body
 from tests.service.screening.helpers import category_uuid
 
 Builder = Callable[[World], Any]
@@ -181,6 +181,8 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch"): Private(
         multipart=lambda w: {"file": batch_file("Ny Batchrad")}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch"): Private(),
+    (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-import"): Private(
+        multipart=lambda w: {"file": customer_person_file("Ny Importkunde")}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}/result"): Private(),
     (DELETE, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),

@@ -58,6 +58,11 @@ def batch_file(full_name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile("customers.csv", content, content_type="text/csv")
 
 
+def customer_person_file(full_name: str) -> SimpleUploadedFile:
+    content = f"id,name,birth_date\nrow-1,{full_name},1966-03-14\n".encode()
+    return SimpleUploadedFile("customers.csv", content, content_type="text/csv")
+
+
 def world_make(organisation: str, *, tag: str, company, listed_person: str, capture) -> World:
     """`organisation`'s data; `tag` makes its names unique (they are its secrets); `listed_person` is
     a name on the screening lists, so its monitoring raises a case; `capture` runs on-commit work."""

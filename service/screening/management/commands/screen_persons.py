@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from service.screening.batch_file import ScreeningFileError
+from service.screening.upload_csv import ScreeningFileError
 from service.screening.person_file import BEST_HITS, persons_file_screen
 
 

@@ -1,0 +1,304 @@
+"""Importing a file of customer persons (person_import_file.py) and putting them under monitoring:
+how a bank brings its private customers into continuous screening at once, not one by one.
+
+All or nothing: a file with any bad row is refused whole (upload_csv.upload_checked), and a good
+one is written in one transaction. Each row is one customer person:
+
+- **created**: nobody of the config is that customer yet: the person, their national id and
+  address, and a monitoring (type `other`, no company);
+- **monitored**: an existing customer person is that customer but nothing screens them now (never
+  monitored, or their monitoring was removed): a new monitoring;
+- **already_monitored**: an existing customer person under a monitoring that is not removed
+  (pending or active): nothing new, but a national id the row has and they lack is recorded.
+
+An existing customer person is that customer when a national id recorded for them is the row's, or
+when their name and birth date are the row's (`vakt_format.persons.customer_person_key`) and no
+number of one country tells them apart. So importing the same file again creates nothing.
+
+The monitorings are approved at once by the member (`approved_flag`, decision origin `user`) and
+screened after commit, or wait under Pending for a decision (rule 4: a customer person is never
+screened without one). Every act is in the audit log as when done one by one: each person added,
+each number and address, each approval. A dry run answers the same without writing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import transaction
+
+from service.audit.services import Actor, actor_api_user_name, audit_event, audit_events_insert
+from service.companies.models import GeoCountry
+from service.errors import BadRequest
+from service.screening.models import (
+    CustomerPerson,
+    CustomerPersonLocation,
+    CustomerPersonNationalIdentification,
+    EntityMonitoring,
+    EntityMonitoringType,
+    Gender,
+    PersonLocationType,
+    ScreeningConfig,
+)
+from service.screening.monitoring_services import DecisionSpec, monitoring_row, monitorings_insert_many
+from service.screening.person_import_file import PersonFile, PersonRow, person_file_read
+from service.screening.person_national_ids import NATIONAL_ID_COUNTRIES
+from service.screening.upload_csv import MAX_LISTED_PROBLEMS, FileProblem, upload_checked
+from vakt_format.persons import customer_person_key
+
+CREATED, MONITORED, ALREADY_MONITORED = "created", "monitored", "already_monitored"
+IN_CHUNK = 500  # numbers or uuids in one IN (...)
+
+
+@dataclass
+class RowOutcome:
+    row: PersonRow
+    outcome: str
+    person: CustomerPerson | None = None  # an existing one, or the new one once written
+    monitoring_uuid: uuid.UUID | None = None
+    national_id_added: bool = False
+
+
+@dataclass
+class ImportResult:
+    file_name: str
+    approved_flag: bool
+    dry_run: bool
+    rows: list[RowOutcome] = field(default_factory=list)
+
+    def count(self, outcome: str) -> int:
+        return sum(1 for row in self.rows if row.outcome == outcome)
+
+    @property
+    def national_ids_added_count(self) -> int:
+        return sum(1 for row in self.rows if row.national_id_added)
+
+
+def customer_person_file_check(*, content: bytes, national_ids_check: Callable[[], None]) -> PersonFile:
+    """The file's rows, or the 4xx that names every problem by line and column. A file that gives
+    national ids is first put to `national_ids_check` (the caller's role check, which raises), so a
+    caller who may not write them learns nothing of them, not even whether they are valid."""
+
+    def read(data: bytes) -> PersonFile:
+        person_file = person_file_read(data, max_rows=settings.VAKT_BATCH_MAX_ROWS)
+        if person_file.national_ids_given:
+            national_ids_check()
+        return person_file
+
+    return upload_checked(
+        content=content, read=read, nothing_done="nothing was imported", no_rows="has no customer persons to import",
+    )
+
+
+def customer_persons_import(
+    *, config: ScreeningConfig, person_file: PersonFile, file_name: str, approved_flag: bool, comment: str,
+    actor: Actor, dry_run: bool = False,
+) -> ImportResult:
+    """Imports the checked file's rows (see the module); with `dry_run` only says what it would do."""
+    comment = comment.strip() or f"Imported from {file_name or 'a file'}."
+    result = ImportResult(file_name=file_name, approved_flag=approved_flag, dry_run=dry_run)
+    with transaction.atomic():
+        if not dry_run:
+            # One writer of the config's numbers at a time (as an add one by one), so two imports
+            # or an import and an add cannot both take one number or both create one customer.
+            ScreeningConfig.objects.select_for_update().filter(pk=config.pk).first()
+        result.rows = _plan(config, person_file.rows)
+        if not dry_run:
+            _write(config, result, comment=comment, actor=actor)
+    return result
+
+
+def _plan(config: ScreeningConfig, rows: list[PersonRow]) -> list[RowOutcome]:
+    holders = _number_holders(config, {row.national_id for row in rows if row.national_id})
+    namesakes = _namesakes(config, {row.key() for row in rows})
+    numbers = _numbers_of([person.uuid for people in namesakes.values() for person in people])
+    outcomes, claimed, problems = [], {}, []
+    for row in rows:
+        person = holders.get(row.national_id) if row.national_id else None
+        if person is None:
+            person = next((p for p in namesakes.get(row.key(), ()) if not _told_apart(row, numbers.get(p.uuid, {}))), None)
+        if person is None:
+            outcomes.append(RowOutcome(row=row, outcome=CREATED))
+            continue
+        if person.uuid in claimed:
+            problems.append(FileProblem(row.line, "name", (
+                f"the customer person {person.full_name} ({person.uuid}) that line {claimed[person.uuid]} is, "
+                "by name and birth date or by national id: a customer is imported once")))
+            continue
+        claimed[person.uuid] = row.line
+        lacks_number = row.national_id is not None and row.national_id[0] not in numbers.get(person.uuid, {}) \
+            and row.national_id not in holders
+        outcomes.append(RowOutcome(
+            row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person,
+            monitoring_uuid=person.monitoring_uuid, national_id_added=lacks_number,
+        ))
+    if problems:
+        raise BadRequest(
+            f"The file names {len(problems)} customer person(s) twice; nothing was imported.",
+            code="invalid_file", errors=[{"loc": p.loc(), "msg": p.msg} for p in problems[:MAX_LISTED_PROBLEMS]],
+        )
+    return outcomes
+
+
+def _told_apart(row: PersonRow, their_numbers: dict[str, str]) -> bool:
+    """A namesake is someone else when they have a number of the row's number's country, another one."""
+    return row.national_id is not None and their_numbers.get(row.national_id[0], row.national_id[1]) != row.national_id[1]
+
+
+def _chunks(values: list) -> list[list]:
+    return [values[start : start + IN_CHUNK] for start in range(0, len(values), IN_CHUNK)]
+
+
+def _with_monitoring(people: list[CustomerPerson], config: ScreeningConfig) -> None:
+    """Sets `monitored` and `monitoring_uuid` (its monitoring not removed in the config, if any)."""
+    current = {}
+    for chunk in _chunks([p.uuid for p in people]):
+        current.update(EntityMonitoring.objects.filter(
+            screening_config=config, customer_person_id__in=chunk, removed_flag=False,
+        ).values_list("customer_person_id", "uuid"))
+    for person in people:
+        person.monitoring_uuid = current.get(person.uuid)
+        person.monitored = person.monitoring_uuid is not None
+
+
+def _number_holders(config: ScreeningConfig, national_ids: set[tuple[str, str]]) -> dict[tuple[str, str], CustomerPerson]:
+    """Who of the config has each of these numbers."""
+    holders = {}
+    for chunk in _chunks(sorted({number for _, number in national_ids})):
+        rows = CustomerPersonNationalIdentification.objects.filter(
+            customer_person__screening_config=config, national_identification_number__in=chunk,
+        ).select_related("customer_person")
+        for row in rows:
+            key = (row.national_identification_schema, row.national_identification_number)
+            if key in national_ids:
+                holders[key] = row.customer_person
+    _with_monitoring(list(holders.values()), config)
+    return holders
+
+
+def _namesakes(config: ScreeningConfig, keys: set[tuple]) -> dict[tuple, list[CustomerPerson]]:
+    """The config's customer persons by name-and-birth-date key, of the keys wanted; those under
+    monitoring first, then the oldest (of two records of one customer, the one screened is kept)."""
+    found = defaultdict(list)
+    people = CustomerPerson.objects.filter(screening_config=config).only("uuid", "full_name", "birth_date", "create_timestamp")
+    for person in people.order_by("create_timestamp", "uuid").iterator(chunk_size=5000):
+        key = customer_person_key(person.full_name, person.birth_date)
+        if key in keys:
+            found[key].append(person)
+    _with_monitoring([p for people in found.values() for p in people], config)
+    for people in found.values():
+        people.sort(key=lambda p: not p.monitored)  # stable: oldest first within each
+    return found
+
+
+def _numbers_of(person_uuids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, str]]:
+    numbers: dict[uuid.UUID, dict[str, str]] = defaultdict(dict)
+    for chunk in _chunks(person_uuids):
+        rows = CustomerPersonNationalIdentification.objects.filter(customer_person_id__in=chunk).values_list(
+            "customer_person_id", "national_identification_schema", "national_identification_number"
+        )
+        for person_uuid, schema, number in rows:
+            numbers[person_uuid].setdefault(schema, number)
+    return numbers
+
+
+def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor: Actor) -> None:
+    genders = {gender.key: gender for gender in Gender.objects.all()}
+    residence = PersonLocationType.objects.filter(key="residence").first()
+    audit = _Audit(config, actor)
+    new = [outcome for outcome in result.rows if outcome.outcome == CREATED]
+    for outcome in new:
+        row = outcome.row
+        outcome.person = CustomerPerson(
+            screening_config=config, full_name=row.full_name, birth_date=row.birth_date,
+            gender=genders.get(row.gender) if row.gender else None, nationalities=list(row.nationalities),
+        )
+        after = {"full_name": row.full_name, "birth_date": str(row.birth_date or "")}
+        if row.nationalities:
+            after["nationalities"] = list(row.nationalities)
+        audit.add(outcome.person, "customer_person.create", after)
+    CustomerPerson.objects.bulk_create([outcome.person for outcome in new], batch_size=1000)
+
+    countries = {}
+    numbers = []
+    for outcome in result.rows:
+        if outcome.row.national_id and (outcome.outcome == CREATED or outcome.national_id_added):
+            schema, number = outcome.row.national_id
+            if schema not in countries:
+                countries[schema] = GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
+            numbers.append(CustomerPersonNationalIdentification(
+                customer_person=outcome.person, national_identification_schema=schema,
+                national_identification_number=number, geo_country=countries[schema],
+            ))
+            audit.add(outcome.person, "customer_person.national_id_add", {"national_identification_schema": schema})
+    CustomerPersonNationalIdentification.objects.bulk_create(numbers, batch_size=1000)
+
+    addresses = []
+    for outcome in new:
+        if address := outcome.row.address:
+            addresses.append(CustomerPersonLocation(customer_person=outcome.person, person_location_type=residence, **address))
+            audit.add(outcome.person, "customer_person.location_add", {
+                "postal_place": address.get("postal_place", ""), "country_code_two": address.get("country_code_two", ""),
+            })
+    CustomerPersonLocation.objects.bulk_create(addresses, batch_size=1000)
+
+    _monitor(config, result, comment=comment, actor=actor, audit=audit)
+    audit.insert()
+
+
+def _monitor(config: ScreeningConfig, result: ImportResult, *, comment: str, actor: Actor, audit: "_Audit") -> None:
+    """A monitoring for each row's person that has none; approved (and screened after commit) when asked."""
+    wanted = [outcome for outcome in result.rows if outcome.outcome in (CREATED, MONITORED)]
+    other = EntityMonitoringType.objects.get(key="other")
+    monitorings = []
+    for outcome in wanted:
+        monitoring = monitoring_row(
+            config=config, entity=outcome.person, related_company=None, monitoring_type=other,
+            origin_key="user" if actor.app_membership else "api", comment=comment,
+        )
+        monitoring.app_membership = actor.app_membership
+        monitorings.append(monitoring)
+    decision = None
+    if result.approved_flag:
+        decision = DecisionSpec(
+            approved_flag=True, origin_key="user", comment=comment, app_membership=actor.app_membership,
+            api_user_uuid=actor.api_user_uuid,
+        )
+    inserted = {m.customer_person_id: m.uuid for m in monitorings_insert_many(monitorings=monitorings, decision=decision)}
+    for outcome in wanted:
+        outcome.monitoring_uuid = inserted.get(outcome.person.uuid)
+        if outcome.monitoring_uuid is None:  # one was created meanwhile by another writer: it stands
+            outcome.outcome = ALREADY_MONITORED
+        elif decision is not None:
+            audit.add_decision(outcome, comment)
+
+
+class _Audit:
+    """The import's audit records, as the acts one by one would have written them."""
+
+    def __init__(self, config: ScreeningConfig, actor: Actor) -> None:
+        self.config, self.actor, self.events = config, actor, []
+        self.api_user_name = actor_api_user_name(actor)
+
+    def _event(self, **fields) -> None:
+        self.events.append(audit_event(
+            app_customer_uuid=self.config.app_customer_id, actor=self.actor, api_user_name=self.api_user_name, **fields,
+        ))
+
+    def add(self, person: CustomerPerson, action: str, after: dict) -> None:
+        self._event(action=action, object_type="customer_person", object_uuid=person.uuid,
+                    object_label=person.full_name, after=after)
+
+    def add_decision(self, outcome: RowOutcome, comment: str) -> None:
+        self._event(
+            action="entity_monitoring.decide", object_type="entity_monitoring", object_uuid=outcome.monitoring_uuid,
+            object_label=outcome.person.full_name,
+            after={"approved_flag": True, "decision_comment": comment, "decision_origin_key": "user"},
+        )
+
+    def insert(self) -> None:
+        audit_events_insert(self.events)
