@@ -15,6 +15,7 @@ from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment
 from portal.service.holds import RecordsHold
+from portal.service.person_import import CustomerPersonImport
 from portal.service.screening_records import (
     CustomerPerson,
     CustomerPersonDetail,
@@ -536,6 +537,21 @@ class ScreeningArea(Area):
             }
         data = self.client.post("analysis", _config_path(config_uuid, "/entity-monitoring-composite"), json=body)
         return Monitoring.from_json(data)
+
+    def import_customer_persons(
+        self, config_uuid, *, file_name: str, content: bytes, approve: bool = False, comment: str = "", dry_run: bool = False
+    ) -> CustomerPersonImport:
+        """A CSV file of private customers made customer persons and put under monitoring (extension), as the
+        member the client acts for: approved at once when `approve`, else waiting for a decision; `comment`
+        (at most 500) is each monitoring's reason, blank: the service names the file. An existing customer
+        person (a recorded national id, or the same name and birth date) is put under monitoring if they are
+        not, else left as they are. `dry_run`: checked whole, nothing written, what would be done. A bad row
+        is a ServiceBadRequest naming each bad line and column, and nothing is written; national ids in the
+        file need `person_national_identification` besides `aml` (else a ServiceForbidden)."""
+        files = {"file": (file_name, content, "text/csv")}
+        params = {"approved_flag": approve, "monitoring_comment": comment or None, "dry_run": dry_run, **self.acting_params()}
+        data = self.client.post("analysis", _config_path(config_uuid, "/customer-person-import"), files=files, params=params)
+        return CustomerPersonImport.from_json(data)
 
     def _configs_path(self) -> str:
         return f"v1/app-customer/{path_segment(self.app_customer_uuid)}/screening-config"

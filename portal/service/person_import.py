@@ -1,0 +1,70 @@
+"""The answer of a customer person import (extension): a CSV file of private customers made customer
+persons of a config and put under monitoring, or, in a dry run, what that would do
+(`client.screening.import_customer_persons` sends the file)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from uuid import UUID
+
+from portal.service.common import day, uuid_or_none
+
+OUTCOMES = ("created", "monitored", "already_monitored")
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRow:
+    """One row of the file and what became (or would become) of it."""
+
+    line: int
+    reference: str  # the file's `id`: the caller's own customer reference, not stored by the service
+    full_name: str
+    birth_date: date | None
+    outcome: str  # created (a new customer person), monitored (an existing one, put under monitoring), already_monitored
+    customer_person_uuid: UUID | None  # None for a person a dry run would create
+    monitoring_uuid: UUID | None  # the monitoring made, or the one the person is already under; None in a dry run's new ones
+
+    @classmethod
+    def from_json(cls, data: dict) -> ImportedRow:
+        return cls(
+            line=int(data["line"]),
+            reference=data.get("reference") or "",
+            full_name=data.get("full_name") or "",
+            birth_date=day(data.get("birth_date")),
+            outcome=data["outcome"],
+            customer_person_uuid=uuid_or_none(data.get("customer_person_uuid")),
+            monitoring_uuid=uuid_or_none(data.get("entity_monitoring_uuid")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerPersonImport:
+    dry_run: bool  # nothing was written: what the import would do
+    approved: bool  # the monitorings made are approved at once (else they wait under Pending)
+    file_name: str
+    rows_count: int
+    created_count: int  # new customer persons, each with a new monitoring
+    monitored_count: int  # monitorings made in all: the new persons' and existing persons' not under monitoring
+    already_monitored_count: int  # existing customer persons already under a monitoring that is not removed
+    national_ids_added_count: int
+    rows: tuple[ImportedRow, ...]  # in file order
+
+    @property
+    def existing_monitored_count(self) -> int:
+        """Existing customer persons who were not under monitoring and are now."""
+        return self.monitored_count - self.created_count
+
+    @classmethod
+    def from_json(cls, data: dict) -> CustomerPersonImport:
+        return cls(
+            dry_run=bool(data.get("dry_run")),
+            approved=bool(data.get("approved_flag")),
+            file_name=data.get("file_name") or "",
+            rows_count=int(data.get("rows_count") or 0),
+            created_count=int(data.get("created_count") or 0),
+            monitored_count=int(data.get("monitored_count") or 0),
+            already_monitored_count=int(data.get("already_monitored_count") or 0),
+            national_ids_added_count=int(data.get("national_ids_added_count") or 0),
+            rows=tuple(ImportedRow.from_json(row) for row in data.get("rows") or ()),
+        )
