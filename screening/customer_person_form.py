@@ -40,6 +40,7 @@ FIELD_OF = {
         "body": "street_address",
     },
     "monitoring": {"monitoring_comment": "comment", "decision_comment": "comment"},
+    "import": {"monitoring_comment": "comment", "approved_flag": "approve"},
     "hold": {"reason": "reason", "entity_uuid": "reason"},
     "hold_release": {"release_reason": "release_reason", "app_membership_uuid": "release_reason"},
     "hold_keep": {"keep_reason": "keep_reason"},

@@ -1,5 +1,6 @@
 """The Customer persons tab of the approvals page: the list (by name, or by a national id typed
-in the search) and the form that adds a customer person and puts them under monitoring.
+in the search), the form that adds a customer person and puts them under monitoring, and the one
+that imports a file of them (screening/customer_person_import.py).
 
 Adding takes up to four calls (person, national id, address, monitoring). Before the first, the
 form asks the service who has the national id and whether a customer person of the same name and
@@ -16,6 +17,7 @@ from datetime import date
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
+from screening.customer_person_import import CustomerPersonImportForm
 from screening.pages import can_read_national_ids, page_number
 from vakt_format.national_ids import national_id_birth_date
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
@@ -45,6 +47,7 @@ def persons_tab(request, client, config, *, form) -> dict:
     person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
     return {
         "person_form": person_form,
+        "import_form": CustomerPersonImportForm(),
         "customer_persons": persons[:PERSONS_PER_PAGE],
         "persons_search": search,
         "persons_by_national_id": by_national_id,

@@ -20,9 +20,12 @@ from django.views.decorators.http import require_POST
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError
+from screening import freshness
+from screening.customer_person_import import NOTHING_IMPORTED, CustomerPersonImportForm, import_file
 from screening.customer_persons_tab import customer_person_save, persons_tab
 from screening.pages import (
-    acted, can_read_screening, no_aml_text, page_number, refused, require_admin, sanction_list_selected,
+    acted, can_read_screening, current_config_or_message, no_aml_text, page_number, refused, require_admin,
+    sanction_list_selected,
 )
 
 VIEWS = ("pending", "active", "persons", "holds")
@@ -185,6 +188,42 @@ def customer_person_add(request):
     state = "is screened from now on" if monitoring.status_key == "active" else "waits for approval under Pending"
     acted(request, f"{monitoring.entity_name} added as a customer person and {state}.")
     return redirect(f"{reverse('screening:approvals')}?view=persons")
+
+
+@require_POST
+@member_required()
+def customer_person_import(request):
+    """Check (a dry run, `dry_run=1`) or import a file of customer persons. With htmx (*Check the file*) the
+    answer is the result panel alone, so the file stays chosen in the form for the import; without, the tab
+    again with the result under the form. After an import, the cached screening state is forgotten."""
+    require_admin(request.member)
+    form = CustomerPersonImportForm(request.POST, request.FILES)
+    dry_run = request.POST.get("dry_run") == "1"
+    client = client_for_member(request.member)
+    panel = {"import_form": form}
+    config, error = current_config_or_message(client)
+    if config is None:
+        panel["import_error"] = f"{NOTHING_IMPORTED} {error}"
+    elif not form.is_valid():
+        panel["import_problems"] = form.problems()
+    else:
+        panel.update(import_file(client.screening, config, form, dry_run=dry_run))
+        if not dry_run and "import_result" in panel:
+            freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
+    if request.htmx:
+        return render(request, "screening/approvals_persons_import.html#result", panel)
+    if config is None:
+        messages.error(request, panel["import_error"])
+        return redirect(f"{reverse('screening:approvals')}?view=persons")
+    context = {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
+    try:  # read after the import: its persons are listed, its monitorings counted
+        context.update(_pending(request, client, config))
+        context.update(persons_tab(request, client, config, form=None))
+    except ServiceError as exc:
+        context["service_error"] = service_error_text(exc)
+        return render(request, "screening/approvals.html", context, status=503)
+    context.update(panel)
+    return render(request, "screening/approvals.html", context)
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -1,0 +1,143 @@
+"""Importing customer persons from a file, on the approvals page's Customer persons tab (admins).
+
+A CSV file of private customers goes to the service's import (one call, all or nothing): each row
+becomes a customer person put under monitoring, one who is a customer person already (the same
+national id, or the same name and birth date) is put under monitoring if they are not, and left as
+they are if they are. *Check the file* sends it as a dry run: the service checks every row and says
+what importing would do, writing nothing. The result, or every problem of the file by line and
+column, is shown in a panel beside the form (htmx swaps it, so the chosen file stays chosen for the
+import).
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from portal.feedback import service_error_text
+from portal.service import ServiceBadRequest, ServiceError, ServiceForbidden, ServiceNoAnswer
+from screening.customer_person_form import ServiceForm
+from screening.pages import NATIONAL_ID
+from screening.uploaded_files import file_problems, too_large_text
+from vakt_format.norwegian import amount
+
+ROWS_SHOWN = 200  # a long file's first rows; the panel says how many more
+COMMENT_MAX = 500  # the service's monitoring_comment
+NOTHING_IMPORTED = "Nothing was imported."
+# A row's outcome in words: as imported, and as a dry run says it would be.
+OUTCOME_WORDS = {
+    "created": ("New customer person", "New customer person (would be added)"),
+    "monitored": ("Existing customer person, put under monitoring", "Existing customer person, would be put under monitoring"),
+    "already_monitored": ("Already under monitoring: nothing done", "Already under monitoring: nothing to do"),
+}
+
+
+class CustomerPersonImportForm(ServiceForm):
+    """The file, why its persons are screened, and whether their monitorings are approved at once."""
+
+    service_step = "import"
+
+    file = forms.FileField(label="CSV file (UTF-8)", error_messages={
+        "required": "Choose a CSV file of customer persons.", "empty": "The file is empty."})
+    comment = forms.CharField(required=False, max_length=COMMENT_MAX, label="Why these persons are screened",
+                              widget=forms.TextInput(attrs={"placeholder": "e.g. Private customers of the bank"}))
+    # Unticked by default, as the service's default: a file of thousands is not screened by a slip.
+    approve = forms.BooleanField(required=False, initial=False, label="Screen from now on (approve every monitoring)")
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_import_%s")  # beside the add form's fields on the same page
+        super().__init__(*args, **kwargs)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if too_large := too_large_text(upload, not_done="imported"):
+            raise forms.ValidationError(too_large)
+        return upload
+
+    def clean_comment(self) -> str:
+        return " ".join(self.cleaned_data["comment"].split())
+
+    def problems(self) -> list[str]:
+        """What keeps the form from being sent, as the result panel lists it (the form itself shows no error:
+        with htmx only the panel is swapped)."""
+        return [error for errors in self.errors.values() for error in errors]
+
+
+def import_file(screening, config, form: CustomerPersonImportForm, *, dry_run: bool) -> dict:
+    """Send the form's file (as a dry run: only checked); the result panel's context: the result, or the
+    file's problems, or why nothing was imported."""
+    upload = form.cleaned_data["file"]
+    data = form.cleaned_data
+    try:
+        result = screening.import_customer_persons(
+            config.uuid, file_name=upload.name, content=upload.read(), approve=data["approve"], comment=data["comment"],
+            dry_run=dry_run,
+        )
+    except ServiceBadRequest as exc:
+        return _refused(form, exc)
+    except ServiceForbidden as exc:
+        if NATIONAL_ID in exc.detail:
+            return {"import_error": f"{NOTHING_IMPORTED} The file has national ids, and recording them needs the API role "
+                                   f"{NATIONAL_ID}, which your role does not send. Leave out the national_id and "
+                                   "national_id_country columns, or ask an admin of your organisation about the role."}
+        return {"import_error": f"{NOTHING_IMPORTED} {service_error_text(exc)}"}
+    except ServiceNoAnswer as exc:
+        if dry_run:  # a check writes nothing
+            return {"import_error": f"The file was not checked. {service_error_text(exc)}"}
+        return {"import_error": f"{upload.name}: {service_error_text(exc)}"}
+    except ServiceError as exc:
+        return {"import_error": f"{NOTHING_IMPORTED} {service_error_text(exc)}"}
+    return result_context(result)
+
+
+def _refused(form, error: ServiceBadRequest) -> dict:
+    """A 400: the rows' problems by line and column (the file's), or a field of the form's put in words."""
+    about_file = [e for e in error.errors if [str(part) for part in e.get("loc") or []][:2] == ["body", "file"]]
+    if about_file or not error.errors:
+        return {"import_problems": file_problems(error), "import_problems_about_rows": True}
+    form.add_service_errors(error)
+    return {"import_problems": form.problems()}
+
+
+def result_context(result) -> dict:
+    rows = [{"row": row, "outcome": OUTCOME_WORDS.get(row.outcome, (row.outcome, row.outcome))[result.dry_run]}
+            for row in result.rows[:ROWS_SHOWN]]
+    return {
+        "import_result": result,
+        "import_counts": counts_text(result),
+        "import_approval": approval_text(result),
+        "import_rows": rows,
+        "import_rows_more": max(0, len(result.rows) - ROWS_SHOWN),
+    }
+
+
+def counts_text(result) -> str:
+    """"12 new customer persons added, 1 existing customer person put under monitoring, 3 already under
+    monitoring (nothing done), 2 national ids recorded."; a dry run says what would be."""
+    would = result.dry_run
+    parts = [f"{_counted(result.created_count, 'new customer person')} {'would be added' if would else 'added'}"]
+    if result.existing_monitored_count:
+        who = _counted(result.existing_monitored_count, "existing customer person")
+        parts.append(f"{who} {'would be put' if would else 'put'} under monitoring")
+    if result.already_monitored_count:
+        done = "nothing would be done" if would else "nothing done"
+        parts.append(f"{amount(result.already_monitored_count)} already under monitoring ({done})")
+    if result.national_ids_added_count:
+        parts.append(f"{_counted(result.national_ids_added_count, 'national id')} {'would be recorded' if would else 'recorded'}")
+    return ", ".join(parts) + "."
+
+
+def approval_text(result) -> str:
+    """Whether the monitorings made are screened at once or wait for a decision."""
+    count = result.monitored_count
+    if not count:
+        return "No monitoring would be made." if result.dry_run else "No monitoring was made."
+    the = f"The {amount(count)} new monitorings" if count > 1 else "The new monitoring"
+    if result.dry_run:
+        return (f"{the} would be approved at once: screened from now on." if result.approved
+                else f"{the} would wait under Pending for a decision.")
+    return (f"{the} {'are' if count > 1 else 'is'} approved: screened from now on." if result.approved
+            else f"{the} wait{'' if count > 1 else 's'} under Pending for a decision.")
+
+
+def _counted(count: int, one: str, many: str | None = None) -> str:
+    return f"{amount(count)} {one if count == 1 else many or one + 's'}"
