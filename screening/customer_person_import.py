@@ -25,8 +25,8 @@ COMMENT_MAX = 500  # the service's monitoring_comment
 NOTHING_IMPORTED = "Nothing was imported."
 # A row's outcome in words: as imported, and as a dry run says it would be.
 OUTCOME_WORDS = {
-    "created": ("New customer person", "New customer person (would be added)"),
-    "monitored": ("Existing customer person, put under monitoring", "Existing customer person, would be put under monitoring"),
+    "created": ("Added", "Would be added"),
+    "monitored": ("Already a customer: put under monitoring", "Already a customer: would be put under monitoring"),
     "already_monitored": ("Already under monitoring: nothing done", "Already under monitoring: nothing to do"),
 }
 

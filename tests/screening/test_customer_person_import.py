@@ -78,9 +78,9 @@ def test_a_check_says_what_importing_would_do_and_writes_nothing(org, admin):
     assert "3 new customer persons would be added." in text
     assert "The 3 new monitorings would wait under Pending for a decision. Import the file to do it." in text
     assert _rows(response) == [
-        "2 K-1 Ingrid Haugland 22.04.1979 New customer person (would be added)",  # line 1: the header
-        "3 K-2 Erik Johansson 05.11.1983 New customer person (would be added)",
-        "4 K-3 Ahmad Karimi 14.02.1990 New customer person (would be added)",
+        "2 K-1 Ingrid Haugland 22.04.1979 Would be added",  # line 1: the header
+        "3 K-2 Erik Johansson 05.11.1983 Would be added",
+        "4 K-3 Ahmad Karimi 14.02.1990 Would be added",
     ]
     assert 'value="Private customers of Nordbank"' in response.content.decode()  # the form as sent, to import next
 
@@ -108,7 +108,7 @@ def test_an_import_makes_customer_persons_who_wait_for_approval(org, admin):
     assert "kunder.csv imported, 3 rows." in text
     assert "3 new customer persons added." in text
     assert "The 3 new monitorings wait under Pending for a decision." in text
-    assert _rows(response)[0] == "2 K-1 Ingrid Haugland 22.04.1979 New customer person"
+    assert _rows(response)[0] == "2 K-1 Ingrid Haugland 22.04.1979 Added"
     # The tab, read after the import, lists them; each row links to the person's page.
     listed = _listed(admin)
     assert [row.split(" ")[:2] for row in listed] == [["Ahmad", "Karimi"], ["Erik", "Johansson"], ["Ingrid", "Haugland"]]
@@ -155,7 +155,7 @@ def test_an_existing_customer_person_not_monitored_is_put_under_monitoring(org, 
 
     check = _sent(admin, GOOD, check=True)
     assert "2 new customer persons would be added, 1 existing customer person would be put under monitoring" in _text(check)
-    assert _rows(check)[2] == "4 K-3 Ahmad Karimi 14.02.1990 Existing customer person, would be put under monitoring"
+    assert _rows(check)[2] == "4 K-3 Ahmad Karimi 14.02.1990 Already a customer: would be put under monitoring"
     assert f'href="/screening/customer-persons/{existing["uuid"]}/"' in check.content.decode()  # known: linked already
 
     response = _sent(admin, GOOD, approve="on")
