@@ -124,6 +124,8 @@ class CustomerPersonNationalIdentification(models.Model):
                 name="customer_person_national_id_unique",
             )
         ]
+        # Who has a number: the search by national id, the holder check of an add, an import's lookup.
+        indexes = [models.Index(fields=["national_identification_number"], name="customer_person_nid_number")]
 
 
 class CustomerPersonLocation(models.Model):

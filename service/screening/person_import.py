@@ -130,10 +130,9 @@ def _plan(config: ScreeningConfig, rows: list[PersonRow]) -> list[RowOutcome]:
                 "by name and birth date or by national id: a customer is imported once")))
             continue
         claimed[person.uuid] = row.line
-        lacks_number = row.national_id is not None and row.national_id[0] not in numbers.get(person.uuid, {}) \
-            and row.national_id not in holders
+        lacks_number = row.national_id is not None and row.national_id not in holders
         outcomes.append(RowOutcome(
-            row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person,
+            row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person.as_person(config),
             monitoring_uuid=person.monitoring_uuid, national_id_added=lacks_number,
         ))
     if problems:
@@ -153,42 +152,62 @@ def _chunks(values: list) -> list[list]:
     return [values[start : start + IN_CHUNK] for start in range(0, len(values), IN_CHUNK)]
 
 
-def _with_monitoring(people: list[CustomerPerson], config: ScreeningConfig) -> None:
-    """Sets `monitored` and `monitoring_uuid` (its monitoring not removed in the config, if any)."""
+@dataclass
+class _Known:
+    """An existing customer person of the config, as the plan needs them (read as plain values:
+    an import looks up tens of thousands)."""
+
+    uuid: uuid.UUID
+    full_name: str
+    monitoring_uuid: uuid.UUID | None = None  # their monitoring not removed, if any
+
+    @property
+    def monitored(self) -> bool:
+        return self.monitoring_uuid is not None
+
+    def as_person(self, config: ScreeningConfig) -> CustomerPerson:
+        """The stored person to write for (their uuid and name are all a write reads)."""
+        person = CustomerPerson(uuid=self.uuid, full_name=self.full_name, screening_config=config)
+        person._state.adding = False
+        return person
+
+
+def _with_monitoring(people: list[_Known], config: ScreeningConfig) -> None:
+    """Sets each one's monitoring not removed in the config, if any."""
     current = {}
     for chunk in _chunks([p.uuid for p in people]):
-        current.update(EntityMonitoring.objects.filter(
-            screening_config=config, customer_person_id__in=chunk, removed_flag=False,
-        ).values_list("customer_person_id", "uuid"))
+        current.update(EntityMonitoring.objects.filter(  # by (config, entity_uuid): its index
+            screening_config=config, entity_uuid__in=chunk, entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON,
+            removed_flag=False,
+        ).values_list("entity_uuid", "uuid"))
     for person in people:
         person.monitoring_uuid = current.get(person.uuid)
-        person.monitored = person.monitoring_uuid is not None
 
 
-def _number_holders(config: ScreeningConfig, national_ids: set[tuple[str, str]]) -> dict[tuple[str, str], CustomerPerson]:
+def _number_holders(config: ScreeningConfig, national_ids: set[tuple[str, str]]) -> dict[tuple[str, str], _Known]:
     """Who of the config has each of these numbers."""
-    holders = {}
+    holders, known = {}, {}
     for chunk in _chunks(sorted({number for _, number in national_ids})):
         rows = CustomerPersonNationalIdentification.objects.filter(
             customer_person__screening_config=config, national_identification_number__in=chunk,
-        ).select_related("customer_person")
-        for row in rows:
-            key = (row.national_identification_schema, row.national_identification_number)
-            if key in national_ids:
-                holders[key] = row.customer_person
-    _with_monitoring(list(holders.values()), config)
+        ).values_list("national_identification_schema", "national_identification_number", "customer_person_id",
+                      "customer_person__full_name")
+        for schema, number, person_uuid, full_name in rows:
+            if (schema, number) in national_ids:
+                holders[(schema, number)] = known.setdefault(person_uuid, _Known(uuid=person_uuid, full_name=full_name))
+    _with_monitoring(list(known.values()), config)
     return holders
 
 
-def _namesakes(config: ScreeningConfig, keys: set[tuple]) -> dict[tuple, list[CustomerPerson]]:
+def _namesakes(config: ScreeningConfig, keys: set[tuple]) -> dict[tuple, list[_Known]]:
     """The config's customer persons by name-and-birth-date key, of the keys wanted; those under
     monitoring first, then the oldest (of two records of one customer, the one screened is kept)."""
     found = defaultdict(list)
-    people = CustomerPerson.objects.filter(screening_config=config).only("uuid", "full_name", "birth_date", "create_timestamp")
-    for person in people.order_by("create_timestamp", "uuid").iterator(chunk_size=5000):
-        key = customer_person_key(person.full_name, person.birth_date)
+    people = CustomerPerson.objects.filter(screening_config=config).order_by("create_timestamp", "uuid")
+    for person_uuid, full_name, birth_date in people.values_list("uuid", "full_name", "birth_date").iterator(chunk_size=5000):
+        key = customer_person_key(full_name, birth_date)
         if key in keys:
-            found[key].append(person)
+            found[key].append(_Known(uuid=person_uuid, full_name=full_name))
     _with_monitoring([p for people in found.values() for p in people], config)
     for people in found.values():
         people.sort(key=lambda p: not p.monitored)  # stable: oldest first within each
