@@ -99,8 +99,7 @@ def _refused(form, error: ServiceBadRequest) -> dict:
 
 
 def result_context(result) -> dict:
-    rows = [{"row": row, "outcome": OUTCOME_WORDS.get(row.outcome, (row.outcome, row.outcome))[result.dry_run]}
-            for row in result.rows[:ROWS_SHOWN]]
+    rows = [{"row": row, "outcome": _outcome_words(row)[result.dry_run]} for row in result.rows[:ROWS_SHOWN]]
     return {
         "import_result": result,
         "import_counts": counts_text(result),
@@ -110,19 +109,25 @@ def result_context(result) -> dict:
     }
 
 
+def _outcome_words(row) -> tuple[str, str]:
+    if row.outcome == "already_monitored" and row.national_id_added:
+        return "Already under monitoring: national id recorded", "Already under monitoring: national id would be recorded"
+    return OUTCOME_WORDS.get(row.outcome, (row.outcome, row.outcome))
+
+
 def counts_text(result) -> str:
     """"12 new customer persons added, 1 existing customer person put under monitoring, 3 already under
-    monitoring (nothing done), 2 national ids recorded."; a dry run says what would be."""
+    monitoring, 2 national ids recorded for existing customer persons."; a dry run says what would be."""
     would = result.dry_run
     parts = [f"{_counted(result.created_count, 'new customer person')} {'would be added' if would else 'added'}"]
     if result.existing_monitored_count:
         who = _counted(result.existing_monitored_count, "existing customer person")
         parts.append(f"{who} {'would be put' if would else 'put'} under monitoring")
     if result.already_monitored_count:
-        done = "nothing would be done" if would else "nothing done"
-        parts.append(f"{amount(result.already_monitored_count)} already under monitoring ({done})")
-    if result.national_ids_added_count:
-        parts.append(f"{_counted(result.national_ids_added_count, 'national id')} {'would be recorded' if would else 'recorded'}")
+        parts.append(f"{amount(result.already_monitored_count)} already under monitoring")
+    if result.national_ids_added_count:  # numbers existing persons lacked (a new person's are part of adding them)
+        recorded = "would be recorded" if would else "recorded"
+        parts.append(f"{_counted(result.national_ids_added_count, 'national id')} {recorded} for existing customer persons")
     return ", ".join(parts) + "."
 
 

@@ -20,6 +20,7 @@ from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonFo
 from screening.customer_person_import import CustomerPersonImportForm
 from screening.pages import can_read_national_ids, page_number
 from vakt_format.national_ids import national_id_birth_date
+from vakt_format.persons import customer_person_key
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
 PERSONS_PER_PAGE = 50
@@ -153,11 +154,13 @@ def customer_person_save(screening, config, context, form):
 
 def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date: date | None) -> list:
     """The config's customer persons with this name (any case, runs of spaces as one) and birth date
-    (both without one counts as the same): most likely the same customer, to be screened once."""
+    (both without one counts as the same): most likely the same customer, to be screened once
+    (`vakt_format.persons`, the rule the service's file import applies too)."""
     name = " ".join(full_name.split())
+    key = customer_person_key(name, birth_date)
     return [
         person for person in screening.customer_persons(config_uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000)
-        if person.full_name.casefold() == name.casefold() and person.birth_date == birth_date
+        if customer_person_key(person.full_name, person.birth_date) == key
     ]
 
 

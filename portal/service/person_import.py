@@ -24,6 +24,7 @@ class ImportedRow:
     outcome: str  # created (a new customer person), monitored (an existing one, put under monitoring), already_monitored
     customer_person_uuid: UUID | None  # None for a person a dry run would create
     monitoring_uuid: UUID | None  # the monitoring made, or the one the person is already under; None in a dry run's new ones
+    national_id_added: bool  # an existing person's: the row's national id, which they lacked, is (would be) recorded
 
     @classmethod
     def from_json(cls, data: dict) -> ImportedRow:
@@ -35,6 +36,7 @@ class ImportedRow:
             outcome=data["outcome"],
             customer_person_uuid=uuid_or_none(data.get("customer_person_uuid")),
             monitoring_uuid=uuid_or_none(data.get("entity_monitoring_uuid")),
+            national_id_added=bool(data.get("national_id_added_flag")),
         )
 
 

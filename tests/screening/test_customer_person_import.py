@@ -143,7 +143,7 @@ def test_a_file_imported_again_makes_nothing_new(org, admin):
     _sent(admin, GOOD)
     again = _sent(admin, GOOD)
 
-    assert "0 new customer persons added, 3 already under monitoring (nothing done)." in _text(again)
+    assert "0 new customer persons added, 3 already under monitoring." in _text(again)
     assert "No monitoring was made." in _text(again)
     assert all(row.endswith("Already under monitoring: nothing done") for row in _rows(again))
     assert CustomerPerson.objects.count() == 3 and EntityMonitoring.objects.count() == 3
@@ -170,11 +170,22 @@ def test_a_national_id_a_customer_person_lacks_is_recorded(org, admin):
 
     check = _sent(admin, ingrid, check=True)
     assert "0 new customer persons would be added, 1 existing customer person would be put under monitoring, " \
-           "1 national id would be recorded." in _text(check)
+           "1 national id would be recorded for existing customer persons." in _text(check)
     assert "The new monitoring would wait under Pending for a decision." in _text(check)
-    assert "1 national id recorded." in _text(_sent(admin, ingrid))
+    assert "1 national id recorded for existing customer persons." in _text(_sent(admin, ingrid))
     person = CustomerPerson.objects.get()
     assert "NO 22047948464" in admin.get(f"/screening/customer-persons/{person.uuid}/").content.decode()
+
+
+def test_a_row_of_a_monitored_customer_says_when_their_national_id_is_recorded(org, admin):
+    config_make(org.api)
+    _sent(admin, HEADER + "K-1;Ingrid Haugland;22.04.1979;female;NO;;;;;;\n")  # under monitoring, no number
+
+    response = _sent(admin, HEADER + "K-1;Ingrid Haugland;22.04.1979;female;NO;22047948464;NO;;;;\n")
+
+    assert "0 new customer persons added, 1 already under monitoring, 1 national id recorded for existing " \
+           "customer persons." in _text(response)
+    assert _rows(response) == ["2 K-1 Ingrid Haugland 22.04.1979 Already under monitoring: national id recorded"]
 
 
 def test_a_bad_file_lists_every_problem_by_line_and_column_and_imports_nothing(org, admin):
