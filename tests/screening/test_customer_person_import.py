@@ -147,6 +147,9 @@ def test_a_file_imported_again_makes_nothing_new(org, admin):
     assert "No monitoring was made." in _text(again)
     assert all(row.endswith("Already under monitoring: nothing done") for row in _rows(again))
     assert CustomerPerson.objects.count() == 3 and EntityMonitoring.objects.count() == 3
+    check = _sent(admin, GOOD, check=True)
+    assert "No monitoring would be made. Nothing to import: every row is a customer person under monitoring " \
+           "already." in _text(check)
 
 
 def test_an_existing_customer_person_not_monitored_is_put_under_monitoring(org, admin):
