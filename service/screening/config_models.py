@@ -98,8 +98,19 @@ class CustomerPerson(models.Model):
     # Extension: ISO 3166-1 alpha-2 codes, upper case, each once; the engine weighs them as a name
     # check's nationality (an empty list: not known).
     nationalities = models.JSONField(default=list, blank=True)
+    # Extension: the organisation's own number for the customer (its core system's), so a hit is
+    # traced back to them; one customer person of the config each ("" when none).
+    customer_reference = models.CharField(max_length=100, blank=True, default="")
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["screening_config", "customer_reference"], condition=~models.Q(customer_reference=""),
+                name="customer_person_reference_unique",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.full_name

@@ -7,7 +7,7 @@ import uuid
 from datetime import date
 
 from django.http import HttpRequest
-from ninja import Query, Router, Status
+from ninja import Field, Query, Router, Status
 
 from service.errors import bad_field, found
 from service.name_search import name_search_parse
@@ -24,6 +24,7 @@ router = Router(tags=["Screening customer persons"])
 
 class CustomerPersonQuery(PageQuery):
     name_contains: str | None = None
+    customer_reference: str | None = Field(None, max_length=100)
     national_identification_schema: str | None = None
     national_identification_number: str | None = None
     check_birth_date: date | None = None
@@ -75,7 +76,8 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
         gender = selectors.gender_get(gender_uuid=payload.gender_uuid, loc=["body", "gender_uuid"])
     person = services.customer_person_create(
         config=config, full_name=payload.full_name, birth_date=payload.birth_date, gender=gender,
-        nationalities=payload.nationalities or [], actor=acting(request, payload.app_membership_uuid),
+        nationalities=payload.nationalities or [], customer_reference=payload.customer_reference or "",
+        actor=acting(request, payload.app_membership_uuid),
     )
     return Status(201, s.customer_person_out(person))
 
@@ -89,7 +91,7 @@ def customer_person_create(request: HttpRequest, screening_config_uuid: uuid.UUI
         "spaces are one; at most 200 characters); `national_identification_schema` with `national_identification_number` "
         "(checked as when added; needs the `person_national_identification` role) the person who has that number, if any, "
         "and with `check_birth_date` a number of someone born on another day is a 400 as when added to a person born then "
-        "(code `birth_date_disagrees`; it filters nothing); "
+        "(code `birth_date_disagrees`; it filters nothing); `customer_reference` the person with that reference (extension); "
         "`limit` (default 100, at most 1000) and `offset` as in rule 6: the end is reached when fewer than `limit` come back."
     ),
     openapi_extra=EXTENSION,
@@ -99,7 +101,9 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
     page = query.page()
     name = name_search_parse(query.name_contains)
     national_id = query.national_id(request)
-    rows = selectors.customer_persons_list(config=config, name_contains=name, national_id=national_id)[
+    rows = selectors.customer_persons_list(
+        config=config, name_contains=name, national_id=national_id, customer_reference=(query.customer_reference or "").strip() or None,
+    )[
         page.offset : page.offset + page.limit
     ]
     return [s.customer_person_listed_out(p) for p in rows]
@@ -121,9 +125,9 @@ def customer_person_detail(request: HttpRequest, customer_person_uuid: uuid.UUID
 @router.patch(
     "/customer-person/{customer_person_uuid}",
     response=s.CustomerPersonOut,
-    summary="Extension: correct a customer person's name, birth date, gender or nationalities",
+    summary="Extension: correct a customer person's name, birth date, gender, nationalities or customer reference",
     description=(
-        "Send only the fields to change (`full_name`, `birth_date`, `gender_uuid`, `nationalities`; a null birth "
+        "Send only the fields to change (`full_name`, `birth_date`, `gender_uuid`, `nationalities`, `customer_reference`; a null birth "
         "date or gender clears it, as a null or empty list does the nationalities); sending none of them is a 400. "
         "A birth date that disagrees with a national id recorded for the person is a 400 naming `birth_date` "
         "(code `birth_date_disagrees`; the number is named, masked, only with the `person_national_identification` role). "
@@ -147,8 +151,10 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
         changes["gender"] = None if sent["gender_uuid"] is None else selectors.gender_get(gender_uuid=sent["gender_uuid"], loc=loc)
     if "nationalities" in sent:
         changes["nationalities"] = sent["nationalities"] or []
+    if "customer_reference" in sent:
+        changes["customer_reference"] = sent["customer_reference"] or ""
     if not changes:
-        raise bad_field(["body"], "send at least one of full_name, birth_date, gender_uuid and nationalities")
+        raise bad_field(["body"], "send at least one of full_name, birth_date, gender_uuid, nationalities and customer_reference")
     actor = acting(request, payload.app_membership_uuid)
     corrected = services.customer_person_update(
         person=person, changes=changes, actor=actor, national_ids_shown=request.auth.has_role(NATIONAL_ID)

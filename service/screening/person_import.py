@@ -4,16 +4,19 @@ how a bank brings its private customers into continuous screening at once, not o
 All or nothing: a file with any bad row is refused whole (upload_csv.upload_checked), and a good
 one is written in one transaction. Each row is one customer person:
 
-- **created**: nobody of the config is that customer yet: the person, their national id and
-  address, and a monitoring (type `other`, no company);
+- **created**: nobody of the config is that customer yet: the person (with the row's `id` as their
+  customer reference), their national id and address, and a monitoring (type `other`, no company);
 - **monitored**: an existing customer person is that customer but nothing screens them now (never
   monitored, or their monitoring was removed): a new monitoring;
 - **already_monitored**: an existing customer person under a monitoring that is not removed
-  (pending or active): nothing new, but a national id the row has and they lack is recorded.
+  (pending or active): nothing new.
 
-An existing customer person is that customer when a national id recorded for them is the row's, or
-when their name and birth date are the row's (`vakt_format.persons.customer_person_key`) and no
-number of one country tells them apart. So importing the same file again creates nothing.
+An existing customer person is that customer when their customer reference is the row's, when a
+national id recorded for them is the row's, or when their name and birth date are the row's
+(`vakt_format.persons.customer_person_key`) and no other reference or number of one country tells
+them apart. A reference and a number of two different people, or a number of someone with another
+reference, are refused. An existing person's details are not changed by a file, but a reference or
+a national id the row has and they lack is recorded. So importing the same file again creates nothing.
 
 The monitorings are approved at once by the member (`approved_flag`, decision origin `user`) and
 screened after commit, or wait under Pending for a decision (rule 4: a customer person is never
@@ -23,17 +26,18 @@ each number and address, each approval. A dry run answers the same without writi
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from service.audit.services import Actor, actor_api_user_name, audit_event, audit_events_insert
 from service.companies.models import GeoCountry
-from service.errors import BadRequest
+from service.errors import BadRequest, bad_field
 from service.screening.models import (
     CustomerPerson,
     CustomerPersonLocation,
@@ -48,6 +52,7 @@ from service.screening.monitoring_services import DecisionSpec, monitoring_row, 
 from service.screening.person_import_file import PersonFile, PersonRow, person_file_read
 from service.screening.person_national_ids import NATIONAL_ID_COUNTRIES
 from service.screening.upload_csv import MAX_LISTED_PROBLEMS, FileProblem, upload_checked
+from vakt_format.norwegian import day
 from vakt_format.persons import customer_person_key
 
 CREATED, MONITORED, ALREADY_MONITORED = "created", "monitored", "already_monitored"
@@ -61,6 +66,7 @@ class RowOutcome:
     person: CustomerPerson | None = None  # an existing one, or the new one once written
     monitoring_uuid: uuid.UUID | None = None
     national_id_added: bool = False
+    reference_added: bool = False  # an existing person without one gets the row's
 
 
 @dataclass
@@ -101,50 +107,89 @@ def customer_persons_import(
     """Imports the checked file's rows (see the module); with `dry_run` only says what it would do."""
     comment = comment.strip() or f"Imported from {file_name or 'a file'}."
     result = ImportResult(file_name=file_name, approved_flag=approved_flag, dry_run=dry_run)
-    with transaction.atomic():
-        if not dry_run:
+    if dry_run:
+        result.rows = _plan(config, person_file.rows)
+        return result
+    try:
+        with transaction.atomic():
             # One writer of the config's numbers at a time (as an add one by one), so two imports
             # or an import and an add cannot both take one number or both create one customer.
             ScreeningConfig.objects.select_for_update().filter(pk=config.pk).first()
-        result.rows = _plan(config, person_file.rows)
-        if not dry_run:
+            result.rows = _plan(config, person_file.rows)
             _write(config, result, comment=comment, actor=actor)
+    except IntegrityError:  # a reference given one by one meanwhile (an add does not lock the config)
+        raise bad_field(["body", "file"], "a customer reference of the file was given to a customer person while it "
+                        "was imported; nothing was imported: import it again", code="changed_meanwhile") from None
     return result
 
 
 def _plan(config: ScreeningConfig, rows: list[PersonRow]) -> list[RowOutcome]:
+    """Who each row is (see the module); a 400 naming every row that cannot be one customer person."""
+    by_reference = _reference_holders(config, {row.reference for row in rows if row.reference})
     holders = _number_holders(config, {row.national_id for row in rows if row.national_id})
     namesakes = _namesakes(config, {row.key() for row in rows})
     numbers = _numbers_of([person.uuid for people in namesakes.values() for person in people])
     outcomes, claimed, problems = [], {}, []
     for row in rows:
-        person = holders.get(row.national_id) if row.national_id else None
-        if person is None:
-            person = next((p for p in namesakes.get(row.key(), ()) if not _told_apart(row, numbers.get(p.uuid, {}))), None)
+        person, why = _existing(row, by_reference, holders, namesakes, numbers)
+        if why:
+            problems.append(why)
+            continue
         if person is None:
             outcomes.append(RowOutcome(row=row, outcome=CREATED))
             continue
         if person.uuid in claimed:
             problems.append(FileProblem(row.line, "name", (
                 f"the customer person {person.full_name} ({person.uuid}) that line {claimed[person.uuid]} is, "
-                "by name and birth date or by national id: a customer is imported once")))
+                "by customer reference, national id, or name and birth date: a customer is imported once")))
             continue
         claimed[person.uuid] = row.line
         lacks_number = row.national_id is not None and row.national_id not in holders
+        if lacks_number and person.birth_date != row.birth_date:  # found by reference: the number must be theirs
+            born = f"was born {day(person.birth_date)}" if person.birth_date else "has no birth date"
+            problems.append(FileProblem(row.line, "national_id", (
+                f"is of someone born {day(row.birth_date)}, but {person.full_name} ({person.uuid}), whose customer "
+                f"reference this is, {born}: correct them on their page first")))
+            continue
         outcomes.append(RowOutcome(
             row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person.as_person(config),
             monitoring_uuid=person.monitoring_uuid, national_id_added=lacks_number,
+            reference_added=bool(row.reference) and not person.customer_reference,
         ))
     if problems:
+        problems.sort(key=lambda problem: problem.line)
         raise BadRequest(
-            f"The file names {len(problems)} customer person(s) twice; nothing was imported.",
+            f"The file has {len(problems)} row(s) that are not one customer person each; nothing was imported.",
             code="invalid_file", errors=[{"loc": p.loc(), "msg": p.msg} for p in problems[:MAX_LISTED_PROBLEMS]],
         )
     return outcomes
 
 
-def _told_apart(row: PersonRow, their_numbers: dict[str, str]) -> bool:
-    """A namesake is someone else when they have a number of the row's number's country, another one."""
+def _existing(row: PersonRow, by_reference, holders, namesakes, numbers) -> tuple[_Known | None, FileProblem | None]:
+    """The existing customer person the row is (None: a new one), or why it cannot be said."""
+    referenced = by_reference.get(row.reference) if row.reference else None
+    holder = holders.get(row.national_id) if row.national_id else None
+    if referenced and holder and referenced.uuid != holder.uuid:
+        return None, FileProblem(row.line, "id", (
+            f"is the customer reference of {referenced.full_name} ({referenced.uuid}), but the national id is recorded "
+            f"for {holder.full_name} ({holder.uuid})"))
+    if holder and row.reference and holder.customer_reference and holder.customer_reference != row.reference:
+        return None, FileProblem(row.line, "id", (
+            f"the national id is recorded for {holder.full_name} ({holder.uuid}), whose customer reference is "
+            f"{holder.customer_reference}"))
+    if referenced or holder:
+        return referenced or holder, None
+    for namesake in namesakes.get(row.key(), ()):
+        if not _told_apart(row, namesake, numbers.get(namesake.uuid, {})):
+            return namesake, None
+    return None, None
+
+
+def _told_apart(row: PersonRow, namesake: "_Known", their_numbers: dict[str, str]) -> bool:
+    """A namesake is someone else when they have another customer reference, or a number of the row's
+    number's country, another one."""
+    if row.reference and namesake.customer_reference and row.reference != namesake.customer_reference:
+        return True
     return row.national_id is not None and their_numbers.get(row.national_id[0], row.national_id[1]) != row.national_id[1]
 
 
@@ -159,6 +204,8 @@ class _Known:
 
     uuid: uuid.UUID
     full_name: str
+    birth_date: dt.date | None
+    customer_reference: str
     monitoring_uuid: uuid.UUID | None = None  # their monitoring not removed, if any
 
     @property
@@ -167,7 +214,9 @@ class _Known:
 
     def as_person(self, config: ScreeningConfig) -> CustomerPerson:
         """The stored person to write for (their uuid and name are all a write reads)."""
-        person = CustomerPerson(uuid=self.uuid, full_name=self.full_name, screening_config=config)
+        person = CustomerPerson(
+            uuid=self.uuid, full_name=self.full_name, screening_config=config, customer_reference=self.customer_reference
+        )
         person._state.adding = False
         return person
 
@@ -184,17 +233,31 @@ def _with_monitoring(people: list[_Known], config: ScreeningConfig) -> None:
         person.monitoring_uuid = current.get(person.uuid)
 
 
+KNOWN_FIELDS = ("uuid", "full_name", "birth_date", "customer_reference")
+
+
+def _reference_holders(config: ScreeningConfig, references: set[str]) -> dict[str, _Known]:
+    """Who of the config has each of these customer references."""
+    holders = {}
+    for chunk in _chunks(sorted(references)):
+        for values in CustomerPerson.objects.filter(screening_config=config, customer_reference__in=chunk).values_list(*KNOWN_FIELDS):
+            person = _Known(*values)
+            holders[person.customer_reference] = person
+    _with_monitoring(list(holders.values()), config)
+    return holders
+
+
 def _number_holders(config: ScreeningConfig, national_ids: set[tuple[str, str]]) -> dict[tuple[str, str], _Known]:
     """Who of the config has each of these numbers."""
     holders, known = {}, {}
+    person_fields = [f"customer_person__{name}" for name in KNOWN_FIELDS]
     for chunk in _chunks(sorted({number for _, number in national_ids})):
         rows = CustomerPersonNationalIdentification.objects.filter(
             customer_person__screening_config=config, national_identification_number__in=chunk,
-        ).values_list("national_identification_schema", "national_identification_number", "customer_person_id",
-                      "customer_person__full_name")
-        for schema, number, person_uuid, full_name in rows:
+        ).values_list("national_identification_schema", "national_identification_number", *person_fields)
+        for schema, number, *values in rows:
             if (schema, number) in national_ids:
-                holders[(schema, number)] = known.setdefault(person_uuid, _Known(uuid=person_uuid, full_name=full_name))
+                holders[(schema, number)] = known.setdefault(values[0], _Known(*values))
     _with_monitoring(list(known.values()), config)
     return holders
 
@@ -204,10 +267,11 @@ def _namesakes(config: ScreeningConfig, keys: set[tuple]) -> dict[tuple, list[_K
     monitoring first, then the oldest (of two records of one customer, the one screened is kept)."""
     found = defaultdict(list)
     people = CustomerPerson.objects.filter(screening_config=config).order_by("create_timestamp", "uuid")
-    for person_uuid, full_name, birth_date in people.values_list("uuid", "full_name", "birth_date").iterator(chunk_size=5000):
-        key = customer_person_key(full_name, birth_date)
+    for values in people.values_list(*KNOWN_FIELDS).iterator(chunk_size=5000):
+        person = _Known(*values)
+        key = customer_person_key(person.full_name, person.birth_date)
         if key in keys:
-            found[key].append(_Known(uuid=person_uuid, full_name=full_name))
+            found[key].append(person)
     _with_monitoring([p for people in found.values() for p in people], config)
     for people in found.values():
         people.sort(key=lambda p: not p.monitored)  # stable: oldest first within each
@@ -235,12 +299,22 @@ def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor
         outcome.person = CustomerPerson(
             screening_config=config, full_name=row.full_name, birth_date=row.birth_date,
             gender=genders.get(row.gender) if row.gender else None, nationalities=list(row.nationalities),
+            customer_reference=row.reference,
         )
         after = {"full_name": row.full_name, "birth_date": str(row.birth_date or "")}
         if row.nationalities:
             after["nationalities"] = list(row.nationalities)
+        if row.reference:
+            after["customer_reference"] = row.reference
         audit.add(outcome.person, "customer_person.create", after)
     CustomerPerson.objects.bulk_create([outcome.person for outcome in new], batch_size=1000)
+
+    referenced = [outcome for outcome in result.rows if outcome.reference_added]
+    for outcome in referenced:
+        outcome.person.customer_reference = outcome.row.reference
+        audit.add(outcome.person, "customer_person.update", {"customer_reference": outcome.row.reference},
+                  before={"customer_reference": ""})
+    CustomerPerson.objects.bulk_update([outcome.person for outcome in referenced], ["customer_reference"], batch_size=1000)
 
     countries = {}
     numbers = []
@@ -308,9 +382,9 @@ class _Audit:
             app_customer_uuid=self.config.app_customer_id, actor=self.actor, api_user_name=self.api_user_name, **fields,
         ))
 
-    def add(self, person: CustomerPerson, action: str, after: dict) -> None:
+    def add(self, person: CustomerPerson, action: str, after: dict, before: dict | None = None) -> None:
         self._event(action=action, object_type="customer_person", object_uuid=person.uuid,
-                    object_label=person.full_name, after=after)
+                    object_label=person.full_name, after=after, before=before)
 
     def add_decision(self, outcome: RowOutcome, comment: str) -> None:
         self._event(

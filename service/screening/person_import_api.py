@@ -25,8 +25,8 @@ FILE_FORMAT = (
     "`birth_date` (YYYY-MM-DD or DD.MM.YYYY, a whole date, not in the future); `gender` (male, female, unknown); "
     "`nationality` (countries separated by `;`); `national_id` with `national_id_country` (NO, SE or DK; checked as "
     "when added one by one, and agreeing with the birth date, which it gives when none is); `street_address`, "
-    "`postal_code`, `postal_place`, `address_country` (the person's residence); `id` (your reference, echoed per "
-    "row, not stored). Other columns are ignored."
+    "`postal_code`, `postal_place`, `address_country` (the person's residence); `id` (your number for the customer: "
+    "their `customer_reference`, echoed per row as `reference`). Other columns are ignored."
 )
 
 
@@ -39,6 +39,7 @@ class ImportRowOut(Schema):
     customer_person_uuid: uuid.UUID | None = Field(description="null for a person a dry run would create")
     entity_monitoring_uuid: uuid.UUID | None
     national_id_added_flag: bool
+    customer_reference_added_flag: bool = Field(description="an existing person without a reference got the row's")
     app_url: str | None
 
 
@@ -66,6 +67,7 @@ def _row_out(outcome: RowOutcome) -> dict:
         "customer_person_uuid": person.uuid if saved else None,
         "entity_monitoring_uuid": outcome.monitoring_uuid,
         "national_id_added_flag": outcome.national_id_added,
+        "customer_reference_added_flag": outcome.reference_added,
         "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/") if saved else None,
     }
 
@@ -96,9 +98,10 @@ def _out(result: ImportResult) -> dict:
         "file with national ids needs the `person_national_identification` role besides `aml` (403).\n\n"
         "Each row is one customer person: `created` (new, with a monitoring), `monitored` (an existing customer person "
         "nothing screened: a new monitoring), or `already_monitored` (an existing one under a monitoring that is not "
-        "removed: nothing new, except a national id the row has and they lack). An existing customer person is the "
-        "row's customer when a national id recorded for them is the row's, or their name (any case) and birth date "
-        "are, unless numbers of one country tell them apart; so importing a file again creates nothing. Monitorings "
+        "removed: nothing new, except a customer reference or national id the row has and they lack). An existing "
+        "customer person is the row's customer when their customer reference is the row's `id`, a national id recorded "
+        "for them is the row's, or their name (any case) and birth date are, unless other references or numbers of one "
+        "country tell them apart; a reference and a number of two people are a 400. So importing a file again creates nothing. Monitorings "
         "have type `other` and `monitoring_comment` (default \"Imported from <file name>.\"); with `approved_flag` "
         "they are approved at once by the member (`app_membership_uuid`) and screened, otherwise they wait for a "
         "decision. Every person, number, address and approval is in the audit log. `dry_run`: 200 with what would "

@@ -11,13 +11,13 @@ Read as every upload is (upload_csv.py: UTF-8, `,` or `;`, a header in any order
     national_id_country   its country, NO, SE or DK (needed with a number)
     street_address, postal_code, postal_place, address_country
                           where the person lives (recorded as their residence)
-    id                    the caller's own reference, echoed in the answer, not stored
+    id                    the organisation's own number for the customer: their customer reference
 
 A customer person's birth date is a whole day, so a year or month alone is refused (a list's
 partial dates are for the one-off screening file). A number whose birth date is not the row's is
 refused, and a row without a birth date takes its number's. Two rows of one person (the same
 national id, or the same name and birth date without numbers that tell them apart) are refused:
-a customer is screened once.
+a customer is screened once; so is a reference given twice.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from django.utils import timezone
 from service.screening.batch_file import GENDERS, NAME_COLUMNS
 from service.screening.lists.formats.countries import country_code
 from service.screening.person_national_ids import SCHEMAS, NationalIdProblem, birth_date_disagrees, national_id_checked
-from service.screening.person_services import NATIONALITIES_MAX
+from service.screening.person_services import NATIONALITIES_MAX, REFERENCE_MAX
 from service.screening.upload_csv import FileProblem, cell, csv_lines
 from vakt_format.national_ids import national_id_birth_date
 from vakt_format.norwegian import partial_day_iso
@@ -119,6 +119,8 @@ def _row(line: int, raw: dict, today: dt.date) -> tuple[PersonRow | None, list[F
     if national_id and birth_date is None and not any(p.column == "birth_date" for p in found):
         birth_date = national_id_birth_date(schema=national_id[0], number=national_id[1])
     address = _address(raw, problem)
+    if len(cell(raw, "id")) > REFERENCE_MAX:
+        problem("id", f"longer than {REFERENCE_MAX} characters")
     if found:
         return None, found
     row = PersonRow(
@@ -166,12 +168,19 @@ def _address(raw: dict, problem) -> dict[str, str]:
 
 
 def _repeats(rows: list[PersonRow]) -> list[FileProblem]:
-    """A row of a person an earlier row already names: the same national id, or the same name and
-    birth date where the two rows' numbers do not tell them apart."""
+    """A row of a person an earlier row already names: the same customer reference, the same national
+    id, or the same name and birth date where the two rows' numbers or references do not tell them
+    apart."""
     problems = []
+    by_reference: dict[str, int] = {}
     by_number: dict[tuple[str, str], int] = {}
     by_key: dict[tuple, list[PersonRow]] = {}
     for row in rows:
+        if row.reference and (first := by_reference.get(row.reference)):
+            problems.append(FileProblem(row.line, "id", f"the same customer reference as line {first}"))
+            continue
+        if row.reference:
+            by_reference[row.reference] = row.line
         if row.national_id and (first := by_number.get(row.national_id)):
             problems.append(FileProblem(row.line, "national_id", f"the same national id as line {first}"))
             continue
@@ -188,9 +197,11 @@ def _repeats(rows: list[PersonRow]) -> list[FileProblem]:
 
 
 def _told_apart(one: PersonRow, other: PersonRow) -> bool:
-    """Two rows of one name and birth date are two people when each has a national id of the same
-    country (they differ: a repeated number is refused before); numbers of two countries may be
-    one person's."""
+    """Two rows of one name and birth date are two people when each has a customer reference, or a
+    national id of the same country (they differ: a repeated one is refused before); numbers of two
+    countries may be one person's."""
+    if one.reference and other.reference:
+        return True  # two references (a repeated one is refused before): two customers
     return one.national_id is not None and other.national_id is not None and one.national_id[0] == other.national_id[0]
 
 

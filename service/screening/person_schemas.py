@@ -26,6 +26,15 @@ class CustomerPersonIn(Schema):
         ),
         json_schema_extra={"x-vakt-extension": True},
     )
+    customer_reference: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "Extension: your own number for the customer (your core system's), at most 100 characters, spaces trimmed; "
+            "one customer person of the config each (another's is a 400, code reference_taken)"
+        ),
+        json_schema_extra={"x-vakt-extension": True},
+    )
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -45,6 +54,15 @@ class CustomerPersonPatch(Schema):
         ),
         json_schema_extra={"x-vakt-extension": True},
     )
+    customer_reference: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "Extension: your own number for the customer (your core system's), at most 100 characters, spaces trimmed; \"\" clears it; "
+            "one customer person of the config each (another's is a 400, code reference_taken)"
+        ),
+        json_schema_extra={"x-vakt-extension": True},
+    )
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who makes the change (the dashboard sends its user), for the audit log"
     )
@@ -59,6 +77,10 @@ class CustomerPersonOut(Schema):
     gender_key: str | None = Field(description="Extension: the gender's key")
     nationalities: list[str] = Field(
         description="Extension: the person's nationalities, upper case (ISO 3166-1 alpha-2); empty when not known",
+        json_schema_extra={"x-vakt-extension": True},
+    )
+    customer_reference: str = Field(
+        description="Extension: your own number for the customer; empty when none",
         json_schema_extra={"x-vakt-extension": True},
     )
     create_timestamp: datetime
@@ -113,6 +135,7 @@ def customer_person_out(person) -> dict:
         "gender_uuid": person.gender_id,
         "gender_key": person.gender.key if person.gender else None,
         "nationalities": list(person.nationalities),
+        "customer_reference": person.customer_reference,
         "create_timestamp": person.create_timestamp,
         "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/"),
     }

@@ -14,10 +14,12 @@ from service.companies.models import GeoCountry
 
 
 def customer_persons_list(
-    *, config: ScreeningConfig, name_contains: str | None = None, national_id: tuple[str, str] | None = None
+    *, config: ScreeningConfig, name_contains: str | None = None, national_id: tuple[str, str] | None = None,
+    customer_reference: str | None = None,
 ) -> QuerySet[CustomerPerson]:
     """The config's customer persons by name; `name_contains` keeps those whose name contains it (any case);
-    `national_id` (schema, compact number) the one who has that number.
+    `national_id` (schema, compact number) the one who has that number; `customer_reference` the one
+    with that reference.
 
     Each has `monitoring_status_key`: that of its monitoring not removed (there is at most one, a
     customer person having no related company), else of its newest removed one, else None."""
@@ -26,6 +28,8 @@ def customer_persons_list(
         queryset = queryset.filter(full_name__icontains=name_contains)
     if national_id is not None:
         queryset = queryset.filter(national_id_q(*national_id))
+    if customer_reference:
+        queryset = queryset.filter(customer_reference=customer_reference)
     return _with_monitoring(queryset).order_by("full_name", "uuid")
 
 

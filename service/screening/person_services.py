@@ -38,6 +38,7 @@ from service.screening.models import (
 from vakt_format.countries import country_code_known
 
 NATIONALITIES_MAX = 10
+REFERENCE_MAX = 100  # CustomerPerson.customer_reference
 
 
 def _details_check(details: dict) -> dict:
@@ -61,6 +62,10 @@ def _details_check(details: dict) -> dict:
         elif len(codes) > NATIONALITIES_MAX:
             errors.append(field_error(["body", "nationalities"], f"at most {NATIONALITIES_MAX} countries"))
         details["nationalities"] = codes
+    if "customer_reference" in details:
+        details["customer_reference"] = (details["customer_reference"] or "").strip()
+        if len(details["customer_reference"]) > REFERENCE_MAX:
+            errors.append(field_error(["body", "customer_reference"], f"at most {REFERENCE_MAX} characters"))
     if errors:
         names = ", ".join(e["loc"][-1] for e in errors)
         raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
@@ -74,25 +79,68 @@ def birth_date_problem(birth_date: date | None) -> str | None:
     return None
 
 
+def reference_holder(*, config_id, reference: str, but=None) -> CustomerPerson | None:
+    """The config's customer person (other than `but`) who has this customer reference."""
+    if not reference:
+        return None
+    return CustomerPerson.objects.filter(screening_config_id=config_id, customer_reference=reference).exclude(pk=but).first()
+
+
+def _reference_taken(holder: CustomerPerson) -> BadRequest:
+    return bad_field(
+        ["body", "customer_reference"],
+        f"already the reference of another customer person of the screening config: {holder.full_name} ({holder.uuid})",
+        code="reference_taken",
+    )
+
+
+def _reference_free(*, config_id, reference: str, but=None) -> None:
+    if holder := reference_holder(config_id=config_id, reference=reference, but=but):
+        raise _reference_taken(holder)
+
+
+def _saved_with_reference(save, *, config_id, reference: str, but=None):
+    """`save()`, a reference taken meanwhile by another writer (the UNIQUE constraint) a 400 as a taken one is."""
+    try:
+        with transaction.atomic():
+            return save()
+    except IntegrityError:
+        if holder := reference_holder(config_id=config_id, reference=reference, but=but):
+            raise _reference_taken(holder) from None
+        raise
+
+
 def customer_person_create(
     *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None,
-    nationalities: list[str] | tuple[str, ...] = (), actor: Actor | None = None,
+    nationalities: list[str] | tuple[str, ...] = (), customer_reference: str = "", actor: Actor | None = None,
 ) -> CustomerPerson:
-    details = _details_check({"full_name": full_name, "birth_date": birth_date, "nationalities": nationalities})
-    with transaction.atomic():
+    details = _details_check({
+        "full_name": full_name, "birth_date": birth_date, "nationalities": nationalities,
+        "customer_reference": customer_reference,
+    })
+    reference = details["customer_reference"]
+    _reference_free(config_id=config.pk, reference=reference)
+
+    def save() -> CustomerPerson:
         person = CustomerPerson.objects.create(
             screening_config=config, full_name=details["full_name"], birth_date=birth_date, gender=gender,
-            nationalities=details["nationalities"],
+            nationalities=details["nationalities"], customer_reference=reference,
         )
         after = {"full_name": person.full_name, "birth_date": str(birth_date or "")}
         if person.nationalities:
             after["nationalities"] = person.nationalities
+        if reference:
+            after["customer_reference"] = reference
         _audit(person, actor, "customer_person.create", after)
-    return person
+        return person
+
+    return _saved_with_reference(save, config_id=config.pk, reference=reference)
 
 
-# What a correction may change: exactly what screening compares of a customer person.
-CORRECTABLE_FIELDS = ("full_name", "birth_date", "gender", "nationalities")
+# What screening compares of a customer person: a correction of any of them screens them again.
+SCREENED_FIELDS = ("full_name", "birth_date", "gender", "nationalities")
+# What a correction may change: those, and the organisation's reference for the customer.
+CORRECTABLE_FIELDS = (*SCREENED_FIELDS, "customer_reference")
 
 
 def customer_person_update(
@@ -113,16 +161,21 @@ def customer_person_update(
     if unknown:
         raise ValueError(f"not correctable: {sorted(unknown)}")
     changes = _details_check(changes)
-    with transaction.atomic():
-        person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
-        if changes.get("birth_date") is not None and changes["birth_date"] != person.birth_date:
-            for row in person.national_identifications.order_by("create_timestamp", "uuid"):
+    reference = changes.get("customer_reference", "")
+    _reference_free(config_id=person.screening_config_id, reference=reference, but=person.pk)
+
+    def save() -> CustomerPerson:
+        locked = CustomerPerson.objects.select_for_update().get(pk=person.pk)
+        if changes.get("birth_date") is not None and changes["birth_date"] != locked.birth_date:
+            for row in locked.national_identifications.order_by("create_timestamp", "uuid"):
                 schema, number = row.national_identification_schema, row.national_identification_number
                 if why := national_id_disagreement(schema=schema, compact=number, birth_date=changes["birth_date"],
                                                    shown=national_ids_shown):
                     raise bad_field(["body", "birth_date"], why, code="birth_date_disagrees")
-        _details_save(person, changes, actor)
-    return person
+        _details_save(locked, changes, actor)
+        return locked
+
+    return _saved_with_reference(save, config_id=person.screening_config_id, reference=reference, but=person.pk)
 
 
 def _details_save(person: CustomerPerson, changes: dict, actor: Actor | None) -> None:
@@ -143,6 +196,8 @@ def _details_save(person: CustomerPerson, changes: dict, actor: Actor | None) ->
         person, actor, "customer_person.update",
         after={k: after[k] for k in changed}, before={k: before[k] for k in changed},
     )
+    if not set(changed) & set(SCREENED_FIELDS):
+        return  # only the reference: nothing screening compares
     monitorings = list(person.entity_monitorings.filter(screened_q()).values_list("uuid", flat=True))
     if monitorings:
         monitorings_rescreen(monitoring_uuids=monitorings)
@@ -154,6 +209,7 @@ def _correctable_state(person: CustomerPerson) -> dict:
         "birth_date": str(person.birth_date or ""),
         "gender": person.gender.key if person.gender_id else "",
         "nationalities": list(person.nationalities),
+        "customer_reference": person.customer_reference,
     }
 
 
