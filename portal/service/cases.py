@@ -37,6 +37,7 @@ class Subject:
     gender: str = ""
     org_nr: str = ""
     org_nr_schema: str = ""
+    customer_reference: str = ""  # a customer person's: the organisation's own number for the customer ("" when none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +240,8 @@ def _subject(data: dict) -> Subject:
                        (nationality,) if nationality else (), person.get("gender") or "")
     if person := data.get("monitoring_customer_person"):
         return Subject("customer_person", entity_uuid, person.get("full_name") or "", day(person.get("birth_date")),
-                       tuple(code.upper() for code in person.get("nationalities") or ()), person.get("gender_key") or "")
+                       tuple(code.upper() for code in person.get("nationalities") or ()), person.get("gender_key") or "",
+                       customer_reference=person.get("customer_reference") or "")
     company = data.get("monitoring_company") or {}
     return Subject("company", entity_uuid, company.get("name") or "", org_nr=company.get("org_nr") or "",
                    org_nr_schema=company.get("org_nr_schema") or "")

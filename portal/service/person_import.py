@@ -18,13 +18,14 @@ class ImportedRow:
     """One row of the file and what became (or would become) of it."""
 
     line: int
-    reference: str  # the file's `id`: the caller's own customer reference, not stored by the service
+    reference: str  # the file's `id`: the organisation's customer reference, a new person's `customer_reference`
     full_name: str
     birth_date: date | None
     outcome: str  # created (a new customer person), monitored (an existing one, put under monitoring), already_monitored
     customer_person_uuid: UUID | None  # None for a person a dry run would create
     monitoring_uuid: UUID | None  # the monitoring made, or the one the person is already under; None in a dry run's new ones
     national_id_added: bool  # an existing person's: the row's national id, which they lacked, is (would be) recorded
+    reference_added: bool = False  # an existing person's: the row's reference, as they had none, is (would be) theirs
 
     @classmethod
     def from_json(cls, data: dict) -> ImportedRow:
@@ -37,6 +38,7 @@ class ImportedRow:
             customer_person_uuid=uuid_or_none(data.get("customer_person_uuid")),
             monitoring_uuid=uuid_or_none(data.get("entity_monitoring_uuid")),
             national_id_added=bool(data.get("national_id_added_flag")),
+            reference_added=bool(data.get("customer_reference_added_flag")),
         )
 
 

@@ -415,9 +415,14 @@ class ScreeningArea(Area):
 
     # --- customer persons -------------------------------------------------------------------------
 
-    def customer_persons(self, config_uuid, *, name_contains: str = "", limit: int = 100, offset: int = 0) -> list[CustomerPerson]:
-        """By name; `name_contains` keeps those whose name contains it (any case)."""
-        params = {"limit": limit, "offset": offset, **({"name_contains": name_contains} if name_contains else {})}
+    def customer_persons(
+        self, config_uuid, *, name_contains: str = "", customer_reference: str = "", limit: int = 100, offset: int = 0
+    ) -> list[CustomerPerson]:
+        """By name; `name_contains` keeps those whose name contains it (any case); `customer_reference` (at
+        most 100 characters, else a 400) the one whose reference it is, exactly, spaces at either end aside
+        (extension; blank filters nothing)."""
+        params = {"limit": limit, "offset": offset, "name_contains": name_contains or None,
+                  "customer_reference": customer_reference or None}
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
 
@@ -451,9 +456,14 @@ class ScreeningArea(Area):
         )
 
     def create_customer_person(
-        self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None, nationalities=()
+        self, config_uuid, *, full_name: str, birth_date: date | None = None, gender_uuid=None, nationalities=(),
+        customer_reference: str = "",
     ) -> CustomerPerson:
+        """`customer_reference` (extension): the organisation's own number for the customer, at most 100
+        characters; one another customer person of the config has is a 400 naming it (code `reference_taken`)."""
         body: dict = {"full_name": full_name, **self.acting_body()}
+        if customer_reference:
+            body["customer_reference"] = customer_reference
         if birth_date:
             body["birth_date"] = birth_date.isoformat()
         if gender_uuid:
@@ -464,13 +474,14 @@ class ScreeningArea(Area):
 
     def update_customer_person(
         self, customer_person_uuid, *, full_name=UNCHANGED, birth_date=UNCHANGED, gender_uuid=UNCHANGED,
-        nationalities=UNCHANGED,
+        nationalities=UNCHANGED, customer_reference=UNCHANGED,
     ) -> CustomerPerson:
         """Correct a customer person (extension): only the fields given are sent; a birth date or gender of
-        None clears it, as an empty tuple does the nationalities. The service screens the person again at
-        once under every monitoring that screens them (cases raised before stay); a birth date that
-        disagrees with a recorded national id is a 400 naming it; another organisation's person or an
-        unknown gender is a 404."""
+        None clears it, as an empty tuple does the nationalities and "" the customer reference. The service
+        screens the person again at once under every monitoring that screens them (cases raised before stay;
+        a changed reference alone is not screened); a birth date that disagrees with a recorded national id
+        is a 400 naming it, as is a reference another customer person of the config has (code
+        `reference_taken`); another organisation's person or an unknown gender is a 404."""
         body: dict = self.acting_body()
         if full_name is not UNCHANGED:
             body["full_name"] = full_name
@@ -480,6 +491,8 @@ class ScreeningArea(Area):
             body["gender_uuid"] = str(gender_uuid) if gender_uuid else None
         if nationalities is not UNCHANGED:
             body["nationalities"] = list(nationalities)
+        if customer_reference is not UNCHANGED:
+            body["customer_reference"] = customer_reference or ""
         return CustomerPerson.from_json(self.client.patch("analysis", _person_path(customer_person_uuid), json=body))
 
     def add_national_id(self, customer_person_uuid, *, schema: str, number: str) -> None:

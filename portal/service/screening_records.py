@@ -150,6 +150,7 @@ class CustomerPerson:
     relationship_ended_at: datetime | None = None
     retained_until: datetime | None = None
     records_held: bool = False  # a legal hold keeps it past retained_until
+    customer_reference: str = ""  # the organisation's own number for the customer (extension); "" when none
 
     @property
     def kept_years(self) -> int | None:
@@ -171,6 +172,7 @@ class CustomerPerson:
             relationship_ended_at=moment(data.get("relationship_ended_timestamp")),
             retained_until=moment(data.get("retained_until")),
             records_held=bool(data.get("records_held_flag")),
+            customer_reference=data.get("customer_reference") or "",
         )
 
 
