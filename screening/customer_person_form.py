@@ -25,7 +25,10 @@ from vakt_format.countries import country_code_known
 
 # The service's body field, per step, -> the form's field
 FIELD_OF = {
-    "person": {"full_name": "full_name", "birth_date": "birth_date", "gender_uuid": "gender", "nationalities": "nationalities"},
+    "person": {
+        "full_name": "full_name", "birth_date": "birth_date", "gender_uuid": "gender", "nationalities": "nationalities",
+        "customer_reference": "customer_reference",
+    },
     "national_id": {
         "national_identification_schema": "national_id_schema",
         "national_identification_number": "national_id_number",
@@ -45,6 +48,7 @@ FIELD_OF = {
     "hold_release": {"release_reason": "release_reason", "app_membership_uuid": "release_reason"},
     "hold_keep": {"keep_reason": "keep_reason"},
 }
+REFERENCE_MAX = 100  # characters of a customer reference: the service's limit (a longer one is a 400)
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
 
@@ -69,7 +73,9 @@ class ServiceForm(forms.Form):
 
 
 class PersonDetailsForm(ServiceForm):
-    """Name, birth date, gender and nationalities: what a customer person is made with and corrected to."""
+    """Name, birth date, gender and nationalities, and the organisation's own number for the customer:
+    what a customer person is made with and corrected to (the service refuses a reference another customer
+    person of the config has, at its field)."""
 
     service_step = "person"
 
@@ -80,6 +86,11 @@ class PersonDetailsForm(ServiceForm):
         required=False, max_length=100, label="Nationality",
         help_text="two letters; several with commas",
         widget=forms.TextInput(attrs={"placeholder": "e.g. NO or NO, SE", "autocomplete": "off"}),
+    )
+    # What the bank's core system calls the customer, so a hit is traced back to them (the service's limit).
+    customer_reference = forms.CharField(
+        required=False, max_length=REFERENCE_MAX, label="Customer reference (your customer number)",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
     def __init__(self, *args, genders=(), **kwargs) -> None:
@@ -106,6 +117,8 @@ class PersonDetailsForm(ServiceForm):
             changes["gender_uuid"] = data["gender"] or None
         if data["nationalities"] != person.nationalities:
             changes["nationalities"] = data["nationalities"]
+        if data["customer_reference"] != person.customer_reference:  # both without spaces at either end; "" clears it
+            changes["customer_reference"] = data["customer_reference"]
         return changes
 
 
@@ -183,7 +196,7 @@ class CustomerPersonForm(PersonDetailsForm, NationalIdForm, AddressForm, Monitor
     twin = None  # that customer person, once found: the form links to them
 
     field_order = [
-        "full_name", "birth_date", "gender", "nationalities", "national_id_schema", "national_id_number",
+        "full_name", "customer_reference", "birth_date", "gender", "nationalities", "national_id_schema", "national_id_number",
         "street_address", "postal_code", "postal_place", "country_code", "approve", "comment", "customer_person_uuid",
         "someone_else",
     ]
@@ -204,7 +217,7 @@ class PersonCorrectionForm(PersonDetailsForm):
         self.person = person
         gender_uuids = {g.key: str(g.uuid) for g in genders}
         initial = {"full_name": person.full_name, "birth_date": person.birth_date, "gender": gender_uuids.get(person.gender_key, ""),
-                   "nationalities": ", ".join(person.nationalities)}
+                   "nationalities": ", ".join(person.nationalities), "customer_reference": person.customer_reference}
         super().__init__(data, genders=genders, initial=initial, **kwargs)
 
 

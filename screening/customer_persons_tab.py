@@ -1,6 +1,7 @@
 """The Customer persons tab of the approvals page: the list (by name, or by a national id typed
-in the search), the form that adds a customer person and puts them under monitoring, and the one
-that imports a file of them (screening/customer_person_import.py).
+in the search; the person whose customer reference the search is comes first either way), the form
+that adds a customer person and puts them under monitoring, and the one that imports a file of them
+(screening/customer_person_import.py).
 
 Adding takes up to four calls (person, national id, address, monitoring). Before the first, the
 form asks the service who has the national id and whether a customer person of the same name and
@@ -16,7 +17,9 @@ from datetime import date
 
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
-from screening.customer_person_form import NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, same_person_text
+from screening.customer_person_form import (
+    NATIONAL_ID_SCHEMAS, REFERENCE_MAX, CustomerPersonForm, national_id_held_text, same_person_text,
+)
 from screening.customer_person_import import CustomerPersonImportForm
 from screening.pages import can_read_national_ids, page_number
 from vakt_format.national_ids import national_id_birth_date
@@ -30,28 +33,33 @@ NUMBER_LIKE = re.compile(r"[\d][\d +-]{5,18}[\d]")
 
 def persons_tab(request, client, config, *, form) -> dict:
     """The tab's context: a page of customer persons (by name, or who has the national id searched
-    for) and the add form, new or as sent."""
+    for; on the first page, the person whose customer reference the search is, exactly, first and
+    listed once) and the add form, new or as sent."""
     screening = client.screening
     search = name_search_text(request.GET.get("q"))[:NAME_SEARCH_MAX]
     number = page_number(request)
     national_ids = can_read_national_ids(request.member)
     by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
-    genders, countries, types, location_types, persons = client.gather(
+    by_reference = bool(search) and len(search) <= REFERENCE_MAX and number == 1
+    genders, countries, types, location_types, persons, referenced = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
         (lambda: _national_id_holders(screening, config, search)) if by_national_id else
         # One more than a page: whether a next page exists.
         lambda: screening.customer_persons(
             config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
         ),
+        (lambda: screening.customer_persons(config.uuid, customer_reference=search, limit=1)) if by_reference else list,
     )
+    first = {person.uuid for person in referenced}  # the exact match leads, and is not listed again below
     initial = _person_prefill(request.GET) if form is None else None
     person_form = CustomerPersonForm(form, genders=genders, countries=countries, national_ids=national_ids, initial=initial)
     return {
         "person_form": person_form,
         "import_form": CustomerPersonImportForm(),
-        "customer_persons": persons[:PERSONS_PER_PAGE],
+        "customer_persons": [*referenced, *(person for person in persons[:PERSONS_PER_PAGE] if person.uuid not in first)],
         "persons_search": search,
         "persons_by_national_id": by_national_id,
+        "persons_by_reference": by_reference,
         "persons_page": number,
         "persons_more": len(persons) > PERSONS_PER_PAGE,
         "national_ids_allowed": national_ids,
@@ -121,9 +129,9 @@ def customer_person_save(screening, config, context, form):
                 form.add_error(None, same_person_text(twin))
                 form.twin = twin
                 return None
-            saved = screening.create_customer_person(
+            saved = screening.create_customer_person(  # a reference another customer person has: refused, nothing saved
                 config.uuid, full_name=data["full_name"], birth_date=birth_date, gender_uuid=data.get("gender") or None,
-                nationalities=data.get("nationalities") or (),
+                nationalities=data.get("nationalities") or (), customer_reference=data.get("customer_reference") or "",
             )
             locations = ()
         else:

@@ -1,7 +1,8 @@
-"""A customer person's page (the service's app_url for them): who they are, their national ids
-and addresses, monitoring and cases; admins correct the name, birth date, gender or nationalities, add or
-remove a national id or an address, put a person whose monitoring was removed (or who never
-had one) under monitoring again, and place or release a legal hold on the person's records there.
+"""A customer person's page (the service's app_url for them): who they are (with the organisation's
+customer reference), their national ids and addresses, monitoring and cases; admins correct the name,
+customer reference, birth date, gender or nationalities, add or remove a national id or an address,
+put a person whose monitoring was removed (or who never had one) under monitoring again, and place
+or release a legal hold on the person's records there.
 
 Each form posts to its own view, which reads the person as the page does (another organisation's
 person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
@@ -101,9 +102,19 @@ def customer_person_correct(request, page: dict):
         corrected = page["screening"].update_customer_person(person.uuid, **changes)
     except ServiceError as exc:
         return _refused(request, page, "correct_form", form, exc)
-    again = " Screened again with the new details." if _screened(page["monitorings"]) else ""
-    acted(request, f"{corrected.full_name}'s details are corrected.{again}")
+    acted(request, _corrected_text(corrected, changes, screened=_screened(page["monitorings"])))
     return _back(page)
+
+
+def _corrected_text(corrected, changes: dict, *, screened: bool) -> str:
+    """What a correction did: a new (or no) customer reference alone is not screened (the service screens
+    only what it compares); any other change is, when a monitoring screens the person."""
+    if set(changes) == {"customer_reference"}:
+        if corrected.customer_reference:
+            return f"{corrected.full_name}'s customer reference is now {corrected.customer_reference}."
+        return f"{corrected.full_name} has no customer reference any more."
+    again = " Screened again with the new details." if screened else ""
+    return f"{corrected.full_name}'s details are corrected.{again}"
 
 
 @_admin_form(national_ids=True)

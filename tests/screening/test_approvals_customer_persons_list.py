@@ -77,13 +77,14 @@ def test_each_person_shows_whether_they_are_screened(org, admin):
 
     page = admin.get(TAB, {"view": "persons"}).content.decode()
     rows = [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in re.findall(r'data-testid="customer-person">(.*?)</tr>', page, flags=re.S)]
-    # name, birth date, gender, then the monitoring's status (and how long one not monitored is kept)
+    # name, customer reference (none: "–"), birth date, gender, then the monitoring's status (and how long one
+    # not monitored is kept)
     added = CustomerPerson.objects.get(uuid=never["uuid"]).create_timestamp
     kept_until = timezone.localtime(added + relativedelta(years=5)).strftime("%d.%m.%Y")
     assert [row.rsplit(" ", 1)[0] for row in rows] == [
-        "Anna Screened 15.10.1986 Female Screened",
-        "Berit Waiting 15.10.1986 Female Pending",
-        f"Cato Never 15.10.1986 Female not monitored kept until {kept_until}",
+        "Anna Screened – 15.10.1986 Female Screened",
+        "Berit Waiting – 15.10.1986 Female Pending",
+        f"Cato Never – 15.10.1986 Female not monitored kept until {kept_until}",
     ]
 
 
@@ -104,11 +105,11 @@ def test_it_finds_a_customer_person_by_national_id_however_it_is_written(org, ad
     _national_id_add(org.api, kari, "15108695088")
     _national_id_add(org.api, sven, "19880320-0016", schema="SE")
 
-    assert 'placeholder="Find a customer person by name or national id"' in admin.get(TAB, {"view": "persons"}).content.decode()
+    assert 'placeholder="Find a customer person by name, customer reference or national id"' in admin.get(TAB, {"view": "persons"}).content.decode()
     assert _names(admin.get(TAB, {"view": "persons", "q": "151086 95088"})) == ["Kari Nordmann"]
     assert _names(admin.get(TAB, {"view": "persons", "q": "880320-0016"})) == ["Sven Svensson"]  # without the century
     page = admin.get(TAB, {"view": "persons", "q": "01010100131"}).content.decode()  # a valid number nobody has
-    assert "No customer person has the national id “01010100131”." in page
+    assert "No customer person has the national id or the customer reference “01010100131”." in page
 
 
 def test_without_the_national_id_role_digits_are_a_name_search(db):
@@ -124,5 +125,5 @@ def test_without_the_national_id_role_digits_are_a_name_search(db):
     customer_person_make(api, config["uuid"], full_name="Kari Nordmann")
 
     page = member.client().get(TAB, {"view": "persons", "q": "15108695088"}).content.decode()
-    assert 'placeholder="Find a customer person by name"' in page
+    assert 'placeholder="Find a customer person by name or customer reference"' in page
     assert "No customer person’s name contains “15108695088”." in page  # nobody learns who has a number
