@@ -1,7 +1,8 @@
 """/screening/cases/export.csv: the cases the queue's filters select, every one, as CSV.
 
 What an internal auditor or a regulator asks for besides the audit log: each case with both
-sides of the match and its decision (the latest review: status, match decision, PEP confirmed,
+sides of the match (a customer person with the organisation's customer reference, so the hit is
+traced back to the customer in the core system) and its decision (the latest review: status, match decision, PEP confirmed,
 who, when, the comment), streamed a thousand cases a call (portal.csv_export).
 """
 
@@ -18,7 +19,7 @@ from vakt_format.case_status import case_status_word
 
 COLUMNS = (
     "Raised (Europe/Oslo)", "Status", "Hit", "Screened", "Kind", "Born", "Nationality", "Organisation number",
-    "Monitored for", "List", "List entry", "Listed as", "Score", "Explanation", "Latest review", "Match decision",
+    "Customer reference", "Monitored for", "List", "List entry", "Listed as", "Score", "Explanation", "Latest review", "Match decision",
     "PEP confirmed", "Reviewed by", "Reviewed (Europe/Oslo)", "Comment", "Reviews", "Assigned to", "Case uuid",
 )
 KINDS = {"person": "Person", "customer_person": "Customer person", "company": "Company"}
@@ -48,6 +49,7 @@ def _row(case: Case, names: dict) -> list:
         subject.birth_date.isoformat() if subject.birth_date else "",
         ";".join(subject.nationalities),
         f"{subject.org_nr_schema}{subject.org_nr}" if subject.org_nr else "",
+        subject.customer_reference,  # a customer person's; "" for a company or a person screened for one
         "; ".join(company.name for company in case.related_companies),
         entry.category_key,
         entry.source_id,

@@ -171,16 +171,17 @@ KIND_LABELS = {"company": "Company", "customer_person": "Customer", "person": "P
 
 
 def _lines(case: Case) -> dict:
-    """A row's small print, made once here (the template engine is the page's largest cost): both sides'
-    birth dates and nationalities, the list, the programme and the name the hit was on, so an officer
+    """A row's small print, made once here (the template engine is the page's largest cost): a customer
+    person's customer reference ("Customer K-10231 · US"), both sides' birth dates and nationalities, the list, the programme and the name the hit was on, so an officer
     judges (and closes) most hits from the queue without opening each case."""
     subject, entry, explanation = case.subject, case.list_entry, case.explanation
     born = f" · born {no.day(subject.birth_date)}" if subject.birth_date else ""
     nationalities = f" · {', '.join(subject.nationalities)}" if subject.nationalities else ""
     programmes = f" · {', '.join(entry.programmes)}" if entry.programmes else ""
     matched = explanation.matched_name
+    reference = f" {subject.customer_reference}" if subject.customer_reference else ""  # a customer person's number
     return {
-        "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + born + nationalities,
+        "subject_line": KIND_LABELS.get(subject.kind, subject.kind) + reference + born + nationalities,
         "list_line": list_name(entry.category_key) + programmes,
         "list_title": f"{list_name(entry.category_key)}, entry {entry.source_id}" if entry.source_id else "",
         "matched_alias": matched if matched and matched != entry.primary_name else "",
