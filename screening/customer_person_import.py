@@ -1,9 +1,9 @@
 """Importing customer persons from a file, on the approvals page's Customer persons tab (admins).
 
 A CSV file of private customers goes to the service's import (one call, all or nothing): each row
-becomes a customer person put under monitoring, one who is a customer person already (the same
-national id, or the same name and birth date) is put under monitoring if they are not, and left as
-they are if they are. *Check the file* sends it as a dry run: the service checks every row and says
+becomes a customer person put under monitoring (its `id` their customer reference), one who is a
+customer person already (the same customer reference, national id, or name and birth date) is put
+under monitoring if they are not, and left as they are if they are. *Check the file* sends it as a dry run: the service checks every row and says
 what importing would do, writing nothing. The result, or every problem of the file by line and
 column, is shown in a panel beside the form (htmx swaps it, so the chosen file stays chosen for the
 import).
@@ -110,8 +110,10 @@ def result_context(result) -> dict:
 
 
 def _outcome_words(row) -> tuple[str, str]:
-    if row.outcome == "already_monitored" and row.national_id_added:
-        return "Already under monitoring: national id recorded", "Already under monitoring: national id would be recorded"
+    recorded = " and ".join(what for what, added in (("national id", row.national_id_added),
+                                                     ("customer reference", row.reference_added)) if added)
+    if row.outcome == "already_monitored" and recorded:
+        return f"Already under monitoring: {recorded} recorded", f"Already under monitoring: {recorded} would be recorded"
     return OUTCOME_WORDS.get(row.outcome, (row.outcome, row.outcome))
 
 
