@@ -83,6 +83,7 @@ class PrivateCustomer:
     national_id: str = ""
     postal_place: str = ""
     nationalities: tuple[str, ...] = ()
+    customer_reference: str = ""  # the bank's customer number
 
 
 @dataclass
@@ -185,12 +186,14 @@ def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
     if ofac_company:
         plan.append(DemoCompany(ofac_company.name, True, [(n[3], 100)], [(n[3], "board_chair")], own_name_listed=True))
     private = [
-        PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo", ("NO",)),
-        PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø", nationalities=("NO",)),
+        PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo", ("NO",), "K-10041"),
+        PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø", nationalities=("NO",),
+                        customer_reference="K-10042"),
     ]
     if pep_private:  # with the nationality the list gives (demo_names found the spelling with it)
         nationality = (pep_private.nationality.upper(),) if pep_private.nationality else ()
-        private.insert(0, PrivateCustomer(pep_private.full_name, pep_private.birth_date, True, nationalities=nationality))
+        private.insert(0, PrivateCustomer(pep_private.full_name, pep_private.birth_date, True, nationalities=nationality,
+                                          customer_reference="K-10040"))
     listed = [p.full_name for p in (un_owner, ofac_owner, pep_chair, un_pending, ofac_pending, pep_private) if p]
     listed += [ofac_company.name] if ofac_company else []
     # A slot whose list gave no person keeps the company with its Norwegian owners only.
@@ -309,7 +312,7 @@ def _private_customers_ensure(config: ScreeningConfig, private: list[PrivateCust
         with transaction.atomic():
             person = person_services.customer_person_create(
                 config=config, full_name=customer.full_name, birth_date=customer.birth_date, gender=None,
-                nationalities=customer.nationalities,
+                nationalities=customer.nationalities, customer_reference=customer.customer_reference,
             )
             if customer.national_id:
                 person_services.customer_person_national_id_add(

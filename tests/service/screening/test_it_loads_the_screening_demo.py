@@ -79,6 +79,8 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     assert [i["national_identification_number"] for i in kari["customer_person_national_identifications"]] == ["15108695088"]
     assert [loc["postal_place"] for loc in kari["customer_person_locations"]] == ["Oslo"]
     assert kari["customer_person"]["nationalities"] == ["NO"]
+    assert sorted(c["customer_reference"] for c in customers.values()) == ["K-10040", "K-10041", "K-10042"]  # the bank's numbers
+    assert customer_case["monitoring_customer_person"]["customer_reference"] == "K-10040"
     # The PEP customer is screened with the list's nationality: the case's explanation weighs it.
     assert customer_case["monitoring_customer_person"]["nationalities"]
     assert customer_case["screening_case_match"]["explanation"]["nationality_adjustment"] > 0
