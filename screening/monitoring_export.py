@@ -10,8 +10,6 @@ row), so reading it a thousand at a time by offset neither skips nor repeats one
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.http import StreamingHttpResponse
 
 from portal.csv_export import csv_response, moment_cell, records_paged
@@ -37,44 +35,17 @@ def monitorings_csv_response(*, client, member: Member, config_uuid, type_words:
         return page.rows, page.has_more
 
     monitorings = records_paged(page_at, key=lambda m: m.uuid, what="Monitoring")
-    reference_of = _customer_references(client, config_uuid)
     names = assignee_names(member)  # every linked member, read once for the whole file
-    return csv_response(filename=filename, columns=COLUMNS,
-                        rows=(_row(m, names, type_words, reference_of) for m in monitorings))
+    return csv_response(filename=filename, columns=COLUMNS, rows=(_row(m, names, type_words) for m in monitorings))
 
 
-def _customer_references(client, config_uuid) -> Callable[[Monitoring], str]:
-    """A monitoring's customer reference: its customer person's ("" for a person or company screened for a
-    company, or a company). A monitoring does not carry it, so the config's customer persons are read, a
-    thousand a call, once for the whole file: the first call at once (a service that does not answer is
-    an error page), the others when the first customer person's row is written (one that stops answering
-    then ends the file saying it is incomplete)."""
-
-    def page_at(offset: int, limit: int):
-        persons = client.screening.customer_persons(config_uuid, limit=limit, offset=offset)
-        return persons, len(persons) >= limit
-
-    persons = records_paged(page_at, key=lambda person: person.uuid, what="Customer person")
-    references: dict | None = None
-
-    def reference_of(m: Monitoring) -> str:
-        nonlocal references
-        if m.customer_person_uuid is None:
-            return ""
-        if references is None:
-            references = {person.uuid: person.customer_reference for person in persons}
-        return references.get(m.customer_person_uuid, "")
-
-    return reference_of
-
-
-def _row(m: Monitoring, names: dict, type_words: dict, reference_of: Callable[[Monitoring], str]) -> list:
+def _row(m: Monitoring, names: dict, type_words: dict) -> list:
     decision = m.decisions[0] if m.decisions else None  # newest first
     company = m.related_company
     return [
         m.entity_name,
         KINDS.get(m.entity_key, m.entity_key),
-        reference_of(m),
+        m.customer_reference,
         type_words.get(m.type_key, m.type_key),
         company.name if company else "",
         f"{company.org_nr_schema}{company.org_nr}" if company else "",

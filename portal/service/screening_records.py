@@ -76,6 +76,7 @@ class Monitoring:
     entity_name: str
     person_uuid: UUID | None
     customer_person_uuid: UUID | None
+    customer_reference: str  # a customer person's (the organisation's number for them); "" otherwise
     type_key: str
     origin_key: str
     comment: str  # why it is monitored (for suggestions: the ownership chain)
@@ -104,6 +105,7 @@ class Monitoring:
             entity_name=m.get("monitoring_entity_name") or "",
             person_uuid=uuid_or_none(m.get("monitoring_person_uuid")),
             customer_person_uuid=uuid_or_none(m.get("monitoring_customer_person_uuid")),
+            customer_reference=m.get("monitoring_customer_reference") or "",
             type_key=m.get("entity_monitoring_type_key") or "",
             origin_key=m.get("monitoring_origin_key") or "",
             comment=m.get("monitoring_comment") or "",

@@ -89,6 +89,9 @@ class EntityMonitoringOut(Schema):
     # extensions
     entity_monitoring_type_key: str
     monitoring_entity_name: str
+    monitoring_customer_reference: str = Field(
+        description="Extension: a customer person's customer reference (the organisation's number for them); empty otherwise"
+    )
     related_company: CompanyRefOut | None
     removed_timestamp: datetime | None
     removal_reason: str
@@ -147,6 +150,7 @@ def monitoring_out(m) -> dict:
         "app_url": screening_app_url(f"/screening/monitorings/{m.uuid}/"),
         "entity_monitoring_type_key": m.entity_monitoring_type.key,
         "monitoring_entity_name": _entity_name(m),
+        "monitoring_customer_reference": m.customer_person.customer_reference if m.customer_person_id else "",
         "related_company": company_ref(m.related_company) if m.related_company else None,
         "removed_timestamp": m.removed_timestamp,
         "removal_reason": m.removal_reason,

@@ -42,6 +42,8 @@ def test_it_keeps_the_reference_and_every_read_gives_it(api, config):
     assert api.get(config_url(config["uuid"], "/customer-person"), {"customer_reference": "K-1"}, roles=AML).json() == []
     [event] = AuditEvent.objects.filter(action_key="customer_person.create")
     assert event.after["customer_reference"] == "K-10231"
+    monitoring = monitoring_make(api, config["uuid"], customer_person=person["uuid"])
+    assert monitoring["entity_monitoring"]["monitoring_customer_reference"] == "K-10231"
     assert customer_person_make(api, config["uuid"], full_name="Ola Nordmann")["customer_reference"] == ""
 
 
