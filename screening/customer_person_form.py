@@ -22,6 +22,7 @@ from portal.form_fields import DayField
 from portal.service import ServiceBadRequest
 from portal.service.screening import PersonAddress
 from vakt_format.countries import country_code_known
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 # The service's body field, per step, -> the form's field
 FIELD_OF = {
@@ -48,7 +49,7 @@ FIELD_OF = {
     "hold_release": {"release_reason": "release_reason", "app_membership_uuid": "release_reason"},
     "hold_keep": {"keep_reason": "keep_reason"},
 }
-REFERENCE_MAX = 100  # characters of a customer reference: the service's limit (a longer one is a 400)
+REFERENCE_MAX = CUSTOMER_REFERENCE_MAX  # characters of a customer reference: the service's limit
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
 

@@ -11,6 +11,7 @@ from django.db import models
 
 # A config's own retention period of screening records, in years: the one range, in vakt_limits
 # so that the dashboard's setup page offers the same; the service's checks import it from here.
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 from vakt_limits.retention import RETENTION_YEARS_MAX, RETENTION_YEARS_MIN
 
 
@@ -100,7 +101,7 @@ class CustomerPerson(models.Model):
     nationalities = models.JSONField(default=list, blank=True)
     # Extension: the organisation's own number for the customer (its core system's), so a hit is
     # traced back to them; one customer person of the config each ("" when none).
-    customer_reference = models.CharField(max_length=100, blank=True, default="")
+    customer_reference = models.CharField(max_length=CUSTOMER_REFERENCE_MAX, blank=True, default="")
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 

@@ -18,13 +18,14 @@ from service.screening import person_services as services
 from service.screening.person_national_ids import birth_date_disagrees, national_id_compact
 from service.screening.access import EXTENSION, NATIONAL_ID, aml_principal
 from service.screening.config_api import acting, config_of, same_as_path
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 router = Router(tags=["Screening customer persons"])
 
 
 class CustomerPersonQuery(PageQuery):
     name_contains: str | None = None
-    customer_reference: str | None = Field(None, max_length=100)
+    customer_reference: str | None = Field(None, max_length=CUSTOMER_REFERENCE_MAX)
     national_identification_schema: str | None = None
     national_identification_number: str | None = None
     check_birth_date: date | None = None

@@ -11,6 +11,7 @@ from service.screening.access import screening_app_url
 from service.screening.hold_schemas import RecordsHoldOut, records_hold_out
 from service.screening.hold_selectors import records_holds_list
 from service.screening.records_retention import retained_until
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 
 class CustomerPersonIn(Schema):
@@ -28,7 +29,7 @@ class CustomerPersonIn(Schema):
     )
     customer_reference: str | None = Field(
         None,
-        max_length=100,
+        max_length=CUSTOMER_REFERENCE_MAX,
         description=(
             "Extension: your own number for the customer (your core system's), at most 100 characters, spaces trimmed; "
             "one customer person of the config each (another's is a 400, code reference_taken)"
@@ -56,7 +57,7 @@ class CustomerPersonPatch(Schema):
     )
     customer_reference: str | None = Field(
         None,
-        max_length=100,
+        max_length=CUSTOMER_REFERENCE_MAX,
         description=(
             "Extension: your own number for the customer (your core system's), at most 100 characters, spaces trimmed; \"\" clears it; "
             "one customer person of the config each (another's is a 400, code reference_taken)"

@@ -36,9 +36,10 @@ from service.screening.models import (
     ScreeningConfig,
 )
 from vakt_format.countries import country_code_known
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 NATIONALITIES_MAX = 10
-REFERENCE_MAX = 100  # CustomerPerson.customer_reference
+REFERENCE_MAX = CUSTOMER_REFERENCE_MAX
 
 
 def _details_check(details: dict) -> dict:
