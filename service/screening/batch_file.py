@@ -93,6 +93,39 @@ def birth_date_problem(value: str, today: dt.date) -> str | None:
     return None
 
 
+def name_cell(raw: dict, problem, *, longest: int) -> str:
+    """A person's or company's name (`name` or `full_name`), with single spaces; a missing or too long
+    one told to `problem(column, msg)`."""
+    name_column = next((c for c in NAME_COLUMNS if cell(raw, c)), NAME_COLUMNS[0])
+    name = " ".join(cell(raw, name_column).split())
+    if not name:
+        problem("name", "a name is required")
+    elif len(name) > longest:
+        problem(name_column, f"longer than {longest} characters")
+    return name
+
+
+def nationalities_cell(raw: dict, problem) -> tuple[str, ...]:
+    """A person's nationalities (names or codes, `;` or `,` between them) as lower-case codes, each once."""
+    codes = []
+    for part in re.split(r"[;,]", cell(raw, "nationality")):
+        if part.strip():
+            code = country_code(part)
+            if code is None:
+                problem("nationality", f"{part.strip()!r} is not a known country")
+            else:
+                codes.append(code)
+    return tuple(dict.fromkeys(codes))
+
+
+def gender_cell(raw: dict, problem) -> str | None:
+    """A person's gender key (male, female), None when unknown or blank."""
+    gender = cell(raw, "gender").lower()
+    if gender not in GENDERS:
+        problem("gender", f"unknown gender {cell(raw, 'gender')!r}; use male, female or unknown")
+    return GENDERS.get(gender)
+
+
 def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> ScreeningRow | None:
     found: list[FileProblem] = []
 
@@ -104,12 +137,7 @@ def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> S
     entity_type = cell(raw, "type").lower() or PERSON
     if entity_type not in ENTITY_TYPES:
         problem("type", f"unknown type {cell(raw, 'type')!r}; use person or company")
-    name_column = next((c for c in NAME_COLUMNS if cell(raw, c)), NAME_COLUMNS[0])
-    name = " ".join(cell(raw, name_column).split())
-    if not name:
-        problem("name", "a name is required")
-    elif len(name) > MAX_NAME_LENGTH:
-        problem(name_column, f"longer than {MAX_NAME_LENGTH} characters")
+    name = name_cell(raw, problem, longest=MAX_NAME_LENGTH)
     fields: dict = {}
     if entity_type == COMPANY:
         for column in PERSON_ONLY:
@@ -129,18 +157,8 @@ def _row(line: int, raw: dict, today: dt.date, problems: list[FileProblem]) -> S
             if why:
                 problem("birth_date", why)
             fields["birth_date"] = birth_date
-        nationalities = []
-        for part in re.split(r"[;,]", cell(raw, "nationality")):
-            if part.strip():
-                code = country_code(part)
-                if code is None:
-                    problem("nationality", f"{part.strip()!r} is not a known country")
-                nationalities.append(code)
-        fields["nationalities"] = tuple(dict.fromkeys(nationalities))
-        gender = cell(raw, "gender").lower()
-        if gender not in GENDERS:
-            problem("gender", f"unknown gender {cell(raw, 'gender')!r}; use male, female or unknown")
-        fields["gender"] = GENDERS.get(gender)
+        fields["nationalities"] = nationalities_cell(raw, problem)
+        fields["gender"] = gender_cell(raw, problem)
     if found:
         problems.extend(found)
         return None

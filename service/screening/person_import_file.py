@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from service.screening.batch_file import GENDERS, NAME_COLUMNS
+from service.screening.batch_file import NAME_COLUMNS, gender_cell, name_cell, nationalities_cell
 from service.screening.lists.formats.countries import country_code
 from service.screening.person_national_ids import SCHEMAS, NationalIdProblem, birth_date_disagrees, national_id_checked
 from service.screening.person_services import NATIONALITIES_MAX, REFERENCE_MAX
@@ -90,29 +90,14 @@ def _row(line: int, raw: dict, today: dt.date) -> tuple[PersonRow | None, list[F
 
     if None in raw:  # csv.DictReader puts cells beyond the header under None
         problem(None, "has more cells than the header has columns")
-    name_column = next((c for c in NAME_COLUMNS if cell(raw, c)), NAME_COLUMNS[0])
-    name = " ".join(cell(raw, name_column).split())
-    if not name:
-        problem("name", "a name is required")
-    elif len(name) > MAX_NAME_LENGTH:
-        problem(name_column, f"longer than {MAX_NAME_LENGTH} characters")
+    name = name_cell(raw, problem, longest=MAX_NAME_LENGTH)
     birth_date = None
     if text := cell(raw, "birth_date"):
         birth_date, why = _birth_date(text, today)
         if why:
             problem("birth_date", why)
-    gender = cell(raw, "gender").lower()
-    if gender not in GENDERS:
-        problem("gender", f"unknown gender {cell(raw, 'gender')!r}; use male, female or unknown")
-    nationalities = []
-    for part in re.split(r"[;,]", cell(raw, "nationality")):
-        if part.strip():
-            code = country_code(part)
-            if code is None:
-                problem("nationality", f"{part.strip()!r} is not a known country")
-            else:
-                nationalities.append(code.upper())
-    nationalities = list(dict.fromkeys(nationalities))
+    gender = gender_cell(raw, problem)
+    nationalities = [code.upper() for code in nationalities_cell(raw, problem)]
     if len(nationalities) > NATIONALITIES_MAX:
         problem("nationality", f"at most {NATIONALITIES_MAX} countries")
     national_id = _national_id(raw, birth_date, problem)
@@ -124,7 +109,7 @@ def _row(line: int, raw: dict, today: dt.date) -> tuple[PersonRow | None, list[F
     if found:
         return None, found
     row = PersonRow(
-        line=line, full_name=name, reference=cell(raw, "id"), birth_date=birth_date, gender=GENDERS[gender],
+        line=line, full_name=name, reference=cell(raw, "id"), birth_date=birth_date, gender=gender,
         nationalities=tuple(nationalities), national_id=national_id, address=address,
     )
     return row, []
