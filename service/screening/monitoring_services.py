@@ -110,16 +110,31 @@ def monitorings_insert_many(*, monitorings: list[EntityMonitoring], decision: De
     kept = set(EntityMonitoring.objects.filter(uuid__in=[m.uuid for m in monitorings]).values_list("uuid", flat=True))
     inserted = [m for m in monitorings if m.uuid in kept]
     if decision is not None and inserted:
-        decisions = EntityMonitoringDecision.objects.bulk_create(
-            [_decision_row(m, decision) for m in inserted]
-        )
-        owed = timezone.now() if decision.approved_flag else None
-        for monitoring, row in zip(inserted, decisions):
-            monitoring.latest_decision, monitoring.screening_owed_timestamp = row, owed
-        EntityMonitoring.objects.bulk_update(inserted, ["latest_decision", "screening_owed_timestamp"], batch_size=500)
-        if decision.approved_flag:
-            screening_on_commit(monitoring_uuids=[m.uuid for m in inserted])
+        _decisions_insert_many(inserted, decision)
     return inserted
+
+
+def monitorings_decide_waiting(*, monitoring_uuids: list[uuid.UUID], decision: DecisionSpec) -> list[uuid.UUID]:
+    """Give `decision` to those of these monitorings that still wait for their first one (not removed,
+    no decision), locked first so a decision recorded meanwhile stands; the ones decided now."""
+    waiting = list(EntityMonitoring.objects.select_for_update().filter(
+        uuid__in=monitoring_uuids, removed_flag=False, latest_decision__isnull=True,
+    ).order_by("uuid"))
+    if waiting:
+        _decisions_insert_many(waiting, decision)
+    return [m.uuid for m in waiting]
+
+
+def _decisions_insert_many(monitorings: list[EntityMonitoring], decision: DecisionSpec) -> None:
+    """Each monitoring's decision in a few statements (none audited here: the caller records who
+    decided, when a person did); an approval owes and enqueues their screening on commit."""
+    decisions = EntityMonitoringDecision.objects.bulk_create([_decision_row(m, decision) for m in monitorings])
+    owed = timezone.now() if decision.approved_flag else None
+    for monitoring, row in zip(monitorings, decisions):
+        monitoring.latest_decision, monitoring.screening_owed_timestamp = row, owed
+    EntityMonitoring.objects.bulk_update(monitorings, ["latest_decision", "screening_owed_timestamp"], batch_size=500)
+    if decision.approved_flag:
+        screening_on_commit(monitoring_uuids=[m.uuid for m in monitorings])
 
 
 def monitoring_row(

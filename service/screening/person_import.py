@@ -19,7 +19,8 @@ reference, are refused. An existing person's details are not changed by a file, 
 a national id the row has and they lack is recorded. So importing the same file again creates nothing.
 
 The monitorings are approved at once by the member (`approved_flag`, decision origin `user`) and
-screened after commit, or wait under Pending for a decision (rule 4: a customer person is never
+screened after commit, as are those of existing persons that wait for their first decision (a
+file imported without approval can be imported again with it), or wait under Pending for a decision (rule 4: a customer person is never
 screened without one). Every act is in the audit log as when done one by one: each person added,
 each number and address, each approval. A dry run answers the same without writing.
 """
@@ -48,7 +49,12 @@ from service.screening.models import (
     PersonLocationType,
     ScreeningConfig,
 )
-from service.screening.monitoring_services import DecisionSpec, monitoring_row, monitorings_insert_many
+from service.screening.monitoring_services import (
+    DecisionSpec,
+    monitoring_row,
+    monitorings_decide_waiting,
+    monitorings_insert_many,
+)
 from service.screening.person_import_file import PersonFile, PersonRow, person_file_read
 from service.screening.person_national_ids import NATIONAL_ID_COUNTRIES
 from service.screening.upload_csv import MAX_LISTED_PROBLEMS, FileProblem, upload_checked
@@ -67,6 +73,7 @@ class RowOutcome:
     monitoring_uuid: uuid.UUID | None = None
     national_id_added: bool = False
     reference_added: bool = False  # an existing person without one gets the row's
+    approved_now: bool = False  # an approving import: their monitoring, waiting for a decision, approved
 
 
 @dataclass
@@ -82,6 +89,10 @@ class ImportResult:
     @property
     def national_ids_added_count(self) -> int:
         return sum(1 for row in self.rows if row.national_id_added)
+
+    @property
+    def approved_now_count(self) -> int:
+        return sum(1 for row in self.rows if row.approved_now)
 
 
 def customer_person_file_check(*, content: bytes, national_ids_check: Callable[[], None]) -> PersonFile:
@@ -108,14 +119,14 @@ def customer_persons_import(
     comment = comment.strip() or f"Imported from {file_name or 'a file'}."
     result = ImportResult(file_name=file_name, approved_flag=approved_flag, dry_run=dry_run)
     if dry_run:
-        result.rows = _plan(config, person_file.rows)
+        result.rows = _plan(config, person_file.rows, approve=approved_flag)
         return result
     try:
         with transaction.atomic():
             # One writer of the config's numbers at a time (as an add one by one), so two imports
             # or an import and an add cannot both take one number or both create one customer.
             ScreeningConfig.objects.select_for_update().filter(pk=config.pk).first()
-            result.rows = _plan(config, person_file.rows)
+            result.rows = _plan(config, person_file.rows, approve=approved_flag)
             _write(config, result, comment=comment, actor=actor)
     except IntegrityError:  # a reference given one by one meanwhile (an add does not lock the config)
         raise bad_field(["body", "file"], "a customer reference of the file was given to a customer person while it "
@@ -123,7 +134,7 @@ def customer_persons_import(
     return result
 
 
-def _plan(config: ScreeningConfig, rows: list[PersonRow]) -> list[RowOutcome]:
+def _plan(config: ScreeningConfig, rows: list[PersonRow], *, approve: bool) -> list[RowOutcome]:
     """Who each row is (see the module); a 400 naming every row that cannot be one customer person."""
     by_reference = _reference_holders(config, {row.reference for row in rows if row.reference})
     holders = _number_holders(config, {row.national_id for row in rows if row.national_id})
@@ -155,6 +166,7 @@ def _plan(config: ScreeningConfig, rows: list[PersonRow]) -> list[RowOutcome]:
             row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person.as_person(config),
             monitoring_uuid=person.monitoring_uuid, national_id_added=lacks_number,
             reference_added=bool(row.reference) and not person.customer_reference,
+            approved_now=approve and person.waiting,
         ))
     if problems:
         problems.sort(key=lambda problem: problem.line)
@@ -207,6 +219,7 @@ class _Known:
     birth_date: dt.date | None
     customer_reference: str
     monitoring_uuid: uuid.UUID | None = None  # their monitoring not removed, if any
+    waiting: bool = False  # that monitoring waits for its first decision
 
     @property
     def monitored(self) -> bool:
@@ -222,15 +235,17 @@ class _Known:
 
 
 def _with_monitoring(people: list[_Known], config: ScreeningConfig) -> None:
-    """Sets each one's monitoring not removed in the config, if any."""
+    """Sets each one's monitoring not removed in the config, if any, and whether it waits for a decision."""
     current = {}
     for chunk in _chunks([p.uuid for p in people]):
-        current.update(EntityMonitoring.objects.filter(  # by (config, entity_uuid): its index
+        rows = EntityMonitoring.objects.filter(  # by (config, entity_uuid): its index
             screening_config=config, entity_uuid__in=chunk, entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON,
             removed_flag=False,
-        ).values_list("entity_uuid", "uuid"))
+        ).values_list("entity_uuid", "uuid", "latest_decision_id")
+        current.update((person_uuid, (monitoring_uuid, decision)) for person_uuid, monitoring_uuid, decision in rows)
     for person in people:
-        person.monitoring_uuid = current.get(person.uuid)
+        person.monitoring_uuid, decision = current.get(person.uuid, (None, None))
+        person.waiting = person.monitoring_uuid is not None and decision is None
 
 
 KNOWN_FIELDS = ("uuid", "full_name", "birth_date", "customer_reference")
@@ -368,6 +383,13 @@ def _monitor(config: ScreeningConfig, result: ImportResult, *, comment: str, act
             outcome.outcome = ALREADY_MONITORED
         elif decision is not None:
             audit.add_decision(outcome, comment)
+    waiting = {outcome.monitoring_uuid: outcome for outcome in result.rows if outcome.approved_now}
+    if decision is not None and waiting:
+        decided = set(monitorings_decide_waiting(monitoring_uuids=list(waiting), decision=decision))
+        for monitoring_uuid, outcome in waiting.items():
+            outcome.approved_now = monitoring_uuid in decided  # one decided meanwhile keeps that decision
+            if outcome.approved_now:
+                audit.add_decision(outcome, comment)
 
 
 class _Audit:

@@ -40,6 +40,9 @@ class ImportRowOut(Schema):
     entity_monitoring_uuid: uuid.UUID | None
     national_id_added_flag: bool
     customer_reference_added_flag: bool = Field(description="an existing person without a reference got the row's")
+    approved_now_flag: bool = Field(
+        description="with approved_flag: an existing person's monitoring that waited for a decision is approved"
+    )
     app_url: str | None
 
 
@@ -52,6 +55,9 @@ class ImportOut(Schema):
     monitored_count: int = Field(description="monitorings created: new persons and existing ones nothing screened")
     already_monitored_count: int = Field(description="existing customer persons under a monitoring that is not removed")
     national_ids_added_count: int
+    approved_now_count: int = Field(
+        description="with approved_flag: existing persons' monitorings that waited for a decision, approved now"
+    )
     rows: list[ImportRowOut]
 
 
@@ -68,6 +74,7 @@ def _row_out(outcome: RowOutcome) -> dict:
         "entity_monitoring_uuid": outcome.monitoring_uuid,
         "national_id_added_flag": outcome.national_id_added,
         "customer_reference_added_flag": outcome.reference_added,
+        "approved_now_flag": outcome.approved_now,
         "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/") if saved else None,
     }
 
@@ -82,6 +89,7 @@ def _out(result: ImportResult) -> dict:
         "monitored_count": result.count("created") + result.count("monitored"),
         "already_monitored_count": result.count("already_monitored"),
         "national_ids_added_count": result.national_ids_added_count,
+        "approved_now_count": result.approved_now_count,
         "rows": [_row_out(outcome) for outcome in result.rows],
     }
 
@@ -103,8 +111,9 @@ def _out(result: ImportResult) -> dict:
         "for them is the row's, or their name (any case) and birth date are, unless other references or numbers of one "
         "country tell them apart; a reference and a number of two people are a 400. So importing a file again creates nothing. Monitorings "
         "have type `other` and `monitoring_comment` (default \"Imported from <file name>.\"); with `approved_flag` "
-        "they are approved at once by the member (`app_membership_uuid`) and screened, otherwise they wait for a "
-        "decision. Every person, number, address and approval is in the audit log. `dry_run`: 200 with what would "
+        "they are approved at once by the member (`app_membership_uuid`) and screened, as are existing persons' "
+        "monitorings that wait for their first decision (`approved_now_flag`; a declined one stays declined), "
+        "otherwise they wait for a decision. Every person, number, address and approval is in the audit log. `dry_run`: 200 with what would "
         "be done, nothing written; otherwise 201."
     ),
     openapi_extra=EXTENSION,

@@ -28,6 +28,7 @@ from tests.service.screening.helpers import (
     config_url,
     customer_person_make,
     customer_person_url,
+    decide,
     field_locs,
     monitoring_make,
     monitorings,
@@ -299,3 +300,26 @@ def test_an_imported_customer_on_a_list_gets_a_case(api, transactional_db, lists
     assert response.status_code == 201, response.json()
     [case] = ScreeningCase.objects.all()
     assert str(case.entity_inquiry.customer_person_id) == response.json()["rows"][0]["customer_person_uuid"]
+
+
+def test_importing_again_with_approval_approves_the_monitorings_still_waiting(api, config, member, django_capture_on_commit_callbacks):
+    first = post(api, config["uuid"], csv_bytes([KARI, SVEN, OLA])).json()  # all waiting for a decision
+    kari, sven, ola = (row["entity_monitoring_uuid"] for row in first["rows"])
+    decide(api, config["uuid"], sven, approved=False, decision_comment="Not our customer any more")  # a human's decline
+
+    dry = post(api, config["uuid"], csv_bytes([KARI, SVEN, OLA]), approved_flag="true", dry_run="true").json()
+    assert ([r["approved_now_flag"] for r in dry["rows"]], dry["approved_now_count"]) == ([True, False, True], 2)
+    assert EntityMonitoring.objects.filter(latest_decision__isnull=True).count() == 2  # a dry run decides nothing
+    with django_capture_on_commit_callbacks() as queued:
+        again = post(api, config["uuid"], csv_bytes([KARI, SVEN, OLA]), approved_flag="true", app_membership_uuid=member.uuid)
+
+    assert again.status_code == 201, again.json()
+    body = again.json()
+    assert [(r["outcome"], r["approved_now_flag"]) for r in body["rows"]] == [
+        ("already_monitored", True), ("already_monitored", False), ("already_monitored", True)]
+    assert (body["created_count"], body["monitored_count"], body["approved_now_count"]) == (0, 0, 2)
+    statuses = {m["entity_monitoring"]["uuid"]: status_of(m) for m in monitorings(api, config["uuid"])}
+    assert statuses == {kari: "active", sven: "declined", ola: "active"}
+    assert len(queued) == 1
+    decided = AuditEvent.objects.filter(action_key="entity_monitoring.decide", actor_email="aml@nordbank.no")
+    assert sorted(str(u) for u in decided.values_list("object_uuid", flat=True)) == sorted([kari, ola])
