@@ -112,6 +112,9 @@ def result_context(result) -> dict:
 def _outcome_words(row) -> tuple[str, str]:
     recorded = " and ".join(what for what, added in (("national id", row.national_id_added),
                                                      ("customer reference", row.reference_added)) if added)
+    if row.outcome == "already_monitored" and row.approved_now:
+        also = f", {recorded} recorded" if recorded else ""
+        return f"Waited for a decision: approved{also}", f"Waits for a decision: would be approved{also.replace('recorded', 'would be recorded')}"
     if row.outcome == "already_monitored" and recorded:
         return f"Already under monitoring: {recorded} recorded", f"Already under monitoring: {recorded} would be recorded"
     return OUTCOME_WORDS.get(row.outcome, (row.outcome, row.outcome))
@@ -134,7 +137,17 @@ def counts_text(result) -> str:
 
 
 def approval_text(result) -> str:
-    """Whether the monitorings made are screened at once or wait for a decision."""
+    """Whether the monitorings made are screened at once or wait for a decision (and those that waited,
+    when the import approves)."""
+    waited = ""
+    if result.approved_now_count:
+        count = result.approved_now_count
+        waited = (f" {_counted(count, 'monitoring')} that waited for a decision {'would be' if result.dry_run else 'is' if count == 1 else 'are'}"
+                  " approved as well.")
+    return _made_text(result) + waited
+
+
+def _made_text(result) -> str:
     count = result.monitored_count
     if not count:
         return "No monitoring would be made." if result.dry_run else "No monitoring was made."

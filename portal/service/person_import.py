@@ -26,6 +26,7 @@ class ImportedRow:
     monitoring_uuid: UUID | None  # the monitoring made, or the one the person is already under; None in a dry run's new ones
     national_id_added: bool  # an existing person's: the row's national id, which they lacked, is (would be) recorded
     reference_added: bool = False  # an existing person's: the row's reference, as they had none, is (would be) theirs
+    approved_now: bool = False  # an approving import: the existing person's monitoring, waiting for a decision, approved
 
     @classmethod
     def from_json(cls, data: dict) -> ImportedRow:
@@ -39,6 +40,7 @@ class ImportedRow:
             monitoring_uuid=uuid_or_none(data.get("entity_monitoring_uuid")),
             national_id_added=bool(data.get("national_id_added_flag")),
             reference_added=bool(data.get("customer_reference_added_flag")),
+            approved_now=bool(data.get("approved_now_flag")),
         )
 
 
@@ -53,6 +55,13 @@ class CustomerPersonImport:
     already_monitored_count: int  # existing customer persons already under a monitoring that is not removed
     national_ids_added_count: int
     rows: tuple[ImportedRow, ...]  # in file order
+    approved_now_count: int = 0  # existing persons' monitorings that waited for a decision, approved by this import
+
+    @property
+    def changes_anything(self) -> bool:
+        """Whether importing (this dry run's file) writes anything at all."""
+        return bool(self.monitored_count or self.national_ids_added_count or self.approved_now_count
+                    or any(row.reference_added for row in self.rows))
 
     @property
     def existing_monitored_count(self) -> int:
@@ -71,4 +80,5 @@ class CustomerPersonImport:
             already_monitored_count=int(data.get("already_monitored_count") or 0),
             national_ids_added_count=int(data.get("national_ids_added_count") or 0),
             rows=tuple(ImportedRow.from_json(row) for row in data.get("rows") or ()),
+            approved_now_count=int(data.get("approved_now_count") or 0),
         )

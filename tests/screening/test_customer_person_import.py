@@ -252,3 +252,18 @@ def test_an_officer_sees_no_import_form_and_may_not_post_it(org):
     assert _sent(officer, GOOD).status_code == 403
     assert _sent(officer, GOOD, check=True, htmx=True).status_code == 403
     assert CustomerPerson.objects.count() == 0
+
+
+def test_a_file_imported_again_with_the_box_ticked_approves_those_waiting(org, admin):
+    config_make(org.api)
+    _sent(admin, GOOD)  # waiting under Pending
+
+    check = _sent(admin, GOOD, check=True, approve="on")
+    assert "No monitoring would be made. 3 monitorings that waited for a decision would be approved as well. " \
+           "Import the file to do it." in _text(check)
+    assert all(row.endswith("Waits for a decision: would be approved") for row in _rows(check))
+    response = _sent(admin, GOOD, approve="on")
+
+    assert "No monitoring was made. 3 monitorings that waited for a decision are approved as well." in _text(response)
+    assert all(row.endswith("Waited for a decision: approved") for row in _rows(response))
+    assert {m.latest_decision.approved_flag for m in EntityMonitoring.objects.all()} == {True}
