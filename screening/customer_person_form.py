@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.forms.boundfield import BoundField
 
 from portal.form_fields import DayField
 from portal.service import ServiceBadRequest
@@ -53,10 +54,31 @@ REFERENCE_MAX = CUSTOMER_REFERENCE_MAX  # characters of a customer reference: th
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
 
+class HeldBoundField(BoundField):
+    """A form's field that knows the other customer person who already has its value, when the form was
+    refused for that (`ServiceForm.refuse_held`): its error links to their page (form_field.html)."""
+
+    @property
+    def held_by(self):
+        return self.form.held_by.get(self.name)
+
+
 class ServiceForm(forms.Form):
     """A form whose fields a service call's body fields map to (FIELD_OF[service_step])."""
 
     service_step = ""
+    bound_field_class = HeldBoundField
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.held_by = {}  # field name -> the customer person who has the value it was refused for
+
+    def refuse_held(self, name: str, text: str, holder) -> None:
+        """Refuse the field's value because another customer person already has it (one customer, one
+        record): `text` at the field, which links to their page. Asked of the service before anything
+        is sent, so nothing is saved."""
+        self.add_error(name, text)
+        self.held_by[name] = holder
 
     def add_service_errors(self, error: ServiceBadRequest, step: str | None = None) -> None:
         """Put each of the service's complaints at the field it names (else on the form); `step`: which
@@ -146,9 +168,19 @@ def same_person_text(twin) -> str:
 
 
 def national_id_held_text(holder) -> str:
-    """The field's error when another customer person already has the number: one customer, one record."""
-    born = f", born {holder.birth_date:%d.%m.%Y}," if holder.birth_date else ""
-    return f"{holder.full_name}{born} already has this national id. Open their page under Customer persons instead."
+    """The field's error when another customer person already has the number (`ServiceForm.refuse_held`)."""
+    return f"This national id is already recorded for {_who(holder)}."
+
+
+def reference_held_text(reference: str, holder) -> str:
+    """The field's error when another customer person of the config already has the customer reference
+    (`ServiceForm.refuse_held`)."""
+    return f"{reference} is already the customer reference of {_who(holder)}."
+
+
+def _who(person) -> str:
+    """ "Kari Nordmann, born 15.10.1986" (without a birth date, the name): which customer person has it."""
+    return f"{person.full_name}, born {person.birth_date:%d.%m.%Y}" if person.birth_date else person.full_name
 
 
 class AddressForm(ServiceForm):

@@ -4,8 +4,9 @@ that adds a customer person and puts them under monitoring, and the one that imp
 (screening/customer_person_import.py).
 
 Adding takes up to four calls (person, national id, address, monitoring). Before the first, the
-form asks the service who has the national id and whether a customer person of the same name and
-birth date exists, so a wrong or taken number, or a customer added twice, saves nothing. When a
+form asks the service who has the customer reference and the national id, and whether a customer
+person of the same name and birth date exists, so a taken reference, a wrong or taken number, or a
+customer added twice, saves nothing (the field names and links to the one who has it). When a
 later call is refused, the person already exists: the form carries their uuid, and sending it
 again continues with them (see screening/customer_person_form.py).
 """
@@ -18,7 +19,7 @@ from datetime import date
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import (
-    NATIONAL_ID_SCHEMAS, REFERENCE_MAX, CustomerPersonForm, national_id_held_text, same_person_text,
+    NATIONAL_ID_SCHEMAS, REFERENCE_MAX, CustomerPersonForm, national_id_held_text, reference_held_text, same_person_text,
 )
 from screening.customer_person_import import CustomerPersonImportForm
 from screening.pages import can_read_national_ids, page_number
@@ -83,10 +84,13 @@ def _national_id_holders(screening, config, search: str) -> list:
 
 
 def _person_prefill(query) -> dict:
-    """The form filled from a link (a name checked on the Batch screening page): the name, a full ISO
-    birth date, the nationalities (as the batch wrote them, "NO;SE") and the comment; what is not
-    given or not a day is left empty, never refused (the service checks the countries when sent)."""
+    """The form filled from a link (a name checked on the Batch screening page): the name, the customer
+    reference (the file's id; one longer than a reference may be is left out), a full ISO birth date,
+    the nationalities (as the batch wrote them, "NO;SE") and the comment; what is not given or not a day
+    is left empty, never refused (the service checks the countries, the form who has the reference, when sent)."""
+    reference = query.get("customer_reference", "").strip()
     initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000],
+               "customer_reference": reference if len(reference) <= REFERENCE_MAX else "",  # never cut to another number
                "nationalities": ", ".join(code for code in query.get("nationalities", "")[:100].split(";") if code.strip())}
     try:
         initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))
@@ -108,17 +112,22 @@ def customer_person_save(screening, config, context, form):
     step = "person"
     try:
         if data.get("customer_person_uuid") is None:
-            if data.get("national_id_number"):  # checked, and its holder looked for, before anyone is saved
+            # Whoever has the reference or the national id is looked for before anyone is saved.
+            reference = data.get("customer_reference") or ""
+            if (holder := reference_holder(screening, config.uuid, reference)) is not None:
+                form.refuse_held("customer_reference", reference_held_text(reference, holder), holder)
+            if data.get("national_id_number"):
                 step = "national_id"
                 holder = screening.customer_person_with_national_id(  # a number of someone born on another day: refused
                     config.uuid, schema=data["national_id_schema"], number=data["national_id_number"],
                     birth_date=data.get("birth_date"),
                 )
                 if holder is not None:
-                    form.add_error("national_id_number", national_id_held_text(holder))
-                    form.add_error(None, "Nothing was saved.")
-                    return None
+                    form.refuse_held("national_id_number", national_id_held_text(holder), holder)
                 step = "person"
+            if form.held_by:
+                form.add_error(None, "Nothing was saved.")
+                return None
             birth_date = data.get("birth_date")
             if birth_date is None and data.get("national_id_number"):  # the number (checked above) says it
                 birth_date = national_id_birth_date(schema=data["national_id_schema"], number=data["national_id_number"])
@@ -129,7 +138,7 @@ def customer_person_save(screening, config, context, form):
                 form.add_error(None, same_person_text(twin))
                 form.twin = twin
                 return None
-            saved = screening.create_customer_person(  # a reference another customer person has: refused, nothing saved
+            saved = screening.create_customer_person(  # a reference taken meanwhile: refused, nothing saved
                 config.uuid, full_name=data["full_name"], birth_date=birth_date, gender_uuid=data.get("gender") or None,
                 nationalities=data.get("nationalities") or (), customer_reference=data.get("customer_reference") or "",
             )
@@ -158,6 +167,15 @@ def customer_person_save(screening, config, context, form):
     except ServiceError as exc:
         _not_saved(form, step=step, saved=saved, error=exc)
         return None
+
+
+def reference_holder(screening, config_uuid, reference: str, *, but=None):
+    """The config's customer person, other than `but`, whose customer reference this is (exactly, as the
+    service has one customer person's per config), or None; a blank reference is nobody's."""
+    if not reference:
+        return None
+    holders = screening.customer_persons(config_uuid, customer_reference=reference, limit=2)
+    return next((person for person in holders if person.uuid != but), None)
 
 
 def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date: date | None) -> list:

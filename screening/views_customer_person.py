@@ -29,13 +29,13 @@ from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
 from portal.service import ServiceError, ServiceUnavailable
 from screening.customer_person_form import (
-    AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text,
+    AddressAddForm, MonitoringForm, NationalIdAddForm, PersonCorrectionForm, national_id_held_text, reference_held_text,
 )
 from screening.holds import hold_forms, hold_in_force_text, hold_keep_send, hold_place_send, hold_release_send
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
-from screening.customer_persons_tab import residence_uuid, same_customer_persons
+from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons
 from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -99,7 +99,11 @@ def customer_person_correct(request, page: dict):
         messages.info(request, NOTHING_CHANGED)
         return _back(page)
     try:
-        corrected = page["screening"].update_customer_person(person.uuid, **changes)
+        reference = changes.get("customer_reference", "")  # the person's own, unchanged, is not in the changes
+        if (holder := reference_holder(page["screening"], person.config_uuid, reference, but=person.uuid)) is not None:
+            form.refuse_held("customer_reference", reference_held_text(reference, holder), holder)
+            return _render(request, page, correct_form=form)
+        corrected = page["screening"].update_customer_person(person.uuid, **changes)  # a reference taken meanwhile: refused
     except ServiceError as exc:
         return _refused(request, page, "correct_form", form, exc)
     acted(request, _corrected_text(corrected, changes, screened=_screened(page["monitorings"])))
@@ -129,7 +133,7 @@ def customer_person_national_id_add(request, page: dict):
             person.config_uuid, schema=data["national_id_schema"], number=data["national_id_number"]
         )
         if holder is not None and holder.uuid != person.uuid:  # the person's own: the service says so
-            form.add_error("national_id_number", national_id_held_text(holder))
+            form.refuse_held("national_id_number", national_id_held_text(holder), holder)
             return _render(request, page, national_id_form=form)
         page["screening"].add_national_id(person.uuid, schema=data["national_id_schema"], number=data["national_id_number"])
     except ServiceError as exc:

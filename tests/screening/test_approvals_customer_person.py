@@ -123,9 +123,9 @@ def test_a_national_id_another_customer_has_is_refused_and_nobody_is_added(org, 
     again = admin.post(ADD, _form(full_name="Kari Nordmann Hansen", national_id_number="151086 95088"))
 
     form = again.context["person_form"]
-    assert form.errors["national_id_number"] == [
-        "Kari Nordmann, born 15.10.1986, already has this national id. Open their page under Customer persons instead."
-    ]
+    assert form.errors["national_id_number"] == ["This national id is already recorded for Kari Nordmann, born 15.10.1986."]
+    kari = CustomerPerson.objects.get()
+    assert f"""href="/screening/customer-persons/{kari.uuid}/" data-testid="held-by-link">Open Kari Nordmann's page</a>""" in again.content.decode()
     assert form.errors["__all__"] == ["Nothing was saved."]
     assert [p.full_name for p in CustomerPerson.objects.all()] == ["Kari Nordmann"]
     assert statuses(org, config) == {"Kari Nordmann": "active"}

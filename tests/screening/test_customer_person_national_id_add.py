@@ -130,6 +130,7 @@ def test_a_number_another_customer_has_is_refused_naming_them(org, admin, kari):
     assert response.status_code == 200
     assert response.context["national_id_form"].errors == {
         # Per had no birth date: the number gave them its own.
-        "national_id_number": ["Per Hansen, born 15.10.1986, already has this national id. Open their page under Customer persons instead."]
+        "national_id_number": ["This national id is already recorded for Per Hansen, born 15.10.1986."]
     }
+    assert f"""href="{_page(per)}" data-testid="held-by-link">Open Per Hansen's page</a>""" in response.content.decode()
     assert CustomerPersonNationalIdentification.objects.count() == 1

@@ -79,22 +79,65 @@ def test_a_person_without_a_reference_shows_none(org, admin, config):
     assert 'name="customer_reference"' in page and 'value=""' in page  # the correction form offers it
 
 
-def test_a_reference_another_customer_person_has_is_refused_at_its_field_and_nothing_is_saved(org, admin, config):
+def _held_by_link(response, person) -> bool:
+    """Whether the refused field links to the customer person who has the value."""
+    link = f"""<a class="small" href="{_page(person['uuid'])}" data-testid="held-by-link">Open {person['full_name']}'s page</a>"""
+    return link in response.content.decode()
+
+
+def test_a_reference_another_customer_person_has_is_refused_naming_them_and_nothing_is_saved(org, admin, config):
     kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", customer_reference="K-10231")
 
-    response = admin.post(ADD, _add_form(customer_reference="K-10231"))
+    response = admin.post(ADD, _add_form(customer_reference=" K-10231 "))
 
     assert response.status_code == 200
     form = response.context["person_form"]
-    assert form.errors["customer_reference"] == [TAKEN.format(kari["uuid"])]  # the service's words
-    assert form.errors["__all__"] == ["Nothing was saved. Correct the field and send again."]
+    assert form.errors["customer_reference"] == ["K-10231 is already the customer reference of Kari Nordmann, born 15.10.1986."]
+    assert form.errors["__all__"] == ["Nothing was saved."]
     assert 'data-testid="field-error-customer_reference"' in response.content.decode()
+    assert _held_by_link(response, kari)
     assert list(CustomerPerson.objects.values_list("full_name", flat=True)) == ["Kari Nordmann"]
     assert not EntityMonitoring.objects.exists()
+    assert not AuditEvent.objects.filter(action_key="customer_person.create").exclude(object_uuid=kari["uuid"]).exists()
 
     fixed = admin.post(ADD, _add_form(customer_reference="K-10232"), follow=True)
     assert "Ola Hansen added as a customer person" in fixed.content.decode()
     assert CustomerPerson.objects.get(full_name="Ola Hansen").customer_reference == "K-10232"
+
+
+def test_a_taken_reference_and_a_taken_national_id_are_both_said_at_once(org, admin, config):
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", customer_reference="K-10231")
+    assert admin.post(f"{_page(kari['uuid'])}national-ids/", {"national_id_schema": "NO", "national_id_number": "15108695088"}).status_code == 302
+
+    response = admin.post(ADD, _add_form(customer_reference="K-10231", birth_date="15.10.1986", national_id_schema="NO",
+                                         national_id_number="15108695088"))
+
+    form = response.context["person_form"]
+    assert form.errors["customer_reference"] == ["K-10231 is already the customer reference of Kari Nordmann, born 15.10.1986."]
+    assert form.errors["national_id_number"] == ["This national id is already recorded for Kari Nordmann, born 15.10.1986."]
+    assert form.errors["__all__"] == ["Nothing was saved."]
+    assert response.content.decode().count('data-testid="held-by-link"') == 2
+    assert CustomerPerson.objects.count() == 1
+
+
+def test_a_reference_taken_after_the_form_looked_is_the_services_refusal_at_its_field(org, admin, config, monkeypatch):
+    """A race: another admin gives the reference away between the form's look and its save; the service's
+    400 (reference_taken) lands at the field, and nothing is saved."""
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", customer_reference="K-10231")
+    ola = customer_person_make(org.api, config["uuid"], full_name="Ola Hansen", gender_uuid=gender_uuid("female"))
+    monkeypatch.setattr("screening.customer_persons_tab.reference_holder", lambda *args, **kwargs: None)
+    monkeypatch.setattr("screening.views_customer_person.reference_holder", lambda *args, **kwargs: None)
+
+    added = admin.post(ADD, _add_form(full_name="Per Hansen", customer_reference="K-10231"))
+    form = added.context["person_form"]
+    assert form.errors["customer_reference"] == [TAKEN.format(kari["uuid"])]  # the service's words
+    assert form.errors["__all__"] == ["Nothing was saved. Correct the field and send again."]
+
+    person = CustomerPerson.objects.get(uuid=ola["uuid"])
+    corrected = admin.post(f"{_page(ola['uuid'])}correct/", _correct_form(person, customer_reference="K-10231"))
+    assert corrected.context["correct_form"].errors["customer_reference"] == [TAKEN.format(kari["uuid"])]
+    assert 'data-testid="held-by-link"' not in corrected.content.decode()  # the service names them by uuid only
+    assert sorted(CustomerPerson.objects.values_list("full_name", "customer_reference")) == [("Kari Nordmann", "K-10231"), ("Ola Hansen", "")]
 
 
 def test_a_correction_gives_changes_and_clears_the_reference_without_screening_again(org, admin, config):
@@ -127,17 +170,33 @@ def test_a_correction_gives_changes_and_clears_the_reference_without_screening_a
     ]
 
 
-def test_a_correction_to_a_reference_another_person_has_is_refused_at_its_field(org, admin, config):
+def test_a_correction_to_a_reference_another_person_has_is_refused_naming_them(org, admin, config):
     kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", customer_reference="K-10231")
-    ola = customer_person_make(org.api, config["uuid"], full_name="Ola Hansen", gender_uuid=gender_uuid("female"))
+    ola = customer_person_make(org.api, config["uuid"], full_name="Ola Hansen", gender_uuid=gender_uuid("female"), birth_date=None)
     person = CustomerPerson.objects.get(uuid=ola["uuid"])
+    form = {"full_name": "Ola Hanssen", "gender": str(person.gender.uuid), "customer_reference": "K-10231"}
 
-    response = admin.post(f"{_page(ola['uuid'])}correct/", _correct_form(person, customer_reference="K-10231", full_name="Ola Hanssen"))
+    response = admin.post(f"{_page(ola['uuid'])}correct/", form)
 
     assert response.status_code == 200
-    assert response.context["correct_form"].errors["customer_reference"] == [TAKEN.format(kari["uuid"])]
+    assert response.context["correct_form"].errors["customer_reference"] == [
+        "K-10231 is already the customer reference of Kari Nordmann, born 15.10.1986."
+    ]
+    assert _held_by_link(response, kari)
     person.refresh_from_db()
     assert (person.full_name, person.customer_reference) == ("Ola Hansen", "")  # nothing of the correction saved
+    assert not AuditEvent.objects.filter(action_key="customer_person.update").exists()
+
+
+def test_a_correction_that_keeps_the_persons_own_reference_is_no_conflict(org, admin, config):
+    kari = customer_person_make(org.api, config["uuid"], full_name="Kari Nordmann", customer_reference="K-10231")
+    person = CustomerPerson.objects.get()
+
+    response = admin.post(f"{_page(kari['uuid'])}correct/", _correct_form(person, full_name="Kari Nordman"), follow=True)
+
+    assert "Kari Nordman&#x27;s details are corrected." in response.content.decode()
+    person.refresh_from_db()
+    assert (person.full_name, person.customer_reference) == ("Kari Nordman", "K-10231")
 
 
 def test_the_lists_search_finds_a_person_by_their_exact_reference_first_and_once(org, admin, config):
