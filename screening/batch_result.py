@@ -16,7 +16,8 @@ from vakt_format import norwegian as no
 @dataclass(frozen=True, slots=True)
 class ShownRow:
     """A row of the result, with its hits as shown, and for an admin the link that puts a person
-    checked here under monitoring (the approvals page's customer-person form, filled in)."""
+    checked here under monitoring (the approvals page's customer-person form, filled in, with the
+    row's id as the customer reference)."""
 
     row: BatchResultRow
     hits: list[ShownHit]
@@ -36,6 +37,8 @@ def shown_row(row: BatchResultRow, *, batch: Batch, can_monitor: bool) -> ShownR
     if can_monitor and row.type_key == "person":
         query = {"view": "persons", "full_name": row.name, "birth_date": row.birth_date, "nationalities": row.nationality,
                  "comment": f"Checked on the Batch screening page on {no.day(batch.completed_at)} ({batch.file_name})."}
+        if row.reference.strip():  # the file's id: the uploader's own number for the customer
+            query["customer_reference"] = row.reference.strip()
         monitor_url = f"{reverse('screening:approvals')}?{urlencode(query)}#person-form"
     return ShownRow(row, shown_hits(row), monitor_url)
 

@@ -4,9 +4,11 @@ file's problems listed by line; viewers read; another organisation's job is 404.
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from pypdf import PdfReader
@@ -207,3 +209,19 @@ def test_it_offers_the_record_of_the_check_as_a_pdf(admin, config):
     assert pdf["Content-Disposition"] == 'attachment; filename="onboarding-week-48-result.pdf"'
     text = " ".join(PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text().split())
     assert "onboarding week 48.csv" in text and "ingrid@example.com" in text and "KPi.901" in text
+
+
+def test_each_person_row_offers_to_screen_them_continuously_with_the_files_id_as_their_reference(admin, config):
+    """*Screen continuously…* fills in the approvals page's customer-person form with the row's id (the
+    uploader's own number for the customer) as the customer reference; a row without one leaves it empty."""
+    rows = [*ROWS[:2], {"type": "person", "id": "", "name": "Ola Hansen", "birth_date": "1970-03-02", "nationality": "NO"}, ROWS[2]]
+    assert _sent(admin, csv_bytes(rows)).status_code == 302
+    [batch] = ScreeningBatch.objects.all()
+
+    detail = admin.get(f"/screening/batches/{batch.uuid}/").content.decode()
+    links = [html.unescape(link) for link in re.findall(r'<a (?:class="small" )?href="([^"]+)" data-testid="batch-monitor">', detail)]
+
+    references = [parse_qs(urlsplit(link).query).get("customer_reference") for link in links]
+    assert references == [["c-1"], ["c-2"], None]  # the three persons (the hit first); never the company
+    form = admin.get(next(link for link in links if "c-1" in link)).content.decode().split('data-testid="person-form"')[1]
+    assert re.search(r'name="customer_reference"[^>]*value="c-1"', form.split("</form>")[0])

@@ -138,6 +138,21 @@ def test_an_admin_goes_from_a_checked_person_to_monitoring_them(admin, config):
     assert 'value="Kari Nordmann"' in form and 'value="17.05.1980"' in form
     assert re.search(r'name="nationalities"[^>]*value="NO"', form)  # the nationality checked, screened with too
     assert "Checked on the Batch screening page on " in form and "(Kari Nordmann (name check))" in form
+    assert "customer_reference" not in html.unescape(link)  # checked without a reference: none to fill in
+    assert re.search(r'name="customer_reference"[^>]*value=""', form)
+    assert not CustomerPerson.objects.exists()
+
+
+def test_a_checked_persons_reference_becomes_their_customer_reference(admin, config):
+    """The row's id (the uploader's own number for them) fills in the customer reference; the form, once sent,
+    adds the person with it."""
+    response = admin.post(CHECK, {"kind": "person", "name": "Kari Nordmann", "birth_date": "17.05.1980",
+                                  "gender": "female", "country": "NO", "reference": " K-10231 "})
+    page = admin.get(response["Location"]).content.decode()
+    [link] = re.findall(r'<a href="([^"]+)" data-testid="batch-monitor">', page)
+
+    form = admin.get(html.unescape(link)).content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
+    assert re.search(r'name="customer_reference"[^>]*value="K-10231"', form)
     assert not CustomerPerson.objects.exists()
 
 
@@ -156,3 +171,11 @@ def test_a_partial_birth_date_is_left_for_the_admin_to_type(admin, config):
 
     form = page.content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
     assert 'value="Ola Hansen"' in form and 'name="birth_date" id="id_birth_date" value=""' in form
+
+
+def test_a_reference_longer_than_a_customer_reference_may_be_is_left_out_not_cut(admin, config):
+    too_long = "K" * 101
+    for given, shown in ((too_long, ""), (too_long[:100], too_long[:100])):
+        page = admin.get("/screening/approvals/", {"view": "persons", "full_name": "Ola Hansen", "customer_reference": given})
+        form = page.content.decode().split('data-testid="person-form"')[1].split("</form>")[0]
+        assert f'name="customer_reference" id="id_customer_reference" value="{shown}"' in form
