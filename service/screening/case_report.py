@@ -98,7 +98,8 @@ def _screened(case, monitorings: list) -> list:
     elif inquiry.customer_person:
         person = inquiry.customer_person
         countries = sorted({loc.country_code_two for loc in person.locations.all() if loc.country_code_two})
-        rows += [("Name", person.full_name), ("Birth date", no.day(person.birth_date)),
+        rows += [("Name", person.full_name), ("Customer reference", person.customer_reference or no.DASH),
+                 ("Birth date", no.day(person.birth_date)),
                  ("Nationality", ", ".join(person.nationalities) or no.DASH),  # what the engine weighed
                  ("Countries (locations)", ", ".join(countries) or no.DASH)]
     else:

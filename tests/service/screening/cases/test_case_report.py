@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from pypdf import PdfReader
 
-from service.screening.models import ScreeningConfig
+from service.screening.models import CustomerPerson, ScreeningConfig
 from tests.service.screening.cases.conftest import UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of, review
 from tests.service.screening.helpers import AML, config_url
@@ -26,7 +26,9 @@ def _text(report: dict) -> str:
 
 def test_it_renders_the_person_the_list_entry_the_score_and_the_reviews(api, lists):
     config = config_with(api, "un_security_council")
-    customer_person_screened(api, config["uuid"], "Ivan Sergeevich Dragunov", birth_date="1966-03-14")
+    screened = customer_person_screened(api, config["uuid"], "Ivan Sergeevich Dragunov", birth_date="1966-03-14")
+    person_uuid = screened["entity_monitoring"]["monitoring_customer_person_uuid"]
+    CustomerPerson.objects.filter(uuid=person_uuid).update(customer_reference="K-10231")  # the bank's number
     [composite] = cases(api, config["uuid"])["elements"]
     case_uuid = composite["screening_case"]["uuid"]
     reviewer = member_of(api, "reviewer@nordbank.no")
@@ -40,6 +42,7 @@ def test_it_renders_the_person_the_list_entry_the_score_and_the_reviews(api, lis
     assert report["grid_alert_uuid"] is None
     text = _text(report)
     assert "Ivan Sergeevich Dragunov" in text  # the screened person
+    assert "Customer reference K-10231" in text  # to file it with the customer
     assert "IVAN SERGEYEVICH DRAGUNOV" in text.upper() and "KPi.901" in text  # the list entry and its source id
     assert "DPRK" in text  # the programme
     assert "14.03.1966" in text  # birth dates in the house's Norwegian format
