@@ -120,7 +120,9 @@ class ServiceClient:
         files: Mapping[str, tuple[str, bytes, str]] | None = None,
         roles: Sequence[str] | None = None,
         accept: str = "application/json",
+        timeout: float | None = None,
     ) -> requests.Response:
+        """`timeout`: seconds for this call, for the few that take long by nature (else the client's)."""
         method = method.upper()
         url = f"{self.base_url}/{api}/{path.lstrip('/')}"
         headers = {"Accept": accept}
@@ -135,7 +137,8 @@ class ServiceClient:
             headers["Authorization"] = self._authorization(api)
             try:
                 response = self.session.request(
-                    method, url, params=_clean(params), json=json, files=files, headers=headers, timeout=self.timeout
+                    method, url, params=_clean(params), json=json, files=files, headers=headers,
+                    timeout=timeout or self.timeout,
                 )
             except (requests.ConnectionError, requests.Timeout) as exc:
                 if attempt < attempts:

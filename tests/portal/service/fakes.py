@@ -25,6 +25,7 @@ class Sent:
     query: dict
     body: object
     headers: dict
+    timeout: object = None  # what the client allowed the call
 
 
 @dataclass
@@ -41,10 +42,14 @@ class FakeService(BaseAdapter):
 
     def send(self, request: requests.PreparedRequest, **kwargs) -> requests.Response:
         url = urlsplit(request.url)
-        raw = request.body.decode() if isinstance(request.body, bytes) else request.body
+        raw = request.body.decode(errors="replace") if isinstance(request.body, bytes) else request.body
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:  # a multipart upload
+            body = raw
         self.sent.append(
             Sent(request.method, url.path, {k: v[0] for k, v in parse_qs(url.query).items()},
-                 json.loads(raw) if raw else None, dict(request.headers))
+                 body, dict(request.headers), kwargs.get("timeout"))
         )
         for method, path, status, body in self.routes:
             if method == request.method and path.match(url.path):
