@@ -67,7 +67,8 @@ class CaseFilterQuery(Schema):
     name_contains: str | None = Field(
         None,
         description=EXT + "cases whose screened person or company, or whose list entry's primary name, contains "
-        "this text, in any case (at most 200 characters; blank: no search)",
+        "this text, in any case, or whose screened customer person's customer reference it is (at most 200 characters; "
+        "blank: no search)",
     )
     listed_as_case_uuid: uuid.UUID | None = Field(
         None,

@@ -125,10 +125,12 @@ def cases_filtered(*, config: ScreeningConfig, filters: CaseFilters, with_status
 
 
 def _name_q(text: str) -> Q:
-    """The screened person's or company's name, or the listed entry's, contains `text` (any case)."""
+    """The screened person's or company's name, or the listed entry's, contains `text` (any case), or
+    `text` is the screened customer person's customer reference (any case)."""
     return (
         Q(entity_inquiry__person__full_name__icontains=text)
         | Q(entity_inquiry__customer_person__full_name__icontains=text)
+        | Q(entity_inquiry__customer_person__customer_reference__iexact=text)
         | Q(entity_inquiry__company__name__icontains=text)
         | Q(list_entry__primary_name__icontains=text)
     )

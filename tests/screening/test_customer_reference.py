@@ -255,6 +255,13 @@ def test_the_queue_and_the_case_page_show_a_customer_persons_reference(officer, 
     assert 'data-testid="customer-reference"' not in client.get(case_url(screened.sanction_case.uuid)).content.decode()
 
 
+def test_the_queue_finds_a_customers_cases_by_their_reference(officer, screened):
+    found = officer.client().get(QUEUE, {"q": "K-10231"}).content.decode()
+
+    assert case_url(screened.pep_case.uuid) in found
+    assert case_url(screened.sanction_case.uuid) not in found
+
+
 def test_the_cases_file_has_the_customer_reference(officer, screened):
     rows = {row["Screened"]: row for row in _csv(officer.client().get("/screening/cases/export.csv", {"status": "all"}))}
     columns = list(rows[PEP_PERSON])

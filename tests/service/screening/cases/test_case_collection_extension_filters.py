@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.companies.models import Company, Person
-from service.screening.models import ScreeningCase
+from service.screening.models import CustomerPerson, ScreeningCase
 from tests.service.screening.cases.conftest import PEP_PERSON, UN_PERSON
 from tests.service.screening.cases.steps import cases, config_with, customer_person_screened, member_of
 from tests.service.screening.helpers import AML, config_url, monitoring_make, patch
@@ -93,6 +93,14 @@ def test_it_finds_cases_by_the_screened_or_the_listed_name_in_any_case(api, list
     assert _names(cases(api, config["uuid"], name_contains="fjord trading")) == ["KPe.901"]
     assert cases(api, config["uuid"], name_contains="Nordmann")["count"] == 0
     assert cases(api, config["uuid"], name_contains=" ")["count"] == 3  # blank: no search
+
+
+def test_it_finds_a_customers_cases_by_their_customer_reference(api, lists):
+    config = _two_cases(api)
+    CustomerPerson.objects.filter(full_name=PEP_PERSON).update(customer_reference="K-10231")  # the bank's number
+
+    assert _names(cases(api, config["uuid"], name_contains="k-10231")) == ["pep-1"]  # any case
+    assert cases(api, config["uuid"], name_contains="K-1023")["count"] == 0  # the whole reference, not a part
 
 
 def test_it_refuses_a_name_search_over_200_characters_naming_it(api, lists):
