@@ -68,6 +68,7 @@ LABELS: dict[str, str] = {
     "birth_date": "Birth date",
     "gender": "Gender",
     "nationalities": "Nationalities",
+    "customer_reference": "Customer reference",
     "national_identification_schema": "National id of",
     "postal_place": "Place",
     "country_code_two": "Country",
