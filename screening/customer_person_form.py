@@ -50,7 +50,6 @@ FIELD_OF = {
     "hold_release": {"release_reason": "release_reason", "app_membership_uuid": "release_reason"},
     "hold_keep": {"keep_reason": "keep_reason"},
 }
-REFERENCE_MAX = CUSTOMER_REFERENCE_MAX  # characters of a customer reference: the service's limit
 NATIONAL_ID_SCHEMAS = [("", "—"), ("NO", "Norway (fødselsnummer or D-number)"), ("SE", "Sweden (personnummer)"), ("DK", "Denmark (CPR)")]
 
 
@@ -112,7 +111,7 @@ class PersonDetailsForm(ServiceForm):
     )
     # What the bank's core system calls the customer, so a hit is traced back to them (the service's limit).
     customer_reference = forms.CharField(
-        required=False, max_length=REFERENCE_MAX, label="Customer reference (your customer number)",
+        required=False, max_length=CUSTOMER_REFERENCE_MAX, label="Customer reference (your customer number)",
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

@@ -19,13 +19,14 @@ from datetime import date
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
 from screening.customer_person_form import (
-    NATIONAL_ID_SCHEMAS, REFERENCE_MAX, CustomerPersonForm, national_id_held_text, reference_held_text, same_person_text,
+    NATIONAL_ID_SCHEMAS, CustomerPersonForm, national_id_held_text, reference_held_text, same_person_text,
 )
 from screening.customer_person_import import CustomerPersonImportForm
 from screening.pages import can_read_national_ids, page_number
 from vakt_format.national_ids import national_id_birth_date
 from vakt_format.persons import customer_person_key
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 PERSONS_PER_PAGE = 50
 # A search of digits (with the spaces, dashes or + a national id is written with) looks for a national id.
@@ -41,7 +42,7 @@ def persons_tab(request, client, config, *, form) -> dict:
     number = page_number(request)
     national_ids = can_read_national_ids(request.member)
     by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
-    by_reference = bool(search) and len(search) <= REFERENCE_MAX and number == 1
+    by_reference = bool(search) and len(search) <= CUSTOMER_REFERENCE_MAX and number == 1
     genders, countries, types, location_types, persons, referenced = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
         (lambda: _national_id_holders(screening, config, search)) if by_national_id else
@@ -90,7 +91,7 @@ def _person_prefill(query) -> dict:
     is left empty, never refused (the service checks the countries, the form who has the reference, when sent)."""
     reference = query.get("customer_reference", "").strip()
     initial = {"full_name": query.get("full_name", "")[:300], "comment": query.get("comment", "")[:4000],
-               "customer_reference": reference if len(reference) <= REFERENCE_MAX else "",  # never cut to another number
+               "customer_reference": reference if len(reference) <= CUSTOMER_REFERENCE_MAX else "",  # never cut to another number
                "nationalities": ", ".join(code for code in query.get("nationalities", "")[:100].split(";") if code.strip())}
     try:
         initial["birth_date"] = date.fromisoformat(query.get("birth_date", ""))

@@ -168,9 +168,7 @@ def customer_person_add(request):
         if config is None:
             messages.error(request, "Set up screening first: customer persons are screened under the organisation's config.")
             return redirect("screening:setup")
-        context = {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
-        context.update(_pending(request, client, config))
-        context.update(persons_tab(request, client, config, form=request.POST))
+        context = _persons_page(request, client, config, form=request.POST)
     except ServiceError as exc:
         refused(request, "The person was not added.", exc)
         return redirect(f"{reverse('screening:approvals')}?view=persons")
@@ -215,15 +213,23 @@ def customer_person_import(request):
     if config is None:
         messages.error(request, panel["import_error"])
         return redirect(f"{reverse('screening:approvals')}?view=persons")
-    context = {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
     try:  # read after the import: its persons are listed, its monitorings counted
-        context.update(_pending(request, client, config))
-        context.update(persons_tab(request, client, config, form=None))
+        context = _persons_page(request, client, config, form=None)
     except ServiceError as exc:
-        context["service_error"] = service_error_text(exc)
+        context = {**_admin_page(request, config), "service_error": service_error_text(exc)}
         return render(request, "screening/approvals.html", context, status=503)
     context.update(panel)
     return render(request, "screening/approvals.html", context)
+
+
+def _admin_page(request, config) -> dict:
+    """The approvals page's context on its Customer persons tab, as an admin's POST answers it."""
+    return {"view": "persons", "can_decide": True, "config": config, "no_aml": None, "next_url": request.get_full_path()}
+
+
+def _persons_page(request, client, config, *, form) -> dict:
+    """That context with the pending counts and the tab (its add form as sent, or new)."""
+    return {**_admin_page(request, config), **_pending(request, client, config), **persons_tab(request, client, config, form=form)}
 
 
 # --- reading -----------------------------------------------------------------------------------

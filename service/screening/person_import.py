@@ -37,7 +37,6 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from service.audit.services import Actor, actor_api_user_name, audit_event, audit_events_insert
-from service.companies.models import GeoCountry
 from service.errors import BadRequest, bad_field
 from service.screening.models import (
     CustomerPerson,
@@ -56,7 +55,7 @@ from service.screening.monitoring_services import (
     monitorings_insert_many,
 )
 from service.screening.person_import_file import PersonFile, PersonRow, person_file_read
-from service.screening.person_national_ids import NATIONAL_ID_COUNTRIES
+from service.screening.person_services import created_record, location_record, national_id_country
 from service.screening.upload_csv import MAX_LISTED_PROBLEMS, FileProblem, upload_checked
 from vakt_format.norwegian import day
 from vakt_format.persons import customer_person_key
@@ -316,12 +315,7 @@ def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor
             gender=genders.get(row.gender) if row.gender else None, nationalities=list(row.nationalities),
             customer_reference=row.reference,
         )
-        after = {"full_name": row.full_name, "birth_date": str(row.birth_date or "")}
-        if row.nationalities:
-            after["nationalities"] = list(row.nationalities)
-        if row.reference:
-            after["customer_reference"] = row.reference
-        audit.add(outcome.person, "customer_person.create", after)
+        audit.add(outcome.person, "customer_person.create", created_record(outcome.person))
     CustomerPerson.objects.bulk_create([outcome.person for outcome in new], batch_size=1000)
 
     referenced = [outcome for outcome in result.rows if outcome.reference_added]
@@ -337,7 +331,7 @@ def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor
         if outcome.row.national_id and (outcome.outcome == CREATED or outcome.national_id_added):
             schema, number = outcome.row.national_id
             if schema not in countries:
-                countries[schema] = GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
+                countries[schema] = national_id_country(schema)
             numbers.append(CustomerPersonNationalIdentification(
                 customer_person=outcome.person, national_identification_schema=schema,
                 national_identification_number=number, geo_country=countries[schema],
@@ -349,9 +343,7 @@ def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor
     for outcome in new:
         if address := outcome.row.address:
             addresses.append(CustomerPersonLocation(customer_person=outcome.person, person_location_type=residence, **address))
-            audit.add(outcome.person, "customer_person.location_add", {
-                "postal_place": address.get("postal_place", ""), "country_code_two": address.get("country_code_two", ""),
-            })
+            audit.add(outcome.person, "customer_person.location_add", location_record(address.get("postal_place", ""), address.get("country_code_two", "")))
     CustomerPersonLocation.objects.bulk_create(addresses, batch_size=1000)
 
     _monitor(config, result, comment=comment, actor=actor, audit=audit)

@@ -31,11 +31,12 @@ from django.utils import timezone
 from service.screening.batch_file import NAME_COLUMNS, gender_cell, name_cell, nationalities_cell
 from service.screening.lists.formats.countries import country_code
 from service.screening.person_national_ids import SCHEMAS, NationalIdProblem, birth_date_disagrees, national_id_checked
-from service.screening.person_services import NATIONALITIES_MAX, REFERENCE_MAX
+from service.screening.person_services import NATIONALITIES_MAX
 from service.screening.upload_csv import FileProblem, cell, csv_lines
 from vakt_format.national_ids import national_id_birth_date
 from vakt_format.norwegian import partial_day_iso
 from vakt_format.persons import customer_person_key
+from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 MAX_NAME_LENGTH = 300  # CustomerPerson.full_name
 ADDRESS_COLUMNS = {"street_address": 300, "postal_code": 20, "postal_place": 100}
@@ -104,8 +105,8 @@ def _row(line: int, raw: dict, today: dt.date) -> tuple[PersonRow | None, list[F
     if national_id and birth_date is None and not any(p.column == "birth_date" for p in found):
         birth_date = national_id_birth_date(schema=national_id[0], number=national_id[1])
     address = _address(raw, problem)
-    if len(cell(raw, "id")) > REFERENCE_MAX:
-        problem("id", f"longer than {REFERENCE_MAX} characters")
+    if len(cell(raw, "id")) > CUSTOMER_REFERENCE_MAX:
+        problem("id", f"longer than {CUSTOMER_REFERENCE_MAX} characters")
     if found:
         return None, found
     row = PersonRow(

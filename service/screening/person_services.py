@@ -39,7 +39,6 @@ from vakt_format.countries import country_code_known
 from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
 NATIONALITIES_MAX = 10
-REFERENCE_MAX = CUSTOMER_REFERENCE_MAX
 
 
 def _details_check(details: dict) -> dict:
@@ -65,8 +64,8 @@ def _details_check(details: dict) -> dict:
         details["nationalities"] = codes
     if "customer_reference" in details:
         details["customer_reference"] = (details["customer_reference"] or "").strip()
-        if len(details["customer_reference"]) > REFERENCE_MAX:
-            errors.append(field_error(["body", "customer_reference"], f"at most {REFERENCE_MAX} characters"))
+        if len(details["customer_reference"]) > CUSTOMER_REFERENCE_MAX:
+            errors.append(field_error(["body", "customer_reference"], f"at most {CUSTOMER_REFERENCE_MAX} characters"))
     if errors:
         names = ", ".join(e["loc"][-1] for e in errors)
         raise BadRequest(f"Invalid request: check {names}.", code="invalid_request", errors=errors)
@@ -127,15 +126,30 @@ def customer_person_create(
             screening_config=config, full_name=details["full_name"], birth_date=birth_date, gender=gender,
             nationalities=details["nationalities"], customer_reference=reference,
         )
-        after = {"full_name": person.full_name, "birth_date": str(birth_date or "")}
-        if person.nationalities:
-            after["nationalities"] = person.nationalities
-        if reference:
-            after["customer_reference"] = reference
-        _audit(person, actor, "customer_person.create", after)
+        _audit(person, actor, "customer_person.create", created_record(person))
         return person
 
     return _saved_with_reference(save, config_id=config.pk, reference=reference)
+
+
+def created_record(person: CustomerPerson) -> dict:
+    """What the audit log keeps of a customer person's creation (one rule for an add and an import)."""
+    after = {"full_name": person.full_name, "birth_date": str(person.birth_date or "")}
+    if person.nationalities:
+        after["nationalities"] = list(person.nationalities)
+    if person.customer_reference:
+        after["customer_reference"] = person.customer_reference
+    return after
+
+
+def location_record(postal_place: str, country_code_two: str) -> dict:
+    """What the audit log keeps of an address: its place and country, not the street."""
+    return {"postal_place": postal_place, "country_code_two": country_code_two}
+
+
+def national_id_country(schema: str) -> GeoCountry:
+    """A national id's country when the caller names none: the schema's (added to the register if missing)."""
+    return GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
 
 
 # What screening compares of a customer person: a correction of any of them screens them again.
@@ -236,7 +250,7 @@ def customer_person_national_id_add(
     again as a correction is)."""
     schema = schema.strip().upper()
     compact = national_id_compact(schema=schema, number=number)
-    country = geo_country or GeoCountry.objects.get_or_create(key=schema, defaults={"name": NATIONAL_ID_COUNTRIES[schema]})[0]
+    country = geo_country or national_id_country(schema)
     duplicate = bad_field(
         ["body", "national_identification_number"], "this number is already recorded for the person", code="already_recorded"
     )
@@ -306,7 +320,7 @@ def customer_person_location_add(
         row = CustomerPersonLocation.objects.create(
             customer_person=person, person_location_type=location_type, geo_location_uuid=geo_location_uuid, **values
         )
-        _audit(person, actor, "customer_person.location_add", {"postal_place": values["postal_place"], "country_code_two": values["country_code_two"]})
+        _audit(person, actor, "customer_person.location_add", location_record(values["postal_place"], values["country_code_two"]))
     return row
 
 
@@ -329,6 +343,6 @@ def customer_person_location_remove(*, row: CustomerPersonLocation, actor: Actor
         if removed:
             _audit(
                 row.customer_person, actor, "customer_person.location_remove",
-                after=None, before={"postal_place": row.postal_place, "country_code_two": row.country_code_two},
+                after=None, before=location_record(row.postal_place, row.country_code_two),
             )
 
