@@ -142,7 +142,7 @@ def test_it_refreshes_a_list_from_its_url_over_http(tmp_path):
     for name in ("sdn.csv", "alt.csv", "add.csv"):
         shutil.copy(shared_file(f"sanctions/ofac/{name}"), folder / name)
     server = HTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         ScreeningListCategory.objects.filter(key="us_ofac_sdn").update(
