@@ -191,6 +191,23 @@ def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date:
     ]
 
 
+def only_on_duplicate(kept, other) -> list[str]:
+    """What the record `other` (a CustomerPersonDetail) holds that the record `kept` lacks, in words: its
+    national ids (masked; none said when the caller's role hides them), its addresses and its customer
+    reference. What an admin adds to the record kept before stopping the other's screening, so nothing
+    known of the customer is left on a record nobody screens."""
+    missing = []
+    if kept.national_ids is not None and other.national_ids is not None:
+        known = {(n.schema, n.number) for n in kept.national_ids}
+        missing += [f"the national id {n.masked}" for n in other.national_ids if (n.schema, n.number) not in known]
+    addresses = {place.address for place in kept.locations}
+    missing += [f"the address {place.one_line}" for place in other.locations if place.address not in addresses]
+    reference = other.person.customer_reference
+    if reference and reference != kept.person.customer_reference:
+        missing.append(f"the customer reference {reference}")
+    return missing
+
+
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
     """Put the refusal on the form, saying what was saved before it: nothing, or the person."""
     gone = form.cleaned_data.get("customer_person_uuid") is not None and saved is None and isinstance(error, ServiceNotFound)

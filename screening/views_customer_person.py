@@ -35,7 +35,7 @@ from screening.holds import hold_forms, hold_in_force_text, hold_keep_send, hold
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
-from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons
+from screening.customer_persons_tab import only_on_duplicate, reference_holder, residence_uuid, same_customer_persons
 from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -232,6 +232,9 @@ def customer_person_duplicate_remove(request, page: dict, duplicate_uuid: uuid.U
     return _back(page)
 
 
+MAX_NAMESAKES_READ = 5  # records of one customer the page reads to say what only they hold
+
+
 def duplicate_reason(kept) -> str:
     """The removal reason of a duplicate record: the record kept, findable by name, birth date and uuid."""
     born = f", born {day(kept.birth_date)}" if kept.birth_date else ""
@@ -330,18 +333,38 @@ def _read(request, customer_person_uuid) -> dict:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
     genders, countries, location_types, monitoring_types = lookups or ((), (), (), ())
+    namesakes = [p for p in namesakes if p.uuid != person.uuid]  # possibly a second record of this customer
     return {
         "screening": screening,
         "holds_area": client.holds,
         "detail": detail,
         "monitorings": monitorings,
-        "namesakes": [p for p in namesakes if p.uuid != person.uuid],  # possibly a second record of this customer
+        "namesakes": namesakes,
+        "only_on_namesake": _only_on_namesakes(client, detail, namesakes) if can_edit else {},
         "can_edit": can_edit,
         "genders": genders,
         "countries": countries,
         "location_types": location_types,
         "monitoring_types": monitoring_types,
     }
+
+
+def _stoppable(namesakes) -> list:
+    """The namesakes whose screening an admin may stop as duplicates: those under a monitoring not removed."""
+    return [other for other in namesakes if other.monitoring_status_key not in (None, "removed")]
+
+
+def _only_on_namesakes(client, detail, namesakes) -> dict:
+    """For each namesake still monitored (the ones an admin may stop screening as duplicates): what only
+    that record holds, in words (`only_on_duplicate`). A namesake whose record cannot be read now is
+    left out, and its confirmation falls back to the general advice."""
+    stoppable = _stoppable(namesakes)[:MAX_NAMESAKES_READ]
+    screening = client.screening
+    try:
+        details = client.gather(*(lambda uuid=other.uuid: screening.customer_person(uuid) for other in stoppable))
+    except ServiceError:
+        return {}
+    return {other.person.uuid: only_on_duplicate(detail, other) for other in details}
 
 
 def _render(request, page: dict, status: int = 200, **forms):
@@ -353,6 +376,8 @@ def _render(request, page: dict, status: int = 200, **forms):
         "detail": detail,
         "monitorings": page["monitorings"],
         "namesakes": page["namesakes"],
+        # The namesakes an admin may stop screening, each with what only its record holds (None: unknown).
+        "stoppable_namesakes": [(other, page["only_on_namesake"].get(other.uuid)) for other in _stoppable(page["namesakes"])],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),

@@ -11,11 +11,14 @@ import html
 import pytest
 
 from portal.models import Member
+from portal.service import ServiceUnavailable
+from portal.service.screening import ScreeningArea
 from service.audit.models import AuditEvent
 from service.screening.models import EntityMonitoring
 from tests.screening.helpers import never_sent, service_down
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
-from tests.service.screening.helpers import config_make, customer_person_make, monitoring_make
+from tests.service.companies.factories import geo_make
+from tests.service.screening.helpers import config_make, customer_person_make, customer_person_url, monitoring_make, patch
 
 
 def _page(person_uuid) -> str:
@@ -75,6 +78,91 @@ def test_another_organisations_person_is_a_404(admin, twins, other_org):
     assert admin.post(_stop(kept, theirs)).status_code == 404
     assert other_org.admin.client().post(_stop(theirs, twin)).status_code == 404
     assert _removed(twin) is None
+
+
+def _give(api, person_uuid, path: str, body: dict) -> None:
+    response = api.post(customer_person_url(person_uuid, path), body, roles=["aml", "person_national_identification"])
+    assert response.status_code == 201, response.json()
+
+
+STORGATA = {"street_address": "Storgata 1", "postal_code": "0155", "postal_place": "Oslo", "country_code_two": "NO"}
+BRYGGEN = {"street_address": "Bryggen 5", "postal_code": "5003", "postal_place": "Bergen", "country_code_two": "NO"}
+
+
+@pytest.fixture
+def twin_knows_more(org, twins):
+    """The duplicate holds a national id, an address and the customer reference the record kept lacks;
+    both have Storgata 1."""
+    kept, twin, _ = twins
+    geo_make(country="NO")
+    for person in (kept, twin):
+        _give(org.api, person, "/customer-person-location", STORGATA)
+    _give(org.api, twin, "/customer-person-location", BRYGGEN)
+    _give(org.api, twin, "/customer-person-national-identification",
+          {"national_identification_schema": "NO", "national_identification_number": "15108695088"})
+    assert patch(org.api, customer_person_url(twin), {"customer_reference": "K-10231"}).status_code == 200
+    return kept, twin
+
+
+def _only_there(page: str) -> str:
+    return html.unescape(page.split('data-testid="only-on-duplicate">')[1].split("</div>")[0])
+
+
+def test_it_names_what_only_the_duplicate_holds_before_it_is_stopped(admin, twin_knows_more):
+    kept, twin = twin_knows_more
+
+    page = admin.get(_page(kept)).content.decode()
+
+    only_there = _only_there(page)
+    assert only_there.startswith("Only the record of KARI nordmann, added ")
+    assert only_there.endswith(", has the national id NO 151086*****; the address Bryggen 5, 5003 Bergen, NO; the customer "
+                               "reference K-10231. Add them here before you stop screening that one, so that the record "
+                               "screened is the one that holds them.")
+    assert "Storgata" not in only_there  # the record kept has it too
+    assert "15108695088" not in page  # the number is the other record's to show, not this page's
+    confirm = html.unescape(page.split('data-testid="duplicate-remove"')[1].split('">')[0])
+    assert "Its cases stay on it. Only that record has the national id NO 151086*****; the address Bryggen 5, 5003 " \
+           "Bergen, NO; the customer reference K-10231: add them here first." in confirm
+
+
+def test_what_only_the_duplicate_holds_leaves_out_national_ids_a_role_does_not_show(org, admin, twin_knows_more):
+    kept, _ = twin_knows_more
+    organisation = org.admin.organisation
+    organisation.api_role_keys = "aml"
+    organisation.save()
+
+    only_there = _only_there(admin.get(_page(kept)).content.decode())
+
+    assert "national id" not in only_there and "NO 151086" not in only_there
+    assert "has the address Bryggen 5, 5003 Bergen, NO; the customer reference K-10231. Add them here" in only_there
+
+
+def test_a_duplicate_that_holds_nothing_more_gets_no_advice(admin, twins):
+    kept, twin, _ = twins
+
+    page = admin.get(_page(kept)).content.decode()
+
+    assert 'data-testid="only-on-duplicate"' not in page
+    confirm = html.unescape(page.split('data-testid="duplicate-remove"')[1].split('">')[0])
+    assert confirm.endswith("as its duplicate? Its cases stay on it.")
+
+
+def test_a_duplicate_whose_record_cannot_be_read_gets_the_general_advice(admin, twin_knows_more, monkeypatch):
+    kept, twin = twin_knows_more
+    read = ScreeningArea.customer_person
+
+    def unreadable_twin(area, uuid):
+        if str(uuid) == str(twin):
+            raise ServiceUnavailable(503, "unavailable", "try again")
+        return read(area, uuid)
+
+    monkeypatch.setattr(ScreeningArea, "customer_person", unreadable_twin)
+
+    page = admin.get(_page(kept)).content.decode()
+
+    assert 'data-testid="only-on-duplicate"' not in page
+    confirm = html.unescape(page.split('data-testid="duplicate-remove"')[1].split('">')[0])
+    assert confirm.endswith("Its cases stay on it. Add a national id or an address only it has to this record first.")
 
 
 def test_officers_get_no_button_and_a_403(org, twins):
