@@ -340,7 +340,7 @@ def _read(request, customer_person_uuid) -> dict:
         "detail": detail,
         "monitorings": monitorings,
         "namesakes": namesakes,
-        "only_on_namesake": _only_on_namesakes(client, detail, namesakes) if can_edit else {},
+        "gather": client.gather,
         "can_edit": can_edit,
         "genders": genders,
         "countries": countries,
@@ -349,22 +349,19 @@ def _read(request, customer_person_uuid) -> dict:
     }
 
 
-def _stoppable(namesakes) -> list:
-    """The namesakes whose screening an admin may stop as duplicates: those under a monitoring not removed."""
-    return [other for other in namesakes if other.monitoring_status_key not in (None, "removed")]
-
-
-def _only_on_namesakes(client, detail, namesakes) -> dict:
-    """For each namesake still monitored (the ones an admin may stop screening as duplicates): what only
-    that record holds, in words (`only_on_duplicate`). A namesake whose record cannot be read now is
-    left out, and its confirmation falls back to the general advice."""
-    stoppable = _stoppable(namesakes)[:MAX_NAMESAKES_READ]
-    screening = client.screening
+def _stoppable_namesakes(page: dict) -> list[tuple]:
+    """The namesakes whose screening an admin may stop as duplicates (those under a monitoring not removed),
+    each with what only its record holds in words (`only_on_duplicate`), or None when that is not known:
+    beyond the first MAX_NAMESAKES_READ, or while the service cannot read the records. Read when the page
+    is shown, not for the forms' posts that only redirect."""
+    stoppable = [other for other in page["namesakes"] if other.monitoring_status_key not in (None, "removed")]
+    screening = page["screening"]
     try:
-        details = client.gather(*(lambda uuid=other.uuid: screening.customer_person(uuid) for other in stoppable))
+        details = page["gather"](*(lambda uuid=other.uuid: screening.customer_person(uuid) for other in stoppable[:MAX_NAMESAKES_READ]))
     except ServiceError:
-        return {}
-    return {other.person.uuid: only_on_duplicate(detail, other) for other in details}
+        details = []
+    only_there = {other.person.uuid: only_on_duplicate(page["detail"], other) for other in details}
+    return [(other, only_there.get(other.uuid)) for other in stoppable]
 
 
 def _render(request, page: dict, status: int = 200, **forms):
@@ -376,8 +373,6 @@ def _render(request, page: dict, status: int = 200, **forms):
         "detail": detail,
         "monitorings": page["monitorings"],
         "namesakes": page["namesakes"],
-        # The namesakes an admin may stop screening, each with what only its record holds (None: unknown).
-        "stoppable_namesakes": [(other, page["only_on_namesake"].get(other.uuid)) for other in _stoppable(page["namesakes"])],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),
@@ -391,6 +386,8 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
         context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
         context.update(hold_forms(forms))
+        # Stopping a namesake's screening would leave the customer unscreened unless this record is screened.
+        context["stoppable_namesakes"] = _stoppable_namesakes(page) if context["screened"] else []
     return render(request, TEMPLATE, context, status=status)
 
 
