@@ -69,6 +69,7 @@ LABELS: dict[str, str] = {
     "gender": "Gender",
     "nationalities": "Nationalities",
     "customer_reference": "Customer reference",
+    "merged_into_customer_person_uuid": "Merged into the record",
     "national_identification_schema": "National id of",
     "postal_place": "Place",
     "country_code_two": "Country",

@@ -36,7 +36,7 @@ AUDIT_GROUPS = {
         "create", "update", "category_select", "category_unselect", "watchlist_attach", "watchlist_detach"))),
     "batches": ("Batch screening", "screening_batch.create,screening_batch.delete"),
     "persons": ("Customer persons", ",".join(f"customer_person.{a}" for a in (
-        "create", "update", "national_id_add", "national_id_remove", "location_add", "location_remove"))),
+        "create", "update", "national_id_add", "national_id_remove", "location_add", "location_remove", "merge"))),
     "watchlists": ("Watchlists", "watchlist.create,watchlist.rename,watchlist.delete,watchlist.companies_add,watchlist.companies_remove"),
     "api_users": ("API users", "api_user.create,api_user.roles_change,api_user.secret_rotate,api_user.deactivate"),
     "members": ("Members", "app_membership.invite,app_membership.deactivate,app_membership.reactivate,app_membership.password_reset"),

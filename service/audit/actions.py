@@ -24,6 +24,7 @@ ACTIONS: dict[str, str] = {
     "customer_person.national_id_remove": "Removed a national id from a customer person",
     "customer_person.location_add": "Added an address to a customer person",
     "customer_person.location_remove": "Removed an address from a customer person",
+    "customer_person.merge": "Merged a second record of a customer into the record kept",
     "watchlist.create": "Created a watchlist",
     "watchlist.rename": "Renamed a watchlist",
     "watchlist.delete": "Deleted a watchlist",

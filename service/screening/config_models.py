@@ -102,6 +102,12 @@ class CustomerPerson(models.Model):
     # Extension: the organisation's own number for the customer (its core system's), so a hit is
     # traced back to them; one customer person of the config each ("" when none).
     customer_reference = models.CharField(max_length=CUSTOMER_REFERENCE_MAX, blank=True, default="")
+    # Extension: the record this second record of one customer was merged into (`person_merge`): its
+    # reference, national ids and addresses moved there, and it is never screened again.
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="merged_records"
+    )
+    merged_timestamp = models.DateTimeField(null=True, blank=True)
     create_timestamp = models.DateTimeField(auto_now_add=True)
     update_timestamp = models.DateTimeField(auto_now=True)
 

@@ -163,12 +163,22 @@ def monitoring_create(*, duplicate_loc: list, removed_flag: bool = False, **fiel
     if monitoring_exists(config=fields["config"], entity=fields["entity"], related_company=fields["related_company"]):
         raise duplicate
     with transaction.atomic():
+        if isinstance(fields["entity"], CustomerPerson):
+            _not_merged(fields["entity"], duplicate_loc)
         monitoring = monitoring_insert(**fields)
         if monitoring is None:
             raise duplicate
         if removed_flag:
             monitoring_remove(monitoring=monitoring, reason="Created as removed.")
     return monitoring
+
+
+def _not_merged(person: CustomerPerson, loc: list) -> None:
+    """A record merged into another is never monitored again (its customer is screened under the other);
+    read under the row's lock, so a merge committed meanwhile is seen."""
+    merged_into = CustomerPerson.objects.select_for_update().filter(pk=person.pk).values_list("merged_into", flat=True).first()
+    if merged_into is not None:
+        raise bad_field(loc, f"was merged into the customer person {merged_into}: monitor that record", code="merged")
 
 
 def decision_record(*, monitoring: EntityMonitoring, spec: DecisionSpec) -> EntityMonitoringDecision:

@@ -10,6 +10,8 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Status
 
 from service.errors import bad_field, found
+from service.screening.models import CustomerPerson
+from service.screening import person_merge
 from service.name_search import name_search_parse
 from service.pagination import PageQuery
 from service.screening import person_schemas as s
@@ -161,6 +163,36 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
         person=person, changes=changes, actor=actor, national_ids_shown=request.auth.has_role(NATIONAL_ID)
     )
     return s.customer_person_out(corrected)
+
+
+@router.post(
+    "/customer-person/{customer_person_uuid}/merge",
+    response=s.CustomerPersonMergeOut,
+    summary="Extension: merge a second record of the customer into this one",
+    description=(
+        "Needs the `person_national_identification` role besides `aml` (national ids move). In one transaction the "
+        "duplicate's customer reference, national ids, the addresses this record lacks, its nationalities and its gender "
+        "(where this record has none) move to this record (screened again if what screening compares changed); the "
+        "duplicate's monitoring is removed with a reason naming this record, and the duplicate is marked merged: never "
+        "monitored again, never found by an import. Its cases stay on it. A 400 naming `duplicate_customer_person_uuid`, "
+        "nothing written, when they could be two people (`not_same_customer`: another name or birth date; "
+        "`references_differ`; `national_ids_differ`), when either was merged already (`merged_already`), when the "
+        "duplicate has a monitoring and this record none (`kept_not_monitored`) or is screened and this record is not "
+        "(`kept_not_screened`), and when the duplicate is monitored for a company (`monitored_for_company`). Another "
+        "organisation's record, or one of another screening config, is a 404 naming it."
+    ),
+    openapi_extra=EXTENSION,
+)
+def customer_person_merge(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.CustomerPersonMergeIn):
+    request.auth.require("aml", NATIONAL_ID)
+    kept = _person(request, customer_person_uuid)
+    loc = ["body", "duplicate_customer_person_uuid"]
+    duplicate = found(
+        CustomerPerson.objects.filter(uuid=payload.duplicate_customer_person_uuid, screening_config_id=kept.screening_config_id),
+        "customer person of the screening config", payload.duplicate_customer_person_uuid, loc,
+    )
+    result = person_merge.customer_person_merge(kept=kept, duplicate=duplicate, actor=acting(request, payload.app_membership_uuid))
+    return s.customer_person_merge_out(result)
 
 
 @router.post(

@@ -280,7 +280,8 @@ def _namesakes(config: ScreeningConfig, keys: set[tuple]) -> dict[tuple, list[_K
     """The config's customer persons by name-and-birth-date key, of the keys wanted; those under
     monitoring first, then the oldest (of two records of one customer, the one screened is kept)."""
     found = defaultdict(list)
-    people = CustomerPerson.objects.filter(screening_config=config).order_by("create_timestamp", "uuid")
+    # A record merged into another is no one's record any more: the customer is found as the one kept.
+    people = CustomerPerson.objects.filter(screening_config=config, merged_into__isnull=True).order_by("create_timestamp", "uuid")
     for values in people.values_list(*KNOWN_FIELDS).iterator(chunk_size=5000):
         person = _Known(*values)
         key = customer_person_key(person.full_name, person.birth_date)

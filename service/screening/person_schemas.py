@@ -84,6 +84,14 @@ class CustomerPersonOut(Schema):
         description="Extension: your own number for the customer; empty when none",
         json_schema_extra={"x-vakt-extension": True},
     )
+    merged_into_customer_person_uuid: uuid.UUID | None = Field(
+        description="Extension: the record this second record of the customer was merged into (customer-person merge); "
+                    "null when not merged. A merged record is never screened again",
+        json_schema_extra={"x-vakt-extension": True},
+    )
+    merged_timestamp: datetime | None = Field(
+        description="Extension: when it was merged", json_schema_extra={"x-vakt-extension": True}
+    )
     create_timestamp: datetime
     app_url: str | None
 
@@ -137,6 +145,8 @@ def customer_person_out(person) -> dict:
         "gender_key": person.gender.key if person.gender else None,
         "nationalities": list(person.nationalities),
         "customer_reference": person.customer_reference,
+        "merged_into_customer_person_uuid": person.merged_into_id,
+        "merged_timestamp": person.merged_timestamp,
         "create_timestamp": person.create_timestamp,
         "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/"),
     }
@@ -245,3 +255,38 @@ def _hold_in_force(person) -> dict | None:
     hold = records_holds_list(config=person.screening_config, entity_key="customer_person", entity_uuid=person.uuid,
                               in_force=True).first()
     return records_hold_out(hold) if hold else None
+
+
+class CustomerPersonMergeIn(Schema):
+    duplicate_customer_person_uuid: uuid.UUID = Field(
+        ..., description="The second record of the customer, merged into the path's record (of the same config, name and birth date)"
+    )
+    app_membership_uuid: uuid.UUID | None = Field(
+        None, description="Extension: the member who merges (the dashboard sends its user), for the audit log"
+    )
+
+
+class CustomerPersonMergeOut(Schema):
+    customer_person: CustomerPersonOut = Field(description="The record kept, with what moved to it")
+    duplicate_customer_person: CustomerPersonOut = Field(description="The merged record: no longer screened")
+    customer_reference_moved_flag: bool
+    national_ids_moved_count: int
+    locations_moved_count: int
+    nationalities_added: list[str]
+    gender_added_flag: bool
+    removed_entity_monitoring_uuid: uuid.UUID | None = Field(
+        description="The duplicate's monitoring removed by the merge; null when it had none"
+    )
+
+
+def customer_person_merge_out(result) -> dict:
+    return {
+        "customer_person": customer_person_out(result.kept),
+        "duplicate_customer_person": customer_person_out(result.duplicate),
+        "customer_reference_moved_flag": result.customer_reference_moved,
+        "national_ids_moved_count": result.national_ids_moved,
+        "locations_moved_count": result.locations_moved,
+        "nationalities_added": result.nationalities_added,
+        "gender_added_flag": result.gender_added,
+        "removed_entity_monitoring_uuid": result.removed_monitoring.uuid if result.removed_monitoring else None,
+    }

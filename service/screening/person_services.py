@@ -110,6 +110,16 @@ def _saved_with_reference(save, *, config_id, reference: str, but=None):
         raise
 
 
+def writable(person: CustomerPerson) -> None:
+    """A record merged into another (`person_merge`) takes no more details: they belong to the record kept,
+    where screening and an import find the customer. Removing what it holds stays possible."""
+    if person.merged_into_id is not None:
+        raise bad_field(
+            ["path", "customer_person_uuid"], f"was merged into the customer person {person.merged_into_id}: write to that record",
+            code="merged",
+        )
+
+
 def customer_person_create(
     *, config: ScreeningConfig, full_name: str, birth_date: date | None, gender: Gender | None,
     nationalities: list[str] | tuple[str, ...] = (), customer_reference: str = "", actor: Actor | None = None,
@@ -126,7 +136,7 @@ def customer_person_create(
             screening_config=config, full_name=details["full_name"], birth_date=birth_date, gender=gender,
             nationalities=details["nationalities"], customer_reference=reference,
         )
-        _audit(person, actor, "customer_person.create", created_record(person))
+        customer_person_audit(person, actor, "customer_person.create", created_record(person))
         return person
 
     return _saved_with_reference(save, config_id=config.pk, reference=reference)
@@ -181,19 +191,20 @@ def customer_person_update(
 
     def save() -> CustomerPerson:
         locked = CustomerPerson.objects.select_for_update().get(pk=person.pk)
+        writable(locked)
         if changes.get("birth_date") is not None and changes["birth_date"] != locked.birth_date:
             for row in locked.national_identifications.order_by("create_timestamp", "uuid"):
                 schema, number = row.national_identification_schema, row.national_identification_number
                 if why := national_id_disagreement(schema=schema, compact=number, birth_date=changes["birth_date"],
                                                    shown=national_ids_shown):
                     raise bad_field(["body", "birth_date"], why, code="birth_date_disagrees")
-        _details_save(locked, changes, actor)
+        customer_person_details_save(locked, changes, actor)
         return locked
 
     return _saved_with_reference(save, config_id=person.screening_config_id, reference=reference, but=person.pk)
 
 
-def _details_save(person: CustomerPerson, changes: dict, actor: Actor | None) -> None:
+def customer_person_details_save(person: CustomerPerson, changes: dict, actor: Actor | None) -> None:
     """Sets the details of a locked person, records what changed (before and after) and screens the
     person again under every monitoring that screens them, when anything did."""
     from service.screening.monitoring_selectors import screened_q
@@ -207,7 +218,7 @@ def _details_save(person: CustomerPerson, changes: dict, actor: Actor | None) ->
     if not changed:
         return
     person.save(update_fields=[*changes, "update_timestamp"])
-    _audit(
+    customer_person_audit(
         person, actor, "customer_person.update",
         after={k: after[k] for k in changed}, before={k: before[k] for k in changed},
     )
@@ -228,7 +239,7 @@ def _correctable_state(person: CustomerPerson) -> dict:
     }
 
 
-def _audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict | None, before: dict | None = None) -> None:
+def customer_person_audit(person: CustomerPerson, actor: Actor | None, action: str, after: dict | None, before: dict | None = None) -> None:
     """A customer person write in the audit log (a national id's number is never copied there)."""
     audit_record(
         app_customer_uuid=person.screening_config.app_customer_id,
@@ -262,6 +273,7 @@ def customer_person_national_id_add(
             ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
             # The birth date as it is now (a correction waits): the number must be of someone born then.
             person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
+            writable(person)
             if why := birth_date_disagrees(schema=schema, compact=compact, birth_date=person.birth_date):
                 raise bad_field(["body", "national_identification_number"], why, code="birth_date_disagrees")
             holder = (
@@ -281,9 +293,9 @@ def customer_person_national_id_add(
                 national_identification_number=compact,
                 geo_country=country,
             )
-            _audit(person, actor, "customer_person.national_id_add", {"national_identification_schema": schema})
+            customer_person_audit(person, actor, "customer_person.national_id_add", {"national_identification_schema": schema})
             if person.birth_date is None:
-                _details_save(person, {"birth_date": national_id_birth_date(schema=schema, number=compact)}, actor)
+                customer_person_details_save(person, {"birth_date": national_id_birth_date(schema=schema, number=compact)}, actor)
             return row
     except IntegrityError:
         raise duplicate from None
@@ -317,10 +329,11 @@ def customer_person_location_add(
         raise bad_field(["body", "country_code_two"], "must be a country's two letters (ISO 3166-1 alpha-2), e.g. NO")
     values["country_code_two"] = country_code.upper()
     with transaction.atomic():
+        writable(CustomerPerson.objects.select_for_update().get(pk=person.pk))
         row = CustomerPersonLocation.objects.create(
             customer_person=person, person_location_type=location_type, geo_location_uuid=geo_location_uuid, **values
         )
-        _audit(person, actor, "customer_person.location_add", location_record(values["postal_place"], values["country_code_two"]))
+        customer_person_audit(person, actor, "customer_person.location_add", location_record(values["postal_place"], values["country_code_two"]))
     return row
 
 
@@ -330,7 +343,7 @@ def customer_person_national_id_remove(*, row: CustomerPersonNationalIdentificat
     with transaction.atomic():
         removed, _ = CustomerPersonNationalIdentification.objects.filter(pk=row.pk).delete()
         if removed:  # a removal that lost a race to another one records nothing
-            _audit(
+            customer_person_audit(
                 row.customer_person, actor, "customer_person.national_id_remove",
                 after=None, before={"national_identification_schema": row.national_identification_schema},
             )
@@ -341,7 +354,7 @@ def customer_person_location_remove(*, row: CustomerPersonLocation, actor: Actor
     with transaction.atomic():
         removed, _ = CustomerPersonLocation.objects.filter(pk=row.pk).delete()
         if removed:
-            _audit(
+            customer_person_audit(
                 row.customer_person, actor, "customer_person.location_remove",
                 after=None, before=location_record(row.postal_place, row.country_code_two),
             )

@@ -37,10 +37,12 @@ def _audited_keys() -> dict[str, str]:
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                if name == "audit_record" or name.startswith("_audit"):
+                if name == "audit_record" or name.startswith("_audit") or name.endswith("_audit"):
                     for arg in [*node.args, *(k.value for k in node.keywords)]:
                         add(arg)
-            elif isinstance(node, ast.FunctionDef) and (node.name.endswith("_state") or node.name.startswith("_audit")):
+            elif isinstance(node, ast.FunctionDef) and (
+                node.name.endswith("_state") or node.name.startswith("_audit") or node.name.endswith("_audit")
+            ):
                 add(node)
             elif isinstance(node, ast.Assign):
                 for target in node.targets:

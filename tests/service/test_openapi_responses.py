@@ -184,6 +184,9 @@ def _writes(walk: Walk, company) -> None:
                   body={"full_name": UN_PERSON, "birth_date": "1966-03-14", "gender_uuid": gender_uuid("male")})
     walk.result(r, "uuid", "customer_person_uuid")
     walk.call("patch", PERSON, body={"birth_date": "1966-03-14"})  # the name stays: the cases below need it
+    r = walk.call("post", CONFIG + "/customer-person", body={"full_name": UN_PERSON, "birth_date": "1966-03-14"})
+    duplicate = r.json()["uuid"] if r.status_code == 201 else None
+    walk.call("post", PERSON + "/merge", body={"duplicate_customer_person_uuid": duplicate})
     r = walk.call("post", PERSON + "/customer-person-national-identification",
                   body={"national_identification_schema": "NO", "national_identification_number": "14036600315"})  # born 14.03.1966
     walk.result(r, "uuid", "national_identification_uuid")

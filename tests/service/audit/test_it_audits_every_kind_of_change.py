@@ -52,6 +52,9 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [national_id] = api.get(customer_person_url(person, "/customer-person-national-identification"), roles=["aml", "person_national_identification"]).json()
     _ok(delete(api, customer_person_url(person, f"/customer-person-national-identification/{national_id['uuid']}?app_membership_uuid={anna}"),
                roles=["aml", "person_national_identification"]), 204)
+    second = _ok(api.post(config_url(config["uuid"], "/customer-person"), {"full_name": UN_PERSON, "birth_date": "1966-03-14"}, roles=AML), 201)
+    _ok(api.post(customer_person_url(person, "/merge"), {"duplicate_customer_person_uuid": second["uuid"], **acting},
+                 roles=["aml", "person_national_identification"]))
     case_uuid = cases(api, config["uuid"])["elements"][0]["screening_case"]["uuid"]
     _ok(review(api, config["uuid"], case_uuid, "escalated", "possible_match", reviewer=anna), 201)
     _ok(patch(api, config_url(config["uuid"], f"/screening-case/{case_uuid}"), {"assignee_app_membership_uuid": anna, **acting}))
@@ -125,6 +128,8 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     assert (number_removed["before"], number_removed["after"]) == ({"national_identification_schema": "NO"}, None)  # never the number
     [address_removed] = by_action["customer_person.location_remove"]
     assert address_removed["before"] == {"postal_place": "Oslo", "country_code_two": "NO"}
+    [merged] = by_action["customer_person.merge"]
+    assert (merged["object_uuid"], merged["after"]) == (second["uuid"], {"merged_into_customer_person_uuid": person})
     [corrected] = by_action["customer_person.update"]
     assert (corrected["before"], corrected["after"]) == ({"birth_date": ""}, {"birth_date": "1966-03-14"})
     assert corrected["object_type"] == "customer_person" and corrected["object_uuid"] == person

@@ -130,6 +130,9 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location"): Private(
         body=lambda w: {"street_address": "Storgata 2", "country_code_two": "NO"}),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-location"): Private(),
+    (POST, f"{A}/customer-person/{{customer_person_uuid}}/merge"): Private(
+        body=lambda w: {"duplicate_customer_person_uuid": w.refs["second_record"]},
+        crossed=(("merging A's person into B's", lambda a, b: {"body": {"duplicate_customer_person_uuid": a.ids["customer_person_uuid"]}}),)),
     # Monitorings.
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/entity-monitoring-composite"): Private(
         body=_monitoring_for_spare,

@@ -41,8 +41,8 @@ def required_roles(method: str, path: str) -> set[str]:
     roles = set()
     if SCREENING.match(path):
         roles.add("aml")  # all of screening, its reference lists included
-    if NATIONAL_ID_PATH in path:
-        roles.add("person_national_identification")  # reading, writing or removing a customer person's national ids
+    if NATIONAL_ID_PATH in path or path.endswith("/merge"):
+        roles.add("person_national_identification")  # reading, writing, removing or moving a customer person's national ids
     if ADMIN.match(path) or (method != "get" and "/app-membership" in path):
         roles.add("app_admin")  # API users, the audit log, inviting and deactivating members
     if method == "delete" and WATCHLIST_REMOVAL.match(path):

@@ -114,6 +114,11 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     w.ids["customer_person_location_uuid"] = location["uuid"]
     spare_person = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person", body={"full_name": f"Reserve {tag} Person"}))
     w.refs["spare_person"] = spare_person["uuid"]
+    # A second record of the same customer, as a file without the reference makes: what a merge takes in.
+    second_record = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person",
+                               body={"full_name": f"Hemmelig {tag} Kundesen", "birth_date": "1986-10-15"}))
+    w.refs["second_record"] = second_record["uuid"]
+    w.secrets.add(second_record["uuid"])
     w.secrets |= {person["uuid"], spare_person["uuid"], f"Hemmelig {tag} Kundesen", f"Hemmeligveien {tag}",
                   f"Reserve {tag} Person"}
 

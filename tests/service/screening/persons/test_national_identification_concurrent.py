@@ -33,7 +33,7 @@ def test_two_people_cannot_take_one_number_at_once(transactional_db, api, monkey
             return caller.post(customer_person_url(person["uuid"], "/customer-person-national-identification"), body, roles=BOTH)
         return call
 
-    first, second = race(monkeypatch, person_services, "_audit", add(kari), add(per))
+    first, second = race(monkeypatch, person_services, "customer_person_audit", add(kari), add(per))
 
     assert first.status_code == 201, first.content
     assert second.status_code == 400, second.content
