@@ -170,7 +170,9 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
     response=s.CustomerPersonMergeOut,
     summary="Extension: merge a second record of the customer into this one",
     description=(
-        "Needs the `person_national_identification` role besides `aml` (national ids move). In one transaction the "
+        "Needs the `person_national_identification` role besides `aml` (national ids move); `dry_run` answers what a merge "
+        "now would do, or its refusal, writing nothing, with `aml` alone (national ids null without the other role). In one "
+        "transaction the "
         "duplicate's customer reference, national ids, the addresses this record lacks, its nationalities and its gender "
         "(where this record has none) move to this record (screened again if what screening compares changed); the "
         "duplicate's monitoring is removed with a reason naming this record, and the duplicate is marked merged: never "
@@ -184,15 +186,20 @@ def customer_person_update(request: HttpRequest, customer_person_uuid: uuid.UUID
     openapi_extra=EXTENSION,
 )
 def customer_person_merge(request: HttpRequest, customer_person_uuid: uuid.UUID, payload: s.CustomerPersonMergeIn):
-    request.auth.require("aml", NATIONAL_ID)
+    if not payload.dry_run:
+        request.auth.require("aml", NATIONAL_ID)
     kept = _person(request, customer_person_uuid)
+    with_ids = request.auth.has_role(NATIONAL_ID)
     loc = ["body", "duplicate_customer_person_uuid"]
     duplicate = found(
         CustomerPerson.objects.filter(uuid=payload.duplicate_customer_person_uuid, screening_config_id=kept.screening_config_id),
         "customer person of the screening config", payload.duplicate_customer_person_uuid, loc,
     )
-    result = person_merge.customer_person_merge(kept=kept, duplicate=duplicate, actor=acting(request, payload.app_membership_uuid))
-    return s.customer_person_merge_out(result)
+    result = person_merge.customer_person_merge(
+        kept=kept, duplicate=duplicate, actor=acting(request, payload.app_membership_uuid), dry_run=payload.dry_run,
+        national_ids_shown=with_ids,
+    )
+    return s.customer_person_merge_out(result, dry_run=payload.dry_run, with_national_ids=with_ids)
 
 
 @router.post(

@@ -28,7 +28,14 @@ from django.utils import timezone
 
 from service.audit.services import Actor
 from service.errors import bad_field
-from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig
+from service.screening.models import (
+    CustomerPerson,
+    CustomerPersonLocation,
+    CustomerPersonNationalIdentification,
+    EntityMonitoring,
+    Gender,
+    ScreeningConfig,
+)
 from service.screening.monitoring_selectors import screened_q
 from service.screening.monitoring_services import monitoring_remove
 from service.screening.person_services import (
@@ -47,11 +54,11 @@ LOC = ["body", "duplicate_customer_person_uuid"]
 class MergeResult:
     kept: CustomerPerson
     duplicate: CustomerPerson
-    customer_reference_moved: bool = False
-    national_ids_moved: int = 0
-    locations_moved: int = 0
+    customer_reference_moved: str | None = None
+    national_ids_moved: list[CustomerPersonNationalIdentification] = field(default_factory=list)
+    locations_moved: list[CustomerPersonLocation] = field(default_factory=list)
     nationalities_added: list[str] = field(default_factory=list)
-    gender_added: bool = False
+    gender_added: Gender | None = None
     removed_monitoring: EntityMonitoring | None = None
 
 
@@ -61,21 +68,32 @@ def merge_reason(kept: CustomerPerson) -> str:
     return f"Merged into the record of the customer person {kept.full_name}{born} ({kept.uuid}), who is screened under that record."
 
 
-def customer_person_merge(*, kept: CustomerPerson, duplicate: CustomerPerson, actor: Actor | None = None) -> MergeResult:
+def customer_person_merge(
+    *, kept: CustomerPerson, duplicate: CustomerPerson, actor: Actor | None = None, dry_run: bool = False,
+    national_ids_shown: bool = True,
+) -> MergeResult:
     """Merges `duplicate` into `kept` (both of one config, already found in the caller's
-    organisation). See the module's text for what moves and what is refused."""
+    organisation). See the module's text for what moves and what is refused.
+
+    `dry_run`: the same steps, rolled back at the end, so what it answers is what a merge now would
+    do (the dashboard says so before an admin merges); it takes no locks, so a page that asks does not
+    wait behind an import. Without `national_ids_shown` (a dry run for a caller who may not read
+    them) two records' numbers are not compared: that they differ is a fact behind that role."""
     if duplicate.pk == kept.pk:
         raise bad_field(LOC, "is the record kept itself: name its second record", code="same_record")
     if duplicate.screening_config_id != kept.screening_config_id:
         raise bad_field(LOC, "is a customer person of another screening config", code="other_config")
     with transaction.atomic():
-        # One writer of the config's numbers and references at a time (as an add or an import), then
-        # both rows, in one order, as they are now.
-        ScreeningConfig.objects.select_for_update().filter(pk=kept.screening_config_id).first()
-        locked = {p.pk: p for p in CustomerPerson.objects.select_for_update().filter(pk__in=[kept.pk, duplicate.pk]).order_by("pk")}
-        kept, duplicate = locked[kept.pk], locked[duplicate.pk]
-        monitorings = list(EntityMonitoring.objects.select_for_update().filter(customer_person=duplicate, removed_flag=False))
-        _check(kept, duplicate, monitorings)
+        persons, monitorings = CustomerPerson.objects.all(), EntityMonitoring.objects.all()
+        if not dry_run:
+            # One writer of the config's numbers and references at a time (as an add or an import), then
+            # both rows, in one order, as they are now.
+            ScreeningConfig.objects.select_for_update().filter(pk=kept.screening_config_id).first()
+            persons, monitorings = persons.select_for_update(), monitorings.select_for_update()
+        rows = {p.pk: p for p in persons.filter(pk__in=[kept.pk, duplicate.pk]).order_by("pk")}
+        kept, duplicate = rows[kept.pk], rows[duplicate.pk]
+        monitorings = list(monitorings.filter(customer_person=duplicate, removed_flag=False))
+        _check(kept, duplicate, monitorings, national_ids=national_ids_shown)
         result = MergeResult(kept=kept, duplicate=duplicate)
         _move_reference_and_details(kept, duplicate, actor, result)
         _move_national_ids(kept, duplicate, actor, result)
@@ -86,10 +104,12 @@ def customer_person_merge(*, kept: CustomerPerson, duplicate: CustomerPerson, ac
         duplicate.merged_into, duplicate.merged_timestamp = kept, timezone.now()
         duplicate.save(update_fields=["merged_into", "merged_timestamp", "update_timestamp"])
         customer_person_audit(duplicate, actor, "customer_person.merge", after={"merged_into_customer_person_uuid": str(kept.uuid)})
+        if dry_run:
+            transaction.set_rollback(True)  # with the audit records and the screening enqueued on commit
     return result
 
 
-def _check(kept: CustomerPerson, duplicate: CustomerPerson, monitorings: list[EntityMonitoring]) -> None:
+def _check(kept: CustomerPerson, duplicate: CustomerPerson, monitorings: list[EntityMonitoring], *, national_ids: bool) -> None:
     for person, which in ((kept, "the record kept"), (duplicate, "the duplicate")):
         if person.merged_into_id is not None:
             raise bad_field(LOC, f"{which} was merged into another record already ({person.merged_into_id})", code="merged_already")
@@ -105,7 +125,7 @@ def _check(kept: CustomerPerson, duplicate: CustomerPerson, monitorings: list[En
         )
     kept_numbers = dict(kept.national_identifications.values_list("national_identification_schema", "national_identification_number"))
     for schema, number in duplicate.national_identifications.values_list("national_identification_schema", "national_identification_number"):
-        if kept_numbers.get(schema, number) != number:
+        if national_ids and kept_numbers.get(schema, number) != number:
             raise bad_field(LOC, f"has another {schema} national id than the record kept: two people, not one", code="national_ids_differ")
     if any(m.related_company_id is not None for m in monitorings):
         raise bad_field(
@@ -131,7 +151,7 @@ def _move_reference_and_details(kept: CustomerPerson, duplicate: CustomerPerson,
         duplicate.save(update_fields=["customer_reference", "update_timestamp"])
         customer_person_audit(duplicate, actor, "customer_person.update", after={"customer_reference": ""}, before={"customer_reference": reference})
         changes["customer_reference"] = reference
-        result.customer_reference_moved = True
+        result.customer_reference_moved = reference
     added = [code for code in duplicate.nationalities if code not in kept.nationalities]
     if added:
         if len(kept.nationalities) + len(added) > NATIONALITIES_MAX:
@@ -140,7 +160,7 @@ def _move_reference_and_details(kept: CustomerPerson, duplicate: CustomerPerson,
         result.nationalities_added = added
     if duplicate.gender_id is not None and kept.gender_id is None:
         changes["gender"] = duplicate.gender
-        result.gender_added = True
+        result.gender_added = duplicate.gender
     if changes:
         customer_person_details_save(kept, changes, actor)
 
@@ -153,7 +173,7 @@ def _move_national_ids(kept: CustomerPerson, duplicate: CustomerPerson, actor: A
         row.save(update_fields=["customer_person"])
         customer_person_audit(duplicate, actor, "customer_person.national_id_remove", after=None, before=schema)
         customer_person_audit(kept, actor, "customer_person.national_id_add", after=schema)
-        result.national_ids_moved += 1
+        result.national_ids_moved.append(row)
 
 
 def _location_key(row) -> tuple:
@@ -172,4 +192,4 @@ def _move_locations(kept: CustomerPerson, duplicate: CustomerPerson, actor: Acto
         record = location_record(row.postal_place, row.country_code_two)
         customer_person_audit(duplicate, actor, "customer_person.location_remove", after=None, before=record)
         customer_person_audit(kept, actor, "customer_person.location_add", after=record)
-        result.locations_moved += 1
+        result.locations_moved.append(row)

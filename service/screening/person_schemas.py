@@ -261,32 +261,40 @@ class CustomerPersonMergeIn(Schema):
     duplicate_customer_person_uuid: uuid.UUID = Field(
         ..., description="The second record of the customer, merged into the path's record (of the same config, name and birth date)"
     )
+    dry_run: bool = Field(
+        False, description="Answer what a merge now would do (or its refusal), writing nothing; needs only `aml`, and without "
+                           "`person_national_identification` says nothing of national ids"
+    )
     app_membership_uuid: uuid.UUID | None = Field(
         None, description="Extension: the member who merges (the dashboard sends its user), for the audit log"
     )
 
 
 class CustomerPersonMergeOut(Schema):
+    dry_run_flag: bool
     customer_person: CustomerPersonOut = Field(description="The record kept, with what moved to it")
     duplicate_customer_person: CustomerPersonOut = Field(description="The merged record: no longer screened")
-    customer_reference_moved_flag: bool
-    national_ids_moved_count: int
-    locations_moved_count: int
+    customer_reference_moved: str | None = Field(description="The duplicate's reference, now the record kept's; null when none moved")
+    national_identifications_moved: list[NationalIdOut] | None = Field(
+        description="The duplicate's national ids, now the record kept's; null in a dry run without the person_national_identification role"
+    )
+    locations_moved: list[LocationOut] = Field(description="The addresses the record kept lacked, now its own")
     nationalities_added: list[str]
-    gender_added_flag: bool
+    gender_added_key: str | None = Field(description="The duplicate's gender, given to the record kept, which had none")
     removed_entity_monitoring_uuid: uuid.UUID | None = Field(
         description="The duplicate's monitoring removed by the merge; null when it had none"
     )
 
 
-def customer_person_merge_out(result) -> dict:
+def customer_person_merge_out(result, *, dry_run: bool, with_national_ids: bool) -> dict:
     return {
+        "dry_run_flag": dry_run,
         "customer_person": customer_person_out(result.kept),
         "duplicate_customer_person": customer_person_out(result.duplicate),
-        "customer_reference_moved_flag": result.customer_reference_moved,
-        "national_ids_moved_count": result.national_ids_moved,
-        "locations_moved_count": result.locations_moved,
+        "customer_reference_moved": result.customer_reference_moved,
+        "national_identifications_moved": [national_id_out(row) for row in result.national_ids_moved] if with_national_ids else None,
+        "locations_moved": [location_out(row) for row in result.locations_moved],
         "nationalities_added": result.nationalities_added,
-        "gender_added_flag": result.gender_added,
+        "gender_added_key": result.gender_added.key if result.gender_added else None,
         "removed_entity_monitoring_uuid": result.removed_monitoring.uuid if result.removed_monitoring else None,
     }

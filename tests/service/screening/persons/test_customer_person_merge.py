@@ -76,8 +76,9 @@ def test_it_moves_what_only_the_duplicate_holds_and_stops_its_screening(api, con
     response = _merge(api, kept, duplicate)
     assert response.status_code == 200, response.json()
     answer = response.json()
-    assert answer["customer_reference_moved_flag"] is True
-    assert (answer["national_ids_moved_count"], answer["locations_moved_count"]) == (1, 1)
+    assert (answer["dry_run_flag"], answer["customer_reference_moved"]) == (False, "K-10231")
+    assert [n["national_identification_number"] for n in answer["national_identifications_moved"]] == ["15108695088"]
+    assert [a["street_address"] for a in answer["locations_moved"]] == ["Strandgaten 1"]
     assert answer["nationalities_added"] == ["SE"]
     assert answer["customer_person"]["customer_reference"] == "K-10231"
     assert answer["duplicate_customer_person"]["merged_into_customer_person_uuid"] == kept["uuid"]
@@ -108,10 +109,10 @@ def test_it_gives_the_kept_record_the_duplicates_gender_only_when_it_has_none(ap
     kept = customer_person_make(api, config["uuid"], gender_uuid=None)
     duplicate = customer_person_make(api, config["uuid"], gender_uuid=gender_uuid("female"))
     answer = _merge(api, kept, duplicate).json()
-    assert (answer["gender_added_flag"], answer["customer_person"]["gender_key"]) == (True, "female")
+    assert (answer["gender_added_key"], answer["customer_person"]["gender_key"]) == ("female", "female")
     third = customer_person_make(api, config["uuid"], gender_uuid=gender_uuid("male"))
     answer = _merge(api, kept, third).json()
-    assert (answer["gender_added_flag"], answer["customer_person"]["gender_key"]) == (False, "female")
+    assert (answer["gender_added_key"], answer["customer_person"]["gender_key"]) == (None, "female")
 
 
 def test_it_screens_the_kept_record_again_when_what_screening_compares_changed(api, config, kept, duplicate, django_capture_on_commit_callbacks):
@@ -258,3 +259,40 @@ def test_a_merged_record_takes_no_more_details(api, config, kept, duplicate):
     assert other["customer_person"]["customer_reference"] == ""
     assert other["customer_person_national_identifications"] == []
     assert [a["street_address"] for a in other["customer_person_locations"]] == []
+
+
+def test_a_dry_run_answers_what_a_merge_would_do_and_writes_nothing(api, config, kept, duplicate, django_capture_on_commit_callbacks):
+    before = (_read(api, kept), _read(api, duplicate), AuditEvent.objects.count())
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = _merge(api, kept, duplicate, dry_run=True)
+    assert response.status_code == 200, response.json()
+    answer = response.json()
+    assert (answer["dry_run_flag"], answer["customer_reference_moved"], answer["nationalities_added"]) == (True, "K-10231", ["SE"])
+    assert [n["national_identification_number"] for n in answer["national_identifications_moved"]] == ["15108695088"]
+    assert [a["street_address"] for a in answer["locations_moved"]] == ["Bryggen 5"]
+    assert answer["duplicate_customer_person"]["merged_into_customer_person_uuid"] == kept["uuid"]
+    assert (_read(api, kept), _read(api, duplicate), AuditEvent.objects.count()) == before
+    assert callbacks == []  # nothing screened either
+
+
+def test_a_dry_run_needs_only_aml_and_then_says_nothing_of_national_ids(api, config, duplicate):
+    kept = customer_person_make(api, config["uuid"])
+    monitoring_make(api, config["uuid"], customer_person=kept["uuid"], decision=APPROVED)
+    CustomerPersonNationalIdentification.objects.create(  # another number: two people, which only the role may learn
+        customer_person_id=kept["uuid"], national_identification_schema="NO", national_identification_number="15108695169",
+    )
+    response = _merge(api, kept, duplicate, roles=AML, dry_run=True)
+    assert response.status_code == 200, response.json()
+    assert response.json()["national_identifications_moved"] is None
+    assert [a["street_address"] for a in response.json()["locations_moved"]] == ["Bryggen 5"]
+    refused = _merge(api, kept, duplicate, dry_run=True)
+    assert (refused.status_code, refused.json()["code"]) == (400, "national_ids_differ")
+
+
+def test_a_dry_run_says_why_a_merge_would_be_refused(api, config, kept):
+    twin = customer_person_make(api, config["uuid"], customer_reference="K-2")
+    assert api.client.patch(customer_person_url(kept["uuid"]), {"customer_reference": "K-1"}, content_type="application/json",
+                            **api.headers(AML)).status_code == 200
+    response = _merge(api, kept, twin, roles=AML, dry_run=True)
+    assert (response.status_code, response.json()["code"]) == (400, "references_differ")
+    assert "two customers, not one" in response.json()["errors"][0]["msg"]
