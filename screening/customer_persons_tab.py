@@ -132,8 +132,10 @@ def customer_person_save(screening, config, context, form):
             birth_date = data.get("birth_date")
             if birth_date is None and data.get("national_id_number"):  # the number (checked above) says it
                 birth_date = national_id_birth_date(schema=data["national_id_schema"], number=data["national_id_number"])
-            twins = [] if data.get("someone_else") else same_customer_persons(
-                screening, config.uuid, full_name=data["full_name"], birth_date=birth_date)
+            twins = [] if data.get("someone_else") else [  # a merged record points to the record kept, also one of them
+                twin for twin in same_customer_persons(screening, config.uuid, full_name=data["full_name"], birth_date=birth_date)
+                if twin.merged_into_uuid is None
+            ]
             twin = twins[0] if twins else None
             if twin is not None:
                 form.add_error(None, same_person_text(twin))
@@ -189,23 +191,6 @@ def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date:
         person for person in screening.customer_persons(config_uuid, name_contains=name[:NAME_SEARCH_MAX], limit=1000)
         if customer_person_key(person.full_name, person.birth_date) == key
     ]
-
-
-def only_on_duplicate(kept, other) -> list[str]:
-    """What the record `other` (a CustomerPersonDetail) holds that the record `kept` lacks, in words: its
-    national ids (masked; none said when the caller's role hides them), its addresses and its customer
-    reference. What an admin adds to the record kept before stopping the other's screening, so nothing
-    known of the customer is left on a record nobody screens."""
-    missing = []
-    if kept.national_ids is not None and other.national_ids is not None:
-        known = {(n.schema, n.number) for n in kept.national_ids}
-        missing += [f"the national id {n.masked}" for n in other.national_ids if (n.schema, n.number) not in known]
-    addresses = {place.address for place in kept.locations}
-    missing += [f"the address {place.one_line}" for place in other.locations if place.address not in addresses]
-    reference = other.person.customer_reference
-    if reference and reference != kept.person.customer_reference:
-        missing.append(f"the customer reference {reference}")
-    return missing
 
 
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:

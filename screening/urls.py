@@ -55,6 +55,8 @@ urlpatterns = [
          name="customer-person-address-add"),
     path("customer-persons/<uuid:customer_person_uuid>/duplicates/<uuid:duplicate_uuid>/remove/",
          views_customer_person.customer_person_duplicate_remove, name="customer-person-duplicate-remove"),
+    path("customer-persons/<uuid:customer_person_uuid>/duplicates/<uuid:duplicate_uuid>/merge/",
+         views_customer_person.customer_person_merge, name="customer-person-merge"),
     path("customer-persons/<uuid:customer_person_uuid>/monitor/", views_customer_person.customer_person_monitor,
          name="customer-person-monitor"),
     path("customer-persons/<uuid:customer_person_uuid>/hold/", views_customer_person.customer_person_hold_place,

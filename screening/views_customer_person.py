@@ -1,8 +1,9 @@
 """A customer person's page (the service's app_url for them): who they are (with the organisation's
 customer reference), their national ids and addresses, monitoring and cases; admins correct the name,
 customer reference, birth date, gender or nationalities, add or remove a national id or an address,
-put a person whose monitoring was removed (or who never had one) under monitoring again, and place
-or release a legal hold on the person's records there.
+put a person whose monitoring was removed (or who never had one) under monitoring again, merge a
+second record of the same customer into this one (or only stop screening it), and place or release a
+legal hold on the person's records there.
 
 Each form posts to its own view, which reads the person as the page does (another organisation's
 person is a 404 before anything is sent), checks the form, makes one call, and comes back to the
@@ -35,7 +36,8 @@ from screening.holds import hold_forms, hold_in_force_text, hold_keep_send, hold
 from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
-from screening.customer_persons_tab import only_on_duplicate, reference_holder, residence_uuid, same_customer_persons
+from screening.customer_person_duplicates import duplicate_choices, merge_moves
+from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons
 from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -232,7 +234,24 @@ def customer_person_duplicate_remove(request, page: dict, duplicate_uuid: uuid.U
     return _back(page)
 
 
-MAX_NAMESAKES_READ = 5  # records of one customer the page reads to say what only they hold
+@_admin_form(national_ids=True)
+def customer_person_merge(request, page: dict, duplicate_uuid: uuid.UUID):
+    """Merge a namesake the page named into this record (any other uuid is a 404, nothing sent): the service
+    moves its reference, national ids, addresses, nationalities and gender here and stops its screening, in
+    one step, or refuses with the reason (two people; the customer would go unscreened)."""
+    person = page["detail"].person
+    duplicate = next((other for other in page["namesakes"] if other.uuid == duplicate_uuid), None)
+    if duplicate is None:
+        raise Http404("Not a customer person of the same name and birth date as this one.")
+    try:
+        merge = page["screening"].merge_customer_person(person.uuid, duplicate.uuid)
+    except ServiceError as exc:
+        refused(request, f"{_added(duplicate)} was not merged.", exc)
+        return _render(request, page, status=503) if isinstance(exc, ServiceUnavailable) else _back(page)
+    moved = merge_moves(merge)
+    moved_text = f" Moved here: {'; '.join(moved)}." if moved else ""
+    acted(request, f"{_added(duplicate)} is merged into this record and no longer screened.{moved_text} Its cases stay on it.")
+    return _back(page)
 
 
 def duplicate_reason(kept) -> str:
@@ -242,8 +261,8 @@ def duplicate_reason(kept) -> str:
 
 
 def _added(person) -> str:
-    """ "Kari Nordmann, added 01.02.2026": which of two namesakes."""
-    return f"{person.full_name}, added {day(person.created_at)}," if person.created_at else person.full_name
+    """ "Kari Nordmann (K-10041), added 01.02.2026": which of two namesakes."""
+    return f"{person.name_and_reference}, added {day(person.created_at)}," if person.created_at else person.name_and_reference
 
 
 @_admin_form()
@@ -349,21 +368,6 @@ def _read(request, customer_person_uuid) -> dict:
     }
 
 
-def _stoppable_namesakes(page: dict) -> list[tuple]:
-    """The namesakes whose screening an admin may stop as duplicates (those under a monitoring not removed),
-    each with what only its record holds in words (`only_on_duplicate`), or None when that is not known:
-    beyond the first MAX_NAMESAKES_READ, or while the service cannot read the records. Read when the page
-    is shown, not for the forms' posts that only redirect."""
-    stoppable = [other for other in page["namesakes"] if other.monitoring_status_key not in (None, "removed")]
-    screening = page["screening"]
-    try:
-        details = page["gather"](*(lambda uuid=other.uuid: screening.customer_person(uuid) for other in stoppable[:MAX_NAMESAKES_READ]))
-    except ServiceError:
-        details = []
-    only_there = {other.person.uuid: only_on_duplicate(page["detail"], other) for other in details}
-    return [(other, only_there.get(other.uuid)) for other in stoppable]
-
-
 def _render(request, page: dict, status: int = 200, **forms):
     """The page, with the forms for admins: a form sent back with its errors, the others as new."""
     detail = page["detail"]
@@ -372,7 +376,9 @@ def _render(request, page: dict, status: int = 200, **forms):
         "national_ids_allowed": can_read_national_ids(request.member),
         "detail": detail,
         "monitorings": page["monitorings"],
-        "namesakes": page["namesakes"],
+        # A record merged into another is settled: not a possible duplicate any more.
+        "namesakes": [other for other in page["namesakes"] if other.merged_into_uuid is None],
+        "merged_here": [other for other in page["namesakes"] if other.merged_into_uuid == detail.person.uuid],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),
@@ -386,8 +392,16 @@ def _render(request, page: dict, status: int = 200, **forms):
         context["address_form"] = forms.get("address_form") or AddressAddForm(countries=page["countries"])
         context["monitor_form"] = forms.get("monitor_form") or MonitoringForm()
         context.update(hold_forms(forms))
-        # Stopping a namesake's screening would leave the customer unscreened unless this record is screened.
-        context["stoppable_namesakes"] = _stoppable_namesakes(page) if context["screened"] else []
+        if detail.person.merged_into_uuid is None:  # asked when the page is shown, not for the forms' posts
+            choices = duplicate_choices(
+                person=detail.person, namesakes=context["namesakes"], screening=page["screening"], gather=page["gather"],
+                screened=context["screened"], merge_allowed=context["national_ids_allowed"],
+            )
+            # Two people by the service's rule are not "possibly the same customer": said apart, calmly.
+            context["two_people"] = [choice for choice in choices if choice.two_people]
+            context["duplicate_choices"] = [choice for choice in choices if not choice.two_people]
+            apart = {choice.other.uuid for choice in context["two_people"]}
+            context["namesakes"] = [other for other in context["namesakes"] if other.uuid not in apart]
     return render(request, TEMPLATE, context, status=status)
 
 

@@ -21,10 +21,11 @@ from portal.service.screening_records import (
     CustomerPersonDetail,
     Monitoring,
     MonitoringPage,
-    NationalId,
     PersonAddress,
-    PersonLocation,
+    PersonMerge,
     SuggestedPerson,
+    location_from_json,
+    national_id_from_json,
     suggested_from_json,
 )
 
@@ -448,15 +449,8 @@ class ScreeningArea(Area):
         ids = data.get("customer_person_national_identifications")
         return CustomerPersonDetail(
             person=CustomerPerson.from_json(data["customer_person"]),
-            national_ids=None
-            if ids is None
-            else tuple(
-                NationalId(UUID(str(i["uuid"])), i["national_identification_schema"], i["national_identification_number"]) for i in ids
-            ),
-            locations=tuple(
-                PersonLocation(UUID(str(l["uuid"])), l["street_address"], l["postal_code"], l["postal_place"], l["country_code_two"])
-                for l in data.get("customer_person_locations") or ()
-            ),
+            national_ids=None if ids is None else tuple(national_id_from_json(i) for i in ids),
+            locations=tuple(location_from_json(row) for row in data.get("customer_person_locations") or ()),
             hold=RecordsHold.from_json(data["records_hold"]) if data.get("records_hold") else None,
         )
 
@@ -499,6 +493,14 @@ class ScreeningArea(Area):
         if customer_reference is not UNCHANGED:
             body["customer_reference"] = customer_reference or ""
         return CustomerPerson.from_json(self.client.patch("analysis", _person_path(customer_person_uuid), json=body))
+
+    def merge_customer_person(self, customer_person_uuid, duplicate_uuid, *, dry_run: bool = False) -> PersonMerge:
+        """Merges a second record of the customer into this one: its reference, national ids and the addresses this
+        one lacks move here, its screening stops (a 400 naming `duplicate_customer_person_uuid` when the two could be
+        two people, or the customer would go unscreened). Needs the national-id role besides `aml`, except `dry_run`:
+        what a merge now would move, or its refusal, writing nothing."""
+        body = {"duplicate_customer_person_uuid": str(duplicate_uuid), "dry_run": dry_run, **self.acting_body()}
+        return PersonMerge.from_json(self.client.post("analysis", _person_path(customer_person_uuid, "/merge"), json=body))
 
     def add_national_id(self, customer_person_uuid, *, schema: str, number: str) -> None:
         """Needs `person_national_identification` besides `aml`; NO, SE and DK numbers are checked."""

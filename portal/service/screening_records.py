@@ -153,6 +153,13 @@ class CustomerPerson:
     retained_until: datetime | None = None
     records_held: bool = False  # a legal hold keeps it past retained_until
     customer_reference: str = ""  # the organisation's own number for the customer (extension); "" when none
+    merged_into_uuid: UUID | None = None  # the record this second record of the customer was merged into (extension)
+    merged_at: datetime | None = None
+
+    @property
+    def name_and_reference(self) -> str:
+        """ "Kari Nordmann (K-10041)": tells two records of one name apart."""
+        return f"{self.full_name} ({self.customer_reference})" if self.customer_reference else self.full_name
 
     @property
     def kept_years(self) -> int | None:
@@ -175,6 +182,8 @@ class CustomerPerson:
             retained_until=moment(data.get("retained_until")),
             records_held=bool(data.get("records_held_flag")),
             customer_reference=data.get("customer_reference") or "",
+            merged_into_uuid=UUID(str(data["merged_into_customer_person_uuid"])) if data.get("merged_into_customer_person_uuid") else None,
+            merged_at=moment(data.get("merged_timestamp")),
         )
 
 
@@ -216,6 +225,37 @@ class CustomerPersonDetail:
     national_ids: tuple[NationalId, ...] | None  # None: the caller's role may not read them
     locations: tuple[PersonLocation, ...]
     hold: RecordsHold | None = None  # the legal hold in force on the person's records
+
+
+@dataclass(frozen=True, slots=True)
+class PersonMerge:
+    """What merging a second record of a customer into the record kept moves there (or would: a dry run)."""
+
+    customer_reference: str | None
+    national_ids: tuple[NationalId, ...] | None  # None: the caller's role may not read them
+    locations: tuple[PersonLocation, ...]
+    nationalities: tuple[str, ...]
+    gender_key: str | None
+
+    @classmethod
+    def from_json(cls, data: dict) -> PersonMerge:
+        ids = data.get("national_identifications_moved")
+        return cls(
+            customer_reference=data.get("customer_reference_moved"),
+            national_ids=None if ids is None else tuple(national_id_from_json(i) for i in ids),
+            locations=tuple(location_from_json(row) for row in data.get("locations_moved") or ()),
+            nationalities=tuple(data.get("nationalities_added") or ()),
+            gender_key=data.get("gender_added_key"),
+        )
+
+
+def national_id_from_json(data: dict) -> NationalId:
+    return NationalId(UUID(str(data["uuid"])), data["national_identification_schema"], data["national_identification_number"])
+
+
+def location_from_json(data: dict) -> PersonLocation:
+    return PersonLocation(UUID(str(data["uuid"])), data["street_address"], data["postal_code"], data["postal_place"],
+                          data["country_code_two"])
 
 
 @dataclass(frozen=True, slots=True)

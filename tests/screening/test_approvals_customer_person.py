@@ -353,7 +353,7 @@ def test_a_customer_persons_page_points_to_another_record_of_the_same_name_and_b
 
     notice = re.search(r'data-testid="namesakes">(.*?)</div>\s*</div>', page, re.S).group(1)
     assert f'href="/screening/customer-persons/{twin["uuid"]}/"' in notice and "born 15.10.1986" in notice
-    assert ">Screened</span>" in notice and "stop screening the other" in notice
+    assert ">Screened</span>" in notice and "merge the other into it" in notice
     assert f'href="/screening/customer-persons/{kari["uuid"]}/"' not in notice  # not itself
     assert other["uuid"] not in notice  # not another birth date
     assert 'data-testid="namesakes"' not in admin.get(f"/screening/customer-persons/{other['uuid']}/").content.decode()

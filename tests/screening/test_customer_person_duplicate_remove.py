@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import html
 
-import pytest
-
 from portal.models import Member
 from portal.service import ServiceUnavailable
 from portal.service.screening import ScreeningArea
 from service.audit.models import AuditEvent
 from service.screening.models import EntityMonitoring
 from tests.screening.helpers import never_sent, service_down
+from tests.screening.duplicates import twin_knows_more, twins  # noqa: F401 (fixtures)
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
-from tests.service.companies.factories import geo_make
-from tests.service.screening.helpers import config_make, customer_person_make, customer_person_url, monitoring_make, patch
+from tests.service.screening.helpers import config_make, customer_person_make
 
 
 def _page(person_uuid) -> str:
@@ -27,18 +25,6 @@ def _page(person_uuid) -> str:
 
 def _stop(kept_uuid, other_uuid) -> str:
     return f"{_page(kept_uuid)}duplicates/{other_uuid}/remove/"
-
-
-@pytest.fixture
-def twins(org):
-    """Kari Nordmann added twice, both screened; and another Kari, born another day."""
-    config = config_make(org.api)["uuid"]
-    kept, twin = (customer_person_make(org.api, config, full_name=name, birth_date="1986-10-15")
-                  for name in ("Kari Nordmann", "KARI  nordmann"))
-    for person in (kept, twin):
-        monitoring_make(org.api, config, customer_person=person["uuid"], decision={"approved_flag": True})
-    other = customer_person_make(org.api, config, full_name="Kari Nordmann", birth_date="1990-01-01")
-    return kept["uuid"], twin["uuid"], other["uuid"]
 
 
 def _removed(person_uuid) -> EntityMonitoring | None:
@@ -80,30 +66,6 @@ def test_another_organisations_person_is_a_404(admin, twins, other_org):
     assert _removed(twin) is None
 
 
-def _give(api, person_uuid, path: str, body: dict) -> None:
-    response = api.post(customer_person_url(person_uuid, path), body, roles=["aml", "person_national_identification"])
-    assert response.status_code == 201, response.json()
-
-
-STORGATA = {"street_address": "Storgata 1", "postal_code": "0155", "postal_place": "Oslo", "country_code_two": "NO"}
-BRYGGEN = {"street_address": "Bryggen 5", "postal_code": "5003", "postal_place": "Bergen", "country_code_two": "NO"}
-
-
-@pytest.fixture
-def twin_knows_more(org, twins):
-    """The duplicate holds a national id, an address and the customer reference the record kept lacks;
-    both have Storgata 1."""
-    kept, twin, _ = twins
-    geo_make(country="NO")
-    for person in (kept, twin):
-        _give(org.api, person, "/customer-person-location", STORGATA)
-    _give(org.api, twin, "/customer-person-location", BRYGGEN)
-    _give(org.api, twin, "/customer-person-national-identification",
-          {"national_identification_schema": "NO", "national_identification_number": "15108695088"})
-    assert patch(org.api, customer_person_url(twin), {"customer_reference": "K-10231"}).status_code == 200
-    return kept, twin
-
-
 def _only_there(page: str) -> str:
     return html.unescape(page.split('data-testid="only-on-duplicate">')[1].split("</div>")[0])
 
@@ -114,15 +76,14 @@ def test_it_names_what_only_the_duplicate_holds_before_it_is_stopped(admin, twin
     page = admin.get(_page(kept)).content.decode()
 
     only_there = _only_there(page)
-    assert only_there.startswith("Only the record of KARI nordmann, added ")
+    assert only_there.startswith("Only the record of KARI nordmann (K-10231), added ")
     assert only_there.endswith(", has the national id NO 151086*****; the address Bryggen 5, 5003 Bergen, NO; the customer "
-                               "reference K-10231. Add them here before you stop screening that one, so that the record "
-                               "screened is the one that holds them.")
+                               "reference K-10231. Merging it into this record moves them here and stops its screening, in one step.")
     assert "Storgata" not in only_there  # the record kept has it too
     assert "15108695088" not in page  # the number is the other record's to show, not this page's
     confirm = html.unescape(page.split('data-testid="duplicate-remove"')[1].split('">')[0])
     assert "Its cases stay on it. Only that record has the national id NO 151086*****; the address Bryggen 5, 5003 " \
-           "Bergen, NO; the customer reference K-10231: add them here first." in confirm
+           "Bergen, NO; the customer reference K-10231: merge it instead to move them here." in confirm
 
 
 def test_what_only_the_duplicate_holds_leaves_out_national_ids_a_role_does_not_show(org, admin, twin_knows_more):
@@ -147,16 +108,12 @@ def test_a_duplicate_that_holds_nothing_more_gets_no_advice(admin, twins):
     assert confirm.endswith("as its duplicate? Its cases stay on it.")
 
 
-def test_a_duplicate_whose_record_cannot_be_read_gets_the_general_advice(admin, twin_knows_more, monkeypatch):
+def test_a_duplicate_the_service_cannot_preview_gets_the_general_advice(admin, twin_knows_more, monkeypatch):
     kept, twin = twin_knows_more
-    read = ScreeningArea.customer_person
+    def unavailable(area, uuid, duplicate_uuid, *, dry_run=False):
+        raise ServiceUnavailable(503, "unavailable", "try again")
 
-    def unreadable_twin(area, uuid):
-        if str(uuid) == str(twin):
-            raise ServiceUnavailable(503, "unavailable", "try again")
-        return read(area, uuid)
-
-    monkeypatch.setattr(ScreeningArea, "customer_person", unreadable_twin)
+    monkeypatch.setattr(ScreeningArea, "merge_customer_person", unavailable)
 
     page = admin.get(_page(kept)).content.decode()
 
