@@ -189,6 +189,8 @@ def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
         PrivateCustomer("Kari Nordmann", date(1986, 10, 15), True, PRIVATE_CUSTOMER_NATIONAL_ID, "Oslo", ("NO",), "K-10041"),
         PrivateCustomer("Jon Egil Dahl", date(1962, 2, 11), False, postal_place="Tromsø", nationalities=("NO",),
                         customer_reference="K-10042"),
+        # Kari again, as a file without the customer number entered her: her page offers to merge the two.
+        PrivateCustomer("KARI NORDMANN", date(1986, 10, 15), True, postal_place="Bergen", nationalities=("NO", "SE")),
     ]
     if pep_private:  # with the nationality the list gives (demo_names found the spelling with it)
         nationality = (pep_private.nationality.upper(),) if pep_private.nationality else ()

@@ -101,6 +101,9 @@ def customer_person_merge(
         reason = merge_reason(kept)
         for monitoring in monitorings:
             result.removed_monitoring = monitoring_remove(monitoring=monitoring, reason=reason, actor=actor)
+        # Records merged into the duplicate earlier now belong to the record kept too: one level, always
+        # (records_retention keeps a merged record as long as the record it points to).
+        CustomerPerson.objects.filter(merged_into=duplicate).update(merged_into=kept)
         duplicate.merged_into, duplicate.merged_timestamp = kept, timezone.now()
         duplicate.save(update_fields=["merged_into", "merged_timestamp", "update_timestamp"])
         customer_person_audit(duplicate, actor, "customer_person.merge", after={"merged_into_customer_person_uuid": str(kept.uuid)})

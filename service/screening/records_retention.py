@@ -106,6 +106,13 @@ def _companies_of_outer_row(config_field: str, entity_field: str, key) -> QueryS
     )
 
 
+def _merged_into_of_outer_row(entity_field: str) -> QuerySet:
+    """The record the outer row's customer person was merged into, one level down (none for other entities:
+    no customer person has their uuid). A merge re-points the records merged into its duplicate, so one
+    level is the whole chain."""
+    return CustomerPerson.objects.filter(pk=OuterRef(OuterRef(entity_field)), merged_into__isnull=False).values("merged_into")
+
+
 def relationship_ended(
     *, config_field: str, entity_field: str, entity_key: str | None = None, never_monitored_since: Expression | None = None
 ) -> Expression:
@@ -116,7 +123,8 @@ def relationship_ended(
     What counts are the entity's own monitorings and those of every company it is monitored
     for: a beneficial owner who stopped qualifying is still part of the company's customer
     due diligence, and is kept as long as the company is (a customer person too: the API lets
-    one be monitored as a company's owner). The outer row names its config and
+    one be monitored as a company's owner). A customer person merged into another record is
+    kept as long as that record is: its cases are the same customer's. The outer row names its config and
     entity uuid in `config_field` and `entity_field`, and its entity key in a field
     `entity_key` unless a constant `entity_key` is given."""
     def key(ref):
@@ -124,12 +132,14 @@ def relationship_ended(
 
     companies = _companies_of_outer_row(config_field, entity_field, key)
     in_config = EntityMonitoring.objects.filter(screening_config_id=OuterRef(config_field))
-    # Three sets, each read through an index (an OR of them would not be): the entity's own
-    # monitorings, those for the companies it is monitored for, and those companies' own.
+    # Four sets, each read through an index (an OR of them would not be): the entity's own
+    # monitorings, those for the companies it is monitored for, those companies' own, and those of
+    # the record a customer person was merged into (`person_merge`: the same customer's due diligence).
     counted = (
         in_config.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)),
         in_config.filter(related_company_id__in=companies),
         in_config.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies),
+        in_config.filter(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON, entity_uuid__in=_merged_into_of_outer_row(entity_field)),
     )
     removals = [
         Subquery(
@@ -152,15 +162,19 @@ def relationship_ended(
 
 def records_held(*, config_field: str, entity_field: str, entity_key: str | None = None) -> Expression:
     """SQL, True while a legal hold in force (`hold_models`) keeps the outer row's entity's
-    records in its config: a hold on the entity, or on a company it is monitored for (the
-    persons screened for a company belong to its due diligence). Fields as `relationship_ended`'s."""
+    records in its config: a hold on the entity, on a company it is monitored for (the
+    persons screened for a company belong to its due diligence), or on the record a customer
+    person was merged into. Fields as `relationship_ended`'s."""
     def key(ref):
         return Value(entity_key) if entity_key is not None else ref("entity_key")
 
     in_force = ScreeningRecordsHold.objects.filter(screening_config_id=OuterRef(config_field), released_timestamp__isnull=True)
     companies = _companies_of_outer_row(config_field, entity_field, key)
-    held = Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field)))) | Q(
-        Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies))
+    held = (
+        Q(Exists(in_force.filter(entity_key=key(OuterRef), entity_uuid=OuterRef(entity_field))))
+        | Q(Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.COMPANY, entity_uuid__in=companies)))
+        | Q(Exists(in_force.filter(entity_key=EntityMonitoring.EntityKey.CUSTOMER_PERSON,
+                                   entity_uuid__in=_merged_into_of_outer_row(entity_field))))
     )
     return ExpressionWrapper(held, output_field=BooleanField())
 

@@ -70,7 +70,7 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     # Private customers: a PEP as a bank spells them, screened and hit; a Norwegian with a national
     # id and an address, screened without a hit; one more waiting for a decision.
     customers = {p["full_name"]: p for p in caller.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()}
-    assert len(customers) == 3 and {"Kari Nordmann", "Jon Egil Dahl"} <= set(customers)
+    assert len(customers) == 4 and {"Kari Nordmann", "Jon Egil Dahl", "KARI NORDMANN"} <= set(customers)
     [customer_case] = [c for c in cases if c["entity_inquiry"]["inquiry_entity_key"] == "customer_person"]
     assert customer_case["screening_case"]["pep_flag"] is True
     pep_customer = customer_case["monitoring_customer_person"]["full_name"]
@@ -79,7 +79,12 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
     assert [i["national_identification_number"] for i in kari["customer_person_national_identifications"]] == ["15108695088"]
     assert [loc["postal_place"] for loc in kari["customer_person_locations"]] == ["Oslo"]
     assert kari["customer_person"]["nationalities"] == ["NO"]
-    assert sorted(c["customer_reference"] for c in customers.values()) == ["K-10040", "K-10041", "K-10042"]  # the bank's numbers
+    assert sorted(c["customer_reference"] for c in customers.values()) == ["", "K-10040", "K-10041", "K-10042"]  # the bank's numbers
+    # Kari entered a second time, without her number, screened too: her record offers to merge it.
+    body = {"duplicate_customer_person_uuid": customers["KARI NORDMANN"]["uuid"], "dry_run": True}
+    merge = caller.post(customer_person_url(customers["Kari Nordmann"]["uuid"], "/merge"), body, roles=ALL_ROLES).json()
+    assert customers["KARI NORDMANN"]["monitoring_status_key"] == "active"
+    assert ([loc["postal_place"] for loc in merge["locations_moved"]], merge["nationalities_added"]) == (["Bergen"], ["SE"])
     assert customer_case["monitoring_customer_person"]["customer_reference"] == "K-10040"
     # The PEP customer is screened with the list's nationality: the case's explanation weighs it.
     assert customer_case["monitoring_customer_person"]["nationalities"]
@@ -104,7 +109,7 @@ def test_it_shows_pending_monitorings_and_open_cases_of_listed_persons_and_a_lis
 
     assert _load() == summary
     assert len(_cases(caller, config["uuid"])) == len(cases)
-    assert len(caller.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()) == 3
+    assert len(caller.get(config_url(config["uuid"], "/customer-person"), roles=AML).json()) == 4
     assert caller.get(config_url(config["uuid"], "/screening-batch"), roles=AML).json()[0]["count"] == 1
 
 

@@ -419,3 +419,60 @@ def test_the_command_says_what_would_go_before_it_deletes(api, lists):
     call_command("screening_records_retention", stdout=done)
     assert done.getvalue().endswith(": 1.\nDeleted the screening records of 1.\n")
     assert _person_read(api, former["person"]).status_code == 404
+
+
+def _merge(api, kept_uuid, duplicate_uuid) -> None:
+    body = {"duplicate_customer_person_uuid": str(duplicate_uuid)}
+    response = api.post(customer_person_url(kept_uuid, "/merge"), body, roles=NATIONAL_ID)
+    assert response.status_code == 200, response.json()
+
+
+def test_a_record_merged_into_another_is_kept_as_long_as_that_record_is(api, lists):
+    # Its cases are the same customer's due diligence: not deleted five years after the merge while
+    # the customer stays, but with the record kept once the relationship ends.
+    config = config_with(api, "un_security_council")
+    twin = _customer(api, config["uuid"], UN_PERSON, age=None)
+    kept = _customer(api, config["uuid"], UN_PERSON, age=None)  # a second record, the one kept
+    _merge(api, kept["person"], twin["person"])
+    _removed_ago(twin["monitoring"], RETENTION * 2)  # merged long ago
+    CustomerPerson.objects.filter(uuid__in=[twin["person"], kept["person"]]).update(create_timestamp=timezone.now() - RETENTION * 3)
+
+    read = _person_read(api, twin["person"]).json()["customer_person"]
+    assert (read["relationship_ended_timestamp"], read["retained_until"]) == (None, None)
+    assert screening_records_retention.apply().get() == 0
+    assert len(_cases_of(api, config["uuid"], twin["person"])) == 1
+
+    _remove(api, config["uuid"], kept["monitoring"])
+    ended = _removed_ago(kept["monitoring"], RETENTION + relativedelta(days=1))  # the customer left
+    read = _person_read(api, twin["person"]).json()["customer_person"]
+    assert datetime.fromisoformat(read["relationship_ended_timestamp"]) == ended.replace(microsecond=ended.microsecond // 1000 * 1000)
+    assert screening_records_retention.apply().get() == 2
+    assert not CustomerPerson.objects.filter(uuid__in=[twin["person"], kept["person"]]).exists()
+
+
+def test_a_hold_on_the_record_kept_keeps_the_merged_one(api, lists):
+    config = config_with(api, "un_security_council")
+    twin = _customer(api, config["uuid"], UN_PERSON, age=None)
+    kept = _customer(api, config["uuid"], UN_PERSON, age=None)
+    _merge(api, kept["person"], twin["person"])
+    hold = api.post(config_url(config["uuid"], "/records-hold"),
+                    {"entity_key": "customer_person", "entity_uuid": kept["person"], "reason": "Asked for by the police."}, roles=AML)
+    assert hold.status_code == 201, hold.json()
+    _remove(api, config["uuid"], kept["monitoring"])
+    _removed_ago(kept["monitoring"], RETENTION * 2)
+    CustomerPerson.objects.filter(uuid__in=[twin["person"], kept["person"]]).update(create_timestamp=timezone.now() - RETENTION * 3)
+
+    assert _person_read(api, twin["person"]).json()["customer_person"]["records_held_flag"] is True
+    assert screening_records_retention.apply().get() == 0
+    assert CustomerPerson.objects.filter(uuid__in=[twin["person"], kept["person"]]).count() == 2
+
+
+def test_a_merge_of_a_record_others_were_merged_into_takes_them_along(api, lists):
+    config = config_with(api, "un_security_council")
+    first, second, third = (_customer(api, config["uuid"], UN_PERSON, age=None) for _ in range(3))
+    _merge(api, second["person"], first["person"])
+    _merge(api, third["person"], second["person"])
+
+    assert str(CustomerPerson.objects.get(uuid=first["person"]).merged_into_id) == third["person"]
+    read = _person_read(api, first["person"]).json()["customer_person"]
+    assert (read["merged_into_customer_person_uuid"], read["relationship_ended_timestamp"]) == (third["person"], None)
