@@ -70,6 +70,7 @@ LABELS: dict[str, str] = {
     "nationalities": "Nationalities",
     "customer_reference": "Customer reference",
     "merged_into_customer_person_uuid": "Merged into the record",
+    "merged_into_full_name": "Merged into the record of",
     "national_identification_schema": "National id of",
     "postal_place": "Place",
     "country_code_two": "Country",
@@ -79,7 +80,7 @@ LABELS: dict[str, str] = {
 }
 
 # Ids a reader cannot read: not shown as a change (the record links to the object instead).
-NOT_SHOWN = {"watchlist_uuid", "entity_uuid", "company_uuids"}
+NOT_SHOWN = {"watchlist_uuid", "entity_uuid", "company_uuids", "merged_into_customer_person_uuid"}
 # A key shown only when the record lacks its name (records made before names were recorded).
 NAMED_BY = {"screening_list_category_key": "screening_list_category_name"}
 

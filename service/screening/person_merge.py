@@ -106,7 +106,9 @@ def customer_person_merge(
         CustomerPerson.objects.filter(merged_into=duplicate).update(merged_into=kept)
         duplicate.merged_into, duplicate.merged_timestamp = kept, timezone.now()
         duplicate.save(update_fields=["merged_into", "merged_timestamp", "update_timestamp"])
-        customer_person_audit(duplicate, actor, "customer_person.merge", after={"merged_into_customer_person_uuid": str(kept.uuid)})
+        customer_person_audit(duplicate, actor, "customer_person.merge", after={
+            "merged_into_customer_person_uuid": str(kept.uuid), "merged_into_full_name": kept.full_name,
+        })
         if dry_run:
             transaction.set_rollback(True)  # with the audit records and the screening enqueued on commit
     return result

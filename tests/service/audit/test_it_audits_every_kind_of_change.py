@@ -129,7 +129,8 @@ def test_it_records_each_change_with_its_actor_and_the_fields_before_and_after(a
     [address_removed] = by_action["customer_person.location_remove"]
     assert address_removed["before"] == {"postal_place": "Oslo", "country_code_two": "NO"}
     [merged] = by_action["customer_person.merge"]
-    assert (merged["object_uuid"], merged["after"]) == (second["uuid"], {"merged_into_customer_person_uuid": person})
+    assert (merged["object_uuid"], merged["after"]) == (
+        second["uuid"], {"merged_into_customer_person_uuid": person, "merged_into_full_name": UN_PERSON})
     [corrected] = by_action["customer_person.update"]
     assert (corrected["before"], corrected["after"]) == ({"birth_date": ""}, {"birth_date": "1966-03-14"})
     assert corrected["object_type"] == "customer_person" and corrected["object_uuid"] == person

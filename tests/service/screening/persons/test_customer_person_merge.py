@@ -138,7 +138,7 @@ def test_it_audits_each_move_and_the_merge(api, config, kept, duplicate):
         (True, "customer_person.update"),
     ]
     merge = AuditEvent.objects.get(action_key="customer_person.merge")
-    assert merge.after == {"merged_into_customer_person_uuid": kept["uuid"]}
+    assert merge.after == {"merged_into_customer_person_uuid": kept["uuid"], "merged_into_full_name": "Kari Nordmann"}
     assert not any("15108695088" in str(e.before) + str(e.after) for e in merged)  # never the number
 
 
