@@ -33,6 +33,9 @@ PERSONS_PER_PAGE = 50
 NUMBER_LIKE = re.compile(r"[\d][\d +-]{5,18}[\d]")
 
 
+DUPLICATE_GROUPS_SHOWN = 10  # possible second records of a customer listed above the customer persons
+
+
 def persons_tab(request, client, config, *, form) -> dict:
     """The tab's context: a page of customer persons (by name, or who has the national id searched
     for; on the first page, the person whose customer reference the search is, exactly, first and
@@ -43,7 +46,8 @@ def persons_tab(request, client, config, *, form) -> dict:
     national_ids = can_read_national_ids(request.member)
     by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
     by_reference = bool(search) and len(search) <= CUSTOMER_REFERENCE_MAX and number == 1
-    genders, countries, types, location_types, persons, referenced = client.gather(
+    overview = not search and number == 1  # the list as it opens: where possible duplicates are said
+    genders, countries, types, location_types, persons, referenced, (duplicates, duplicate_count) = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
         (lambda: _national_id_holders(screening, config, search)) if by_national_id else
         # One more than a page: whether a next page exists.
@@ -51,6 +55,7 @@ def persons_tab(request, client, config, *, form) -> dict:
             config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
         ),
         (lambda: screening.customer_persons(config.uuid, customer_reference=search, limit=1)) if by_reference else list,
+        (lambda: screening.customer_person_duplicates(config.uuid, limit=DUPLICATE_GROUPS_SHOWN)) if overview else (lambda: ([], 0)),
     )
     first = {person.uuid for person in referenced}  # the exact match leads, and is not listed again below
     initial = _person_prefill(request.GET) if form is None else None
@@ -65,6 +70,8 @@ def persons_tab(request, client, config, *, form) -> dict:
         "persons_page": number,
         "persons_more": len(persons) > PERSONS_PER_PAGE,
         "national_ids_allowed": national_ids,
+        "duplicate_groups": duplicates,
+        "duplicate_group_count": duplicate_count,
         "monitoring_types": types,
         "location_types": location_types,
     }

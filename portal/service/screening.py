@@ -19,6 +19,7 @@ from portal.service.person_import import CustomerPersonImport
 from portal.service.screening_records import (
     CustomerPerson,
     CustomerPersonDetail,
+    DuplicateGroup,
     Monitoring,
     MonitoringPage,
     PersonAddress,
@@ -431,6 +432,14 @@ class ScreeningArea(Area):
                   "customer_reference": customer_reference or None}
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
+
+    def customer_person_duplicates(self, config_uuid, *, limit: int = 100, offset: int = 0) -> tuple[list[DuplicateGroup], int]:
+        """Groups of customer persons that are possibly one customer entered twice (same name and birth date, not
+        told apart by references), by name; with how many groups there are in all."""
+        data = self.client.get("analysis", _config_path(config_uuid, "/customer-person-duplicate"),
+                               params={"limit": limit, "offset": offset})
+        page = data[0] if data else {}
+        return [DuplicateGroup.from_json(g) for g in page.get("elements") or ()], int(page.get("count") or 0)
 
     def customer_person_with_national_id(
         self, config_uuid, *, schema: str, number: str, birth_date: date | None = None

@@ -228,6 +228,20 @@ class CustomerPersonDetail:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicateGroup:
+    """Customer persons of one name and birth date, not told apart by their references: possibly one customer."""
+
+    full_name: str
+    birth_date: date | None
+    persons: tuple[CustomerPerson, ...]  # oldest first
+
+    @classmethod
+    def from_json(cls, data: dict) -> DuplicateGroup:
+        return cls(data.get("full_name") or "", day(data.get("birth_date")),
+                   tuple(CustomerPerson.from_json(p) for p in data.get("customer_persons") or ()))
+
+
+@dataclass(frozen=True, slots=True)
 class PersonMerge:
     """What merging a second record of a customer into the record kept moves there (or would: a dry run)."""
 

@@ -13,7 +13,7 @@ from service.errors import bad_field, found
 from service.screening.models import CustomerPerson
 from service.screening import person_merge
 from service.name_search import name_search_parse
-from service.pagination import PageQuery
+from service.pagination import PageQuery, collection
 from service.screening import person_schemas as s
 from service.screening import person_selectors as selectors
 from service.screening import person_services as services
@@ -110,6 +110,31 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
         page.offset : page.offset + page.limit
     ]
     return [s.customer_person_listed_out(p) for p in rows]
+
+
+@router.get(
+    "/screening-config/{screening_config_uuid}/customer-person-duplicate",
+    response=list[s.CustomerPersonDuplicateCollection],
+    summary="Extension: possible second records of one customer",
+    description=(
+        "Groups of the config's customer persons not merged that have the same name (any case, runs of spaces as one) "
+        "and birth date, unless their customer references tell every two of them apart; by name, each group oldest first. "
+        "Merge one into another (`.../merge`) when they are one customer. `limit` (default 100, at most 1000) and "
+        "`offset` count groups."
+    ),
+    openapi_extra=EXTENSION,
+)
+def customer_person_duplicate_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+    config = config_of(request, screening_config_uuid)
+    page = query.page()
+    groups = selectors.customer_person_duplicate_groups(config=config)
+    shown = groups[page.offset : page.offset + page.limit]
+    persons = selectors.customer_persons_of([person for *_, people in shown for person in people])
+    elements = [
+        {"full_name": name, "birth_date": born, "customer_persons": [s.customer_person_listed_out(persons[p]) for p in people if p in persons]}
+        for name, born, people in shown
+    ]
+    return collection(elements, count=len(groups), page=page)
 
 
 @router.get(

@@ -298,3 +298,15 @@ def customer_person_merge_out(result, *, dry_run: bool, with_national_ids: bool)
         "gender_added_key": result.gender_added.key if result.gender_added else None,
         "removed_entity_monitoring_uuid": result.removed_monitoring.uuid if result.removed_monitoring else None,
     }
+
+
+class CustomerPersonDuplicateGroup(Schema):
+    full_name: str = Field(description="The first record's name (the records' names differ at most in case and spaces)")
+    birth_date: date | None
+    customer_persons: list[CustomerPersonListed] = Field(description="Oldest first")
+
+
+class CustomerPersonDuplicateCollection(Schema):
+    elements: list[CustomerPersonDuplicateGroup]
+    count: int
+    has_more: bool

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
+from datetime import date
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
@@ -11,6 +13,7 @@ from service.screening.models import CustomerPerson, EntityMonitoring, Gender, P
 from service.screening.monitoring_selectors import monitoring_status_expression
 from service.screening.records_retention import customer_person_ended, customer_person_held
 from service.companies.models import GeoCountry
+from vakt_format.persons import customer_person_key
 
 
 def customer_persons_list(
@@ -47,6 +50,30 @@ def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPer
         monitoring_status_key=Subquery(status), relationship_ended=customer_person_ended(),
         records_held=customer_person_held(),
     ).select_related("gender", "screening_config")  # its config's retention period
+
+
+def customer_person_duplicate_groups(*, config: ScreeningConfig) -> list[tuple[str, date | None, list[uuid.UUID]]]:
+    """The config's possible second records of one customer: records not merged that share a name and birth
+    date (`customer_person_key`, the rule of the dashboard's same-customer warning and of the file import),
+    unless their customer references tell every two of them apart (at least one has none). By name, then
+    birth date; each group's records oldest first. Read in one pass over the config's names."""
+    groups: dict[tuple, list] = defaultdict(list)
+    rows = (
+        CustomerPerson.objects.filter(screening_config=config, merged_into__isnull=True)
+        .order_by("create_timestamp", "uuid").values_list("uuid", "full_name", "birth_date", "customer_reference")
+    )
+    for person_uuid, full_name, birth_date, reference in rows.iterator(chunk_size=5000):
+        groups[customer_person_key(full_name, birth_date)].append((person_uuid, full_name, birth_date, reference))
+    found = [
+        (people[0][1], people[0][2], [person[0] for person in people])
+        for people in groups.values() if len(people) > 1 and not all(person[3] for person in people)
+    ]
+    return sorted(found, key=lambda group: (group[0].casefold(), group[1] or date.min))
+
+
+def customer_persons_of(uuids: list[uuid.UUID]) -> dict[uuid.UUID, CustomerPerson]:
+    """These customer persons, read as the list reads them (`monitoring_status_key` and the rest)."""
+    return {person.uuid: person for person in _with_monitoring(CustomerPerson.objects.filter(uuid__in=uuids))}
 
 
 def national_id_q(schema: str, number: str) -> Q:

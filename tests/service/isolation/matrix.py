@@ -120,6 +120,7 @@ PRIVATE: dict[tuple[str, str], Private] = {
     # Customer persons.
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(body=lambda w: {"full_name": "Ny Person"}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-duplicate"): Private(),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}"): Private(),
     (PATCH, f"{A}/customer-person/{{customer_person_uuid}}"): Private(body=lambda w: {"full_name": "Kari Hansen"}),
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(

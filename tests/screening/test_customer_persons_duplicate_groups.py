@@ -1,0 +1,46 @@
+"""The Customer persons tab names the customers possibly entered twice (same name and birth date, not told
+apart by references), with a link to each record, where an admin merges them; a merge takes the group away."""
+
+from __future__ import annotations
+
+import html
+
+from tests.screening.duplicates import twins  # noqa: F401 (fixtures)
+from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
+from tests.service.screening.helpers import customer_person_url, patch
+
+TAB = "/screening/approvals/?view=persons"
+
+
+def _groups(page: str) -> list[str]:
+    return [html.unescape(item.split("</li>")[0]) for item in page.split('data-testid="duplicate-group">')[1:]]
+
+
+def test_it_lists_each_customer_possibly_entered_twice_with_a_link_to_each_record(org, admin, twins):
+    kept, twin, other = twins
+    assert patch(org.api, customer_person_url(kept), {"customer_reference": "K-10041"}).status_code == 200
+
+    page = admin.get(TAB).content.decode()
+
+    assert "Possibly the same customer entered twice: 1 name</strong>" in page
+    [group] = _groups(page)
+    assert group.startswith("Kari Nordmann, born 15.10.1986: ")
+    assert f'<a href="/screening/customer-persons/{kept}/">K-10041, added ' in group
+    assert f'<a href="/screening/customer-persons/{twin}/">no reference, added ' in group
+    assert other not in group  # born another day
+
+
+def test_a_merge_takes_the_group_away(org, admin, twins):
+    kept, twin, _ = twins
+    assert admin.post(f"/screening/customer-persons/{kept}/duplicates/{twin}/merge/").status_code == 302
+
+    assert 'data-testid="duplicate-groups"' not in admin.get(TAB).content.decode()
+
+
+def test_a_search_or_a_later_page_does_not_repeat_them(admin, twins):
+    assert 'data-testid="duplicate-groups"' not in admin.get(TAB + "&q=Kari").content.decode()
+    assert 'data-testid="duplicate-groups"' not in admin.get(TAB + "&page=2").content.decode()
+
+
+def test_another_organisations_customers_are_not_named(other_org, twins):
+    assert 'data-testid="duplicate-groups"' not in other_org.admin.client().get(TAB).content.decode()
