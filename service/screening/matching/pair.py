@@ -107,15 +107,18 @@ def packed(name: NormalizedName) -> PackedName:
 
 
 def _pack(name: NormalizedName) -> PackedName:
-    """Called with the lock held."""
+    """Called with the lock held. The arrays are writable, as the search's are: the kernels both
+    paths share are compiled once, for those types (a read-only `np.frombuffer` of bytes would
+    compile each again)."""
     tokens = _NUMBERS.tokens
     entries = []
     for token in name.tokens:
         found = tokens.get(id(token))
         entries.append(found if found is not None and found[0] is token else _NUMBERS.token(token))
     return PackedName(
-        np.frombuffer(b"".join([entry[2] for entry in entries] + [entry[1] for entry in entries]), dtype=np.int64),
-        np.frombuffer(b"".join([entry[3] for entry in entries]), dtype=np.float64),
+        np.frombuffer(bytearray().join([entry[2] for entry in entries] + [entry[1] for entry in entries]),
+                      dtype=np.int64),
+        np.frombuffer(bytearray().join([entry[3] for entry in entries]), dtype=np.float64),
         code_points(name.joined),
         _NUMBERS.generation,
     )

@@ -427,7 +427,9 @@ def _extra_keys(kind_code: str, token: NameToken) -> tuple[list[int], list[int]]
 
 
 def code_points(text: str) -> np.ndarray:
-    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    """The text's code points (uint32), writable: the kernels are compiled for writable arrays,
+    and a read-only one (`np.frombuffer` of bytes) would compile each of them again."""
+    return np.frombuffer(bytearray(text.encode("utf-32-le")), dtype=np.uint32)
 
 
 def _offsets(lengths: list[int] | np.ndarray) -> np.ndarray:
