@@ -241,7 +241,7 @@ class MatchIndex:
             roles.append(SCORER_ROLES.get(token.role, PART_OTHER))
             texts.append(query_texts.setdefault(token.text, len(query_texts)))
             letters.append(len(token.text))
-        scored_query = ScoredQuery(np.array(weights, dtype=np.float64), np.array(roles, dtype=np.int8),
+        scored_query = ScoredQuery(np.array(weights, dtype=np.float64), np.array(roles, dtype=np.int64),
                                    np.array(texts, dtype=np.int64), np.array(letters, dtype=np.int64), query,
                                    code_points(query_name.joined))
         names_arrays = self._kernel_names

@@ -32,8 +32,8 @@ MAX_TOKENS = 200_000  # tokens' packed parts remembered
 class PackedName(NamedTuple):
     """A normalised name as `kernels.scoring.pair_score` reads it."""
 
-    parts: np.ndarray  # int64: per part its role (kernels.PART_*), letters and 1 for a patronymic
-    # marker ("bin"); then the parts one after another as kernels.QUERY_*
+    parts: np.ndarray  # int64: per part its role (kernels.PART_*); per part its letters; per part 1 for
+    # a patronymic marker ("bin"); then the parts one after another as kernels.QUERY_*
     weights: np.ndarray  # float64 per part
     joined: np.ndarray  # uint32 code points of `NormalizedName.joined`
     generation: int  # of the number table it was packed with: only packings of one generation compare
@@ -48,7 +48,8 @@ class _Numbers:
         self.lock = threading.Lock()
         self.generation = 0
         self._numbers: dict[str, int] = {}
-        self.tokens: dict[int, tuple] = {}  # id(token): (token, part bytes, scorer bytes, weight bytes)
+        # id(token): (token, its part's bytes, then its role's, letters', marker's and weight's)
+        self.tokens: dict[int, tuple] = {}
 
     def number(self, text: str) -> int:
         """Called with the lock held."""
@@ -70,9 +71,10 @@ class _Numbers:
             token.abjad,
             *map(ord, token.text), *map(ord, token.skeleton), *symbols,
         ]
-        scorer = [SCORER_ROLES.get(token.role, PART_OTHER), len(token.text), token.text in PATRONYMIC_MARKERS]
-        found = self.tokens[id(token)] = (token, array("q", part).tobytes(), array("q", scorer).tobytes(),
-                                          array("d", [token.weight]).tobytes())
+        found = self.tokens[id(token)] = (
+            token, array("q", part).tobytes(), array("q", [SCORER_ROLES.get(token.role, PART_OTHER)]).tobytes(),
+            array("q", [len(token.text)]).tobytes(), array("q", [token.text in PATRONYMIC_MARKERS]).tobytes(),
+            array("d", [token.weight]).tobytes())
         return found
 
     def start_again_when_full(self) -> None:
@@ -107,18 +109,19 @@ def packed(name: NormalizedName) -> PackedName:
 
 
 def _pack(name: NormalizedName) -> PackedName:
-    """Called with the lock held. The arrays are writable, as the search's are: the kernels both
-    paths share are compiled once, for those types (a read-only `np.frombuffer` of bytes would
-    compile each again)."""
+    """Called with the lock held. The arrays are writable and each block of `parts` contiguous,
+    as the search's arrays are: the kernels both paths share are compiled once, for those types
+    (a read-only `np.frombuffer` of bytes, or a strided view, would compile each again)."""
     tokens = _NUMBERS.tokens
     entries = []
     for token in name.tokens:
         found = tokens.get(id(token))
         entries.append(found if found is not None and found[0] is token else _NUMBERS.token(token))
     return PackedName(
-        np.frombuffer(bytearray().join([entry[2] for entry in entries] + [entry[1] for entry in entries]),
+        np.frombuffer(bytearray().join([entry[2] for entry in entries] + [entry[3] for entry in entries]
+                                       + [entry[4] for entry in entries] + [entry[1] for entry in entries]),
                       dtype=np.int64),
-        np.frombuffer(bytearray().join([entry[3] for entry in entries]), dtype=np.float64),
+        np.frombuffer(bytearray().join([entry[5] for entry in entries]), dtype=np.float64),
         code_points(name.joined),
         _NUMBERS.generation,
     )

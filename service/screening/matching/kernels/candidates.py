@@ -247,7 +247,8 @@ def candidates(probes: Probes, tables: BlockingTables, rules: BlockingRules):
             for f in range(probe_offsets[one], probe_offsets[one + 1]):
                 for c in closest:
                     g = probe_offsets[other] + c
-                    row = find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], found_parts[g])
+                    # The other part as int64, as the codes of the calls above are: one `find_pair`.
+                    row = find_pair(pair_keys, pair_buckets, pair_shift, found_parts[f], np.int64(found_parts[g]))
                     if row >= 0:
                         range_count = _add_range(ranges, range_count, FROM_PAIRS, pair_starts[row], pair_starts[row + 1],
                                                  one, found_values[f])

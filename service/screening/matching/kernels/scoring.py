@@ -44,7 +44,7 @@ class ScoredQuery(NamedTuple):
     """A search's query as the scorer reads it."""
 
     weights: np.ndarray  # float64 per query part
-    roles: np.ndarray  # int8, PART_*
+    roles: np.ndarray  # int64, PART_*: as a pair's packing holds them (`pair.PackedName`), for the shared kernels
     texts: np.ndarray  # int64: equal for query parts of equal text
     letters: np.ndarray  # int64: letters in each query part
     packed: np.ndarray  # the query parts as `similarity_matrix` reads them (QUERY_*)
@@ -110,7 +110,7 @@ def alignment_scores(
     free_query = np.empty(query_count, dtype=np.bool_)
     listed_rows = np.empty(longest, dtype=np.int64)
     listed_weights_scratch = np.empty(longest, dtype=np.float64)
-    listed_roles_scratch = np.empty(longest, dtype=np.int8)
+    listed_roles_scratch = np.empty(longest, dtype=np.int64)  # int64 as the query's (`ScoredQuery.roles`)
     listed_letters_scratch = np.empty(longest, dtype=np.int64)
     listed_texts_scratch = np.empty(longest, dtype=np.int64)
     # For the test of glued parts: the query parts' code points, and a list name's when asked.
@@ -179,9 +179,9 @@ def _pair_rules(part_constants, score_constants, penalties):
 def _compare_pair(query_packed, query_weights, query_joined, listed_packed, listed_weights, listed_joined,
                   part_rules: PartRules, rules: ScoreRules):
     """One name against another, for two names packed alike (`pair.PackedName`: per part its
-    PART_* role, letters and whether a patronymic marker, then the parts as QUERY_*; the
-    parts' weights; the joined letters' code points): the part similarities (`similarities`),
-    fathers' names weakened, the alignment, the score and the joined letters' rule. Returns
+    PART_* role, per part its letters, per part whether a patronymic marker, then the parts as
+    QUERY_*; the parts' weights; the joined letters' code points): the part similarities
+    (`similarities`), fathers' names weakened, the alignment, the score and the joined letters' rule. Returns
     (score, SCORE_*: which way out of the alignment it took, pair count, pairs as `pair_up`
     gives them, their values, their reasons (REASON_*, -1 for glued parts), free query and
     list parts)."""
@@ -189,12 +189,13 @@ def _compare_pair(query_packed, query_weights, query_joined, listed_packed, list
     role_mismatch_factor, min_similarity = rules.fathers_factor, rules.least_similarity
     query_count, listed_count = len(query_weights), len(listed_weights)
     query, listed = query_packed[3 * query_count:], listed_packed[3 * listed_count:]
-    query_roles, query_letters = query_packed[0:3 * query_count:3], query_packed[1:3 * query_count:3]
-    listed_roles, listed_letters = listed_packed[0:3 * listed_count:3], listed_packed[1:3 * listed_count:3]
+    query_roles, query_letters = query_packed[0:query_count], query_packed[query_count:2 * query_count]
+    listed_roles, listed_letters = listed_packed[0:listed_count], listed_packed[listed_count:2 * listed_count]
     query_starts = packed_starts(query, query_count)
     listed_starts = packed_starts(listed, listed_count)
-    query_texts, query_fathers = texts_and_fathers(query, query_starts, query_packed[2:3 * query_count:3])
-    listed_texts, listed_fathers = texts_and_fathers(listed, listed_starts, listed_packed[2:3 * listed_count:3])
+    query_texts, query_fathers = texts_and_fathers(query, query_starts, query_packed[2 * query_count:3 * query_count])
+    listed_texts, listed_fathers = texts_and_fathers(listed, listed_starts,
+                                                     listed_packed[2 * listed_count:3 * listed_count])
     similarity = np.zeros((listed_count, query_count), dtype=np.float64)
     reasons = np.zeros((listed_count, query_count), dtype=np.int8)
     scratch = np.empty((3, 64), dtype=np.int32)
@@ -301,14 +302,15 @@ def joined_scores(
     text_offsets, text_bytes = listed_names.text_offsets, listed_names.text_bytes
     part_syllabic, codes, offsets = parts.syllabic, parts.codes, parts.offsets
     rows = np.empty((3, 64), dtype=np.int32)
-    listed = np.empty(64, dtype=np.int64)
+    # Code points as uint32, as the query's (`code_points`) and as a pair's: one `joined_rule` for all.
+    listed = np.empty(64, dtype=np.uint32)
     for n in range(len(names)):
         need = needs[n]
         if need != SCORE_JOINED_OTHER_COUNT and need != SCORE_JOINED_SAME_COUNT:
             continue
         first, last = text_offsets[names[n]], text_offsets[names[n] + 1]
         if last - first > len(listed):
-            listed = np.empty(last - first, dtype=np.int64)
+            listed = np.empty(last - first, dtype=np.uint32)
         length = 0
         ascii = True
         for i in range(first, last):
@@ -326,8 +328,8 @@ def joined_scores(
             first_part, last_part = name_start[names[n]], name_start[names[n] + 1]
             if part_syllabic[name_parts[first_part:last_part]].any():
                 continue  # joined by the forms, which are not in `codes`: left to Python
-            joined = part_codes(name_parts, first_part, last_part, codes, offsets)
-        scores[n] = joined_rule(scores[n], need, query_joined, joined, rules, rows)
+            joined = part_codes(name_parts, first_part, last_part, codes, offsets).astype(np.uint32)
+        scores[n] = joined_rule(scores[n], np.int64(need), query_joined, joined, rules, rows)
         needs[n] = SCORE_DONE
     left = 0
     for n in range(len(names)):

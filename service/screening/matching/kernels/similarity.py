@@ -89,7 +89,9 @@ class PartRows(NamedTuple):
     """List parts as `similarities` reads them: part r's code points are
     texts[text_start[r]:text_end[r]], its skeleton and symbol numbers likewise; then per part
     whether Han or Hangul, its form's, role's (SIMILARITY_*) and phonetic key's numbers
-    (-1: none) and whether written in an abjad."""
+    (-1: none) and whether written in an abjad. Code points and numbers are int64, flags bool:
+    a search's rows and a comparison alone's are typed alike, so that `similarities` is
+    compiled once."""
 
     texts: np.ndarray
     text_start: np.ndarray
@@ -195,9 +197,11 @@ def similarity_matrix(
     text_at[0] = skeleton_at[0] = symbol_at[0] = 0
     row_syllabic = np.empty(count, dtype=np.bool_)
     row_abjad = np.empty(count, dtype=np.bool_)
-    row_form = np.empty(count, dtype=np.int32)
-    row_role = np.empty(count, dtype=np.int32)
-    row_phonetic = np.empty(count, dtype=np.int32)
+    # Code points and numbers as int64, as a comparison alone packs them (`scoring._compare_pair`):
+    # `similarities` is compiled once, for both.
+    row_form = np.empty(count, dtype=np.int64)
+    row_role = np.empty(count, dtype=np.int64)
+    row_phonetic = np.empty(count, dtype=np.int64)
     for r in range(count):
         part = rows[r]
         length = table[part, 0]
@@ -213,8 +217,8 @@ def similarity_matrix(
         row_syllabic[r], row_abjad[r] = (flags & PART_SYLLABIC) != 0, (flags & PART_ABJAD) != 0
         row_form[r] = table_ints[part, PART_FORM]
         row_role[r], row_phonetic[r] = table_ints[part, PART_ROLE], table_ints[part, PART_PHONETIC]
-    row_texts = np.empty(text_at[count], dtype=np.uint32)
-    row_skeletons = np.empty(skeleton_at[count], dtype=np.uint32)
+    row_texts = np.empty(text_at[count], dtype=np.int64)
+    row_skeletons = np.empty(skeleton_at[count], dtype=np.int64)
     row_symbols = np.empty(symbol_at[count], dtype=np.int64)
     for r in range(count):
         part = rows[r]
@@ -240,8 +244,5 @@ def similarity_matrix(
                           row_abjad)
     starts = packed_starts(query, query_count)
     for i in range(query_count):
-        text, skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad = packed_part(query, starts[i])
-        a, a_skeleton = text.astype(np.uint32), skeleton.astype(np.uint32)
-        similarities((a, a_skeleton, a_symbols, a_syllabic, a_form, a_role, a_phonetic, a_abjad), list_parts, rules,
-                     scratch, values, reasons, i)
+        similarities(packed_part(query, starts[i]), list_parts, rules, scratch, values, reasons, i)
     return values, reasons
