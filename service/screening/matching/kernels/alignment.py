@@ -61,7 +61,12 @@ def could_glue(free_one, roles_one, letters_one, free_other, letters_other) -> b
     return False
 
 
-@njit(cache=True)
+# `glue`, `_glue_runs` and `_drop_repeats` are called with constants (which side, a pair count of
+# 0), which numba types as literals and would compile a copy for, once per constant: their types
+# are given instead. Parts' code points and numbers are int64, as both a search's query and a
+# comparison alone hold them; flags bool.
+@njit("(int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1], int64[::1], int64[::1], boolean[::1], "
+      "boolean[::1], int64[::1], int32[:, ::1], float64, boolean, int64[:, ::1], float64[::1], int64)", cache=True)
 def _glue_runs(one_codes, one_at, one_roles, one_syllabic, free_one, other_codes, other_at, other_syllabic, free_other,
                glued, rows, least: float, one_is_query: bool, pairs, pair_values, pair_count: int) -> int:
     """Free full parts of one side equal, or similar enough, to a run of adjacent free parts of
@@ -108,7 +113,8 @@ def _glue_runs(one_codes, one_at, one_roles, one_syllabic, free_one, other_codes
     return pair_count
 
 
-@njit(cache=True)
+@njit("(int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1], int64[::1], int64[::1], int64[::1], "
+      "boolean[::1], boolean[::1], int32[:, ::1], float64, int64[:, ::1], float64[::1], int64)", cache=True)
 def glue(query_codes, query_at, query_roles, query_syllabic, free_query,
          listed_codes, listed_at, listed_roles, listed_syllabic, free_listed,
          rows, least: float, pairs, pair_values, pair_count: int) -> int:
@@ -191,7 +197,7 @@ def aligned_score(pair_count, pairs, pair_values, any_query, any_listed, free_qu
     return score, need
 
 
-@njit(cache=True)
+@njit("(boolean[::1], int64[::1], int64[:, ::1], int64, int64)", cache=True)
 def _drop_repeats(free: np.ndarray, texts: np.ndarray, pairs: np.ndarray, pair_count: int, side: int) -> None:
     """"Sergey Sergey Shoigu": a part left over on one side (0 the query's, 1 the list name's)
     whose text is aligned already adds nothing, unless it stands against another name."""

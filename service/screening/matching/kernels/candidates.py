@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import from_dtype, njit, types
 
 from .estimate import estimate, match_initials, probe_totals, single_estimate
 from .hashes import bucket_shift, find_pair, prefetch
@@ -52,7 +52,10 @@ GATHER_RANGE = np.dtype([
 ], align=True)
 
 
-@njit(cache=True)
+# Typed, not inferred: called with constants (the source, a count of 0), which numba would compile
+# a copy for, once per constant.
+@njit((types.Array(from_dtype(GATHER_RANGE), 1, "C"), types.int64, types.int64, types.int64, types.int64,
+       types.int64, types.float64), cache=True)
 def _add_range(ranges, count: int, source: int, start: int, end: int, probe: int, value: float) -> int:
     """Appends a non-empty range; the new count."""
     if end <= start:
@@ -352,7 +355,9 @@ def candidates(probes: Probes, tables: BlockingTables, rules: BlockingRules):
     return names, estimates
 
 
-@njit(cache=True)
+# Typed, not inferred: `named` and `query_initials` start as constants, which numba would compile
+# a copy for before it knows their final types.
+@njit("(int64[::1], int32[::1], int8[::1], int8[::1], boolean[::1], int64, boolean, int8[::1])", cache=True)
 def _rare_part_evidence(probe_offsets, found_parts, probe_roles, probe_letters, opened, named, query_initials,
                         part_first_letters):
     """What a name brought in by a rare part must show to reach the threshold, per probe, in

@@ -84,7 +84,10 @@ def single_estimate(value: float, weight: float, query_weight: float, query_cont
                         listed_weight, listed_contradicting, conflict, query_extra, list_extra)
 
 
-@njit(cache=True)
+# Typed, not inferred: `single_estimate` passes `by_initial` as the constant False, which numba
+# would compile a copy for.
+@njit("(float64, float64, float64, float64, float64, float64, boolean, float64, float64, float64, float64, "
+      "float64, float64, float64)", cache=True)
 def _estimate_of(evidence: float, achieved: float, query_mass: float, listed_mass: float,
                  query_contradicting_mass: float, listed_contradicting_mass: float, by_initial: bool,
                  query_weight: float, query_contradicting: float, listed_weight: float, listed_contradicting: float,

@@ -60,7 +60,9 @@ assert NAME_RECORD.itemsize == 32
 # -- the index build: what each name's parts say, in one pass ----------------------------------
 
 
-@njit(cache=True)
+# Typed, not inferred: called once with the constant 0 (counting only), which numba would
+# compile a copy for.
+@njit("(int64[::1], int64, int64[::1], int64, int64, int64, int64[::1], int64)", cache=True)
 def _name_keys(full: np.ndarray, full_count: int, letters_of: np.ndarray, initials: int,
                initial_codes: int, letter_codes: int, out: np.ndarray, n: int) -> int:
     """Pair keys of one name into out[n:] (or only counted when out is empty); the new n.

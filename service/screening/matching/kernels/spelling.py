@@ -34,8 +34,12 @@ LONG_DOUBLE = 3  # longer parts: two-letter deletions, keyed with the part's fir
 VERY_LONG_DOUBLE = 4  # from ten letters, two typos may include the first letter: the same, unkeyed
 VERY_LONG = 10
 
+# The three helpers below are called with constants (a key space, the first letter 0, "no letter
+# skipped"), which numba types as literals and would compile a copy of each helper for, once per
+# constant and per caller (38 copies): their types are given instead, so each compiles once.
 
-@njit(cache=True)
+
+@njit("(int64, int64, int64, uint32[::1], int64, int64)", cache=True)
 def _deletion_hash(kind: int, space: int, first: int, text: np.ndarray, skip_a: int, skip_b: int) -> np.uint64:
     h = FNV_OFFSET
     h = (h ^ np.uint64(kind)) * FNV_PRIME
@@ -47,7 +51,7 @@ def _deletion_hash(kind: int, space: int, first: int, text: np.ndarray, skip_a: 
     return h
 
 
-@njit(cache=True)
+@njit("(int64, int64, int64, uint32[::1], uint64[::1], int64)", cache=True)
 def _single_level(kind: int, space: int, first: int, text: np.ndarray, out: np.ndarray, n: int) -> int:
     """The part and its one-letter deletions, into out[n:]; the new n."""
     out[n] = _deletion_hash(kind, space, first, text, -1, -1)
@@ -58,7 +62,7 @@ def _single_level(kind: int, space: int, first: int, text: np.ndarray, out: np.n
     return n
 
 
-@njit(cache=True)
+@njit("(int64, int64, int64, uint32[::1], uint64[::1], int64)", cache=True)
 def _double_level(kind: int, space: int, first: int, text: np.ndarray, out: np.ndarray, n: int) -> int:
     """The part's two-letter deletions, into out[n:]; the new n."""
     for i in range(len(text)):
@@ -137,7 +141,11 @@ def all_deletion_hashes(kinds: np.ndarray, texts: np.ndarray, offsets: np.ndarra
 PATTERN_ASCII = 128  # characters whose bit set `osa_pattern` keeps at their own code
 
 
-@njit(cache=True)
+# Compiled for the code points it is given: uint32 as the vocabulary stores them, against a part's
+# 16-byte slot (uint8) in the lookup; int64 as a name's packing holds them (the scorer). Given, not
+# inferred: some callers pass the cutoff as a constant, which numba would compile another copy for.
+@njit(["(uint32[::1], uint32[::1], int64, int32[:, ::1])", "(uint32[::1], uint8[::1], int64, int32[:, ::1])",
+       "(int64[::1], int64[::1], int64, int32[:, ::1])"], cache=True)
 def osa_distance(a: np.ndarray, b: np.ndarray, cutoff: int, rows: np.ndarray) -> int:
     """Optimal string alignment distance (a swap of neighbours is one edit); cutoff + 1
     when it is larger than cutoff. Mirrors rapidfuzz's OSA.distance. `rows` is scratch
