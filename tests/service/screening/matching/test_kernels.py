@@ -72,7 +72,9 @@ def test_it_measures_osa_distance_bit_parallel_on_64_characters_and_other_script
 def test_it_gives_the_typo_similarity_the_scorer_gives(word, changes):
     other = _edited(word, changes)
     rows = np.empty((3, 64), dtype=np.int32)
-    assert kernels.spelling.edit_similarity(code_points(word), code_points(other), rows) == edit_similarity(word, other)
+    # int64 code points, as the glued parts' test passes them: the engine's one compiled copy.
+    codes, other_codes = code_points(word).astype(np.int64), code_points(other).astype(np.int64)
+    assert kernels.spelling.edit_similarity(codes, other_codes, rows) == edit_similarity(word, other)
     chars, masks = kernels.spelling.osa_pattern(code_points(word))  # the lookups' bit-parallel path
     assert kernels.spelling.typo_similarity(code_points(word), code_points(other), chars, masks, rows) == edit_similarity(word, other)
 
@@ -140,7 +142,7 @@ def test_it_finds_sorted_hashes_through_their_buckets():
     hashes = np.sort(rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64) * np.uint64(2))
     hashes = np.sort(np.concatenate([hashes, hashes[:10]]))  # some repeated keys
     buckets = kernels.hashes.hash_buckets(hashes)
-    shift = kernels.hashes.bucket_shift(buckets)
+    shift = np.uint64(kernels.hashes.bucket_shift(buckets))  # back in Python an int: uint64, as the kernels pass it
     for key in list(hashes[::97]) + [np.uint64(1), np.uint64(2**64 - 1)]:
         first, end = kernels.hashes.hashed_range(hashes, buckets, shift, np.uint64(key))
         assert (first, end) == (np.searchsorted(hashes, key, "left"), np.searchsorted(hashes, key, "right"))
