@@ -46,7 +46,8 @@ def persons_tab(request, client, config, *, form) -> dict:
     national_ids = can_read_national_ids(request.member)
     by_national_id = national_ids and NUMBER_LIKE.fullmatch(search) is not None
     by_reference = bool(search) and len(search) <= CUSTOMER_REFERENCE_MAX and number == 1
-    overview = not search and number == 1  # the list as it opens: where possible duplicates are said
+    # Asked for, not read with every page: it is one pass over all the config's names (1.6 s for 100,000 on SQLite).
+    find_duplicates = request.GET.get("duplicates") == "1"
     genders, countries, types, location_types, persons, referenced, (duplicates, duplicate_count) = client.gather(
         screening.genders, screening.countries, screening.monitoring_types, screening.person_location_types,
         (lambda: _national_id_holders(screening, config, search)) if by_national_id else
@@ -55,7 +56,7 @@ def persons_tab(request, client, config, *, form) -> dict:
             config.uuid, name_contains=search, limit=PERSONS_PER_PAGE + 1, offset=(number - 1) * PERSONS_PER_PAGE
         ),
         (lambda: screening.customer_persons(config.uuid, customer_reference=search, limit=1)) if by_reference else list,
-        (lambda: screening.customer_person_duplicates(config.uuid, limit=DUPLICATE_GROUPS_SHOWN)) if overview else (lambda: ([], 0)),
+        (lambda: screening.customer_person_duplicates(config.uuid, limit=DUPLICATE_GROUPS_SHOWN)) if find_duplicates else (lambda: ([], 0)),
     )
     first = {person.uuid for person in referenced}  # the exact match leads, and is not listed again below
     initial = _person_prefill(request.GET) if form is None else None
@@ -70,6 +71,7 @@ def persons_tab(request, client, config, *, form) -> dict:
         "persons_page": number,
         "persons_more": len(persons) > PERSONS_PER_PAGE,
         "national_ids_allowed": national_ids,
+        "find_duplicates": find_duplicates,
         "duplicate_groups": duplicates,
         "duplicate_group_count": duplicate_count,
         "monitoring_types": types,
