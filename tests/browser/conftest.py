@@ -82,3 +82,11 @@ def log_in(page, member) -> None:
     page.fill("#id_password", member.password)
     page.click("button[type=submit]")
     expect(page.locator("h1")).to_contain_text(member.organisation.name)
+
+
+def dialog_answer(dialogs: list, *, accept: bool):
+    """A handler for `page.once("dialog", ...)`: notes the confirm's message in `dialogs`, then accepts or cancels it."""
+    def handle(dialog):
+        dialogs.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+    return handle

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from portal.models import Member
 from service.audit.models import AuditEvent
 from service.screening.models import CustomerPerson, CustomerPersonLocation, CustomerPersonNationalIdentification, EntityMonitoring
-from tests.browser.conftest import log_in
+from tests.browser.conftest import dialog_answer, log_in
 from tests.conftest import ALL_ROLES
 from tests.screening.helpers import api_of, member_make
 from tests.service.companies.factories import geo_make
@@ -74,31 +74,25 @@ def test_an_admin_removes_an_address_and_a_national_id_after_confirming(page, tr
         assert api.post(f"{person_url}/customer-person-location", address, roles=ALL_ROLES).status_code == 201
     dialogs = []
 
-    def answer(accept: bool):
-        def handle(dialog):
-            dialogs.append(dialog.message)
-            dialog.accept() if accept else dialog.dismiss()
-        return handle
-
     log_in(page, admin)
     page.goto(f"/screening/customer-persons/{kari['uuid']}/")
     page.screenshot(path=str(shots / "customer-person-remove-buttons.png"), full_page=True)
     remove_storgata = page.get_by_role("button", name="Remove the address Storgata 1, 0155 Oslo, NO")
 
-    page.once("dialog", answer(False))  # a misclick, cancelled: nothing is sent
+    page.once("dialog", dialog_answer(dialogs, accept=False))  # a misclick, cancelled: nothing is sent
     remove_storgata.click()
     expect(page.get_by_test_id("addresses")).to_contain_text("Storgata 1, 0155 Oslo, NO")
     assert dialogs == ["Remove the address Storgata 1, 0155 Oslo, NO from Kari Nordmann?"]
     assert CustomerPersonLocation.objects.count() == 2
 
-    page.once("dialog", answer(True))
+    page.once("dialog", dialog_answer(dialogs, accept=True))
     remove_storgata.click()  # the cancelled form may be sent (submit-once did not hold it)
     expect(page.get_by_role("alert")).to_have_text("The address Storgata 1, 0155 Oslo, NO is removed from Kari Nordmann.")
     expect(page.get_by_test_id("addresses")).not_to_contain_text("Storgata")
     expect(page.get_by_test_id("addresses")).to_contain_text("Bryggen 5, 5003 Bergen, NO")
     page.screenshot(path=str(shots / "customer-person-address-removed.png"), full_page=True)
 
-    page.once("dialog", answer(True))
+    page.once("dialog", dialog_answer(dialogs, accept=True))
     page.get_by_role("button", name="Remove the national id NO 15108695088").click()
     expect(page.get_by_role("alert")).to_have_text("NO 151086***** removed from Kari Nordmann.")
     expect(page.get_by_test_id("national-ids")).to_have_text("–")

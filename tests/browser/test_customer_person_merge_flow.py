@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from portal.models import Member
 from service.screening.models import CustomerPerson
-from tests.browser.conftest import log_in
+from tests.browser.conftest import dialog_answer, log_in
 from tests.conftest import ALL_ROLES
 from tests.screening.helpers import api_of, member_make
 from tests.service.companies.factories import geo_make
@@ -30,12 +30,6 @@ def test_an_admin_merges_a_duplicate_after_confirming_and_sees_where_it_went(pag
     assert api.post(f"{twin_url}/customer-person-location", bergen, roles=ALL_ROLES).status_code == 201
     dialogs = []
 
-    def answer(accept: bool):
-        def handle(dialog):
-            dialogs.append(dialog.message)
-            dialog.accept() if accept else dialog.dismiss()
-        return handle
-
     log_in(page, admin)
     page.goto(f"/screening/customer-persons/{kept['uuid']}/")
     expect(page.get_by_test_id("only-on-duplicate")).to_contain_text(
@@ -43,12 +37,12 @@ def test_an_admin_merges_a_duplicate_after_confirming_and_sees_where_it_went(pag
     page.screenshot(path=str(shots / "customer-person-duplicate.png"), full_page=True)
     merge = page.get_by_role("button", name="Merge into this record: KARI NORDMANN (K-10231), added")
 
-    page.once("dialog", answer(False))  # a misclick, cancelled: nothing is sent
+    page.once("dialog", dialog_answer(dialogs, accept=False))  # a misclick, cancelled: nothing is sent
     merge.click()
     expect(page.get_by_test_id("namesakes")).to_be_visible()
     assert CustomerPerson.objects.get(uuid=twin["uuid"]).merged_into_id is None
 
-    page.once("dialog", answer(True))
+    page.once("dialog", dialog_answer(dialogs, accept=True))
     merge.click()
     expect(page.get_by_role("alert")).to_contain_text(
         "is merged into this record and no longer screened. Moved here: the address Bryggen 5, 5003 Bergen, NO; "
