@@ -5,9 +5,6 @@ These tests need no database; they read ../shared/data and skip when it is absen
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -60,12 +57,3 @@ def un_persons() -> list[ListEntity]:
 @pytest.fixture(scope="session")
 def un_index(un_persons: list[ListEntity]) -> MatchIndex:
     return MatchIndex.build(un_persons)
-
-
-@pytest.fixture(scope="session")
-def kernels_in_use() -> dict[str, dict[str, list[str]]]:
-    """Each kernel's signatures in the engine's own use (`kernel_use`), from a process of its own."""
-    done = subprocess.run([sys.executable, "-m", "tests.service.screening.matching.kernel_use"],
-                          cwd=Path(__file__).resolve().parents[4], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.splitlines()[-1])

@@ -1,6 +1,5 @@
-"""The kernels' signatures in the engine's own use, for `test_compiled_once` (and the warm-up
-test of `test_pair_score`): run in a process of its own, where nothing but the engine calls the
-kernels,
+"""The kernels' signatures in the engine's own use, for `test_compiled_once`: run in a process
+of its own, where nothing but the engine calls the kernels,
 
     .venv/bin/python -m tests.service.screening.matching.kernel_use
 

@@ -7,12 +7,15 @@ constants it types as literals included. From an empty cache such copies once to
 The signatures come from a process of its own where only the engine calls the kernels
 (`kernel_use`: `warm_up`, indexes built and searched with varied names, names compared alone,
 then each calling kernel's body typed again, as a kernel loaded from the cache does not load
-the kernels it calls).
+the kernels it calls). One test, as the process takes about half a minute.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 # Kernels compiled for more than one set of argument types on purpose.
 KNOWN_SPECIALISATIONS = {
@@ -24,15 +27,16 @@ KNOWN_SPECIALISATIONS = {
 }
 
 
-def test_it_compiles_each_kernel_once_for_what_the_engine_does(kernels_in_use):
-    signatures = kernels_in_use["all"]
-    over = {name: found for name, found in signatures.items() if len(found) > KNOWN_SPECIALISATIONS.get(name, 1)}
+def test_it_compiles_each_kernel_once_and_all_of_them_when_a_worker_warms_up():
+    done = subprocess.run([sys.executable, "-m", "tests.service.screening.matching.kernel_use"],
+                          cwd=Path(__file__).resolve().parents[4], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    signatures = found["all"]
+    over = {name: kernel for name, kernel in signatures.items() if len(kernel) > KNOWN_SPECIALISATIONS.get(name, 1)}
     assert not over, json.dumps(over, indent=1)
     assert all(signatures[name] for name in KNOWN_SPECIALISATIONS)  # still there, and still used
-
-
-def test_it_compiles_in_warm_up_every_kernel_the_engine_calls(kernels_in_use):
-    """A worker's first search must not be the one that compiles (`warm_up`)."""
-    before = kernels_in_use["after_warm_up"]
-    new = {name: sorted(set(found) - set(before[name])) for name, found in kernels_in_use["after_use"].items()}
-    assert not {name: found for name, found in new.items() if found}
+    # A worker's first search must not be the one that compiles (`warm_up`).
+    after_warm_up = found["after_warm_up"]
+    new = {name: sorted(set(kernel) - set(after_warm_up[name])) for name, kernel in found["after_use"].items()}
+    assert not {name: kernel for name, kernel in new.items() if kernel}
