@@ -12,14 +12,22 @@ own), so after a warm start the kernels a search calls only from other kernels s
 signature. Typing each calling kernel's body again, without making code (`_TypesOnly`), makes
 each call in it ask the kernel called for the specialisation it needs, loaded from the cache
 (or compiled) as the first compile made it: the constants that numba types as literals, whose
-copies are compiled and never run, included.
+copies are compiled and never run, included. That typing takes about 25 s, so its result is kept
+beside numba's cache (`TYPED`) for the code it was made from: the matching package, this file,
+numba's, numpy's and Python's versions. The engine's types follow from these alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import pickle
+import sys
+from pathlib import Path
 
+import numba
+import numpy as np
 from numba import njit
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import PassManager
@@ -52,6 +60,8 @@ from service.screening.matching.kernels import (
 from service.screening.matching.score import compare_names
 
 MODULES = (alignment, candidates, estimate, hashes, lookup, packing, scoring, shortlist, similarity, spelling)
+MATCHING = Path(alignment.__file__).resolve().parents[1]
+TYPED = MATCHING / "kernels" / "__pycache__" / "kernel_use.json"  # the last typing's signatures, and of which code
 
 PERSONS = [
     ["Vladimir Vladimirovich Putin", "V. V. Putin", "Владимир Путин", "VladimirPutin"],
@@ -150,13 +160,40 @@ def type_the_callers_again() -> None:
                     raise
 
 
+def _code_digest() -> str:
+    """What the kernels' signatures follow from: the matching package's code (the kernels, and the
+    Python that calls them), the engine's use here, and the versions that type it."""
+    digest = hashlib.sha256(f"{numba.__version__} {np.__version__} {sys.version}".encode())
+    for path in sorted(MATCHING.rglob("*.py")):
+        digest.update(str(path.relative_to(MATCHING)).encode() + b"\0" + path.read_bytes())
+    digest.update(b"kernel_use.py\0" + Path(__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def typed_signatures() -> dict[str, list[str]]:
+    """`signatures` after `type_the_callers_again`, or as the last typing of the same code found them."""
+    code = _code_digest()
+    try:
+        kept = json.loads(TYPED.read_text())
+    except (OSError, ValueError):
+        kept = {}
+    if kept.get("code") != code:
+        type_the_callers_again()
+        kept = {"code": code, "all": signatures()}
+        TYPED.parent.mkdir(exist_ok=True)
+        written = TYPED.with_suffix(f".{os.getpid()}")
+        written.write_text(json.dumps(kept))
+        written.replace(TYPED)
+    now = signatures()  # the kept ones and any this process met besides (none, for the same code)
+    return {name: sorted(set(kept["all"].get(name, [])) | set(found)) for name, found in now.items()}
+
+
 def main() -> None:
     warm_up()
     after_warm_up = signatures()
     use_the_engine()
     after_use = signatures()
-    type_the_callers_again()
-    print(json.dumps({"after_warm_up": after_warm_up, "after_use": after_use, "all": signatures()}))
+    print(json.dumps({"after_warm_up": after_warm_up, "after_use": after_use, "all": typed_signatures()}))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ constants it types as literals included. From an empty cache such copies once to
 The signatures come from a process of its own where only the engine calls the kernels
 (`kernel_use`: `warm_up`, indexes built and searched with varied names, names compared alone,
 then each calling kernel's body typed again, as a kernel loaded from the cache does not load
-the kernels it calls). One test, as the process takes about half a minute.
+the kernels it calls; that typing is redone only when the code changed). One test, as the
+process takes 15 s (rigour's name database, mostly), and 25 s more after a change.
 """
 
 from __future__ import annotations
