@@ -119,23 +119,3 @@ def test_it_leaves_the_packing_out_of_pickles():
     assert copy._packed is None
     assert [token.text for token in copy.tokens] == [token.text for token in name.tokens]
     assert name_score(copy, normalize_name("Vladimir Putin")) == name_score(name, normalize_name("Vladimir Putin"))
-
-
-def test_it_compiles_the_pair_kernel_when_a_worker_warms_up():
-    """`warm_up` runs before a worker forks and before the benchmark measures: every kernel a
-    worker calls must be loaded (or compiled) by then, the pair kernel included. Checked in a
-    process of its own, where nothing else has called it."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = (
-        "from service.screening.matching import kernels, warm_up\n"
-        "warm_up()\n"
-        "print(*[len(kernel.signatures) for kernel in (kernels.scoring.pair_score, kernels.scoring.alignment_scores,\n"
-        "      kernels.scoring.pair_alignment, kernels.scoring.joined_scores)])\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], cwd=Path(__file__).resolve().parents[4],
-                          capture_output=True, text=True, check=True)
-    counts = done.stdout.split()
-    assert len(counts) == 4 and all(int(count) >= 1 for count in counts), done.stdout  # each loaded or compiled
