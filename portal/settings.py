@@ -258,6 +258,9 @@ CELERY_BEAT_SCHEDULE: dict = {
         "task": "service.screening.tasks.screening_config_rescreens_resume", "schedule": _resume_every,
     },
     "screening-batches-resume": {"task": "service.screening.tasks.screening_batches_resume", "schedule": _resume_every},
+    "customer-person-imports-resume": {
+        "task": "service.screening.tasks.customer_person_import_jobs_resume", "schedule": _resume_every,
+    },
     # Deletes batch screening files older than VAKT_BATCH_RETENTION_DAYS (service/screening/batch_services.py).
     "screening-batches-retention": {
         "task": "service.screening.batch_tasks.screening_batches_retention",
@@ -328,6 +331,10 @@ VAKT_MAX_BODY_BYTES = env_int("VAKT_MAX_BODY_BYTES", 1_000_000, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = VAKT_MAX_BODY_BYTES
 # Batch screening files (service/screening/batch_services.py): rows per file at most; bytes: VAKT_MAX_BODY_BYTES.
 VAKT_BATCH_MAX_ROWS = env_int("VAKT_BATCH_MAX_ROWS", 10_000, minimum=1)
+# Customer person import jobs (service/screening/person_import_job.py): a file larger than the synchronous
+# import takes, imported in the background in one transaction; its bytes and rows at most.
+VAKT_IMPORT_JOB_MAX_BYTES = env_int("VAKT_IMPORT_JOB_MAX_BYTES", 20_000_000, minimum=1024)
+VAKT_IMPORT_JOB_MAX_ROWS = env_int("VAKT_IMPORT_JOB_MAX_ROWS", 200_000, minimum=1)
 # Days an uploaded file (or a name checked) and its result are kept: they name persons screened once,
 # so they are not kept for ever (GDPR storage limitation); 0 keeps them until a member deletes them.
 VAKT_BATCH_RETENTION_DAYS = env_int("VAKT_BATCH_RETENTION_DAYS", 30, minimum=0)

@@ -12,6 +12,7 @@ from service.screening.hold_api import router as hold_router
 from service.screening.monitoring_api import router as monitoring_router
 from service.screening.person_api import router as person_router
 from service.screening.person_import_api import router as person_import_router
+from service.screening.person_import_job_api import router as person_import_job_router
 from service.screening.preview_api import router as preview_router
 from service.screening.related_status_api import router as related_status_router
 from service.screening.run_api import router as run_router
@@ -22,6 +23,7 @@ router.add_router("", config_router)
 router.add_router("", watchlist_link_router)
 router.add_router("", person_router)
 router.add_router("", person_import_router)
+router.add_router("", person_import_job_router)
 router.add_router("", monitoring_router)
 router.add_router("", case_router)
 router.add_router("", case_batch_router)

@@ -135,6 +135,7 @@ from service.screening.case_models import (  # noqa: E402,F401
     ScreeningCaseReviewStatus,
 )
 from service.screening.batch_models import ScreeningBatch, ScreeningBatchChunk  # noqa: E402,F401
+from service.screening.person_import_job_models import CustomerPersonImportJob  # noqa: E402,F401
 from service.screening.hold_models import ScreeningRecordsHold  # noqa: E402,F401
 from service.screening.notification_models import ScreeningDigest  # noqa: E402,F401
 from service.screening.run_models import (  # noqa: E402,F401

@@ -94,19 +94,24 @@ class ImportResult:
         return sum(1 for row in self.rows if row.approved_now)
 
 
-def customer_person_file_check(*, content: bytes, national_ids_check: Callable[[], None]) -> PersonFile:
+def customer_person_file_check(
+    *, content: bytes, national_ids_check: Callable[[], None], background: bool = False,
+) -> PersonFile:
     """The file's rows, or the 4xx that names every problem by line and column. A file that gives
     national ids is first put to `national_ids_check` (the caller's role check, which raises), so a
-    caller who may not write them learns nothing of them, not even whether they are valid."""
+    caller who may not write them learns nothing of them, not even whether they are valid. The
+    limits are the synchronous import's, or with `background` an import job's."""
+    max_rows = settings.VAKT_IMPORT_JOB_MAX_ROWS if background else settings.VAKT_BATCH_MAX_ROWS
 
     def read(data: bytes) -> PersonFile:
-        person_file = person_file_read(data, max_rows=settings.VAKT_BATCH_MAX_ROWS)
+        person_file = person_file_read(data, max_rows=max_rows)
         if person_file.national_ids_given:
             national_ids_check()
         return person_file
 
     return upload_checked(
         content=content, read=read, nothing_done="nothing was imported", no_rows="has no customer persons to import",
+        max_bytes=settings.VAKT_IMPORT_JOB_MAX_BYTES if background else None,
     )
 
 

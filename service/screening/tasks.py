@@ -20,6 +20,7 @@ import requests
 from celery import shared_task
 from celery.signals import worker_init
 from django.conf import settings
+from django.db import OperationalError
 
 from portal.resume import resume_cutoff, tasks_resend
 from service.screening.engine import keep_out_of_garbage_collection
@@ -252,6 +253,42 @@ def screening_batches_resume() -> int:
     from service.screening.batch_selectors import batches_pending_uuids
 
     return tasks_resend(screening_batch_task, batches_pending_uuids(untouched_since=resume_cutoff()), "screening batch jobs")
+
+
+@shared_task(bind=True, **DATABASE_WORK)
+def customer_person_import_job_task(self, job_uuid: str) -> str | None:
+    """Import a customer person import job's file; a job already ended is left as it is."""
+    from service.screening.person_import_job import import_job_failed_mark, import_job_process
+
+    try:
+        job = import_job_process(job_uuid=job_uuid)
+    except OperationalError:
+        if self.request.retries >= DATABASE_WORK["max_retries"]:  # the last try: say so on the job
+            import_job_failed_mark(job_uuid=job_uuid, code="unavailable",
+                                   detail="The database was unavailable; nothing was imported. Upload the file again.")
+        raise
+    except Exception:
+        logger.exception("Customer person import %s failed.", job_uuid)
+        import_job_failed_mark(job_uuid=job_uuid, code="error",
+                               detail="The import stopped on an unexpected error; nothing was imported.")
+        raise
+    if job is None:
+        logger.warning("Customer person import %s is gone; nothing imported.", job_uuid)
+        return None
+    summary = f"{job.status}: {job.rows_count} rows, {job.created_count} created, {job.monitored_count} monitored."
+    logger.info("Customer person import %s %s", job_uuid, summary)
+    return summary
+
+
+@shared_task(ignore_result=True)
+def customer_person_import_jobs_resume() -> int:
+    """Scheduled by beat: enqueue again import jobs no worker started in VAKT_RESUME_AFTER_SECONDS."""
+    from service.screening.person_import_job_selectors import import_jobs_pending_uuids
+
+    return tasks_resend(
+        customer_person_import_job_task, import_jobs_pending_uuids(untouched_since=resume_cutoff()),
+        "customer person import jobs",
+    )
 
 
 @shared_task(ignore_result=True)

@@ -104,14 +104,17 @@ def _file_loc() -> list[str]:
     return ["body", "file"]
 
 
-def upload_checked(*, content: bytes, read: Callable[[bytes], ReadFile], nothing_done: str, no_rows: str) -> ReadFile:
+def upload_checked(
+    *, content: bytes, read: Callable[[bytes], ReadFile], nothing_done: str, no_rows: str, max_bytes: int | None = None,
+) -> ReadFile:
     """What `read` makes of an uploaded file, or the 4xx that says everything wrong with it:
-    413 past the body limit, 400 when it cannot be read, has too many rows (the reader's limit),
-    any bad row (every problem by line and column, `nothing_done` saying what did not happen)
-    or no row (`no_rows`)."""
-    if len(content) > settings.VAKT_MAX_BODY_BYTES:  # a chunked upload has no Content-Length to refuse early
+    413 past the body limit (`max_bytes`, default the API's), 400 when it cannot be read, has too
+    many rows (the reader's limit), any bad row (every problem by line and column, `nothing_done`
+    saying what did not happen) or no row (`no_rows`)."""
+    max_bytes = settings.VAKT_MAX_BODY_BYTES if max_bytes is None else max_bytes
+    if len(content) > max_bytes:  # a chunked upload has no Content-Length to refuse early
         raise ApiError(
-            f"The file is too large: {len(content)} bytes, the limit is {settings.VAKT_MAX_BODY_BYTES}.",
+            f"The file is too large: {len(content)} bytes, the limit is {max_bytes}.",
             code="payload_too_large",
             status=413,
         )

@@ -238,6 +238,9 @@ def _writes(walk: Walk, company) -> None:
     customers = b"name;birth_date;national_id;national_id_country\nAstrid Lie;1986-10-15;15108695088;NO\n"
     walk.call("post", CONFIG + "/customer-person-import",
               files={"file": SimpleUploadedFile("customers.csv", customers, content_type="text/csv")})
+    r = walk.call("post", CONFIG + "/customer-person-import-job",
+                  files={"file": SimpleUploadedFile("customers.csv", customers, content_type="text/csv")})
+    walk.result(r, "uuid", "customer_person_import_job_uuid")
 
     r = walk.call("post", CUSTOMER + "/partner-report-order-composite", body={"partner_report_composites": [
         {"partner_report": {"company_uuid": str(company.uuid), "partner_report_type_key": "company_profile"}}

@@ -187,6 +187,10 @@ PRIVATE: dict[tuple[str, str], Private] = {
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch"): Private(),
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-import"): Private(
         multipart=lambda w: {"file": customer_person_file("Ny Importkunde")}),
+    (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-import-job"): Private(
+        multipart=lambda w: {"file": customer_person_file("Ny Jobbkunde")}),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-import-job"): Private(),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-import-job/{{customer_person_import_job_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}/result"): Private(),
     (DELETE, f"{A}/screening-config/{{screening_config_uuid}}/screening-batch/{{screening_batch_uuid}}"): Private(),

@@ -147,6 +147,12 @@ def world_make(organisation: str, *, tag: str, company, listed_person: str, capt
     w.ids["screening_batch_uuid"] = batch["uuid"]
     w.secrets |= {batch["uuid"], f"Batchrow {tag} Olsen"}
 
+    with capture(execute=True):  # the import runs on commit
+        job = _ok(w.call("post", f"{V1}/screening-config/{cfg}/customer-person-import-job",
+                         multipart={"file": customer_person_file(f"Jobbkunde {tag}")}))
+    w.ids["customer_person_import_job_uuid"] = job["uuid"]
+    w.secrets |= {job["uuid"], f"Jobbkunde {tag}"}
+
     with capture(execute=True):  # the report is produced on commit; ordered without roles, its file needs none
         order = _ok(w.call("post", f"{V1}/app-customer/{org}/partner-report-order-composite", body=report_order_body(company), roles=[]))
     w.ids["partner_report_order_uuid"] = order["partner_report_order"]["uuid"]

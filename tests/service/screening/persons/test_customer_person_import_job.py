@@ -1,0 +1,177 @@
+"""/v1/screening-config/{uuid}/customer-person-import-job: a file too large for the synchronous import,
+imported in the background by the same import, all or nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
+
+from service.screening.models import CustomerPerson, CustomerPersonImportJob, EntityMonitoring
+from service.screening.tasks import customer_person_import_job_task, customer_person_import_jobs_resume
+from tests.service.screening.helpers import AML, config_make, config_url, field_locs, monitorings, status_of
+from tests.service.screening.persons.test_customer_person_import import BOTH, KARI, OLA, SVEN, _nothing_written, csv_bytes
+
+
+def start(caller, config_uuid, content: bytes, *, roles=BOTH, name="customers.csv", **params):
+    query = "&".join(f"{key}={value}" for key, value in params.items())
+    return caller.client.post(
+        config_url(config_uuid, "/customer-person-import-job") + (f"?{query}" if query else ""),
+        {"file": SimpleUploadedFile(name, content, content_type="text/csv")}, **caller.headers(roles),
+    )
+
+
+def job_read(caller, config_uuid, job_uuid, roles=AML):
+    return caller.get(config_url(config_uuid, f"/customer-person-import-job/{job_uuid}"), roles=roles)
+
+
+@pytest.fixture
+def config(api):
+    return config_make(api)
+
+
+def test_it_imports_a_file_beyond_the_synchronous_limits_and_screens_the_approved(
+    api, config, settings, django_capture_on_commit_callbacks,
+):
+    settings.VAKT_BATCH_MAX_ROWS = 2  # the synchronous import would refuse three rows
+    settings.VAKT_MAX_BODY_BYTES = 1024
+    content = csv_bytes([KARI, SVEN, OLA] + [{"name": f"Kunde Nummer {n}", "birth_date": "1980-01-01", "id": f"K-{n}"}
+                                            for n in range(40)])
+    assert len(content) > 1024
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = start(api, config["uuid"], content, approved_flag="true", monitoring_comment="Private customers")
+
+    assert response.status_code == 202, response.json()
+    started = response.json()
+    assert (started["customer_person_import_job_status_key"], started["dry_run"], started["approved_flag"],
+            started["file_name"]) == ("pending", False, True, "customers.csv")
+    job = job_read(api, config["uuid"], started["uuid"]).json()
+    assert job["customer_person_import_job_status_key"] == "complete", job
+    assert (job["rows_count"], job["created_count"], job["monitored_count"], job["already_monitored_count"],
+            job["national_ids_added_count"]) == (43, 43, 43, 0, 0)
+    assert job["complete_timestamp"] and job["failure_code"] is None and job["failure_errors"] == []
+    assert CustomerPerson.objects.count() == 43
+    assert {status_of(m) for m in monitorings(api, config["uuid"], limit=100)} == {"active"}
+    assert set(EntityMonitoring.objects.values_list("monitoring_comment", flat=True)) == {"Private customers"}
+    assert not default_storage.exists(CustomerPersonImportJob.objects.get().source_name)  # it held national ids
+
+    # The same file again, as a dry run: nothing new, nothing written.
+    with django_capture_on_commit_callbacks(execute=True):
+        again = start(api, config["uuid"], content, dry_run="true").json()
+    checked = job_read(api, config["uuid"], again["uuid"]).json()
+    assert (checked["dry_run"], checked["created_count"], checked["already_monitored_count"]) == (True, 0, 43)
+    assert CustomerPerson.objects.count() == 43
+
+
+def test_a_dry_run_counts_and_writes_nothing(api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI, SVEN, OLA]), dry_run="true").json()
+
+    done = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (done["customer_person_import_job_status_key"], done["created_count"], done["monitored_count"]) == (
+        "complete", 3, 3)
+    _nothing_written()
+
+
+def test_a_bad_row_fails_the_job_naming_it_and_nothing_is_imported(api, config, django_capture_on_commit_callbacks):
+    bad = {"name": "Eva Berg", "birth_date": "31.02.1980"}
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI, bad, OLA])).json()
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["customer_person_import_job_status_key"], failed["failure_code"]) == ("failed", "invalid_file")
+    assert "nothing was imported" in failed["failure_detail"]
+    assert [e["loc"] for e in failed["failure_errors"]] == [["body", "file", "line 3", "birth_date"]]
+    assert failed["rows_count"] is None and failed["created_count"] == 0
+    _nothing_written()
+    assert not default_storage.exists(CustomerPersonImportJob.objects.get().source_name)
+
+
+def test_national_ids_without_their_role_fail_the_job_saying_nothing_of_them(api, config, django_capture_on_commit_callbacks):
+    bad_number = {"name": "Eva Berg", "national_id": "123", "national_id_country": "NO"}
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([OLA, bad_number]), roles=AML).json()
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["customer_person_import_job_status_key"], failed["failure_code"]) == ("failed", "role_missing")
+    assert "person_national_identification" in failed["failure_detail"]
+    assert [e["loc"] for e in failed["failure_errors"]] == [["header", "Nk-Role-Keys"]]  # not the bad number's line
+    _nothing_written()
+
+
+def test_too_many_rows_fail_the_job(api, config, settings, django_capture_on_commit_callbacks):
+    settings.VAKT_IMPORT_JOB_MAX_ROWS = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI, SVEN, OLA])).json()
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["failure_code"], failed["failure_errors"][0]["loc"]) == ("too_many_rows", ["body", "file"])
+    _nothing_written()
+
+
+def test_a_task_delivered_again_imports_nothing_twice(api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+    first = job_read(api, config["uuid"], job["uuid"]).json()
+
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    assert job_read(api, config["uuid"], job["uuid"]).json() == first
+    assert CustomerPerson.objects.count() == 2 and EntityMonitoring.objects.count() == 2
+
+
+def test_a_job_whose_message_was_lost_is_sent_again(api, config, settings, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):  # the broker never got it
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+    settings.VAKT_RESUME_AFTER_SECONDS = 60
+    CustomerPersonImportJob.objects.update(update_timestamp=timezone.now() - timezone.timedelta(minutes=5))
+
+    assert customer_person_import_jobs_resume() == 1
+
+    assert job_read(api, config["uuid"], job["uuid"]).json()["created_count"] == 2
+    assert customer_person_import_jobs_resume() == 0  # complete: nothing to resend
+
+
+def test_an_unexpected_error_fails_the_job_and_writes_nothing(api, config, monkeypatch, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+
+    def broken(**kwargs):
+        CustomerPerson.objects.create(screening_config_id=config["uuid"], full_name="Half Written")
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("service.screening.person_import_job.customer_persons_import", broken)
+    with pytest.raises(RuntimeError):
+        customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["customer_person_import_job_status_key"], failed["failure_code"]) == ("failed", "error")
+    assert not CustomerPerson.objects.exists()
+
+
+def test_jobs_are_listed_newest_first_and_only_to_their_organisation(api, other_api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        older = start(api, config["uuid"], csv_bytes([OLA]), dry_run="true").json()
+        newer = start(api, config["uuid"], csv_bytes([KARI]), dry_run="true", name="second.csv").json()
+
+    listed = api.get(config_url(config["uuid"], "/customer-person-import-job"), {"limit": 1}, roles=AML).json()
+    assert (listed[0]["count"], listed[0]["has_more"]) == (2, True)
+    assert [job["uuid"] for job in listed[0]["elements"]] == [newer["uuid"]]
+    assert job_read(other_api, config["uuid"], older["uuid"]).status_code == 404
+    other_config = config_make(other_api)
+    assert job_read(other_api, other_config["uuid"], older["uuid"]).status_code == 404
+    assert start(other_api, config["uuid"], csv_bytes([OLA])).status_code == 404
+
+
+def test_bad_uploads_are_refused_at_once(api, config, settings):
+    no_file = api.client.post(config_url(config["uuid"], "/customer-person-import-job"), {}, **api.headers(BOTH))
+    assert (no_file.status_code, field_locs(no_file)) == (400, [["body", "file"]])
+    long_comment = start(api, config["uuid"], csv_bytes([OLA]), monitoring_comment="x" * 501)
+    assert (long_comment.status_code, field_locs(long_comment)) == (400, [["query", "monitoring_comment"]])
+    assert start(api, config["uuid"], csv_bytes([OLA]), roles=[]).status_code == 403
+    settings.VAKT_IMPORT_JOB_MAX_BYTES = 1024
+    too_large = start(api, config["uuid"], b"name\n" + b"Ola Nordmann\n" * 200)
+    assert (too_large.status_code, too_large.json()["code"]) == (413, "payload_too_large")
+    assert not CustomerPersonImportJob.objects.exists()
