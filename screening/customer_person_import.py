@@ -7,22 +7,36 @@ under monitoring if they are not, and left as they are if they are. *Check the f
 what importing would do, writing nothing. The result, or every problem of the file by line and
 column, is shown in a panel beside the form (htmx swaps it, so the chosen file stays chosen for the
 import).
+
+A file larger than the synchronous import takes (`VAKT_MAX_BODY_BYTES`), up to `VAKT_IMPORT_JOB_MAX_BYTES`, goes
+to the service's import job instead: the same import in the background. The panel then shows the job, polled
+every 2 s while it runs (`job_context`): its counts in the same words, or its problems as the synchronous import's.
 """
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceForbidden, ServiceNoAnswer
 from screening.customer_person_form import ServiceForm
 from screening.pages import NATIONAL_ID
-from screening.uploaded_files import file_problems, too_large_text
-from vakt_format.norwegian import amount
+from screening.uploaded_files import file_problems, problems_text, too_large_text
+from vakt_format.norwegian import amount, file_size
 
 ROWS_SHOWN = 200  # a long file's first rows; the panel says how many more
 COMMENT_MAX = 500  # the service's monitoring_comment
 NOTHING_IMPORTED = "Nothing was imported."
+NO_NATIONAL_ID_ROLE = (f"{NOTHING_IMPORTED} The file has national ids, and recording them needs the API role "
+                       f"{NATIONAL_ID}, which your role does not send. Leave out the national_id and "
+                       "national_id_country columns, or ask an admin of your organisation about the role.")
+# Failures of a job that are not the rows' fault, and their reason when the service gives none (it does).
+JOB_FAILURE_WORDS = {
+    "too_many_rows": "The file has more rows than an import takes. Split it into smaller files.",
+    "changed_meanwhile": "Customer persons were changed while the file was imported. Import it again.",
+    "unavailable": "The service could not finish the import. Try again in a moment.",
+}
 # A row's outcome in words: as imported, and as a dry run says it would be.
 OUTCOME_WORDS = {
     "created": ("Added", "Would be added"),
@@ -49,9 +63,15 @@ class CustomerPersonImportForm(ServiceForm):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if too_large := too_large_text(upload, not_done="imported"):
+        if too_large := too_large_text(upload, not_done="imported", limit=settings.VAKT_IMPORT_JOB_MAX_BYTES):
             raise forms.ValidationError(too_large)
         return upload
+
+    @property
+    def limits(self) -> dict:
+        """What the columns' help says of a file's size: sent at once up to the body limit, larger as a job."""
+        return {"rows": settings.VAKT_BATCH_MAX_ROWS, "bytes": file_size(settings.VAKT_MAX_BODY_BYTES),
+                "job_rows": settings.VAKT_IMPORT_JOB_MAX_ROWS, "job_bytes": file_size(settings.VAKT_IMPORT_JOB_MAX_BYTES)}
 
     def clean_comment(self) -> str:
         return " ".join(self.cleaned_data["comment"].split())
@@ -64,21 +84,26 @@ class CustomerPersonImportForm(ServiceForm):
 
 def import_file(screening, config, form: CustomerPersonImportForm, *, dry_run: bool) -> dict:
     """Send the form's file (as a dry run: only checked); the result panel's context: the result, or the
-    file's problems, or why nothing was imported."""
+    file's problems, or why nothing was imported. A file over the service's body limit is sent as a job
+    (`import_job` in the context: `job_context`'s), and so is one the synchronous import refuses for its rows alone."""
     upload = form.cleaned_data["file"]
     data = form.cleaned_data
+    sent = {"file_name": upload.name, "content": upload.read(), "approve": data["approve"], "comment": data["comment"],
+            "dry_run": dry_run}
+    as_job = upload.size > settings.VAKT_MAX_BODY_BYTES
     try:
-        result = screening.import_customer_persons(
-            config.uuid, file_name=upload.name, content=upload.read(), approve=data["approve"], comment=data["comment"],
-            dry_run=dry_run,
-        )
+        try:
+            answer = (screening.import_job_start if as_job else screening.import_customer_persons)(config.uuid, **sent)
+        except ServiceBadRequest as exc:
+            if as_job or exc.code != "too_many_rows":
+                raise
+            as_job = True  # many short rows: more than the synchronous import takes in fewer bytes; the job takes them
+            answer = screening.import_job_start(config.uuid, **sent)
     except ServiceBadRequest as exc:
         return _refused(form, exc)
     except ServiceForbidden as exc:
         if NATIONAL_ID in exc.detail:
-            return {"import_error": f"{NOTHING_IMPORTED} The file has national ids, and recording them needs the API role "
-                                   f"{NATIONAL_ID}, which your role does not send. Leave out the national_id and "
-                                   "national_id_country columns, or ask an admin of your organisation about the role."}
+            return {"import_error": NO_NATIONAL_ID_ROLE}
         return {"import_error": f"{NOTHING_IMPORTED} {service_error_text(exc)}"}
     except ServiceNoAnswer as exc:
         if dry_run:  # a check writes nothing
@@ -86,7 +111,33 @@ def import_file(screening, config, form: CustomerPersonImportForm, *, dry_run: b
         return {"import_error": f"{upload.name}: {service_error_text(exc)}"}
     except ServiceError as exc:
         return {"import_error": f"{NOTHING_IMPORTED} {service_error_text(exc)}"}
-    return result_context(result)
+    return job_context(answer) if as_job else result_context(answer)
+
+
+def job_context(job) -> dict:
+    """The result panel's context for an import job: while it runs, the job alone (the panel says so and polls);
+    complete, its counts in the words of `counts_text` and `approval_text`; failed (nothing written), why: the
+    file's problems by line and column as the synchronous import lists them (`failure_errors` are its 400's
+    `errors`), the missing role in its words, or the reason of a failure that is not the rows' fault."""
+    if job.status == "complete":
+        return {"import_job": job, "import_counts": counts_text(job), "import_approval": approval_text(job)}
+    if job.status != "failed":
+        return {"import_job": job}
+    if job.failure_code in ("forbidden", "role_missing"):  # national ids without person_national_identification
+        return {"import_job": job, "import_error": NO_NATIONAL_ID_ROLE}
+    if job.failure_errors and job.failure_code not in JOB_FAILURE_WORDS:
+        return {"import_job": job, "import_problems": problems_text(job.failure_errors, job.failure_detail),
+                "import_problems_about_rows": True}
+    return {"import_job": job, "import_error": f"{NOTHING_IMPORTED} {_failure_reason(job)}"}
+
+
+def _failure_reason(job) -> str:
+    """The service's reason as a sentence: its one problem's words (without "Invalid value for file:"), its detail,
+    or ours."""
+    reason = (job.failure_errors[0].get("msg") if job.failure_errors else "") or job.failure_detail \
+        or JOB_FAILURE_WORDS.get(job.failure_code or "", "The import failed.")
+    reason = reason[:1].upper() + reason[1:]
+    return reason if reason.endswith((".", "!", "?")) else f"{reason}."
 
 
 def _refused(form, error: ServiceBadRequest) -> dict:

@@ -38,6 +38,8 @@ urlpatterns = [
     path("approvals/remove/", views_approvals.remove, name="remove"),
     path("approvals/customer-person/", views_approvals.customer_person_add, name="customer-person-add"),
     path("approvals/customer-person-import/", views_approvals.customer_person_import, name="customer-person-import"),
+    path("approvals/customer-person-import/<uuid:job_uuid>/", views_approvals.customer_person_import_job,
+         name="customer-person-import-job"),
     path("approvals/monitorings.csv", views_records.monitorings_export, name="monitorings-export"),
     path("monitorings/<uuid:monitoring_uuid>/", views_records.monitoring_page, name="monitoring"),
     path("monitorings/<uuid:monitoring_uuid>/hold/", views_records.monitoring_hold_place, name="monitoring-hold"),

@@ -11,17 +11,17 @@ import uuid
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceError
+from portal.service import ServiceError, ServiceNotFound
 from screening import freshness
-from screening.customer_person_import import NOTHING_IMPORTED, CustomerPersonImportForm, import_file
+from screening.customer_person_import import NOTHING_IMPORTED, CustomerPersonImportForm, import_file, job_context
 from screening.customer_persons_tab import customer_person_save, persons_tab
 from screening.pages import (
     acted, can_read_screening, current_config_or_message, no_aml_text, page_number, refused, require_admin,
@@ -208,8 +208,11 @@ def customer_person_import(request):
         panel.update(import_file(client.screening, config, form, dry_run=dry_run))
         if not dry_run and "import_result" in panel:
             freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
+        _forget_after(request, panel.get("import_job"))
     if request.htmx:
         return render(request, "screening/approvals_persons_import.html#result", panel)
+    if job := panel.get("import_job"):  # a page to reload while it runs, not a POST to send again
+        return redirect(reverse("screening:customer-person-import-job", args=[job.uuid]) + "#person-import-result")
     if config is None:
         messages.error(request, panel["import_error"])
         return redirect(f"{reverse('screening:approvals')}?view=persons")
@@ -220,6 +223,49 @@ def customer_person_import(request):
         return render(request, "screening/approvals.html", context, status=503)
     context.update(panel)
     return render(request, "screening/approvals.html", context)
+
+
+@require_GET
+@member_required()
+def customer_person_import_job(request, job_uuid: uuid.UUID):
+    """A large file's import job (customer_person_import sent it): with htmx its result panel, polled every 2 s
+    while the job runs; until the job is done the poll is answered 204, so the panel stays as it is (and is not
+    read out again). Without htmx the tab with the panel: where an import (a plain POST) lands, so a completed
+    import reloads it, listing the persons imported; a check's panel is swapped alone, keeping the file chosen."""
+    require_admin(request.member)
+    client = client_for_member(request.member)
+    config, _ = current_config_or_message(client)
+    if config is None:
+        raise Http404("Screening is not set up.")
+    try:
+        job = client.screening.import_job(config.uuid, job_uuid)
+    except ServiceNotFound:
+        raise Http404("No such import job.") from None
+    except ServiceError as exc:
+        if request.htmx:
+            return HttpResponse(status=204)  # the poll tries again in 2 s
+        return render(request, "screening/approvals.html", {**_admin_page(request, config), "service_error": service_error_text(exc)},
+                      status=503)
+    if request.htmx and not job.done:
+        return HttpResponse(status=204)
+    _forget_after(request, job)
+    if request.htmx:
+        response = render(request, "screening/approvals_persons_import.html#result", job_context(job))
+        if job.status == "complete" and not job.dry_run:
+            response["HX-Refresh"] = "true"  # this page, read again: the tab lists the persons imported
+        return response
+    try:
+        context = _persons_page(request, client, config, form=None)
+    except ServiceError as exc:
+        context = {**_admin_page(request, config), "service_error": service_error_text(exc)}
+        return render(request, "screening/approvals.html", context, status=503)
+    return render(request, "screening/approvals.html", {**context, **job_context(job)})
+
+
+def _forget_after(request, job) -> None:
+    """A job that imported (not a check) has changed the screening state: no cached state is older."""
+    if job is not None and job.status == "complete" and not job.dry_run:
+        freshness.forget(organisation_uuid=request.member.organisation.app_customer_uuid)
 
 
 def _admin_page(request, config) -> dict:

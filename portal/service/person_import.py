@@ -1,14 +1,15 @@
 """The answer of a customer person import (extension): a CSV file of private customers made customer
 persons of a config and put under monitoring, or, in a dry run, what that would do
-(`client.screening.import_customer_persons` sends the file)."""
+(`client.screening.import_customer_persons` sends the file); and a larger file's import job, run in the
+background (`client.screening.import_job_start`, `import_job`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from uuid import UUID
 
-from portal.service.common import day, uuid_or_none
+from portal.service.common import day, moment, uuid_or_none
 
 OUTCOMES = ("created", "monitored", "already_monitored")
 
@@ -81,4 +82,65 @@ class CustomerPersonImport:
             national_ids_added_count=int(data.get("national_ids_added_count") or 0),
             rows=tuple(ImportedRow.from_json(row) for row in data.get("rows") or ()),
             approved_now_count=int(data.get("approved_now_count") or 0),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CustomerPersonImportJob:
+    """A file imported (or, `dry_run`, checked) in the background: one larger than the synchronous import takes.
+
+    Its counts mean what `CustomerPersonImport`'s mean, so one text says both; it keeps no rows. A failed job
+    wrote nothing: `failure_code` says why, `failure_errors` are the file's problems in the shape of the
+    synchronous import's 400 (`loc` ["body", "file", "line 7", "birth_date"])."""
+
+    uuid: UUID
+    config_uuid: UUID
+    file_name: str
+    status: str  # pending, running, complete, failed
+    dry_run: bool
+    approved: bool
+    comment: str
+    rows_count: int | None  # None until the file is read
+    created_count: int
+    monitored_count: int
+    already_monitored_count: int
+    national_ids_added_count: int
+    approved_now_count: int
+    failure_code: str | None
+    failure_detail: str
+    failure_errors: tuple[dict, ...]
+    created_at: datetime | None
+    completed_at: datetime | None
+
+    @property
+    def done(self) -> bool:
+        """Complete or failed: nothing about it changes any more."""
+        return self.status in ("complete", "failed")
+
+    @property
+    def existing_monitored_count(self) -> int:
+        return self.monitored_count - self.created_count
+
+    @classmethod
+    def from_json(cls, data: dict) -> CustomerPersonImportJob:
+        rows = data.get("rows_count")
+        return cls(
+            uuid=UUID(str(data["uuid"])),
+            config_uuid=UUID(str(data["screening_config_uuid"])),
+            file_name=data.get("file_name") or "",
+            status=data.get("customer_person_import_job_status_key") or "pending",
+            dry_run=bool(data.get("dry_run")),
+            approved=bool(data.get("approved_flag")),
+            comment=data.get("monitoring_comment") or "",
+            rows_count=int(rows) if rows is not None else None,
+            created_count=int(data.get("created_count") or 0),
+            monitored_count=int(data.get("monitored_count") or 0),
+            already_monitored_count=int(data.get("already_monitored_count") or 0),
+            national_ids_added_count=int(data.get("national_ids_added_count") or 0),
+            approved_now_count=int(data.get("approved_now_count") or 0),
+            failure_code=data.get("failure_code") or None,
+            failure_detail=data.get("failure_detail") or "",
+            failure_errors=tuple(data.get("failure_errors") or ()),
+            created_at=moment(data.get("create_timestamp")),
+            completed_at=moment(data.get("complete_timestamp")),
         )

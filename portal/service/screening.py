@@ -15,7 +15,7 @@ from uuid import UUID
 
 from portal.service.common import Area, moment, path_segment
 from portal.service.holds import RecordsHold
-from portal.service.person_import import CustomerPersonImport
+from portal.service.person_import import CustomerPersonImport, CustomerPersonImportJob
 from portal.service.screening_records import (
     CustomerPerson,
     CustomerPersonDetail,
@@ -582,6 +582,24 @@ class ScreeningArea(Area):
         data = self.client.post("analysis", _config_path(config_uuid, "/customer-person-import"), files=files, params=params,
                                 timeout=IMPORT_TIMEOUT_SECONDS)
         return CustomerPersonImport.from_json(data)
+
+    def import_job_start(
+        self, config_uuid, *, file_name: str, content: bytes, approve: bool = False, comment: str = "", dry_run: bool = False
+    ) -> CustomerPersonImportJob:
+        """The same import of a file too large for `import_customer_persons` (up to the service's
+        VAKT_IMPORT_JOB_MAX_BYTES), run in the background: the job as started (202), usually pending. Only the
+        upload is refused here (no file, too large, a comment too long); whatever is wrong with the file's content
+        is the job's failure, read with `import_job`."""
+        files = {"file": (file_name, content, "text/csv")}
+        params = {"approved_flag": approve, "monitoring_comment": comment or None, "dry_run": dry_run, **self.acting_params()}
+        data = self.client.post("analysis", _config_path(config_uuid, "/customer-person-import-job"), files=files, params=params,
+                                timeout=IMPORT_TIMEOUT_SECONDS)
+        return CustomerPersonImportJob.from_json(data)
+
+    def import_job(self, config_uuid, job_uuid) -> CustomerPersonImportJob:
+        """An import job of the config as it is now; another organisation's or config's is a ServiceNotFound."""
+        path = _config_path(config_uuid, f"/customer-person-import-job/{path_segment(job_uuid)}")
+        return CustomerPersonImportJob.from_json(self.client.get("analysis", path))
 
     def _configs_path(self) -> str:
         return f"v1/app-customer/{path_segment(self.app_customer_uuid)}/screening-config"
