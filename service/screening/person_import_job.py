@@ -10,7 +10,8 @@ record makes the job `failed`, with the problems as the synchronous import's 400
 do for a dry run. The import and the job's completion are one transaction with the job's row
 locked, so a redelivered or concurrent task finds the job complete and imports nothing twice; a
 worker that dies mid-import leaves nothing written, and its task's redelivery imports the file
-again from the start. The stored file is removed when the job ends (it holds national ids).
+again from the start, up to ATTEMPTS_MAX starts. The stored file is removed when the job ends (it
+holds national ids).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import uuid
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from service.audit.services import Actor
@@ -31,6 +33,10 @@ from service.screening.person_import import ImportResult, customer_person_file_c
 
 logger = logging.getLogger(__name__)
 Status = CustomerPersonImportJob.Status
+# Deliveries that may start a job: a worker killed mid-import (out of memory, say) has its task
+# handed out again (CELERY_TASK_REJECT_ON_WORKER_LOST), and a file that kills every worker must
+# not be tried for ever.
+ATTEMPTS_MAX = 3
 
 
 def import_job_create(
@@ -66,8 +72,13 @@ def import_job_process(*, job_uuid: uuid.UUID | str) -> CustomerPersonImportJob 
     job = CustomerPersonImportJob.objects.select_related("screening_config", "app_membership").filter(uuid=job_uuid).first()
     if job is None or job.ended:
         return job
-    CustomerPersonImportJob.objects.filter(pk=job.pk, status=Status.PENDING).update(
-        status=Status.RUNNING, update_timestamp=timezone.now()
+    if job.attempts >= ATTEMPTS_MAX:
+        return import_job_failed_mark(job_uuid=job.uuid, code="interrupted", detail=(
+            f"The import was started {job.attempts} times and stopped each time before it finished (a worker lost, "
+            "for example out of memory, or the database away); nothing was imported. Upload the file again, or "
+            "split it: a smaller file needs less memory."))
+    CustomerPersonImportJob.objects.filter(pk=job.pk).update(
+        status=Status.RUNNING, attempts=F("attempts") + 1, update_timestamp=timezone.now()
     )
     try:
         with default_storage.open(job.source_name, "rb") as stream:

@@ -48,7 +48,7 @@ class ImportJobOut(Schema):
     failure_code: str | None = Field(
         description="why it failed, nothing imported: invalid_file, too_many_rows, payload_too_large, "
         "changed_meanwhile, role_missing (national ids without person_national_identification), unreadable, "
-        "unavailable, error")
+        "unavailable, interrupted (started three times, stopped each time: a worker lost), error")
     failure_detail: str | None
     failure_errors: list[FailureErrorOut] = Field(
         description='each problem, as the synchronous import\'s 400 names them: ["body", "file", "line 7", "birth_date"]')

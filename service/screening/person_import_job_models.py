@@ -35,6 +35,9 @@ class CustomerPersonImportJob(models.Model):
         default=False, help_text="the upload's caller had person_national_identification: the file may give national ids",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="deliveries of its task that started it; past the limit it fails (person_import_job.py)",
+    )
     rows_count = models.PositiveIntegerField(null=True, blank=True, help_text="the file's rows, once read")
     created_count = models.PositiveIntegerField(default=0)
     monitored_count = models.PositiveIntegerField(default=0)

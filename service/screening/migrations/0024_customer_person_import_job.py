@@ -23,6 +23,7 @@ class Migration(migrations.Migration):
                 ('monitoring_comment', models.CharField(blank=True, max_length=500)),
                 ('national_ids_allowed', models.BooleanField(default=False, help_text="the upload's caller had person_national_identification: the file may give national ids")),
                 ('status', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('complete', 'Complete'), ('failed', 'Failed')], default='pending', max_length=10)),
+                ('attempts', models.PositiveSmallIntegerField(default=0, help_text='deliveries of its task that started it; past the limit it fails (person_import_job.py)')),
                 ('rows_count', models.PositiveIntegerField(blank=True, help_text="the file's rows, once read", null=True)),
                 ('created_count', models.PositiveIntegerField(default=0)),
                 ('monitored_count', models.PositiveIntegerField(default=0)),

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from service.screening.models import CustomerPerson, CustomerPersonImportJob, EntityMonitoring
+from service.screening.person_import_job import ATTEMPTS_MAX
 from service.screening.tasks import customer_person_import_job_task, customer_person_import_jobs_resume
 from tests.service.screening.helpers import AML, config_make, config_url, field_locs, monitorings, status_of
 from tests.service.screening.persons.test_customer_person_import import BOTH, KARI, OLA, SVEN, _nothing_written, csv_bytes
@@ -175,3 +176,26 @@ def test_bad_uploads_are_refused_at_once(api, config, settings):
     too_large = start(api, config["uuid"], b"name\n" + b"Ola Nordmann\n" * 200)
     assert (too_large.status_code, too_large.json()["code"]) == (413, "payload_too_large")
     assert not CustomerPersonImportJob.objects.exists()
+
+
+def test_a_job_started_again_and_again_without_finishing_fails_instead_of_looping(api, config, django_capture_on_commit_callbacks):
+    """A worker killed mid-import (out of memory, say) has its task handed out again; a file that
+    kills every worker is given up after ATTEMPTS_MAX starts, saying so."""
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+    CustomerPersonImportJob.objects.update(status="running", attempts=ATTEMPTS_MAX)  # each start died
+
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["customer_person_import_job_status_key"], failed["failure_code"]) == ("failed", "interrupted")
+    assert f"started {ATTEMPTS_MAX} times" in failed["failure_detail"]
+    _nothing_written()
+    assert not default_storage.exists(CustomerPersonImportJob.objects.get().source_name)
+
+
+def test_each_start_counts(api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        start(api, config["uuid"], csv_bytes([KARI, OLA]))
+
+    assert CustomerPersonImportJob.objects.get().attempts == 1
