@@ -3,7 +3,7 @@
 
 The row holds what a caller polls: the state, the counts once done, or why it failed (the
 problems of the file by line and column, as the synchronous import's 400 names them). The
-uploaded file lives in Django's storage under `customer-person-import/<uuid>/source.csv` only
+uploaded file lives in Django's storage as `customer-person-import/<uuid>.csv` only
 until the job ends: it holds national ids, and the persons it brings in are recorded as
 customer persons, so nothing else needs it.
 """
@@ -59,7 +59,8 @@ class CustomerPersonImportJob(models.Model):
 
     @property
     def source_name(self) -> str:
-        return f"{self.STORAGE_FOLDER}/{self.uuid}/source.csv"
+        # One file per job in one folder: deleting it leaves no empty folder behind.
+        return f"{self.STORAGE_FOLDER}/{self.uuid}.csv"
 
     @property
     def ended(self) -> bool:
