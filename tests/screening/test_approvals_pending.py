@@ -208,3 +208,20 @@ def test_the_summary_of_customer_persons_alone_names_no_company(org, admin):
     body = admin.get(APPROVALS).content.decode()
     assert "2 waiting for a decision, for 2 customer persons" in body
     assert "compan" not in body.split('data-testid="approvals-summary"')[1].split("</span>")[0]
+
+
+def test_past_what_the_page_reads_the_summary_gives_no_breakdown_it_cannot_know(org, admin, monkeypatch):
+    """The page reads the first PENDING_FETCH pending monitorings: beyond them, how many are companies'
+    and how many customer persons' is unknown, so only the lower bound is said (a file import of 15,000
+    once read "1 000+ waiting, for 8 companies and 977 customer persons")."""
+    from tests.service.screening.helpers import config_make, customer_person_make, monitoring_make
+
+    config = config_make(org.api)
+    for name in ("Jon Egil Dahl", "Kari Nordmann", "Ola Nordmann"):
+        monitoring_make(org.api, config["uuid"], customer_person=customer_person_make(org.api, config["uuid"], full_name=name)["uuid"])
+    monkeypatch.setattr("screening.views_approvals.PENDING_FETCH", 2)
+
+    body = admin.get(APPROVALS).content.decode()
+    summary = body.split('data-testid="approvals-summary"')[1].split("</span>")[0]
+    assert "2+ waiting for a decision · auto-approval" in summary
+    assert "customer person" not in summary
