@@ -45,10 +45,9 @@ def merge_moves(merge: PersonMerge) -> list[str]:
 
 def duplicate_choices(*, person: CustomerPerson, namesakes: list[CustomerPerson], screening, gather,
                       screened: bool, merge_allowed: bool) -> list[DuplicateChoice]:
-    """For an admin: each namesake not merged, with what a merge would move (asked of the service for the first
-    MAX_PREVIEWS) and what the page offers. A stop needs the other to be monitored and this record screened,
-    as before a merge; neither is offered for two people."""
-    others = [other for other in namesakes if other.merged_into_uuid is None]
+    """For an admin: each namesake (none merged: the page leaves those out), with what a merge would move (asked
+    of the service for the first MAX_PREVIEWS) and what the page offers. A stop needs the other to be monitored
+    and this record screened, as before a merge; neither is offered for two people."""
 
     def preview(other):
         def ask():
@@ -59,11 +58,11 @@ def duplicate_choices(*, person: CustomerPerson, namesakes: list[CustomerPerson]
         return ask
 
     try:
-        answers = gather(*(preview(other) for other in others[:MAX_PREVIEWS]))
+        answers = gather(*(preview(other) for other in namesakes[:MAX_PREVIEWS]))
     except ServiceError:
         answers = []
     choices = []
-    for position, other in enumerate(others):
+    for position, other in enumerate(namesakes):
         answer = answers[position] if position < len(answers) else None
         refusal = answer if isinstance(answer, ServiceBadRequest) else None
         two_people = refusal is not None and refusal.code in TWO_PEOPLE
