@@ -37,6 +37,7 @@ Status = CustomerPersonImportJob.Status
 # handed out again (CELERY_TASK_REJECT_ON_WORKER_LOST), and a file that kills every worker must
 # not be tried for ever.
 ATTEMPTS_MAX = 3
+ENDED = (Status.COMPLETE, Status.FAILED)
 
 
 def import_job_create(
@@ -77,9 +78,11 @@ def import_job_process(*, job_uuid: uuid.UUID | str) -> CustomerPersonImportJob 
             f"The import was started {job.attempts} times and stopped each time before it finished (a worker lost, "
             "for example out of memory, or the database away); nothing was imported. Upload the file again, or "
             "split it: a smaller file needs less memory."))
-    CustomerPersonImportJob.objects.filter(pk=job.pk).update(
+    started = CustomerPersonImportJob.objects.filter(pk=job.pk).exclude(status__in=ENDED).update(
         status=Status.RUNNING, attempts=F("attempts") + 1, update_timestamp=timezone.now()
     )
+    if not started:  # another delivery ended it meanwhile (this update waited for its lock on the row)
+        return CustomerPersonImportJob.objects.get(pk=job.pk)
     try:
         with default_storage.open(job.source_name, "rb") as stream:
             content = stream.read()
@@ -96,7 +99,7 @@ def import_job_process(*, job_uuid: uuid.UUID | str) -> CustomerPersonImportJob 
                 return locked
             result = customer_persons_import(
                 config=job.screening_config, person_file=person_file, file_name=job.file_name,
-                approved_flag=job.approved_flag, comment=job.monitoring_comment, dry_run=job.dry_run,
+                approved_flag=job.approved_flag, comment=job.monitoring_comment, dry_run=job.dry_run, background=True,
                 actor=Actor(api_user_uuid=job.api_user_id, app_membership=job.app_membership),
             )
             _complete(locked, result)
@@ -129,7 +132,7 @@ def import_job_failed_mark(
     *, job_uuid: uuid.UUID | str, code: str, detail: str, errors: list[dict] | None = None,
 ) -> CustomerPersonImportJob | None:
     """The job failed (nothing was imported), saying why; an ended job stays as it is."""
-    CustomerPersonImportJob.objects.filter(pk=job_uuid).exclude(status__in=(Status.COMPLETE, Status.FAILED)).update(
+    CustomerPersonImportJob.objects.filter(pk=job_uuid).exclude(status__in=ENDED).update(
         status=Status.FAILED, failure_code=code[:40], failure_detail=detail[:2000], failure_errors=list(errors or []),
         complete_timestamp=timezone.now(), update_timestamp=timezone.now(),
     )

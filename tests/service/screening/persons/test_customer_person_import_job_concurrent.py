@@ -1,7 +1,8 @@
 """Two deliveries of one import job's task at once (a worker thought dead, its message handed out
 again): the second waits for the first's lock on the job's row, then finds the job complete and
 imports nothing. Without the lock it would take the first's persons for existing customers and
-overwrite the job's counts with "already monitored".
+overwrite the job's counts with "already monitored"; marking the job running without excluding an
+ended one, it turned the complete job back to running and then failed it, its file removed.
 
 PostgreSQL only: SQLite runs one writing transaction at a time, so the two cannot overlap."""
 
@@ -34,4 +35,6 @@ def test_two_deliveries_at_once_import_the_file_once(transactional_db, api, monk
     assert not isinstance(first, Exception) and not isinstance(second, Exception), (first, second)
     done = CustomerPersonImportJob.objects.get(uuid=job["uuid"])
     assert (done.status, done.created_count, done.already_monitored_count) == ("complete", 2, 0)
+    assert done.attempts == 1  # the second never started it: it waited for the row, then found it complete
+    assert second.status == "complete"
     assert CustomerPerson.objects.count() == 2 and EntityMonitoring.objects.count() == 2
