@@ -20,6 +20,8 @@ def service_error_text(error: ServiceError) -> str:
             "Reload the page to see before trying again."
         )
     if isinstance(error, ServiceUnavailable):
+        if error.code == "config_busy":  # the setup is being written (a large import): the service says so
+            return error.detail
         return "The service could not be reached, so nothing was changed. Try again in a moment."
     if isinstance(error, ServiceRateLimited):
         return "The service is busy with many requests just now. Try again in a minute."

@@ -22,6 +22,7 @@ from service.screening.models import (
     ScreeningConfigSystemSuggestionSetting,
     ScreeningListCategory,
 )
+from service.screening.config_lock import config_lock
 
 DEFAULT_SUGGESTION_SETTING = "enin_calculated_beneficial_owners"
 
@@ -88,7 +89,8 @@ def config_update(*, config: ScreeningConfig, changes: dict, actor: Actor | None
     with transaction.atomic():
         # The config row alone is locked; its setting is read after the lock. Joined into the
         # locking query, an update that waited for one changing the setting would find no row.
-        config = ScreeningConfig.objects.select_for_update().get(pk=config.pk)
+        config_lock(config.pk)
+        config = ScreeningConfig.objects.get(pk=config.pk)
         before = (config.suggestion_setting_id, config.auto_approve_monitoring_flag)
         state_before = config_audit_state(config)
         for field, value in changes.items():

@@ -13,6 +13,7 @@ from service.errors import bad_field
 from service.screening.case_services import FourEyesRequired
 from service.screening.hold_selectors import HOLD_RELATED, records_not_found
 from service.screening.models import CustomerPerson, EntityMonitoring, ScreeningConfig, ScreeningRecordsHold
+from service.screening.config_lock import config_lock
 
 REASON_MAX_LENGTH = 1000
 
@@ -165,7 +166,7 @@ def _locked_in_force(hold: ScreeningRecordsHold) -> ScreeningRecordsHold:
     it is released already. The rows are locked alone and read after: joined into the locking
     query, the member who asked would be read as it was before the wait (PostgreSQL re-reads
     only the locked row)."""
-    ScreeningConfig.objects.select_for_update().filter(pk=hold.screening_config_id).values_list("pk").first()
+    config_lock(hold.screening_config_id)
     ScreeningRecordsHold.objects.select_for_update().filter(pk=hold.pk).values_list("pk").first()
     locked = ScreeningRecordsHold.objects.select_related(*HOLD_RELATED).get(pk=hold.pk)
     if not locked.in_force:

@@ -57,6 +57,7 @@ from service.screening.monitoring_services import (
 from service.screening.person_import_file import PersonFile, PersonRow, person_file_read
 from service.screening.person_services import created_record, location_record, national_id_country
 from service.screening.upload_csv import MAX_LISTED_PROBLEMS, FileProblem, upload_checked
+from service.screening.config_lock import config_lock
 from vakt_format.norwegian import day
 from vakt_format.persons import customer_person_key
 
@@ -117,9 +118,11 @@ def customer_person_file_check(
 
 def customer_persons_import(
     *, config: ScreeningConfig, person_file: PersonFile, file_name: str, approved_flag: bool, comment: str,
-    actor: Actor, dry_run: bool = False,
+    actor: Actor, dry_run: bool = False, background: bool = False,
 ) -> ImportResult:
-    """Imports the checked file's rows (see the module); with `dry_run` only says what it would do."""
+    """Imports the checked file's rows (see the module); with `dry_run` only says what it would do. A request
+    waits a few seconds at most for the config's lock (config_lock.py), an import job (`background`) as long
+    as it takes."""
     comment = comment.strip() or f"Imported from {file_name or 'a file'}."
     result = ImportResult(file_name=file_name, approved_flag=approved_flag, dry_run=dry_run)
     if dry_run:
@@ -129,7 +132,7 @@ def customer_persons_import(
         with transaction.atomic():
             # One writer of the config's numbers at a time (as an add one by one), so two imports
             # or an import and an add cannot both take one number or both create one customer.
-            ScreeningConfig.objects.select_for_update().filter(pk=config.pk).first()
+            config_lock(config.pk, wait=background)
             result.rows = _plan(config, person_file.rows, approve=approved_flag)
             _write(config, result, comment=comment, actor=actor)
     except IntegrityError:  # a reference given one by one meanwhile (an add does not lock the config)

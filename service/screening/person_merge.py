@@ -34,8 +34,8 @@ from service.screening.models import (
     CustomerPersonNationalIdentification,
     EntityMonitoring,
     Gender,
-    ScreeningConfig,
 )
+from service.screening.config_lock import config_lock
 from service.screening.monitoring_selectors import screened_q
 from service.screening.monitoring_services import monitoring_remove
 from service.screening.person_services import (
@@ -88,7 +88,7 @@ def customer_person_merge(
         if not dry_run:
             # One writer of the config's numbers and references at a time (as an add or an import), then
             # both rows, in one order, as they are now.
-            ScreeningConfig.objects.select_for_update().filter(pk=kept.screening_config_id).first()
+            config_lock(kept.screening_config_id)
             persons, monitorings = persons.select_for_update(), monitorings.select_for_update()
         rows = {p.pk: p for p in persons.filter(pk__in=[kept.pk, duplicate.pk]).order_by("pk")}
         kept, duplicate = rows[kept.pk], rows[duplicate.pk]

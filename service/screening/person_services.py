@@ -35,6 +35,7 @@ from service.screening.models import (
     PersonLocationType,
     ScreeningConfig,
 )
+from service.screening.config_lock import config_lock
 from vakt_format.countries import country_code_known
 from vakt_limits.customer_persons import CUSTOMER_REFERENCE_MAX
 
@@ -270,7 +271,7 @@ def customer_person_national_id_add(
     try:
         with transaction.atomic():
             # One writer of the config's numbers at a time, so two people cannot both take one number.
-            ScreeningConfig.objects.select_for_update().filter(pk=person.screening_config_id).first()
+            config_lock(person.screening_config_id)
             # The birth date as it is now (a correction waits): the number must be of someone born then.
             person = CustomerPerson.objects.select_for_update().get(pk=person.pk)
             writable(person)

@@ -134,3 +134,24 @@ def test_a_number_another_customer_has_is_refused_naming_them(org, admin, kari):
     }
     assert f"""href="{_page(per)}" data-testid="held-by-link">Open Per Hansen's page</a>""" in response.content.decode()
     assert CustomerPersonNationalIdentification.objects.count() == 1
+
+
+def test_while_an_import_writes_the_setup_the_page_says_so_and_nothing_is_added(admin, kari, monkeypatch):
+    """The service answers 503 `config_busy` when the setup's lock is held by a large import
+    (tests/service/screening/test_config_busy.py): the page gives its sentence, not "could not be reached"."""
+    from portal.service import ServiceUnavailable
+    from portal.service.screening import ScreeningArea
+
+    detail = ("The screening config is being written by another change, most likely an import of a large file of "
+              "customer persons; nothing was done. Try again in a minute.")
+
+    def busy(*args, **kwargs):
+        raise ServiceUnavailable(503, "config_busy", detail)
+
+    monkeypatch.setattr(ScreeningArea, "add_national_id", busy)
+    response = admin.post(_add(kari), {"national_id_schema": "NO", "national_id_number": "151086 95088"}, follow=True)
+
+    page = response.content.decode()
+    assert "most likely an import of a large file of customer persons; nothing was done" in page
+    assert "could not be reached" not in page
+    assert not CustomerPersonNationalIdentification.objects.exists()
