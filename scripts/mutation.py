@@ -71,6 +71,11 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
         ["tests/service/companies/datasets/test_keyset_pagination.py"],
     ),
     "portal-errors": ("portal/service/errors.py", ["tests/portal/service/test_error_statuses.py"]),
+    "import-job": (  # a customer person import job: once, all or nothing, failing with the import's errors
+        "service/screening/person_import_job.py",
+        ["tests/service/screening/persons/test_customer_person_import_job.py",
+         "tests/service/screening/persons/test_customer_person_import_job_concurrent.py"],
+    ),
 }
 
 

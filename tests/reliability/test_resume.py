@@ -106,6 +106,6 @@ def test_it_approves_monitorings_while_the_broker_is_away_and_screens_them_when_
 def test_it_schedules_every_resume_by_a_task_the_worker_registers(settings):
     app.loader.import_default_modules()  # what a worker does at start: every app's tasks module
     resumes = {key: entry for key, entry in settings.CELERY_BEAT_SCHEDULE.items() if key.endswith("-resume")}
-    assert len(resumes) == 7
+    assert len(resumes) == 8
     assert all(entry["task"] in app.tasks for entry in resumes.values())
     assert len({entry["schedule"] for entry in resumes.values()}) == 1  # all every VAKT_RESUME_CHECK_SECONDS
