@@ -36,7 +36,8 @@ def test_it_loads_the_production_example_settings(tmp_path):
     assert loaded["transport"]["visibility_timeout"] == 3600
     assert loaded["acks_late"] and loaded["reject_on_lost"]
     assert loaded["resume"] == [
-        "report-downloads-resume", "report-orders-resume", "screening-batches-resume", "screening-chunks-resume",
+        "customer-person-imports-resume", "report-downloads-resume", "report-orders-resume", "screening-batches-resume",
+        "screening-chunks-resume",
         "screening-config-rescreens-resume", "screening-list-versions-resume", "screening-monitorings-resume",
     ]
     assert loaded["web"] == ["0.0.0.0:8000", 3, 4, "*"]
