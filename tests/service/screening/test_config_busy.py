@@ -73,3 +73,23 @@ def test_a_config_update_is_told_so_too_and_a_lock_free_moment_lets_it_through(t
 
     assert updated.status_code == 200, updated.content
     assert ScreeningConfig.objects.get(uuid=config["uuid"]).auto_approve_monitoring_flag is True
+
+
+def test_an_import_job_waits_for_the_lock_as_long_as_it_takes(transactional_db, api, monkeypatch):
+    from service.screening import person_import_job
+    from service.screening.models import CustomerPerson, CustomerPersonImportJob
+    from tests.service.screening.persons.test_customer_person_import import KARI, csv_bytes
+    from tests.service.screening.persons.test_customer_person_import_job import start
+
+    monkeypatch.setattr(config_lock, "REQUEST_WAIT_SECONDS", 0.5)
+    config = config_make(api)
+    with monkeypatch.context() as patched:
+        patched.setattr(person_import_job, "_enqueue", lambda job_uuid: None)
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    holder, _ = _holding(config["uuid"], seconds=1.5)  # longer than a request waits
+
+    person_import_job.import_job_process(job_uuid=job["uuid"])
+    holder.join()
+
+    assert CustomerPersonImportJob.objects.get(uuid=job["uuid"]).status == "complete"
+    assert CustomerPerson.objects.count() == 1

@@ -97,7 +97,8 @@ def test_national_ids_without_their_role_fail_the_job_saying_nothing_of_them(api
 
     failed = job_read(api, config["uuid"], job["uuid"]).json()
     assert (failed["customer_person_import_job_status_key"], failed["failure_code"]) == ("failed", "role_missing")
-    assert "person_national_identification" in failed["failure_detail"]
+    assert failed["failure_detail"].startswith("The file gives national ids; recording them needs a role. Missing role(s): "
+                                               "person_national_identification.")
     assert [e["loc"] for e in failed["failure_errors"]] == [["header", "Nk-Role-Keys"]]  # not the bad number's line
     _nothing_written()
 
@@ -199,3 +200,77 @@ def test_each_start_counts(api, config, django_capture_on_commit_callbacks):
         start(api, config["uuid"], csv_bytes([KARI, OLA]))
 
     assert CustomerPersonImportJob.objects.get().attempts == 1
+
+
+def test_the_import_is_recorded_as_the_member_and_api_user_who_uploaded_it(api, config, django_capture_on_commit_callbacks):
+    from service.audit.models import AuditEvent
+    from service.auth.models import AppCustomer
+    from service.auth.services import app_membership_create
+
+    member = app_membership_create(app_customer=AppCustomer.objects.get(uuid=api.app_customer_uuid), email="aml@nordbank.no")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI]), app_membership_uuid=member.uuid).json()
+
+    assert job["app_membership_uuid"] == str(member.uuid)
+    created = AuditEvent.objects.get(action_key="customer_person.create")
+    assert (created.actor_email, created.actor_api_user_id) == ("aml@nordbank.no", api.credentials.api_user.uuid)
+    monitoring = EntityMonitoring.objects.get()
+    assert (monitoring.app_membership, monitoring.monitoring_comment) == (member, "Imported from customers.csv.")
+
+
+def test_it_counts_existing_customers_put_under_monitoring_as_monitored(api, config, django_capture_on_commit_callbacks):
+    from tests.service.screening.helpers import customer_person_make
+
+    customer_person_make(api, config["uuid"], full_name="Ola Nordmann", birth_date="1970-01-02")  # never monitored
+    with django_capture_on_commit_callbacks(execute=True):
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+
+    done = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (done["rows_count"], done["created_count"], done["monitored_count"], done["already_monitored_count"]) == (2, 1, 2, 0)
+
+
+def test_it_runs_as_running_and_a_failure_says_when_it_ended(api, config, monkeypatch, django_capture_on_commit_callbacks):
+    from service.screening import person_import_job
+
+    seen = []
+    real = person_import_job.customer_persons_import
+
+    def watched(**kwargs):
+        seen.append(CustomerPersonImportJob.objects.order_by("create_timestamp").last().status)
+        return real(**kwargs)
+
+    monkeypatch.setattr(person_import_job, "customer_persons_import", watched)
+    with django_capture_on_commit_callbacks(execute=True):
+        start(api, config["uuid"], csv_bytes([KARI]))
+    with django_capture_on_commit_callbacks(execute=True):
+        bad = start(api, config["uuid"], csv_bytes([{"name": "Eva Berg", "birth_date": "31.02.1980"}, OLA])).json()
+
+    assert seen == ["running"]
+    failed = job_read(api, config["uuid"], bad["uuid"]).json()
+    assert failed["customer_person_import_job_status_key"] == "failed" and failed["complete_timestamp"]
+
+
+def test_a_file_the_storage_lost_fails_the_job_saying_so(api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    default_storage.delete(CustomerPersonImportJob.objects.get().source_name)
+
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["failure_code"], failed["customer_person_import_job_status_key"]) == ("unreadable", "failed")
+    assert "Upload it again" in failed["failure_detail"]
+
+
+def test_an_upload_while_the_broker_is_away_is_kept_pending_for_the_resume(api, config, monkeypatch, django_capture_on_commit_callbacks):
+    from service.screening import person_import_job
+
+    def away(job_uuid):
+        raise ConnectionError("the broker is away")
+
+    monkeypatch.setattr(person_import_job, "_enqueue", away)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = start(api, config["uuid"], csv_bytes([KARI]))
+
+    assert response.status_code == 202, response.content
+    assert CustomerPersonImportJob.objects.get().status == "pending"
