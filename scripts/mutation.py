@@ -74,7 +74,8 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
     "import-job": (  # a customer person import job: once, all or nothing, failing with the import's errors
         "service/screening/person_import_job.py",
         ["tests/service/screening/persons/test_customer_person_import_job.py",
-         "tests/service/screening/persons/test_customer_person_import_job_concurrent.py"],
+         "tests/service/screening/persons/test_customer_person_import_job_concurrent.py",
+         "tests/service/screening/test_config_busy.py"],  # a job waits out the config's lock
     ),
 }
 
