@@ -94,6 +94,18 @@ def _out(result: ImportResult) -> dict:
     }
 
 
+def import_request_checked(request: HttpRequest, screening_config_uuid: uuid.UUID, file: UploadedFile | None,
+                           monitoring_comment: str, app_membership_uuid: uuid.UUID | None):
+    """The config and the actor of an import's request (this one's or a job's), or the 4xx naming what is wrong."""
+    config = config_of(request, screening_config_uuid)
+    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
+    if len(monitoring_comment) > COMMENT_MAX:
+        raise bad_field(["query", "monitoring_comment"], f"at most {COMMENT_MAX} characters")
+    if file is None:
+        raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
+    return config, actor
+
+
 @router.post(
     "/screening-config/{screening_config_uuid}/customer-person-import",
     response={200: ImportOut, 201: ImportOut},
@@ -123,12 +135,7 @@ def customer_person_import(
     approved_flag: bool = False, monitoring_comment: str = "", dry_run: bool = False,
     app_membership_uuid: uuid.UUID | None = None,
 ):
-    config = config_of(request, screening_config_uuid)
-    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
-    if len(monitoring_comment) > COMMENT_MAX:
-        raise bad_field(["query", "monitoring_comment"], f"at most {COMMENT_MAX} characters")
-    if file is None:
-        raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
+    config, actor = import_request_checked(request, screening_config_uuid, file, monitoring_comment, app_membership_uuid)
     person_file = customer_person_file_check(
         content=file.read(), national_ids_check=lambda: request.auth.require("aml", NATIONAL_ID)
     )

@@ -13,12 +13,12 @@ from ninja import File, Query, Router, Schema, Status
 from ninja.files import UploadedFile
 from pydantic import Field
 
-from service.errors import ApiError, bad_field
+from service.errors import ApiError
 from service.pagination import PageQuery, composite_collection
 from service.screening.access import EXTENSION, NATIONAL_ID
-from service.screening.config_api import acting, config_of
+from service.screening.config_api import config_of
 from service.screening.models import CustomerPersonImportJob
-from service.screening.person_import_api import COMMENT_MAX, FILE_FORMAT
+from service.screening.person_import_api import FILE_FORMAT, import_request_checked
 from service.screening.person_import_job import import_job_create
 from service.screening.person_import_job_selectors import import_job_get, import_jobs_list
 
@@ -110,12 +110,7 @@ def import_job_start(
     approved_flag: bool = False, monitoring_comment: str = "", dry_run: bool = False,
     app_membership_uuid: uuid.UUID | None = None,
 ):
-    config = config_of(request, screening_config_uuid)
-    actor = acting(request, app_membership_uuid, ["query", "app_membership_uuid"])
-    if len(monitoring_comment) > COMMENT_MAX:
-        raise bad_field(["query", "monitoring_comment"], f"at most {COMMENT_MAX} characters")
-    if file is None:
-        raise bad_field(["body", "file"], "send the CSV file as multipart form data in the field `file`")
+    config, actor = import_request_checked(request, screening_config_uuid, file, monitoring_comment, app_membership_uuid)
     if file.size is not None and file.size > settings.VAKT_IMPORT_JOB_MAX_BYTES:
         raise ApiError(f"The file is too large: {file.size} bytes, the limit is {settings.VAKT_IMPORT_JOB_MAX_BYTES}.",
                        code="payload_too_large", status=413)
