@@ -87,6 +87,20 @@ class ImportResult:
         return sum(1 for row in self.rows if row.outcome == outcome)
 
     @property
+    def created_count(self) -> int:
+        """New customer persons, each with a new monitoring."""
+        return self.count(CREATED)
+
+    @property
+    def monitored_count(self) -> int:
+        """Monitorings created: the new persons' and existing persons' nothing screened."""
+        return self.created_count + self.count(MONITORED)
+
+    @property
+    def already_monitored_count(self) -> int:
+        return self.count(ALREADY_MONITORED)
+
+    @property
     def national_ids_added_count(self) -> int:
         return sum(1 for row in self.rows if row.national_id_added)
 

@@ -116,12 +116,11 @@ def _national_ids(job: CustomerPersonImportJob) -> None:
 
 
 def _complete(job: CustomerPersonImportJob, result: ImportResult) -> None:
-    created = result.count("created")
     job.status = Status.COMPLETE
     job.rows_count = len(result.rows)
-    job.created_count = created
-    job.monitored_count = created + result.count("monitored")
-    job.already_monitored_count = result.count("already_monitored")
+    job.created_count = result.created_count
+    job.monitored_count = result.monitored_count
+    job.already_monitored_count = result.already_monitored_count
     job.national_ids_added_count = result.national_ids_added_count
     job.approved_now_count = result.approved_now_count
     job.complete_timestamp = timezone.now()
