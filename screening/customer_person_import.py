@@ -123,7 +123,7 @@ def job_context(job) -> dict:
         return {"import_job": job, "import_counts": counts_text(job), "import_approval": approval_text(job)}
     if job.status != "failed":
         return {"import_job": job}
-    if job.failure_code in ("forbidden", "role_missing"):  # national ids without person_national_identification
+    if job.failure_code == "role_missing":  # national ids without person_national_identification
         return {"import_job": job, "import_error": NO_NATIONAL_ID_ROLE}
     if job.failure_errors and job.failure_code not in JOB_FAILURE_WORDS:
         return {"import_job": job, "import_problems": problems_text(job.failure_errors, job.failure_detail),

@@ -45,8 +45,19 @@ class ImportedRow:
         )
 
 
+class _Counts:
+    """What an import's counts say beyond themselves (`CustomerPersonImport` and `CustomerPersonImportJob` count alike)."""
+
+    __slots__ = ()
+
+    @property
+    def existing_monitored_count(self) -> int:
+        """Existing customer persons who were not under monitoring and are now."""
+        return self.monitored_count - self.created_count
+
+
 @dataclass(frozen=True, slots=True)
-class CustomerPersonImport:
+class CustomerPersonImport(_Counts):
     dry_run: bool  # nothing was written: what the import would do
     approved: bool  # the monitorings made are approved at once (else they wait under Pending)
     file_name: str
@@ -63,11 +74,6 @@ class CustomerPersonImport:
         """Whether importing (this dry run's file) writes anything at all."""
         return bool(self.monitored_count or self.national_ids_added_count or self.approved_now_count
                     or any(row.reference_added for row in self.rows))
-
-    @property
-    def existing_monitored_count(self) -> int:
-        """Existing customer persons who were not under monitoring and are now."""
-        return self.monitored_count - self.created_count
 
     @classmethod
     def from_json(cls, data: dict) -> CustomerPersonImport:
@@ -86,7 +92,7 @@ class CustomerPersonImport:
 
 
 @dataclass(frozen=True, slots=True)
-class CustomerPersonImportJob:
+class CustomerPersonImportJob(_Counts):
     """A file imported (or, `dry_run`, checked) in the background: one larger than the synchronous import takes.
 
     Its counts mean what `CustomerPersonImport`'s mean, so one text says both; it keeps no rows. A failed job
@@ -116,10 +122,6 @@ class CustomerPersonImportJob:
     def done(self) -> bool:
         """Complete or failed: nothing about it changes any more."""
         return self.status in ("complete", "failed")
-
-    @property
-    def existing_monitored_count(self) -> int:
-        return self.monitored_count - self.created_count
 
     @classmethod
     def from_json(cls, data: dict) -> CustomerPersonImportJob:
