@@ -10,8 +10,8 @@ or PostgreSQL: DATABASE_URL when it names PostgreSQL, else `vakt_person_import_j
    job endpoint through the real URL; the task runs in this process (Celery eager), so the
    request's time is the job's, from the upload until the persons, monitorings and audit
    records are committed;
-2. the process's peak resident memory before and after (the job holds the file's rows and
-   their audit records until it commits);
+2. the process's peak resident memory before and after (the job holds the file's rows until
+   it commits, and writes them a chunk at a time);
 3. the synchronous import's rate on 10,000 rows in the same run, for comparison.
 
     .venv/bin/python bench/bench_customer_person_import_job.py --database postgres

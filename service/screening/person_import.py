@@ -63,13 +63,18 @@ from vakt_format.persons import customer_person_key
 
 CREATED, MONITORED, ALREADY_MONITORED = "created", "monitored", "already_monitored"
 IN_CHUNK = 500  # numbers or uuids in one IN (...)
+# Rows written at a time, in the import's one transaction, so that one chunk's model instances are
+# held at once whatever the file's length. A multiple of SCREENING_BATCH, so the screenings owed
+# are queued in full batches.
+WRITE_CHUNK = 2000
 
 
-@dataclass
+@dataclass(slots=True)
 class RowOutcome:
     row: PersonRow
     outcome: str
-    person: CustomerPerson | None = None  # an existing one, or the new one once written
+    existing: _Known | None = None  # the existing customer person the row is
+    person_uuid: uuid.UUID | None = None  # the existing one's, or the new one's once written
     monitoring_uuid: uuid.UUID | None = None
     national_id_added: bool = False
     reference_added: bool = False  # an existing person without one gets the row's
@@ -184,7 +189,7 @@ def _plan(config: ScreeningConfig, rows: list[PersonRow], *, approve: bool) -> l
                 f"reference this is, {born}: correct them on their page first")))
             continue
         outcomes.append(RowOutcome(
-            row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, person=person.as_person(config),
+            row=row, outcome=ALREADY_MONITORED if person.monitored else MONITORED, existing=person, person_uuid=person.uuid,
             monitoring_uuid=person.monitoring_uuid, national_id_added=lacks_number,
             reference_added=bool(row.reference) and not person.customer_reference,
             approved_now=approve and person.waiting,
@@ -226,11 +231,11 @@ def _told_apart(row: PersonRow, namesake: "_Known", their_numbers: dict[str, str
     return row.national_id is not None and their_numbers.get(row.national_id[0], row.national_id[1]) != row.national_id[1]
 
 
-def _chunks(values: list) -> list[list]:
-    return [values[start : start + IN_CHUNK] for start in range(0, len(values), IN_CHUNK)]
+def _chunks(values: list, size: int = IN_CHUNK) -> list[list]:
+    return [values[start : start + size] for start in range(0, len(values), size)]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Known:
     """An existing customer person of the config, as the plan needs them (read as plain values:
     an import looks up tens of thousands)."""
@@ -247,7 +252,7 @@ class _Known:
         return self.monitoring_uuid is not None
 
     def as_person(self, config: ScreeningConfig) -> CustomerPerson:
-        """The stored person to write for (their uuid and name are all a write reads)."""
+        """The stored person to write for (their uuid, name and reference are all a write reads)."""
         person = CustomerPerson(
             uuid=self.uuid, full_name=self.full_name, screening_config=config, customer_reference=self.customer_reference
         )
@@ -327,90 +332,111 @@ def _numbers_of(person_uuids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, str]
 
 
 def _write(config: ScreeningConfig, result: ImportResult, *, comment: str, actor: Actor) -> None:
-    genders = {gender.key: gender for gender in Gender.objects.all()}
-    residence = PersonLocationType.objects.filter(key="residence").first()
-    audit = _Audit(config, actor)
-    new = [outcome for outcome in result.rows if outcome.outcome == CREATED]
-    for outcome in new:
-        row = outcome.row
-        outcome.person = CustomerPerson(
-            screening_config=config, full_name=row.full_name, birth_date=row.birth_date,
-            gender=genders.get(row.gender) if row.gender else None, nationalities=list(row.nationalities),
-            customer_reference=row.reference,
-        )
-        audit.add(outcome.person, "customer_person.create", created_record(outcome.person))
-    CustomerPerson.objects.bulk_create([outcome.person for outcome in new], batch_size=1000)
-
-    referenced = [outcome for outcome in result.rows if outcome.reference_added]
-    for outcome in referenced:
-        outcome.person.customer_reference = outcome.row.reference
-        audit.add(outcome.person, "customer_person.update", {"customer_reference": outcome.row.reference},
-                  before={"customer_reference": ""})
-    CustomerPerson.objects.bulk_update([outcome.person for outcome in referenced], ["customer_reference"], batch_size=1000)
-
-    countries = {}
-    numbers = []
-    for outcome in result.rows:
-        if outcome.row.national_id and (outcome.outcome == CREATED or outcome.national_id_added):
-            schema, number = outcome.row.national_id
-            if schema not in countries:
-                countries[schema] = national_id_country(schema)
-            numbers.append(CustomerPersonNationalIdentification(
-                customer_person=outcome.person, national_identification_schema=schema,
-                national_identification_number=number, geo_country=countries[schema],
-            ))
-            audit.add(outcome.person, "customer_person.national_id_add", {"national_identification_schema": schema})
-    CustomerPersonNationalIdentification.objects.bulk_create(numbers, batch_size=1000)
-
-    addresses = []
-    for outcome in new:
-        if address := outcome.row.address:
-            addresses.append(CustomerPersonLocation(customer_person=outcome.person, person_location_type=residence, **address))
-            audit.add(outcome.person, "customer_person.location_add", location_record(address.get("postal_place", ""), address.get("country_code_two", "")))
-    CustomerPersonLocation.objects.bulk_create(addresses, batch_size=1000)
-
-    _monitor(config, result, comment=comment, actor=actor, audit=audit)
-    audit.insert()
-
-
-def _monitor(config: ScreeningConfig, result: ImportResult, *, comment: str, actor: Actor, audit: "_Audit") -> None:
-    """A monitoring for each row's person that has none; approved (and screened after commit) when asked."""
-    wanted = [outcome for outcome in result.rows if outcome.outcome in (CREATED, MONITORED)]
-    other = EntityMonitoringType.objects.get(key="other")
-    monitorings = []
-    for outcome in wanted:
-        monitoring = monitoring_row(
-            config=config, entity=outcome.person, related_company=None, monitoring_type=other,
-            origin_key="user" if actor.app_membership else "api", comment=comment,
-        )
-        monitoring.app_membership = actor.app_membership
-        monitorings.append(monitoring)
-    decision = None
-    if result.approved_flag:
-        decision = DecisionSpec(
-            approved_flag=True, origin_key="user", comment=comment, app_membership=actor.app_membership,
-            api_user_uuid=actor.api_user_uuid,
-        )
-    inserted = {m.customer_person_id: m.uuid for m in monitorings_insert_many(monitorings=monitorings, decision=decision)}
-    for outcome in wanted:
-        outcome.monitoring_uuid = inserted.get(outcome.person.uuid)
-        if outcome.monitoring_uuid is None:  # one was created meanwhile by another writer: it stands
-            outcome.outcome = ALREADY_MONITORED
-        elif decision is not None:
-            audit.add_decision(outcome, comment)
+    writer = _ChunkWriter(config, result.approved_flag, comment=comment, actor=actor)
+    for chunk in _chunks(result.rows, WRITE_CHUNK):
+        writer.write(chunk)
     waiting = {outcome.monitoring_uuid: outcome for outcome in result.rows if outcome.approved_now}
-    if decision is not None and waiting:
-        decided = set(monitorings_decide_waiting(monitoring_uuids=list(waiting), decision=decision))
+    if writer.decision is not None and waiting:
+        decided = set(monitorings_decide_waiting(monitoring_uuids=list(waiting), decision=writer.decision))
         for monitoring_uuid, outcome in waiting.items():
             outcome.approved_now = monitoring_uuid in decided  # one decided meanwhile keeps that decision
             if outcome.approved_now:
-                audit.add_decision(outcome, comment)
+                writer.audit.add_decision(outcome, comment)
+    writer.audit.insert()
+
+
+class _ChunkWriter:
+    """Writes the plan's rows a chunk at a time: the new persons with their numbers and addresses,
+    the references and numbers existing persons lack, a monitoring for each person nothing screens
+    (approved when asked), and the audit records of each act."""
+
+    def __init__(self, config: ScreeningConfig, approved_flag: bool, *, comment: str, actor: Actor) -> None:
+        self.config, self.comment, self.actor = config, comment, actor
+        self.genders = {gender.key: gender for gender in Gender.objects.all()}
+        self.residence = PersonLocationType.objects.filter(key="residence").first()
+        self.other = EntityMonitoringType.objects.get(key="other")
+        self.countries: dict[str, object] = {}
+        self.audit = _Audit(config, actor)
+        self.decision = None
+        if approved_flag:
+            self.decision = DecisionSpec(
+                approved_flag=True, origin_key="user", comment=comment, app_membership=actor.app_membership,
+                api_user_uuid=actor.api_user_uuid,
+            )
+
+    def write(self, chunk: list[RowOutcome]) -> None:
+        persons = {outcome.row.line: self._person(outcome) for outcome in chunk if outcome.outcome != ALREADY_MONITORED
+                   or outcome.reference_added or outcome.national_id_added}
+        new = [outcome for outcome in chunk if outcome.outcome == CREATED]
+        CustomerPerson.objects.bulk_create([persons[outcome.row.line] for outcome in new], batch_size=1000)
+        for outcome in new:
+            outcome.person_uuid = persons[outcome.row.line].uuid
+
+        referenced = [outcome for outcome in chunk if outcome.reference_added]
+        for outcome in referenced:
+            persons[outcome.row.line].customer_reference = outcome.row.reference
+            self.audit.add(persons[outcome.row.line], "customer_person.update", {"customer_reference": outcome.row.reference},
+                           before={"customer_reference": ""})
+        CustomerPerson.objects.bulk_update([persons[outcome.row.line] for outcome in referenced], ["customer_reference"])
+
+        numbers = []
+        for outcome in chunk:
+            if outcome.row.national_id and (outcome.outcome == CREATED or outcome.national_id_added):
+                schema, number = outcome.row.national_id
+                if schema not in self.countries:
+                    self.countries[schema] = national_id_country(schema)
+                numbers.append(CustomerPersonNationalIdentification(
+                    customer_person=persons[outcome.row.line], national_identification_schema=schema,
+                    national_identification_number=number, geo_country=self.countries[schema],
+                ))
+                self.audit.add(persons[outcome.row.line], "customer_person.national_id_add", {"national_identification_schema": schema})
+        CustomerPersonNationalIdentification.objects.bulk_create(numbers, batch_size=1000)
+
+        addresses = []
+        for outcome in new:
+            if address := outcome.row.address:
+                addresses.append(CustomerPersonLocation(customer_person=persons[outcome.row.line], person_location_type=self.residence, **address))
+                self.audit.add(persons[outcome.row.line], "customer_person.location_add", location_record(address.get("postal_place", ""), address.get("country_code_two", "")))
+        CustomerPersonLocation.objects.bulk_create(addresses, batch_size=1000)
+
+        self._monitor([(outcome, persons[outcome.row.line]) for outcome in chunk if outcome.outcome in (CREATED, MONITORED)])
+
+    def _person(self, outcome: RowOutcome) -> CustomerPerson:
+        """The row's new customer person (unsaved, audited as created), or the existing one's to write for."""
+        if outcome.existing is not None:
+            return outcome.existing.as_person(self.config)
+        row = outcome.row
+        person = CustomerPerson(
+            screening_config=self.config, full_name=row.full_name, birth_date=row.birth_date,
+            gender=self.genders.get(row.gender) if row.gender else None, nationalities=list(row.nationalities),
+            customer_reference=row.reference,
+        )
+        self.audit.add(person, "customer_person.create", created_record(person))
+        return person
+
+    def _monitor(self, wanted: list[tuple[RowOutcome, CustomerPerson]]) -> None:
+        """A monitoring for each of these rows' persons; approved (and screened after commit) when asked."""
+        monitorings = []
+        for _, person in wanted:
+            monitoring = monitoring_row(
+                config=self.config, entity=person, related_company=None, monitoring_type=self.other,
+                origin_key="user" if self.actor.app_membership else "api", comment=self.comment,
+            )
+            monitoring.app_membership = self.actor.app_membership
+            monitorings.append(monitoring)
+        inserted = {m.customer_person_id: m.uuid for m in monitorings_insert_many(monitorings=monitorings, decision=self.decision)}
+        for outcome, person in wanted:
+            outcome.monitoring_uuid = inserted.get(person.uuid)
+            if outcome.monitoring_uuid is None:  # one was created meanwhile by another writer: it stands
+                outcome.outcome = ALREADY_MONITORED
+            elif self.decision is not None:
+                self.audit.add_decision(outcome, self.comment)
 
 
 class _Audit:
     """The import's audit records, as the acts one by one would have written them; inserted as they
     come, AUDIT_BATCH at a time, in the import's transaction (a file of 100,000 rows makes about
-    400,000: held until the end, they were most of the import's memory)."""
+    400,000: held until the commit, they would be most of the import's memory)."""
 
     AUDIT_BATCH = 5000
 
@@ -432,7 +458,7 @@ class _Audit:
     def add_decision(self, outcome: RowOutcome, comment: str) -> None:
         self._event(
             action="entity_monitoring.decide", object_type="entity_monitoring", object_uuid=outcome.monitoring_uuid,
-            object_label=outcome.person.full_name,
+            object_label=outcome.existing.full_name if outcome.existing else outcome.row.full_name,
             after={"approved_flag": True, "decision_comment": comment, "decision_origin_key": "user"},
         )
 

@@ -62,20 +62,19 @@ class ImportOut(Schema):
 
 
 def _row_out(outcome: RowOutcome) -> dict:
-    row, person = outcome.row, outcome.person
-    saved = person is not None and not person._state.adding
+    row, person_uuid = outcome.row, outcome.person_uuid
     return {
         "line": row.line,
         "reference": row.reference,
         "full_name": row.full_name,
         "birth_date": row.birth_date,
         "outcome": outcome.outcome,
-        "customer_person_uuid": person.uuid if saved else None,
+        "customer_person_uuid": person_uuid,
         "entity_monitoring_uuid": outcome.monitoring_uuid,
         "national_id_added_flag": outcome.national_id_added,
         "customer_reference_added_flag": outcome.reference_added,
         "approved_now_flag": outcome.approved_now,
-        "app_url": screening_app_url(f"/screening/customer-persons/{person.uuid}/") if saved else None,
+        "app_url": screening_app_url(f"/screening/customer-persons/{person_uuid}/") if person_uuid else None,
     }
 
 

@@ -47,7 +47,7 @@ HEADER_HINT = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PersonRow:
     line: int
     full_name: str

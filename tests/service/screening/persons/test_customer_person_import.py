@@ -323,3 +323,55 @@ def test_importing_again_with_approval_approves_the_monitorings_still_waiting(ap
     assert len(queued) == 1
     decided = AuditEvent.objects.filter(action_key="entity_monitoring.decide", actor_email="aml@nordbank.no")
     assert sorted(str(u) for u in decided.values_list("object_uuid", flat=True)) == sorted([kari, ola])
+
+
+def test_a_file_longer_than_a_write_chunk_is_written_whole(api, config, member, monkeypatch, django_capture_on_commit_callbacks):
+    # The import writes WRITE_CHUNK rows at a time in its one transaction; here two, so each
+    # kind of row (new, an existing one given a reference and a number, one already monitored)
+    # falls in another chunk than some of the others.
+    monkeypatch.setattr("service.screening.person_import.WRITE_CHUNK", 2)
+    known = customer_person_make(api, config["uuid"], full_name="Sven Svensson", birth_date="1988-03-20")
+    screened = customer_person_make(api, config["uuid"], full_name="Liv Berg", birth_date="1990-02-01")
+    monitoring_make(api, config["uuid"], customer_person=screened["uuid"], decision={"approved_flag": True})
+    liv = {"id": "C-1004", "name": "Liv Berg", "birth_date": "1990-02-01"}
+    eva = {"id": "C-1005", "name": "Eva Lund", "birth_date": "1975-06-30", "postal_place": "Bergen", "address_country": "NO"}
+
+    with django_capture_on_commit_callbacks() as queued:
+        response = post(api, config["uuid"], csv_bytes([KARI, SVEN, OLA, liv, eva]), approved_flag="true",
+                        app_membership_uuid=member.uuid)
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert [(r["full_name"], r["outcome"], r["national_id_added_flag"], r["customer_reference_added_flag"])
+            for r in body["rows"]] == [
+        ("Kari Nordmann", "created", False, False),
+        ("Sven Svensson", "monitored", True, True),
+        ("Ola Nordmann", "created", False, False),
+        ("Liv Berg", "already_monitored", False, True),
+        ("Eva Lund", "created", False, False),
+    ]
+    assert (body["created_count"], body["monitored_count"], body["already_monitored_count"]) == (3, 4, 1)
+    assert [r["customer_person_uuid"] for r in body["rows"]][1::2] == [known["uuid"], screened["uuid"]]
+    people = {p.full_name: p for p in CustomerPerson.objects.all()}
+    assert {name: p.customer_reference for name, p in people.items()} == {
+        "Kari Nordmann": "C-1001", "Sven Svensson": "C-1002", "Ola Nordmann": "C-1003", "Liv Berg": "C-1004",
+        "Eva Lund": "C-1005"}
+    assert sorted(CustomerPersonNationalIdentification.objects.values_list("customer_person__full_name", flat=True)) == [
+        "Kari Nordmann", "Sven Svensson"]
+    assert sorted(CustomerPersonLocation.objects.values_list("customer_person__full_name", "postal_place")) == [
+        ("Eva Lund", "Bergen"), ("Kari Nordmann", "Oslo")]
+    # Every new monitoring approved and its screening queued, chunk by chunk; the audit is whole.
+    statuses = {m["entity_monitoring"]["uuid"]: status_of(m) for m in monitorings(api, config["uuid"])}
+    new = [r["entity_monitoring_uuid"] for r in body["rows"] if r["outcome"] != "already_monitored"]
+    assert len(statuses) == 5 and all(statuses[uuid] == "active" for uuid in new)
+    assert len(queued) == 3  # one screening batch per chunk holding new monitorings
+    events = AuditEvent.objects.filter(actor_email="aml@nordbank.no")
+    assert sorted(events.filter(action_key="entity_monitoring.decide").values_list("object_label", flat=True)) == [
+        "Eva Lund", "Kari Nordmann", "Ola Nordmann", "Sven Svensson"]
+    assert sorted(events.filter(object_type="customer_person").values_list("action_key", "object_label")) == [
+        ("customer_person.create", "Eva Lund"), ("customer_person.create", "Kari Nordmann"),
+        ("customer_person.create", "Ola Nordmann"), ("customer_person.location_add", "Eva Lund"),
+        ("customer_person.location_add", "Kari Nordmann"), ("customer_person.national_id_add", "Kari Nordmann"),
+        ("customer_person.national_id_add", "Sven Svensson"), ("customer_person.update", "Liv Berg"),
+        ("customer_person.update", "Sven Svensson"),
+    ]
