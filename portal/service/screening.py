@@ -434,8 +434,8 @@ class ScreeningArea(Area):
         return [CustomerPerson.from_json(r) for r in rows]
 
     def customer_person_duplicates(self, config_uuid, *, limit: int = 100, offset: int = 0) -> tuple[list[DuplicateGroup], int]:
-        """Groups of customer persons that are possibly one customer entered twice (same name and birth date, not
-        told apart by references), by name; with how many groups there are in all."""
+        """Groups of customer persons that are possibly one customer entered twice (one birth date, the same name or
+        one written two ways; not told apart by references), by name; with how many groups there are in all."""
         data = self.client.get("analysis", _config_path(config_uuid, "/customer-person-duplicate"),
                                params={"limit": limit, "offset": offset})
         page = data[0] if data else {}

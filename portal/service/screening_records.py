@@ -229,16 +229,19 @@ class CustomerPersonDetail:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateGroup:
-    """Customer persons of one name and birth date, not told apart by their references: possibly one customer."""
+    """Customer persons of one birth date and one name, or a name written two ways (`similar_names`), not told
+    apart by their references: possibly one customer."""
 
-    full_name: str
+    full_name: str  # the oldest record's
     birth_date: date | None
     persons: tuple[CustomerPerson, ...]  # oldest first
+    similar_names: bool = False
 
     @classmethod
     def from_json(cls, data: dict) -> DuplicateGroup:
         return cls(data.get("full_name") or "", day(data.get("birth_date")),
-                   tuple(CustomerPerson.from_json(p) for p in data.get("customer_persons") or ()))
+                   tuple(CustomerPerson.from_json(p) for p in data.get("customer_persons") or ()),
+                   similar_names=data.get("match_key") == "similar_name")
 
 
 @dataclass(frozen=True, slots=True)

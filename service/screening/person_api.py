@@ -117,10 +117,12 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
     response=list[s.CustomerPersonDuplicateCollection],
     summary="Extension: possible second records of one customer",
     description=(
-        "Groups of the config's customer persons not merged that have the same name (any case, runs of spaces as one) "
-        "and birth date, unless their customer references tell every two of them apart; by name, each group oldest first. "
-        "Merge one into another (`.../merge`) when they are one customer. `limit` (default 100, at most 1000) and "
-        "`offset` count groups."
+        "Groups of the config's customer persons not merged that are possibly one customer entered twice, unless their "
+        "customer references tell every two of them apart: `same_name` (the same name, any case, runs of spaces as one, "
+        "and birth date: merge one into the other with `.../merge`) and `similar_name` (one birth date, names written "
+        "two ways: a letter missed or doubled, the words in another order, a middle or second family name added; "
+        "correct the misspelt one, then merge). By name, each group oldest first. `limit` (default 100, at most 1000) "
+        "and `offset` count groups."
     ),
     openapi_extra=EXTENSION,
 )
@@ -129,10 +131,11 @@ def customer_person_duplicate_list(request: HttpRequest, screening_config_uuid: 
     page = query.page()
     groups = selectors.customer_person_duplicate_groups(config=config)
     shown = groups[page.offset : page.offset + page.limit]
-    persons = selectors.customer_persons_of([person for *_, people in shown for person in people])
+    persons = selectors.customer_persons_of([person for group in shown for person in group.person_uuids])
     elements = [
-        {"full_name": name, "birth_date": born, "customer_persons": [s.customer_person_listed_out(persons[p]) for p in people if p in persons]}
-        for name, born, people in shown
+        {"match_key": group.match_key, "full_name": group.full_name, "birth_date": group.birth_date,
+         "customer_persons": [s.customer_person_listed_out(persons[p]) for p in group.person_uuids if p in persons]}
+        for group in shown
     ]
     return collection(elements, count=len(groups), page=page)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
+from typing import Literal
 
 from ninja import Field, Schema
 
@@ -301,7 +302,10 @@ def customer_person_merge_out(result, *, dry_run: bool, with_national_ids: bool)
 
 
 class CustomerPersonDuplicateGroup(Schema):
-    full_name: str = Field(description="The first record's name (the records' names differ at most in case and spaces)")
+    match_key: Literal["same_name", "similar_name"] = Field(
+        description="same_name: the names differ at most in case and spaces; similar_name: one birth date, the names "
+        "written two ways (correct the misspelt one before a merge)")
+    full_name: str = Field(description="The oldest record's name")
     birth_date: date | None
     customer_persons: list[CustomerPersonListed] = Field(description="Oldest first")
 

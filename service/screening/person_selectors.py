@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
@@ -13,7 +14,7 @@ from service.screening.models import CustomerPerson, EntityMonitoring, Gender, P
 from service.screening.monitoring_selectors import monitoring_status_expression
 from service.screening.records_retention import customer_person_ended, customer_person_held
 from service.companies.models import GeoCountry
-from vakt_format.persons import customer_person_key
+from vakt_format.persons import customer_person_key, name_compared, names_similar
 
 
 def customer_persons_list(
@@ -52,23 +53,82 @@ def _with_monitoring(queryset: QuerySet[CustomerPerson]) -> QuerySet[CustomerPer
     ).select_related("gender", "screening_config")  # its config's retention period
 
 
-def customer_person_duplicate_groups(*, config: ScreeningConfig) -> list[tuple[str, date | None, list[uuid.UUID]]]:
-    """The config's possible second records of one customer: records not merged that share a name and birth
-    date (`customer_person_key`, the rule of the dashboard's same-customer warning and of the file import),
-    unless their customer references tell every two of them apart (at least one has none). By name, then
-    birth date; each group's records oldest first. Read in one pass over the config's names."""
-    groups: dict[tuple, list] = defaultdict(list)
+SAME_NAME, SIMILAR_NAME = "same_name", "similar_name"
+# Distinct names of one birth date compared two by two at most (a placeholder date many records
+# share, 01.01.1900 say, is left out of the similar names: its pairs are no evidence).
+SIMILAR_NAMES_OF_A_DAY_MAX = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateGroup:
+    match_key: str  # SAME_NAME or SIMILAR_NAME
+    full_name: str  # the oldest record's
+    birth_date: date | None
+    person_uuids: list[uuid.UUID]  # oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    order: int  # oldest first
+    uuid: uuid.UUID
+    full_name: str
+    birth_date: date | None
+    customer_reference: str
+
+
+def customer_person_duplicate_groups(*, config: ScreeningConfig) -> list[DuplicateGroup]:
+    """The config's possible second records of one customer, among the records not merged: those that share a
+    name and birth date (`customer_person_key`, the rule of the dashboard's same-customer warning and of the file
+    import: SAME_NAME), and those of one birth date whose names differ but are `names_similar` (SIMILAR_NAME: a
+    misspelt name to correct before a merge). A group only when the customer references do not tell every two of
+    its records apart (at least one has none). By name, then birth date; each group's records oldest first. Read
+    in one pass over the config's names."""
+    by_key: dict[tuple, list[_Record]] = defaultdict(list)
     rows = (
         CustomerPerson.objects.filter(screening_config=config, merged_into__isnull=True)
         .order_by("create_timestamp", "uuid").values_list("uuid", "full_name", "birth_date", "customer_reference")
     )
-    for person_uuid, full_name, birth_date, reference in rows.iterator(chunk_size=5000):
-        groups[customer_person_key(full_name, birth_date)].append((person_uuid, full_name, birth_date, reference))
+    for order, values in enumerate(rows.iterator(chunk_size=5000)):
+        record = _Record(order, *values)
+        by_key[customer_person_key(record.full_name, record.birth_date)].append(record)
+    groups = [(SAME_NAME, people) for people in by_key.values() if len(people) > 1]
+    groups += [(SIMILAR_NAME, people) for people in _similar_names(by_key)]
     found = [
-        (people[0][1], people[0][2], [person[0] for person in people])
-        for people in groups.values() if len(people) > 1 and not all(person[3] for person in people)
+        DuplicateGroup(match_key, people[0].full_name, people[0].birth_date, [person.uuid for person in people])
+        for match_key, people in groups if not all(person.customer_reference for person in people)
     ]
-    return sorted(found, key=lambda group: (group[0].casefold(), group[1] or date.min))
+    return sorted(found, key=lambda group: (group.full_name.casefold(), group.birth_date or date.min, group.match_key))
+
+
+def _similar_names(by_key: dict[tuple, list[_Record]]) -> list[list[_Record]]:
+    """Records of one birth date whose names are `names_similar` though not the same, joined: two names
+    similar to a third are one group. Each group's records oldest first."""
+    days: dict[date, list[tuple]] = defaultdict(list)
+    for key in by_key:
+        if key[1] is not None:
+            days[key[1]].append(key)
+    found = []
+    for keys in days.values():
+        if not 2 <= len(keys) <= SIMILAR_NAMES_OF_A_DAY_MAX:
+            continue
+        names = [name_compared(by_key[key][0].full_name) for key in keys]
+        joined = list(range(len(keys)))  # each name's group, by its first name's position
+
+        def root(i: int) -> int:
+            while joined[i] != i:
+                i = joined[i]
+            return i
+
+        for i in range(len(keys)):
+            for j in range(i + 1, len(keys)):
+                if root(i) != root(j) and names_similar(names[i], names[j]):
+                    joined[root(j)] = root(i)
+        members = defaultdict(list)
+        for i, key in enumerate(keys):
+            members[root(i)].append(key)
+        found += [sorted((r for key in same for r in by_key[key]), key=lambda r: r.order)
+                  for same in members.values() if len(same) > 1]
+    return found
 
 
 def customer_persons_of(uuids: list[uuid.UUID]) -> dict[uuid.UUID, CustomerPerson]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import html
 
+from service.screening.models import CustomerPerson
 from tests.screening.duplicates import twins  # noqa: F401 (fixtures)
 from tests.screening.setup_helpers import admin, org, other_org  # noqa: F401 (fixtures)
-from tests.service.screening.helpers import customer_person_url, patch
+from tests.service.screening.helpers import customer_person_make, customer_person_url, patch
 
 TAB = "/screening/approvals/?view=persons"
 FIND = TAB + "&duplicates=1"
@@ -25,7 +26,7 @@ def test_it_lists_each_customer_possibly_entered_twice_with_a_link_to_each_recor
     assert 'data-testid="duplicate-groups"' not in admin.get(TAB).content.decode()  # asked for, not read with every page
     page = admin.get(FIND).content.decode()
 
-    assert "Possibly the same customer entered twice: 1 name</strong>" in page
+    assert "Possibly the same customer entered twice: 1 group</strong>" in page
     [group] = _groups(page)
     assert group.startswith("Kari Nordmann, born 15.10.1986: ")
     assert f'<a href="/screening/customer-persons/{kept}/">K-10041, added ' in group
@@ -39,8 +40,24 @@ def test_a_merge_takes_the_group_away(org, admin, twins):
 
     page = admin.get(FIND).content.decode()
     assert 'data-testid="duplicate-groups"' not in page
-    assert "No two customer persons have the same name and birth date" in page
+    assert "No two customer persons have the same name, or one written two ways, and the same birth date" in page
 
 
 def test_another_organisations_customers_are_not_named(other_org, twins):
     assert 'data-testid="duplicate-groups"' not in other_org.admin.client().get(FIND).content.decode()
+
+
+def test_a_name_written_two_ways_is_listed_with_each_records_name(org, admin, twins):
+    kept, twin, other = twins
+    # The other Kari, born another day, has a namesake misspelt on her birth date.
+    config = CustomerPerson.objects.get(uuid=other).screening_config_id
+    misspelt = customer_person_make(org.api, config, full_name="Kari Nordman", birth_date="1990-01-01")["uuid"]
+
+    page = admin.get(FIND).content.decode()
+
+    assert "Possibly the same customer entered twice: 2 groups</strong>" in page
+    same, similar = _groups(page)
+    assert same.startswith("Kari Nordmann, born 15.10.1986: ") and "written two ways" not in same
+    assert similar.startswith('Kari Nordmann, born 01.01.1990 <span class="text-secondary" data-testid="similar-names">(the name written two ways)</span>: ')
+    assert f'<a href="/screening/customer-persons/{other}/">Kari Nordmann, no reference, added ' in similar
+    assert f'<a href="/screening/customer-persons/{misspelt}/">Kari Nordman, no reference, added ' in similar

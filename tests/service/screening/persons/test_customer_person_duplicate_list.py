@@ -27,7 +27,7 @@ def test_it_groups_records_of_one_name_and_birth_date_oldest_first(api):
 
     assert (page["count"], page["has_more"]) == (2, False)
     first, second = page["elements"]
-    assert (first["full_name"], first["birth_date"]) == ("Kari Nordmann", "1986-10-15")
+    assert (first["match_key"], first["full_name"], first["birth_date"]) == ("same_name", "Kari Nordmann", "1986-10-15")
     assert [(p["uuid"], p["customer_reference"], p["monitoring_status_key"]) for p in first["customer_persons"]] == [
         (kari["uuid"], "K-1", None), (twin["uuid"], "", "active"),
     ]
@@ -67,3 +67,59 @@ def test_another_organisations_config_is_a_404_and_aml_is_needed(api, other_api)
     assert other_api.get(config_url(config, "/customer-person-duplicate"), roles=AML).status_code == 404
     assert api.get(config_url(config, "/customer-person-duplicate"), roles=[]).status_code == 403
     assert not EntityMonitoring.objects.exists()
+
+
+def test_it_groups_names_written_two_ways_on_one_birth_date(api):
+    config = config_make(api)["uuid"]
+    kari = customer_person_make(api, config, full_name="Kari Nordmann", birth_date="1986-10-15", customer_reference="K-1")
+    typo = customer_person_make(api, config, full_name="Kari Nordman", birth_date="1986-10-15")
+    married = customer_person_make(api, config, full_name="Kari Nordmann-Hansen", birth_date="1986-10-15")
+    customer_person_make(api, config, full_name="Kari Nordman", birth_date="1986-10-16")  # born another day
+    customer_person_make(api, config, full_name="Siri Hansen", birth_date="1986-10-15")  # another name that day
+    customer_person_make(api, config, full_name="Siri Jensen", birth_date="1986-10-15")
+    bjorn = customer_person_make(api, config, full_name="Bjørn Dæhlie", birth_date="1967-06-19")
+    ascii_only = customer_person_make(api, config, full_name="Bjorn Daehlie", birth_date="1967-06-19")
+    customer_person_make(api, config, full_name="Ola Hansen", birth_date=None)  # without a birth date: names alone
+    customer_person_make(api, config, full_name="Ola Hanssen", birth_date=None)  # are no evidence
+
+    page = _groups(api, config)
+
+    assert [(g["match_key"], g["full_name"], g["birth_date"], [p["uuid"] for p in g["customer_persons"]])
+            for g in page["elements"]] == [
+        ("similar_name", "Bjørn Dæhlie", "1967-06-19", [bjorn["uuid"], ascii_only["uuid"]]),
+        # two names similar to a third are one group, oldest first
+        ("similar_name", "Kari Nordmann", "1986-10-15", [kari["uuid"], typo["uuid"], married["uuid"]]),
+    ]
+    assert page["count"] == 2
+
+
+def test_similar_names_told_apart_by_their_references_are_not_a_group(api):
+    config = config_make(api)["uuid"]
+    customer_person_make(api, config, full_name="Jon Larsen", birth_date="1970-01-02", customer_reference="K-1")
+    customer_person_make(api, config, full_name="John Larsen", birth_date="1970-01-02", customer_reference="K-2")
+    assert _groups(api, config)["count"] == 0
+    customer_person_make(api, config, full_name="Jonn Larsen", birth_date="1970-01-02")  # without one: either could be it
+    assert [(g["match_key"], len(g["customer_persons"])) for g in _groups(api, config)["elements"]] == [("similar_name", 3)]
+
+
+def test_a_day_with_a_name_both_the_same_and_similar_gives_both_groups(api):
+    config = config_make(api)["uuid"]
+    first, second = (customer_person_make(api, config, full_name="Per Olsen", birth_date="1980-05-05") for _ in range(2))
+    third = customer_person_make(api, config, full_name="Per Olssen", birth_date="1980-05-05")
+    page = _groups(api, config)
+    assert [(g["match_key"], [p["uuid"] for p in g["customer_persons"]]) for g in page["elements"]] == [
+        ("same_name", [first["uuid"], second["uuid"]]),
+        ("similar_name", [first["uuid"], second["uuid"], third["uuid"]]),
+    ]
+
+
+def test_a_birth_date_shared_by_too_many_names_is_left_out_of_similar_names(api, monkeypatch):
+    # A placeholder date many records share (01.01.1900, say) makes no evidence; the pairs of its
+    # names would be compared two by two.
+    monkeypatch.setattr("service.screening.person_selectors.SIMILAR_NAMES_OF_A_DAY_MAX", 2)
+    config = config_make(api)["uuid"]
+    for name in ("Per Olsen", "Per Olssen", "Pål Olsen"):
+        customer_person_make(api, config, full_name=name, birth_date="1900-01-01")
+    assert _groups(api, config)["count"] == 0
+    monkeypatch.setattr("service.screening.person_selectors.SIMILAR_NAMES_OF_A_DAY_MAX", 3)
+    assert [g["full_name"] for g in _groups(api, config)["elements"]] == ["Per Olsen"]
