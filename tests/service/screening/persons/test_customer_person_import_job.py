@@ -274,3 +274,173 @@ def test_an_upload_while_the_broker_is_away_is_kept_pending_for_the_resume(api, 
 
     assert response.status_code == 202, response.content
     assert CustomerPersonImportJob.objects.get().status == "pending"
+
+
+# What a member reads on a failed job, and what an operator reads in the log.
+
+INTERRUPTED = (
+    "The import was started 3 times and stopped each time before it finished (a worker lost, for example out of "
+    "memory, or the database away); nothing was imported. Upload the file again, or split it: a smaller file needs "
+    "less memory.")
+UNREADABLE = "The uploaded file could not be read back from the storage; nothing was imported. Upload it again."
+LOGGER = "service.screening.person_import_job"
+
+
+def _logged(caplog, level: str) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name == LOGGER and record.levelname == level]
+
+
+def test_it_tells_the_member_in_full_why_a_job_that_never_finished_was_given_up(api, config, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+    long_ago = timezone.now() - timezone.timedelta(hours=1)
+    CustomerPersonImportJob.objects.update(status="running", attempts=ATTEMPTS_MAX, update_timestamp=long_ago)
+
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["failure_code"], failed["failure_detail"]) == ("interrupted", INTERRUPTED)
+    # Its last change is its failure, not the last start an hour ago.
+    stored = CustomerPersonImportJob.objects.get()
+    assert stored.update_timestamp > long_ago and stored.update_timestamp >= stored.complete_timestamp
+
+
+def test_it_tells_the_member_a_lost_file_cannot_be_read_and_logs_the_storage_error(
+    api, config, caplog, django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    default_storage.delete(CustomerPersonImportJob.objects.get().source_name)
+
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["failure_code"], failed["failure_detail"]) == ("unreadable", UNREADABLE)
+    assert _logged(caplog, "ERROR") == [f"Customer person import {job['uuid']}: its file cannot be read."]
+    record = next(r for r in caplog.records if r.name == LOGGER)
+    assert isinstance(record.exc_info[1], OSError)  # the storage's error, with its traceback, for the operator
+
+
+def test_a_file_the_storage_will_not_remove_leaves_the_import_complete_and_is_logged_for_the_operator(
+    api, config, settings, tmp_path, monkeypatch, caplog, django_capture_on_commit_callbacks,
+):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    storage_class = default_storage.__class__  # the storage behind the lazy default_storage
+
+    def refused(self, name):
+        raise PermissionError(13, "Permission denied", name)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(storage_class, "delete", refused)
+        with django_capture_on_commit_callbacks(execute=True):
+            job = start(api, config["uuid"], csv_bytes([KARI, OLA])).json()
+
+    done = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (done["customer_person_import_job_status_key"], done["created_count"]) == ("complete", 2)
+    assert _logged(caplog, "ERROR") == [f"Customer person import {job['uuid']}: its file could not be removed."]
+    source_name = CustomerPersonImportJob.objects.get().source_name
+    assert default_storage.exists(source_name)  # what the operator is told to remove by hand
+    default_storage.delete(source_name)
+
+
+def test_a_job_row_that_cannot_be_written_takes_its_stored_file_with_it(api, config, settings, tmp_path, monkeypatch):
+    """The file holds national ids: an upload that fails leaves none of it in the storage."""
+    from django.db import DatabaseError
+
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+
+    def refused(self, *args, **kwargs):
+        raise DatabaseError("the insert failed")
+
+    monkeypatch.setattr(CustomerPersonImportJob, "save", refused)
+    assert start(api, config["uuid"], csv_bytes([KARI])).status_code == 500
+
+    assert default_storage.listdir(CustomerPersonImportJob.STORAGE_FOLDER) == ([], [])
+    assert not CustomerPersonImportJob.objects.exists()
+
+
+def test_a_job_started_again_says_when_it_last_started(api, config, monkeypatch, django_capture_on_commit_callbacks):
+    """update_timestamp moves when a delivery starts the job, so a poller sees a running job's last start."""
+    from service.screening import person_import_job
+
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    long_ago = timezone.now() - timezone.timedelta(hours=1)
+    CustomerPersonImportJob.objects.update(status="running", attempts=1, update_timestamp=long_ago)  # a lost worker's
+    seen = []
+    real = person_import_job.customer_persons_import
+
+    def watched(**kwargs):
+        seen.append(job_read(api, config["uuid"], job["uuid"]).json())
+        return real(**kwargs)
+
+    monkeypatch.setattr(person_import_job, "customer_persons_import", watched)
+    customer_person_import_job_task.apply(args=[job["uuid"]])
+
+    [running] = seen
+    assert running["customer_person_import_job_status_key"] == "running"
+    assert timezone.datetime.fromisoformat(running["update_timestamp"]) > long_ago
+    assert CustomerPersonImportJob.objects.get().attempts == 2
+
+
+def test_a_task_for_a_job_deleted_meanwhile_imports_nothing_and_does_not_fail(api, config, django_capture_on_commit_callbacks):
+    """A message still queued for a job whose row was deleted finds nothing to do, and says so."""
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    CustomerPersonImportJob.objects.all().delete()
+
+    assert customer_person_import_job_task.apply(args=[job["uuid"]]).get() is None
+
+    assert not CustomerPerson.objects.exists()
+
+
+# Names: the service's own limits on what it stores (the HTTP upload already gives a name of at most 255).
+
+def _created(api, config_uuid, file_name: str) -> CustomerPersonImportJob:
+    from service.audit.services import Actor
+    from service.screening.models import ScreeningConfig
+    from service.screening.person_import_job import import_job_create
+
+    return import_job_create(
+        config=ScreeningConfig.objects.get(uuid=config_uuid), file_name=file_name, content=csv_bytes([KARI]),
+        actor=Actor(api_user_uuid=api.credentials.api_user.uuid), approved_flag=False, comment="", dry_run=False,
+        national_ids_allowed=True,
+    )
+
+
+def test_it_names_a_nameless_upload_customers_csv_in_the_list_and_in_the_monitoring_comment(
+    api, config, django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        job = _created(api, config["uuid"], "")
+
+    listed = api.get(config_url(config["uuid"], "/customer-person-import-job"), roles=AML).json()[0]["elements"]
+    assert [(j["uuid"], j["file_name"]) for j in listed] == [(str(job.uuid), "customers.csv")]
+    assert EntityMonitoring.objects.get().monitoring_comment == "Imported from customers.csv."
+
+
+def test_a_very_long_file_name_is_stored_cut_to_its_column_and_the_job_still_listed(
+    api, config, django_capture_on_commit_callbacks,
+):
+    name = "kunder-" + "x" * 300 + ".csv"
+    with django_capture_on_commit_callbacks(execute=True):
+        job = _created(api, config["uuid"], name)
+
+    listed = api.get(config_url(config["uuid"], "/customer-person-import-job"), roles=AML).json()[0]["elements"]
+    assert [(j["uuid"], j["file_name"]) for j in listed] == [(str(job.uuid), name[:255])]
+    assert listed[0]["customer_person_import_job_status_key"] == "complete"
+
+
+def test_a_failure_longer_than_its_columns_still_fails_the_job_cut_to_them(api, config, django_capture_on_commit_callbacks):
+    """The last resort (a worker's unexpected error) must end the job whatever it is given to say."""
+    from service.screening.person_import_job import import_job_failed_mark
+
+    with django_capture_on_commit_callbacks(execute=False):
+        job = start(api, config["uuid"], csv_bytes([KARI])).json()
+    code, detail = "c" * 60, "The import stopped. " + "d" * 3000
+
+    import_job_failed_mark(job_uuid=job["uuid"], code=code, detail=detail)
+
+    failed = job_read(api, config["uuid"], job["uuid"]).json()
+    assert (failed["customer_person_import_job_status_key"], failed["failure_code"], failed["failure_detail"]) == (
+        "failed", "c" * 40, detail[:2000])
