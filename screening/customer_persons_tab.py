@@ -202,6 +202,23 @@ def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date:
     ]
 
 
+def similar_customer_persons(screening, config_uuid, *, person) -> list:
+    """The records the service takes for possibly the same customer as `person`, the name written another way
+    (its `similar_name` groups of this person: born the same day, a letter missed, another word order, a name
+    added; not told apart by references), oldest first, namesakes aside. None for a person without a birth date (a name alone
+    is no evidence), without asking."""
+    if person.birth_date is None:
+        return []
+    groups, _ = screening.customer_person_duplicates(config_uuid, customer_person_uuid=person.uuid)
+    key = customer_person_key(person.full_name, person.birth_date)
+    others = {}  # a namesake in the group is named by the page's other notice
+    for group in groups:
+        if group.similar_names:
+            others.update((other.uuid, other) for other in group.persons
+                          if customer_person_key(other.full_name, other.birth_date) != key)
+    return list(others.values())
+
+
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:
     """Put the refusal on the form, saying what was saved before it: nothing, or the person."""
     gone = form.cleaned_data.get("customer_person_uuid") is not None and saved is None and isinstance(error, ServiceNotFound)

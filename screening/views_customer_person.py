@@ -37,7 +37,7 @@ from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
 from screening.customer_person_duplicates import duplicate_choices, merge_moves
-from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons
+from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons, similar_customer_persons
 from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -344,10 +344,11 @@ def _read(request, customer_person_uuid) -> dict:
         reads = [
             lambda: screening.monitorings(person.config_uuid, entity_uuid=person.uuid).rows,
             lambda: same_customer_persons(screening, person.config_uuid, full_name=person.full_name, birth_date=person.birth_date),
+            lambda: similar_customer_persons(screening, person.config_uuid, person=person),
         ]
         if can_edit:
             reads += [screening.genders, screening.countries, screening.person_location_types, screening.monitoring_types]
-        monitorings, namesakes, *lookups = client.gather(*reads)
+        monitorings, namesakes, similar, *lookups = client.gather(*reads)
     except ServiceError as exc:
         context = {"no_aml": None, "national_ids_allowed": can_read_national_ids(member), "service_error": service_error_text(exc)}
         raise _PageDown(render(request, TEMPLATE, context, status=503)) from exc
@@ -359,6 +360,7 @@ def _read(request, customer_person_uuid) -> dict:
         "detail": detail,
         "monitorings": monitorings,
         "namesakes": namesakes,
+        "similar": similar,
         "gather": client.gather,
         "can_edit": can_edit,
         "genders": genders,
@@ -379,6 +381,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         # A record merged into another is settled: not a possible duplicate any more.
         "namesakes": [other for other in page["namesakes"] if other.merged_into_uuid is None],
         "merged_here": [other for other in page["namesakes"] if other.merged_into_uuid == detail.person.uuid],
+        "similar": page["similar"] if detail.person.merged_into_uuid is None else [],
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),

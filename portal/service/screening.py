@@ -433,11 +433,14 @@ class ScreeningArea(Area):
         rows = self.client.get("analysis", _config_path(config_uuid, "/customer-person"), params=params)
         return [CustomerPerson.from_json(r) for r in rows]
 
-    def customer_person_duplicates(self, config_uuid, *, limit: int = 100, offset: int = 0) -> tuple[list[DuplicateGroup], int]:
+    def customer_person_duplicates(
+        self, config_uuid, *, customer_person_uuid=None, limit: int = 100, offset: int = 0,
+    ) -> tuple[list[DuplicateGroup], int]:
         """Groups of customer persons that are possibly one customer entered twice (one birth date, the same name or
-        one written two ways; not told apart by references), by name; with how many groups there are in all."""
-        data = self.client.get("analysis", _config_path(config_uuid, "/customer-person-duplicate"),
-                               params={"limit": limit, "offset": offset})
+        one written two ways; not told apart by references), by name; with how many groups there are in all.
+        `customer_person_uuid`: only that person's groups (read from those born the day they were: quick)."""
+        params = {"limit": limit, "offset": offset, "customer_person_uuid": str(customer_person_uuid) if customer_person_uuid else None}
+        data = self.client.get("analysis", _config_path(config_uuid, "/customer-person-duplicate"), params=params)
         page = data[0] if data else {}
         return [DuplicateGroup.from_json(g) for g in page.get("elements") or ()], int(page.get("count") or 0)
 

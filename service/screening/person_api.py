@@ -54,6 +54,10 @@ class CustomerPersonQuery(PageQuery):
         return schema, compact
 
 
+class DuplicateQuery(PageQuery):
+    customer_person_uuid: uuid.UUID | None = None
+
+
 def _person(request: HttpRequest, customer_person_uuid: uuid.UUID):
     principal = aml_principal(request)
     return selectors.customer_person_get(
@@ -121,15 +125,20 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
         "customer references tell every two of them apart: `same_name` (the same name, any case, runs of spaces as one, "
         "and birth date: merge one into the other with `.../merge`) and `similar_name` (one birth date, names written "
         "two ways: a letter missed or doubled, the words in another order, a middle or second family name added; "
-        "correct the misspelt one, then merge). By name, each group oldest first. `limit` (default 100, at most 1000) "
-        "and `offset` count groups."
+        "correct the misspelt one, then merge). By name, each group oldest first. `customer_person_uuid`: only that "
+        "person's groups (a person not of this config is a 404 naming it). `limit` (default 100, at most 1000) and "
+        "`offset` count groups."
     ),
     openapi_extra=EXTENSION,
 )
-def customer_person_duplicate_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[PageQuery]):
+def customer_person_duplicate_list(request: HttpRequest, screening_config_uuid: uuid.UUID, query: Query[DuplicateQuery]):
     config = config_of(request, screening_config_uuid)
     page = query.page()
-    groups = selectors.customer_person_duplicate_groups(config=config)
+    of = None
+    if query.customer_person_uuid is not None:
+        of = found(CustomerPerson.objects.filter(uuid=query.customer_person_uuid, screening_config=config),
+                   "customer person", query.customer_person_uuid, ["query", "customer_person_uuid"])
+    groups = selectors.customer_person_duplicate_groups(config=config, of=of)
     shown = groups[page.offset : page.offset + page.limit]
     persons = selectors.customer_persons_of([person for group in shown for person in group.person_uuids])
     elements = [

@@ -76,17 +76,20 @@ class _Record:
     customer_reference: str
 
 
-def customer_person_duplicate_groups(*, config: ScreeningConfig) -> list[DuplicateGroup]:
+def customer_person_duplicate_groups(*, config: ScreeningConfig, of: CustomerPerson | None = None) -> list[DuplicateGroup]:
     """The config's possible second records of one customer, among the records not merged: those that share a
     name and birth date (`customer_person_key`, the rule of the dashboard's same-customer warning and of the file
     import: SAME_NAME), and those of one birth date whose names differ but are `names_similar` (SIMILAR_NAME: a
     misspelt name to correct before a merge). A group only when the customer references do not tell every two of
     its records apart (at least one has none). By name, then birth date; each group's records oldest first. Read
-    in one pass over the config's names."""
+    in one pass over the config's names; `of` one person's groups only, read from those born the day they were
+    (every group is of one birth date)."""
     by_key: dict[tuple, list[_Record]] = defaultdict(list)
+    records = CustomerPerson.objects.filter(screening_config=config, merged_into__isnull=True)
+    if of is not None:
+        records = records.filter(birth_date=of.birth_date) if of.birth_date else records.filter(birth_date__isnull=True)
     rows = (
-        CustomerPerson.objects.filter(screening_config=config, merged_into__isnull=True)
-        .order_by("create_timestamp", "uuid").values_list("uuid", "full_name", "birth_date", "customer_reference")
+        records.order_by("create_timestamp", "uuid").values_list("uuid", "full_name", "birth_date", "customer_reference")
     )
     for order, values in enumerate(rows.iterator(chunk_size=5000)):
         record = _Record(order, *values)
@@ -96,6 +99,7 @@ def customer_person_duplicate_groups(*, config: ScreeningConfig) -> list[Duplica
     found = [
         DuplicateGroup(match_key, people[0].full_name, people[0].birth_date, [person.uuid for person in people])
         for match_key, people in groups if not all(person.customer_reference for person in people)
+        and (of is None or of.uuid in {person.uuid for person in people})
     ]
     return sorted(found, key=lambda group: (group.full_name.casefold(), group.birth_date or date.min, group.match_key))
 

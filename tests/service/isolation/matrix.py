@@ -120,7 +120,8 @@ PRIVATE: dict[tuple[str, str], Private] = {
     # Customer persons.
     (POST, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(body=lambda w: {"full_name": "Ny Person"}),
     (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person"): Private(),
-    (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-duplicate"): Private(),
+    (GET, f"{A}/screening-config/{{screening_config_uuid}}/customer-person-duplicate"): Private(
+        crossed=(("A's person through B's config", lambda a, b: {"query": {"customer_person_uuid": a.ids["customer_person_uuid"]}}),)),
     (GET, f"{A}/customer-person/{{customer_person_uuid}}"): Private(),
     (PATCH, f"{A}/customer-person/{{customer_person_uuid}}"): Private(body=lambda w: {"full_name": "Kari Hansen"}),
     (POST, f"{A}/customer-person/{{customer_person_uuid}}/customer-person-national-identification"): Private(

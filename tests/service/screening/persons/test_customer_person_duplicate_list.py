@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from service.screening.models import EntityMonitoring
-from tests.service.screening.helpers import AML, config_make, config_url, customer_person_make, customer_person_url, monitoring_make
+from tests.service.screening.helpers import (
+    AML, config_make, config_url, customer_person_make, customer_person_url, field_locs, monitoring_make,
+)
 
 BOTH = ["aml", "person_national_identification"]
 
@@ -123,3 +125,30 @@ def test_a_birth_date_shared_by_too_many_names_is_left_out_of_similar_names(api,
     assert _groups(api, config)["count"] == 0
     monkeypatch.setattr("service.screening.person_selectors.SIMILAR_NAMES_OF_A_DAY_MAX", 3)
     assert [g["full_name"] for g in _groups(api, config)["elements"]] == ["Per Olsen"]
+
+
+def test_one_persons_groups_only(api, other_api):
+    config = config_make(api)["uuid"]
+    kari = customer_person_make(api, config, full_name="Kari Nordmann", birth_date="1986-10-15")
+    twin = customer_person_make(api, config, full_name="KARI NORDMANN", birth_date="1986-10-15")
+    typo = customer_person_make(api, config, full_name="Kari Nordman", birth_date="1986-10-15")
+    per = customer_person_make(api, config, full_name="Per Olsen", birth_date="1980-05-05")
+    customer_person_make(api, config, full_name="Per Olssen", birth_date="1980-05-05")
+    alone = customer_person_make(api, config, full_name="Siri Hansen", birth_date="1986-10-15")
+
+    page = _groups(api, config, customer_person_uuid=typo["uuid"])
+    assert [(g["match_key"], [p["uuid"] for p in g["customer_persons"]]) for g in page["elements"]] == [
+        ("similar_name", [kari["uuid"], twin["uuid"], typo["uuid"]])]
+    assert [g["match_key"] for g in _groups(api, config, customer_person_uuid=kari["uuid"])["elements"]] == [
+        "same_name", "similar_name"]
+    assert _groups(api, config, customer_person_uuid=per["uuid"])["count"] == 1
+    assert _groups(api, config, customer_person_uuid=alone["uuid"])["count"] == 0
+
+    other_config = config_make(other_api)["uuid"]
+    stranger = customer_person_make(other_api, other_config, full_name="Kari Nordmann", birth_date="1986-10-15")
+    for unknown in (stranger["uuid"], "6f1c2d1e-0000-4000-8000-000000000000"):
+        response = api.get(config_url(config, "/customer-person-duplicate"), {"customer_person_uuid": unknown}, roles=AML)
+        assert response.status_code == 404
+        assert field_locs(response) == [["query", "customer_person_uuid"]]
+    bad = api.get(config_url(config, "/customer-person-duplicate"), {"customer_person_uuid": "kari"}, roles=AML)
+    assert bad.status_code == 400 and field_locs(bad) == [["query", "customer_person_uuid"]]
