@@ -10,7 +10,8 @@ companies and screens them at once (screening_run.monitorings_screen), so open c
 when the server starts, while the others wait for approval. A file of new customers (two
 listed persons, the listed company, three Norwegians) is screened as a batch job. Three private
 customers are customer persons: a PEP as a bank would spell them and a Norwegian with a national
-id and an address, both screened with their nationality, and one more waiting for approval.
+id and an address, both screened with their nationality, and one more waiting for approval;
+two of them entered a second time (the same name, and a name misspelt), to merge.
 
 Idempotent: companies are found by organisation number, persons and customer persons by name
 and birth date,
@@ -191,6 +192,8 @@ def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
                         customer_reference="K-10042"),
         # Kari again, as a file without the customer number entered her: her page offers to merge the two.
         PrivateCustomer("KARI NORDMANN", date(1986, 10, 15), True, postal_place="Bergen", nationalities=("NO", "SE")),
+        # Jon again, his name misspelt by hand: both pages name the other as the name written another way.
+        PrivateCustomer("Jon Egil Dal", date(1962, 2, 11), True, postal_place="Tromsø", nationalities=("NO",)),
     ]
     if pep_private:  # with the nationality the list gives (demo_names found the spelling with it)
         nationality = (pep_private.nationality.upper(),) if pep_private.nationality else ()
