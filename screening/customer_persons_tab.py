@@ -205,8 +205,8 @@ def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date:
 def similar_customer_persons(screening, config_uuid, *, person) -> list:
     """The records the service takes for possibly the same customer as `person`, the name written another way
     (its `similar_name` groups of this person: born the same day, a letter missed, another word order, a name
-    added; not told apart by references), oldest first, namesakes aside. None for a person without a birth date (a name alone
-    is no evidence), without asking."""
+    added; not told apart by references), oldest first, namesakes aside. None for a person without a birth
+    date (a name alone is no evidence), without asking."""
     if person.birth_date is None:
         return []
     groups, _ = screening.customer_person_duplicates(config_uuid, customer_person_uuid=person.uuid)
