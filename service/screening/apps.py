@@ -31,3 +31,10 @@ class ServiceScreeningConfig(AppConfig):
 
         # An import changed a screened person's or company's details: they are screened again.
         entity_details_changed.connect(on_entity_details_changed, dispatch_uid="screening-details-rescreen")
+        from django.db.models.signals import post_delete
+
+        from service.screening.models import CustomerPersonImportJob
+        from service.screening.person_import_job import on_import_job_deleted
+
+        # A job row deleted before it ended (by a cascade, the ORM or an admin) takes its file, which holds national ids.
+        post_delete.connect(on_import_job_deleted, sender=CustomerPersonImportJob, dispatch_uid="screening-import-job-file")

@@ -141,6 +141,11 @@ def import_job_failed_mark(
     return job
 
 
+def on_import_job_deleted(sender, instance: CustomerPersonImportJob, **kwargs) -> None:
+    """A job deleted (by a cascade, the ORM or an admin) takes its stored file, if it still has one."""
+    _source_remove(instance)
+
+
 def _source_remove(job: CustomerPersonImportJob) -> None:
     """The uploaded file goes when the job ends: it holds national ids, and what it brought in is recorded."""
     try:

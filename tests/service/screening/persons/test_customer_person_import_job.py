@@ -8,7 +8,7 @@ from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from service.screening.models import CustomerPerson, CustomerPersonImportJob, EntityMonitoring
+from service.screening.models import CustomerPerson, CustomerPersonImportJob, EntityMonitoring, ScreeningConfig
 from service.screening.person_import_job import ATTEMPTS_MAX
 from service.screening.tasks import customer_person_import_job_task, customer_person_import_jobs_resume
 from tests.service.screening.helpers import AML, config_make, config_url, field_locs, monitorings, status_of
@@ -357,6 +357,20 @@ def test_a_job_row_that_cannot_be_written_takes_its_stored_file_with_it(api, con
 
     assert default_storage.listdir(CustomerPersonImportJob.STORAGE_FOLDER) == ([], [])
     assert not CustomerPersonImportJob.objects.exists()
+
+
+def test_a_job_deleted_before_it_ended_takes_its_stored_file_with_it(api, config, settings, tmp_path,
+                                                                      django_capture_on_commit_callbacks):
+    """A pending job's row deleted by a cascade (its config deleted through the ORM) leaves no national id behind."""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    with django_capture_on_commit_callbacks(execute=False):
+        assert start(api, config["uuid"], csv_bytes([KARI])).status_code == 202
+    assert len(default_storage.listdir(CustomerPersonImportJob.STORAGE_FOLDER)[1]) == 1
+
+    ScreeningConfig.objects.filter(uuid=config["uuid"]).delete()
+
+    assert not CustomerPersonImportJob.objects.exists()
+    assert default_storage.listdir(CustomerPersonImportJob.STORAGE_FOLDER) == ([], [])
 
 
 def test_a_job_started_again_says_when_it_last_started(api, config, monkeypatch, django_capture_on_commit_callbacks):
