@@ -77,6 +77,7 @@ def test_a_check_says_what_importing_would_do_and_writes_nothing(org, admin):
     assert "kunder.csv checked, 3 rows: nothing is imported yet." in text
     assert "3 new customer persons would be added." in text
     assert "The 3 new monitorings would wait under Pending for a decision. Import the file to do it." in text
+    assert "person-import-duplicates" not in response.content.decode()  # a check adds no one
     assert _rows(response) == [
         "2 K-1 Ingrid Haugland 22.04.1979 Would be added",  # line 1: the header
         "3 K-2 Erik Johansson 05.11.1983 Would be added",
@@ -108,6 +109,10 @@ def test_an_import_makes_customer_persons_who_wait_for_approval(org, admin):
     assert "kunder.csv imported, 3 rows." in text
     assert "3 new customer persons added." in text
     assert "The 3 new monitorings wait under Pending for a decision." in text
+    # New persons may be customers entered before under another spelling: the panel leads to the check.
+    assert ("A customer entered before under another spelling of the name is added as a new person: find customers "
+            "possibly entered twice") in text
+    assert 'href="/screening/approvals/?view=persons&amp;duplicates=1">find customers' in response.content.decode()
     assert _rows(response)[0] == "2 K-1 Ingrid Haugland 22.04.1979 Added"
     # The tab, read after the import, lists them; each row links to the person's page.
     listed = _listed(admin)

@@ -76,6 +76,7 @@ def test_it_checks_a_file_over_the_sync_limit_as_a_job_and_writes_nothing(org, a
     assert "3 new customer persons would be added." in text
     assert "The 3 new monitorings would wait under Pending for a decision. Nothing was saved: import the file to do this." in text
     assert 'data-testid="person-import-row"' not in response.content.decode()  # a job keeps no rows
+    assert "person-import-duplicates" not in response.content.decode()  # a check adds no one
     assert 'hx-trigger="every 2s"' not in response.content.decode()  # done: the poll stops
     job = CustomerPersonImportJob.objects.get()
     assert job.dry_run and job.monitoring_comment == "Private customers"
@@ -98,6 +99,8 @@ def test_it_imports_a_file_over_the_sync_limit_as_a_job(org, admin, monkeypatch)
     assert "3 new customer persons added." in text
     assert "The 3 new monitorings wait under Pending for a decision." in text
     assert "Nothing was saved" not in text
+    # The link reads the same from the job's own page as from the tab.
+    assert 'href="/screening/approvals/?view=persons&amp;duplicates=1">find customers possibly entered twice' in response.content.decode()
     assert statuses(org, config) == {"Ingrid Haugland": "pending", "Erik Johansson": "pending", "Ahmad Karimi": "pending"}
     assert not job.dry_run
 
