@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from scratch_db import django_setup, scratch_database_url
 
 SCRATCH_DB = "vakt_person_duplicates_bench"
+PAGE_SAMPLE = 200
 
 
 def main() -> None:
@@ -56,8 +58,17 @@ def main() -> None:
     for run in (1, 2):
         start = time.perf_counter()
         groups = customer_person_duplicate_groups(config=config)
-        print(f"{args.database}: {args.persons:,} customer persons, {len(groups)} groups, run {run}: "
+        kinds = Counter(group.match_key for group in groups)
+        print(f"{args.database}: {args.persons:,} customer persons, {len(groups)} groups "
+              f"({', '.join(f'{n} {kind}' for kind, n in sorted(kinds.items()))}), run {run}: "
               f"{time.perf_counter() - start:.2f} s")
+    # What a customer person's page asks with every view: one person's groups.
+    sample = list(CustomerPerson.objects.filter(screening_config=config).order_by("uuid")[:PAGE_SAMPLE])
+    start = time.perf_counter()
+    for person in sample:
+        customer_person_duplicate_groups(config=config, of=person)
+    print(f"{args.database}: one person's groups: {(time.perf_counter() - start) / len(sample) * 1000:.1f} ms "
+          f"(mean of {len(sample)})")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import NamedTuple
 
 from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNoAnswer, ServiceNotFound, ServiceUnavailable
@@ -202,21 +203,30 @@ def same_customer_persons(screening, config_uuid, *, full_name: str, birth_date:
     ]
 
 
-def similar_customer_persons(screening, config_uuid, *, person) -> list:
-    """The records the service takes for possibly the same customer as `person`, the name written another way
-    (its `similar_name` groups of this person: born the same day, a letter missed, another word order, a name
-    added; not told apart by references), oldest first, namesakes aside. None for a person without a birth
+class SimilarRecords(NamedTuple):
+    """The records the service takes for possibly the same customer as a person, written another way."""
+
+    names: list  # born the same day, the name written another way
+    birth_dates: list  # the same name, the birth date typed another way
+
+
+def similar_customer_persons(screening, config_uuid, *, person) -> SimilarRecords:
+    """The records the service takes for possibly the same customer as `person` written another way: its
+    `similar_name` groups of this person (born the same day, a letter missed, another word order, a name added)
+    and its `similar_birth_date` groups (the same name, the birth date with a slip: day and month swapped, a digit
+    another), not told apart by references, oldest first, namesakes aside. Nothing for a person without a birth
     date (a name alone is no evidence), without asking."""
     if person.birth_date is None:
-        return []
+        return SimilarRecords([], [])
     groups, _ = screening.customer_person_duplicates(config_uuid, customer_person_uuid=person.uuid)
     key = customer_person_key(person.full_name, person.birth_date)
-    others = {}  # a namesake in the group is named by the page's other notice
+    names, birth_dates = {}, {}  # a namesake in a group is named by the page's other notice
     for group in groups:
-        if group.similar_names:
-            others.update((other.uuid, other) for other in group.persons
-                          if customer_person_key(other.full_name, other.birth_date) != key)
-    return list(others.values())
+        found = names if group.similar_names else birth_dates if group.similar_birth_dates else None
+        if found is not None:
+            found.update((other.uuid, other) for other in group.persons
+                         if customer_person_key(other.full_name, other.birth_date) != key)
+    return SimilarRecords(list(names.values()), list(birth_dates.values()))
 
 
 def _not_saved(form, *, step: str, saved, error: ServiceError) -> None:

@@ -37,7 +37,9 @@ from screening.pages import (
     acted, can_read_national_ids, can_read_screening, first_found, form_refused, no_aml_text, refused, require_admin,
 )
 from screening.customer_person_duplicates import duplicate_choices, merge_moves
-from screening.customer_persons_tab import reference_holder, residence_uuid, same_customer_persons, similar_customer_persons
+from screening.customer_persons_tab import (
+    SimilarRecords, reference_holder, residence_uuid, same_customer_persons, similar_customer_persons,
+)
 from vakt_format.norwegian import day
 from vakt_format.search import NAME_SEARCH_MAX, name_search_text
 
@@ -381,7 +383,7 @@ def _render(request, page: dict, status: int = 200, **forms):
         # A record merged into another is settled: not a possible duplicate any more.
         "namesakes": [other for other in page["namesakes"] if other.merged_into_uuid is None],
         "merged_here": [other for other in page["namesakes"] if other.merged_into_uuid == detail.person.uuid],
-        "similar": page["similar"] if detail.person.merged_into_uuid is None else [],
+        "similar": page["similar"] if detail.person.merged_into_uuid is None else SimilarRecords([], []),
         "screened": _screened(page["monitorings"]),
         "live_monitoring": _live(page["monitorings"]),
         "evidence_monitoring": _evidence_monitoring(page["monitorings"]),

@@ -229,19 +229,28 @@ class CustomerPersonDetail:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateGroup:
-    """Customer persons of one birth date and one name, or a name written two ways (`similar_names`), not told
-    apart by their references: possibly one customer."""
+    """Customer persons of one birth date and one name, or a name written two ways (`similar_names`), or of one
+    name and a birth date typed two ways (`similar_birth_dates`), not told apart by their references: possibly
+    one customer."""
 
     full_name: str  # the oldest record's
-    birth_date: date | None
+    birth_date: date | None  # the oldest record's
     persons: tuple[CustomerPerson, ...]  # oldest first
-    similar_names: bool = False
+    match_key: str = "same_name"
+
+    @property
+    def similar_names(self) -> bool:
+        return self.match_key == "similar_name"
+
+    @property
+    def similar_birth_dates(self) -> bool:
+        return self.match_key == "similar_birth_date"
 
     @classmethod
     def from_json(cls, data: dict) -> DuplicateGroup:
         return cls(data.get("full_name") or "", day(data.get("birth_date")),
                    tuple(CustomerPerson.from_json(p) for p in data.get("customer_persons") or ()),
-                   similar_names=data.get("match_key") == "similar_name")
+                   match_key=data.get("match_key") or "same_name")
 
 
 @dataclass(frozen=True, slots=True)

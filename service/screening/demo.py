@@ -194,6 +194,10 @@ def _plan() -> tuple[list[DemoCompany], list[str], list[PrivateCustomer]]:
         PrivateCustomer("KARI NORDMANN", date(1986, 10, 15), True, postal_place="Bergen", nationalities=("NO", "SE")),
         # Jon again, his name misspelt by hand: both pages name the other as the name written another way.
         PrivateCustomer("Jon Egil Dal", date(1962, 2, 11), True, postal_place="Tromsø", nationalities=("NO",)),
+        # Ingrid twice, her birth date once read the American way: both pages name the other's birth date.
+        PrivateCustomer("Ingrid Solberg", date(1975, 4, 12), True, postal_place="Trondheim", nationalities=("NO",),
+                        customer_reference="K-10043"),
+        PrivateCustomer("Ingrid Solberg", date(1975, 12, 4), True, postal_place="Trondheim", nationalities=("NO",)),
     ]
     if pep_private:  # with the nationality the list gives (demo_names found the spelling with it)
         nationality = (pep_private.nationality.upper(),) if pep_private.nationality else ()

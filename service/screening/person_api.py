@@ -125,9 +125,12 @@ def customer_person_list(request: HttpRequest, screening_config_uuid: uuid.UUID,
         "customer references tell every two of them apart: `same_name` (the same name, any case, runs of spaces as one, "
         "and birth date: merge one into the other with `.../merge`) and `similar_name` (one birth date, names written "
         "two ways: a letter missed or doubled, the words in another order, a middle or second family name added; "
-        "correct the misspelt one, then merge). By name, each group oldest first. `customer_person_uuid`: only that "
-        "person's groups (a person not of this config is a 404 naming it). `limit` (default 100, at most 1000) and "
-        "`offset` count groups."
+        "correct the misspelt one, then merge) and `similar_birth_date` (one name, birth dates a slip of each other: day "
+        "and month swapped, two neighbouring digits swapped, one digit another; correct the mistyped one, then merge). "
+        "`same_name` groups first, then `similar_name`, then `similar_birth_date` (the likeliest second records "
+        "first); each kind by name, each group oldest first. `customer_person_uuid`: only that person's groups, with "
+        "the records born the day they were or on a slip of it (a person not of this config is a 404 naming it). "
+        "`limit` (default 100, at most 1000) and `offset` count groups."
     ),
     openapi_extra=EXTENSION,
 )

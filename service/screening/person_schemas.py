@@ -302,11 +302,12 @@ def customer_person_merge_out(result, *, dry_run: bool, with_national_ids: bool)
 
 
 class CustomerPersonDuplicateGroup(Schema):
-    match_key: Literal["same_name", "similar_name"] = Field(
+    match_key: Literal["same_name", "similar_name", "similar_birth_date"] = Field(
         description="same_name: the names differ at most in case and spaces; similar_name: one birth date, the names "
-        "written two ways (correct the misspelt one before a merge)")
+        "written two ways (correct the misspelt one before a merge); similar_birth_date: one name, the birth date "
+        "typed two ways (correct the mistyped one before a merge)")
     full_name: str = Field(description="The oldest record's name")
-    birth_date: date | None
+    birth_date: date | None = Field(description="The oldest record's birth date")
     customer_persons: list[CustomerPersonListed] = Field(description="Oldest first")
 
 

@@ -76,7 +76,7 @@ def test_it_groups_names_written_two_ways_on_one_birth_date(api):
     kari = customer_person_make(api, config, full_name="Kari Nordmann", birth_date="1986-10-15", customer_reference="K-1")
     typo = customer_person_make(api, config, full_name="Kari Nordman", birth_date="1986-10-15")
     married = customer_person_make(api, config, full_name="Kari Nordmann-Hansen", birth_date="1986-10-15")
-    customer_person_make(api, config, full_name="Kari Nordman", birth_date="1986-10-16")  # born another day
+    customer_person_make(api, config, full_name="Kari Nordman", birth_date="1987-11-16")  # born another day
     customer_person_make(api, config, full_name="Siri Hansen", birth_date="1986-10-15")  # another name that day
     customer_person_make(api, config, full_name="Siri Jensen", birth_date="1986-10-15")
     bjorn = customer_person_make(api, config, full_name="Bjørn Dæhlie", birth_date="1967-06-19")
@@ -152,3 +152,44 @@ def test_one_persons_groups_only(api, other_api):
         assert field_locs(response) == [["query", "customer_person_uuid"]]
     bad = api.get(config_url(config, "/customer-person-duplicate"), {"customer_person_uuid": "kari"}, roles=AML)
     assert bad.status_code == 400 and field_locs(bad) == [["query", "customer_person_uuid"]]
+
+
+def test_it_groups_one_name_on_birth_dates_typed_two_ways(api):
+    config = config_make(api)["uuid"]
+    ingrid = customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1975-04-12", customer_reference="K-1")
+    swapped = customer_person_make(api, config, full_name="INGRID SOLBERG", birth_date="1975-12-04")  # day and month
+    digit = customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1975-04-13")  # one digit
+    customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1985-11-30")  # another person
+    customer_person_make(api, config, full_name="Ingrid Solbakken", birth_date="1975-12-04")  # another name
+    tore = customer_person_make(api, config, full_name="Tore Lie", birth_date="1961-02-03")
+    years = customer_person_make(api, config, full_name="Tore Lie", birth_date="1916-02-03")  # neighbouring digits
+
+    page = _groups(api, config)
+
+    assert [(g["match_key"], g["full_name"], g["birth_date"], [p["uuid"] for p in g["customer_persons"]])
+            for g in page["elements"]] == [
+        ("similar_birth_date", "Ingrid Solberg", "1975-04-12", [ingrid["uuid"], swapped["uuid"], digit["uuid"]]),
+        ("similar_birth_date", "Tore Lie", "1961-02-03", [tore["uuid"], years["uuid"]]),
+    ]
+    assert [p["birth_date"] for p in page["elements"][0]["customer_persons"]] == ["1975-04-12", "1975-12-04", "1975-04-13"]
+
+
+def test_birth_dates_typed_two_ways_told_apart_by_their_references_are_not_a_group(api):
+    config = config_make(api)["uuid"]
+    customer_person_make(api, config, full_name="Tore Lie", birth_date="1961-02-03", customer_reference="K-1")
+    customer_person_make(api, config, full_name="Tore Lie", birth_date="1961-03-02", customer_reference="K-2")
+    customer_person_make(api, config, full_name="Tore Lie", birth_date=None)  # no date: not compared by name alone
+    assert _groups(api, config)["count"] == 0
+
+
+def test_one_persons_groups_include_those_born_on_a_slip_of_their_birth_date(api):
+    config = config_make(api)["uuid"]
+    ingrid = customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1975-04-12")
+    swapped = customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1975-12-04")
+    namesake = customer_person_make(api, config, full_name="Ingrid Solberg", birth_date="1985-11-30")
+
+    page = _groups(api, config, customer_person_uuid=swapped["uuid"])
+
+    assert [(g["match_key"], [p["uuid"] for p in g["customer_persons"]]) for g in page["elements"]] == [
+        ("similar_birth_date", [ingrid["uuid"], swapped["uuid"]])]
+    assert _groups(api, config, customer_person_uuid=namesake["uuid"])["count"] == 0
