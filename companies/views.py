@@ -1,7 +1,8 @@
 """Company pages: search, the company page, and its sector benchmark panel.
 
 Everything comes from the service through the client's companies area; errors
-from it are shown, never swallowed.
+from it are shown, never swallowed: a refusal or a busy service is a sentence on
+the page (portal.feedback), as on the case queue, never the 500 page.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from companies.presenters import (
     without_value_count,
 )
 from portal.access import client_for_member, member_required
+from portal.feedback import service_error_text
 from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
 from screening.pages import can_read_screening
 
@@ -37,7 +39,7 @@ def search(request):
         try:
             results = client_for_member(request.member).companies.search(query, limit=SEARCH_LIMIT)
         except ServiceError as exc:
-            error = exc.detail
+            error = service_error_text(exc)
     context = {"query": query, "results": results, "error": error, "limit": SEARCH_LIMIT}
     template = "companies/search.html#results" if request.htmx else "companies/search.html"
     return render(request, template, context)
@@ -48,8 +50,11 @@ def detail(request, company_uuid: uuid.UUID):
     companies = client_for_member(request.member).companies
     try:
         page = companies.page(str(company_uuid))
+        measure_types = companies.measure_types()
     except ServiceNotFound:
         raise Http404("No such company.") from None
+    except ServiceError as exc:  # busy (429), unreachable, refused: a sentence, as the queue says it
+        return render(request, "companies/detail.html", {"service_error": service_error_text(exc)}, status=503)
     context = {
         "company": page.company,
         "credit_risk": page.credit_risk,
@@ -57,7 +62,7 @@ def detail(request, company_uuid: uuid.UUID):
         "employment": employment_series(page.employment),
         "accounts_years": accounts_by_year(page.accounts),
         "auditor_notes": page.auditor_notes,
-        "measure_types": companies.measure_types(),
+        "measure_types": measure_types,
         "default_measure": DEFAULT_MEASURE,
         "default_year": latest_measure_year(page.accounts),
         "member_can_screen": can_read_screening(request.member),  # the screening card loads itself (htmx)
@@ -70,7 +75,11 @@ def benchmark(request, company_uuid: uuid.UUID):
     companies = client_for_member(request.member).companies
     measure = request.GET.get("measure") or DEFAULT_MEASURE
     year_text = request.GET.get("year", "").strip()
-    measure_types = companies.measure_types()
+    try:
+        measure_types = companies.measure_types()
+    except ServiceError as exc:
+        context = {"company_uuid": company_uuid, "measure": measure, "year": year_text, "error": service_error_text(exc)}
+        return render(request, "companies/detail.html#benchmark", context)
     unit = unit_of(measure, measure_types)
     description = next((t.description for t in measure_types if t.key == measure), measure.replace("_", " "))
     context = {"company_uuid": company_uuid, "measure": measure, "measure_description": description,
@@ -89,6 +98,9 @@ def benchmark(request, company_uuid: uuid.UUID):
         )
     except ServiceBadRequest as exc:
         context["error"] = exc.detail
+        return render(request, "companies/detail.html#benchmark", context)
+    except ServiceError as exc:  # the panel says it in its place; the page stands
+        context["error"] = service_error_text(exc)
         return render(request, "companies/detail.html#benchmark", context)
     context.update(
         benchmark=result,
