@@ -49,6 +49,7 @@ class Show:
 
 SHOWS = (
     Show("all", "All companies", lambda s: True),
+    Show("confirmed", "With confirmed hits", lambda s: s.confirmed_hits),
     Show("open-hits", "With open hits", lambda s: s.open_cases > 0),
     Show("sanction", "With open sanction hits", lambda s: s.open_sanction_cases > 0),  # companies, not cases
     Show("pep", "With open PEP hits", lambda s: s.open_pep_cases > 0),
@@ -59,9 +60,11 @@ SHOW_BY_KEY = {show.key: show for show in SHOWS}
 
 
 def attention_order(state: RelatedCompanyState) -> tuple:
-    """Sanction hits, then PEP hits, then other open cases, then pending approvals; newest change first."""
+    """Confirmed sanction hits (a sanctioned owner or company, whatever is left to review), then open sanction
+    hits, PEP hits, other open cases, pending approvals; newest change first."""
     latest = state.latest_update.timestamp() if state.latest_update else 0.0
     return (
+        -state.confirmed_sanction_cases,
         -state.open_sanction_cases,
         -state.open_pep_cases,
         -state.open_cases,
@@ -169,6 +172,8 @@ def home_summary(member) -> dict | None:
 def company_screening(request, company_uuid: UUID):
     """The company page's screening card (htmx): where the company's screening stands, from the
     cached state, with links to its cases and to approvals. Empty when the organisation cannot screen."""
+    if not request.htmx:  # the card opened on its own (a link copied, a reload): the page it belongs to
+        return redirect("companies:detail", company_uuid)
     organisation = request.member.organisation
     if freshness.SCREENING_ROLE not in organisation.role_keys:
         return HttpResponse("")

@@ -30,6 +30,8 @@ class RelatedCompanyState:
     open_cases: int
     open_pep_cases: int
     open_sanction_cases: int
+    confirmed_pep_cases: int  # closed as a confirmed hit: a standing fact, not work left
+    confirmed_sanction_cases: int
     pep_confirmed: bool
     review_status_keys: tuple[str, ...]
     latest_update: datetime | None
@@ -37,6 +39,10 @@ class RelatedCompanyState:
     @property
     def needs_attention(self) -> bool:
         return bool(self.open_cases or self.pending_monitorings)
+
+    @property
+    def confirmed_hits(self) -> bool:
+        return bool(self.confirmed_sanction_cases or self.confirmed_pep_cases)
 
     @classmethod
     def from_json(cls, data: dict) -> RelatedCompanyState:
@@ -48,6 +54,8 @@ class RelatedCompanyState:
             open_cases=int(state.get("open_screening_case_count") or 0),
             open_pep_cases=int(state.get("open_pep_screening_case_count") or 0),
             open_sanction_cases=int(state.get("open_sanction_screening_case_count") or 0),
+            confirmed_pep_cases=int(state.get("confirmed_pep_screening_case_count") or 0),
+            confirmed_sanction_cases=int(state.get("confirmed_sanction_screening_case_count") or 0),
             pep_confirmed=bool(state.get("pep_confirmed_flag")),
             review_status_keys=tuple(state.get("screening_case_review_status_keys") or ()),
             latest_update=moment(state.get("latest_update_timestamp") or state.get("screening_case_latest_update_timestamp")),

@@ -53,6 +53,10 @@ class RelatedCompanyStateAggregate(Schema):
     open_screening_case_count: int = Field(description="Extension: cases not complete (pending or ongoing)")
     open_pep_screening_case_count: int = Field(description="Extension: open cases that are PEP hits")
     open_sanction_screening_case_count: int = Field(description="Extension: open cases that are sanction hits")
+    confirmed_screening_case_count: int = Field(
+        description="Extension: cases closed as a confirmed hit (their latest review `confirmed_hit`, complete)")
+    confirmed_pep_screening_case_count: int = Field(description="Extension: confirmed cases that are PEP hits")
+    confirmed_sanction_screening_case_count: int = Field(description="Extension: confirmed cases that are sanction hits")
     latest_update_timestamp: datetime | None = Field(
         description="Extension: the newest change of the company's monitorings, decisions, cases or reviews"
     )
@@ -97,11 +101,18 @@ def _latest_monitoring_change(monitorings: list):
     return max(moments, default=None)
 
 
+def _closed_as(case) -> str | None:
+    """The review status a complete case was closed with (its reviews are read newest first)."""
+    latest = next(iter(case.reviews.all()), None)
+    return latest.screening_case_review_status.key if latest else None
+
+
 def _aggregate(monitorings: list, cases: list, case_composites: list[dict]) -> dict:
     status_keys = [monitoring_status_key(m) for m in monitorings]
     statuses = set(status_keys)
     states = [c["screening_state_aggregate"] for c in case_composites]
     open_cases = [c for c in cases if c.case_status_key != "complete"]
+    confirmed = [c for c in cases if c.case_status_key == "complete" and _closed_as(c) == "confirmed_hit"]
     latest_case = max((s["screening_case_latest_update_timestamp"] for s in states), default=None)
     return {
         "pep_flag": any(s["pep_flag"] for s in states),
@@ -117,6 +128,9 @@ def _aggregate(monitorings: list, cases: list, case_composites: list[dict]) -> d
         "open_screening_case_count": len(open_cases),
         "open_pep_screening_case_count": sum(1 for c in open_cases if c.pep_flag),
         "open_sanction_screening_case_count": sum(1 for c in open_cases if c.sanction_flag),
+        "confirmed_screening_case_count": len(confirmed),
+        "confirmed_pep_screening_case_count": sum(1 for c in confirmed if c.pep_flag),
+        "confirmed_sanction_screening_case_count": sum(1 for c in confirmed if c.sanction_flag),
         "latest_update_timestamp": max(
             (t for t in (latest_case, _latest_monitoring_change(monitorings)) if t is not None), default=None
         ),

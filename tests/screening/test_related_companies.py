@@ -79,6 +79,7 @@ def test_it_shows_each_company_with_its_state_those_needing_attention_first(memb
     ("query", "expected"),
     [
         ("show=open-hits", ["Nordlys Shipping AS"]),
+        ("show=confirmed", []),
         ("show=sanction", ["Nordlys Shipping AS"]),
         ("show=pep", []),
         ("show=pending-approvals", ["Nordlys Shipping AS", "Fjellvegen Eiendom AS"]),
@@ -94,6 +95,22 @@ def test_filters_in_the_url_keep_only_the_chosen_companies(member, screening, qu
     assert [r["name"] for r in rows(html)] == expected
     if not expected:
         assert 'data-testid="no-match"' in html and "Show all companies" in html
+
+
+def test_a_confirmed_sanction_hit_stays_red_and_first_once_its_case_is_closed(member, screening):
+    api, config, _ = screening
+    [case] = cases(api, config["uuid"])["elements"]
+    assert review(api, config["uuid"], case["screening_case"]["uuid"], "confirmed_hit", "match").status_code == 201
+    freshness.forget(organisation_uuid=member.organisation.app_customer_uuid)
+
+    html = member.client().get(PAGE).content.decode()
+
+    nordlys = rows(html)[0]
+    assert nordlys["name"] == "Nordlys Shipping AS" and nordlys["open"] == "0"
+    assert "Confirmed sanction hit" in nordlys["state"] and "Screened, nothing open" not in nordlys["state"]
+    assert re.search(r'>With confirmed hits <span class="badge[^"]*">1<', html)
+    assert [r["name"] for r in rows(member.client().get(f"{PAGE}?show=confirmed").content.decode())] == [
+        "Nordlys Shipping AS"]
 
 
 def test_another_organisations_companies_never_appear(member, screening):

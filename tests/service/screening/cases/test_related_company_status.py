@@ -203,8 +203,26 @@ def test_the_aggregate_counts_monitorings_and_open_cases_and_names_the_latest_ch
     [element] = statuses(api, config["uuid"])["elements"]
     state = element["related_company_screening_state_aggregate"]
     assert (state["open_screening_case_count"], state["open_sanction_screening_case_count"]) == (0, 0)
+    assert state["confirmed_screening_case_count"] == 0  # closed, but not as a hit
     assert state["latest_update_timestamp"] > before
     assert element["related_company"]["uuid"] == str(company.uuid)
+
+
+def test_a_confirmed_hit_stays_counted_after_its_case_is_closed(api, lists):
+    config = config_with(api, "un_security_council", "pep")
+    company_with_owners(api, config["uuid"], "Nordlys AS", screened=UN_PERSON)
+    [element] = statuses(api, config["uuid"])["elements"]
+    case_uuid = element["screening_case_composites"][0]["screening_case"]["uuid"]
+    review(api, config["uuid"], case_uuid, "in_review", "possible_match")
+    state = statuses(api, config["uuid"], aggregate_only_flag="true")["elements"][0]["related_company_screening_state_aggregate"]
+    assert (state["open_screening_case_count"], state["confirmed_screening_case_count"]) == (1, 0)
+
+    review(api, config["uuid"], case_uuid, "confirmed_hit", "match")
+
+    state = statuses(api, config["uuid"], aggregate_only_flag="true")["elements"][0]["related_company_screening_state_aggregate"]
+    assert (state["open_screening_case_count"], state["open_sanction_screening_case_count"]) == (0, 0)
+    assert (state["confirmed_screening_case_count"], state["confirmed_sanction_screening_case_count"],
+            state["confirmed_pep_screening_case_count"]) == (1, 1, 0)
 
 
 def test_aggregate_only_answers_the_aggregate_without_the_composites(api, lists):
