@@ -110,6 +110,10 @@ class ListEntryOut(Schema):
     birth_dates: list[str]
     nationalities: list[str]
     gender: str
+    identifiers: list[dict] = Field(
+        description="[{kind, value, country}]: passports, national ids, registration numbers as the list gives them "
+        "(kind passport, national_id, tax_id, registration, imo, mmsi, bic or other; country ISO 3166-1 alpha-2 or null)")
+    addresses: list[str] = Field(description="The addresses the list gives, each on one line")
     programmes: list[str]
     listed_date: str
     source_url: str
@@ -224,6 +228,8 @@ def _list_entry_out(entry) -> dict:
         "birth_dates": entry.birth_dates,
         "nationalities": entry.nationalities,
         "gender": entry.gender,
+        "identifiers": entry.identifiers,
+        "addresses": entry.addresses,
         "programmes": entry.programmes,
         "listed_date": entry.listed_date,
         "source_url": entry.source_url,
