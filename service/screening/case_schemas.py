@@ -114,6 +114,7 @@ class ListEntryOut(Schema):
         description="[{kind, value, country}]: passports, national ids, registration numbers as the list gives them "
         "(kind passport, national_id, tax_id, registration, imo, mmsi, bic or other; country ISO 3166-1 alpha-2 or null)")
     addresses: list[str] = Field(description="The addresses the list gives, each on one line")
+    positions: list[str] = Field(description="A PEP's public functions, as the list names them (\"United States senator\")")
     programmes: list[str]
     listed_date: str
     source_url: str
@@ -230,6 +231,7 @@ def _list_entry_out(entry) -> dict:
         "gender": entry.gender,
         "identifiers": entry.identifiers,
         "addresses": entry.addresses,
+        "positions": entry.positions,
         "programmes": entry.programmes,
         "listed_date": entry.listed_date,
         "source_url": entry.source_url,

@@ -82,11 +82,18 @@ def _entry_values(entry: ParsedEntry) -> dict:
         "source_url": entry.source_url or "",
         "remarks": entry.remarks or "",
         "addresses": list(entry.addresses),
+        "positions": list(entry.positions),
     }
 
 
+# Facts read since the first versions, hashed only when an entry has them: an entry without them keeps its hash,
+# so adding a fact to the parsers does not make every entry "changed" (and raise its closed false positives again).
+HASHED_WHEN_GIVEN = ("positions",)
+
+
 def _content_hash(values: dict) -> str:
-    return hashlib.sha256(json.dumps(values, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    hashed = {key: value for key, value in values.items() if value or key not in HASHED_WHEN_GIVEN}
+    return hashlib.sha256(json.dumps(hashed, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def screening_list_import(

@@ -78,6 +78,7 @@ class ScreeningListEntry(models.Model):
     source_url = models.CharField(max_length=500, blank=True)
     remarks = models.TextField(blank=True)
     addresses = models.JSONField(default=list)
+    positions = models.JSONField(default=list)  # a PEP's public functions, as the list names them
     content_hash = models.CharField(max_length=64, help_text="tells a changed entry from an unchanged one")
 
     class Meta:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shutil
 import threading
@@ -167,3 +169,34 @@ def test_it_returns_quietly_when_the_category_is_gone(db):
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+@pytest.mark.django_db
+def test_a_peps_positions_are_stored_and_a_position_given_later_changes_the_entry(tmp_path):
+    category = ScreeningListCategory.objects.get(key="pep")
+    path = shared_file("pep/us_congress_senzing.json")
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    without_positions = tmp_path / "pep_v1.json"  # as an export without the position records would be
+    without_positions.write_text("".join(line for line in lines if '"RECORD_TYPE":null' not in line), encoding="utf-8")
+    first = screening_list_import(category=category, path=without_positions)
+    mcclellan = first.version.entries.get(primary_name="Jennifer L. McClellan")
+    assert mcclellan.positions == []
+
+    second = screening_list_import(category=category, path=path)
+
+    entry = second.version.entries.get(primary_name="Jennifer L. McClellan")
+    assert entry.positions == ["United States representative"]
+    assert entry.content_hash != mcclellan.content_hash  # a new fact: changed, as a reviewer would want to know
+    assert second.changed == second.version.entry_count == 1317
+
+
+@pytest.mark.django_db
+def test_an_entry_without_positions_keeps_the_hash_it_had_before_positions_were_read():
+    # Entries hashed before positions were read must not all turn "changed" (raising closed false positives again).
+    path = shared_file(UN_XML)
+    result = screening_list_import(category=_un_category(), path=path)
+    entry = result.version.entries.order_by("source_id").first()
+    values = {field: getattr(entry, field) for field in (
+        "source_id", "schema", "primary_name", "names", "birth_dates", "nationalities", "gender", "identifiers",
+        "programmes", "listed_date", "source_url", "remarks", "addresses")}
+    assert entry.content_hash == hashlib.sha256(json.dumps(values, sort_keys=True, ensure_ascii=False).encode()).hexdigest()

@@ -91,6 +91,7 @@ class ParsedEntry:
     source_url: str | None = None
     remarks: str | None = None
     addresses: list[str] = field(default_factory=list)
+    positions: list[str] = field(default_factory=list)  # a PEP's public functions ("United States senator")
 
     @property
     def primary_name(self) -> str | None:
@@ -126,6 +127,11 @@ class ParsedEntry:
         text = clean_text(programme)
         if text:
             _extend_unique(self.programmes, [text])
+
+    def add_position(self, position: str | None) -> None:
+        text = clean_text(position)
+        if text:
+            _extend_unique(self.positions, [text])
 
     def add_address(self, parts: list[str | None]) -> None:
         text = ", ".join(clean for part in parts if (clean := clean_text(part)))

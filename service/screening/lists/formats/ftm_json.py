@@ -105,6 +105,8 @@ def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEn
             entry.add_identifier(kind, value)
     for programme in strings(properties.get("programId")) + strings(properties.get("program")):
         entry.add_programme(programme)
+    for position in strings(properties.get("position")):
+        entry.add_position(position)
     entry.listed_date = min(filter(None, map(parse_iso, strings(properties.get("createdAt")))), default=None)
     entry.source_url = next(iter(strings(properties.get("sourceUrl"))), None)
     entry.remarks = clean_text(" ".join(strings(properties.get("notes")))) or None

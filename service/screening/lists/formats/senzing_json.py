@@ -45,18 +45,46 @@ _ADDRESS_PARTS = (
 
 
 def parse_senzing_json(source: Source, summary: ParseSummary | None = None) -> Iterator[ParsedEntry]:
-    """Yield person and organisation records; records without a RECORD_TYPE
-    (OpenSanctions uses them for positions such as "United States senator")
-    are skipped."""
-    return parse_json_lines(source, summary if summary is not None else ParseSummary(), _entry)
+    """Yield person and organisation records, each with the positions it points at ("Occupancy": OpenSanctions
+    writes a PEP's public function as a record of its own, without a RECORD_TYPE, that persons point at by its
+    RECORD_ID). A person is held until every position it points at has been read, or the file ends (a position
+    the file never gives is left out); the positions come in the order the person points at them."""
+    positions: dict[str, str] = {}  # a position record's id -> its name
+    pointers: dict[str, list[str]] = {}  # a person's id -> the position ids it points at
+    held: list[ParsedEntry] = []
+
+    def entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:
+        return _entry(record, summary, location, positions=positions, pointers=pointers)
+
+    def with_positions(parsed: ParsedEntry) -> ParsedEntry:
+        for key in pointers.pop(parsed.source_id, ()):
+            parsed.add_position(positions.get(key))
+        return parsed
+
+    known = 0
+    for parsed in parse_json_lines(source, summary if summary is not None else ParseSummary(), entry):
+        if known != len(positions):  # positions read since: release whoever waited for them
+            known = len(positions)
+            ready = [all(k in positions for k in pointers.get(e.source_id, ())) for e in held]
+            yield from (with_positions(e) for e, done in zip(held, ready) if done)
+            held = [e for e, done in zip(held, ready) if not done]
+        if all(k in positions for k in pointers.get(parsed.source_id, ())):
+            yield with_positions(parsed)
+        else:
+            held.append(parsed)
+    yield from map(with_positions, held)
 
 
-def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEntry:
+def _entry(
+    record: JsonObject, summary: ParseSummary, location: str, *, positions: dict[str, str], pointers: dict[str, list[str]]
+) -> ParsedEntry:
     source_id = clean_text(str(record.get("RECORD_ID") or ""))
     if not source_id:
         raise RecordError("no RECORD_ID")
     record_type = record.get("RECORD_TYPE")
     if not record_type:
+        if name := _position_name(record, source_id):
+            positions[source_id] = name
         raise OutOfScope("no RECORD_TYPE")
     schema = _SCHEMAS.get(str(record_type).upper())
     if schema is None:
@@ -72,7 +100,16 @@ def _entry(record: JsonObject, summary: ParseSummary, location: str) -> ParsedEn
         raise RecordError("no name", source_id)
     for group in attributes:
         _add_facts(entry, group, warn)
+    if occupied := [key for group in attributes if group.get("REL_POINTER_ROLE") == "Occupancy"
+                    and (key := _first_text(group.get("REL_POINTER_KEY")))]:
+        pointers[source_id] = occupied
     return entry
+
+
+def _position_name(record: JsonObject, source_id: str) -> str | None:
+    """The name of a record that persons point at (it anchors itself under its own id), else None."""
+    anchors = [g for g in _attribute_groups(record) if _first_text(g.get("REL_ANCHOR_KEY")) == source_id]
+    return next((name for group in _attribute_groups(record) if (name := _name(group))), None) if anchors else None
 
 
 def _attribute_groups(record: JsonObject) -> list[JsonObject]:

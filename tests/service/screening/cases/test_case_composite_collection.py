@@ -46,7 +46,7 @@ def test_it_shows_both_sides_of_a_match_with_every_key_of_the_spec(api, lists):
     assert entry["birth_dates"] == ["1966-03-14"] and entry["nationalities"] == ["ru"] and entry["programmes"] == ["DPRK"]
     # What the list gives beside the names, for a reviewer to compare with what the bank knows.
     assert entry["identifiers"] == [{"kind": "passport", "value": "745120836", "country": "ru"}]
-    assert entry["addresses"] == ["Vladivostok, Russian Federation"]
+    assert entry["addresses"] == ["Vladivostok, Russian Federation"] and entry["positions"] == []
     assert match["score"] >= 0.9 and match["explanation"]["birth_date_adjustment"] > 0
     assert "Dragunov" in match["explanation_summary"]
 

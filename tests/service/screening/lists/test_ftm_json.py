@@ -109,3 +109,9 @@ def test_it_raises_parse_error_on_a_truncated_file(ftm_json_path, tmp_path):
 def test_it_raises_parse_error_on_a_file_that_is_not_json_lines(eu_csv_path):
     with pytest.raises(ParseError, match="line 1: not JSON lines"):
         list(parse_ftm_json(eu_csv_path))
+
+
+def test_it_reads_a_peps_positions():
+    person = {**PERSON, "properties": {"name": ["Ann Example"], "position": ["Member of the Storting", "Member of the Storting"]}}
+    [entry] = parse_ftm_json(_lines(person))
+    assert entry.positions == ["Member of the Storting"]

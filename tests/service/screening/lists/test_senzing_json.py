@@ -87,3 +87,31 @@ def test_it_raises_parse_error_on_a_truncated_file(senzing_path, tmp_path):
     cut.write_text(senzing_path.read_text(encoding="utf-8")[:5000], encoding="utf-8")
     with pytest.raises(ParseError, match="last line is not complete JSON: file cut short"):
         list(parse_senzing_json(cut))
+
+
+def test_each_pep_has_the_public_functions_it_points_at(parsed, records):
+    entries, _ = parsed
+    names = {r["RECORD_ID"]: r["NAMES"][0]["NAME_FULL"] for r in records if r["RECORD_TYPE"] is None}
+    assert names == {"Q13218630": "United States representative", "Q4416090": "United States senator"}
+    for record in (r for r in records if r["RECORD_TYPE"] == "PERSON"):
+        pointed = [rel["REL_POINTER_KEY"] for rel in record["RELATIONSHIPS"] if rel.get("REL_POINTER_ROLE") == "Occupancy"]
+        assert entries[record["RECORD_ID"]].positions == list(dict.fromkeys(names[key] for key in pointed))
+    # The file gives the senators' position on line 567: those before it were held until then, not left without.
+    assert sum(entry.positions == ["United States senator"] for entry in entries.values()) == 160
+
+
+def _lines(*records: dict) -> io.StringIO:
+    return io.StringIO("".join(json.dumps(record) + "\n" for record in records))
+
+
+def test_a_person_before_its_position_waits_for_it_and_an_unknown_position_is_left_out():
+    person = {"RECORD_ID": "p-1", "RECORD_TYPE": "PERSON", "NAMES": [{"NAME_TYPE": "PRIMARY", "NAME_FULL": "Kari Nordmann"}],
+              "RELATIONSHIPS": [{"REL_POINTER_ROLE": "Occupancy", "REL_POINTER_KEY": "Q1"},
+                                {"REL_POINTER_ROLE": "Occupancy", "REL_POINTER_KEY": "Q2"}]}
+    minister = {"RECORD_ID": "Q2", "RECORD_TYPE": None, "NAMES": [{"NAME_TYPE": "PRIMARY", "NAME_FULL": "Minister of Fisheries"}],
+                "RELATIONSHIPS": [{"REL_ANCHOR_DOMAIN": "OPEN_SANCTIONS", "REL_ANCHOR_KEY": "Q2"}]}
+    other = {"RECORD_ID": "p-2", "RECORD_TYPE": "PERSON", "NAMES": [{"NAME_TYPE": "PRIMARY", "NAME_FULL": "Ola Hansen"}]}
+
+    entries = list(parse_senzing_json(_lines(person, other, minister)))
+
+    assert [(e.source_id, e.positions) for e in entries] == [("p-2", []), ("p-1", ["Minister of Fisheries"])]
