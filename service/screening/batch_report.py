@@ -60,16 +60,25 @@ def _front(batch: ScreeningBatch, rows: list[dict], with_hits: list[dict], singl
         line = f"{found} possible hit{'s' if found != 1 else ''}" if found else "No possible hit"
     else:
         line = f"{len(rows)} rows screened, {len(with_hits)} with possible hits"
-    member = batch.app_membership
     return [
         Paragraph(escape(batch.file_name), STYLES["title"]),
         para(line, "subtitle"),
         facts([
             ("Checked" if single else "Uploaded", no.moment(batch.create_timestamp)),
-            ("By", f"{member.full_name} ({member.email})" if member and member.full_name else (member.email if member else no.DASH)),
+            ("By", _uploader(batch)),
             ("Screened", no.moment(batch.complete_timestamp)),
         ]),
     ]
+
+
+def _uploader(batch: ScreeningBatch) -> str:
+    """Who uploaded the file: the member the upload named, else the API user it came through."""
+    member = batch.app_membership
+    if member is not None:
+        return f"{member.full_name} ({member.email})" if member.full_name else member.email
+    if batch.api_user is not None:
+        return f"The API user {batch.api_user.name} (no member named)"
+    return "The service itself (no member named: loaded with the demo data or by an operator)"
 
 
 def _against(batch: ScreeningBatch) -> list:

@@ -9,6 +9,7 @@ import io
 from pypdf import PdfReader
 
 from service.screening import batch_report
+from service.screening.batch_models import ScreeningBatch
 from tests.service.screening.batch.conftest import batches_url, csv_bytes, upload
 from tests.service.screening.cases.steps import config_with, member_of
 from tests.service.screening.helpers import AML
@@ -60,6 +61,17 @@ def test_a_name_checked_is_said_of_the_name(api, lists, django_capture_on_commit
 
     assert "Kari Nordmann (name check)" in text and "No possible hit" in text
     assert "Rows without" not in text and "Line 2" not in text
+
+
+def test_a_file_uploaded_without_a_member_says_through_which_api_user(api, lists, django_capture_on_commit_callbacks):
+    config = config_with(api, "un_security_council")
+    with django_capture_on_commit_callbacks(execute=True):
+        job = upload(api, config["uuid"], csv_bytes(ROWS)).json()
+
+    text = _text(_pdf(api, config["uuid"], job["uuid"]))
+
+    api_user = ScreeningBatch.objects.get(uuid=job["uuid"]).api_user
+    assert f"By The API user {api_user.name} (no member named)" in text
 
 
 def test_it_says_why_in_the_words_of_the_case_report(api, lists, django_capture_on_commit_callbacks):
