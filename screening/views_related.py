@@ -161,6 +161,7 @@ def home_summary(member) -> dict | None:
         "configured": counts.config_uuid is not None,
         "cases": case_summary(counts.counts),
         "pending_company_count": sum(1 for c in related.companies if c.pending_monitorings),
+        "confirmed_company_count": sum(1 for c in related.companies if c.confirmed_hits),
         "pending_person_count": related.pending_customer_persons,
         "pending_person_more": related.pending_customer_persons_more,
         "company_count": len(related.companies),

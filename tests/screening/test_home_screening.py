@@ -35,6 +35,13 @@ def test_the_work_list_shows_open_cases_by_status_and_follows_a_members_action(t
     freshness.forget(organisation_uuid=member.organisation.app_customer_uuid)  # what a review in the dashboard does
     page = client.get(HOME).content.decode()
     assert (figure(page, "home-cases-new"), figure(page, "home-cases-in-review")) == ("0", "1")
+    assert 'data-testid="home-confirmed-companies"' not in page
+
+    review(api, config["uuid"], case["screening_case"]["uuid"], "confirmed_hit", "match")
+    freshness.forget(organisation_uuid=member.organisation.app_customer_uuid)
+    page = client.get(HOME).content.decode()
+    assert figure(page, "home-open-cases") == "0" and figure(page, "home-confirmed-companies") == "1"
+    assert '<a href="/screening/related-companies/?show=confirmed">Companies with a confirmed hit</a>' in page
 
 
 def test_officers_and_admins_find_the_name_check_from_the_card(transactional_db, lists):
