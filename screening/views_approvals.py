@@ -27,6 +27,7 @@ from screening.pages import (
     acted, can_read_screening, current_config_or_message, no_aml_text, page_number, refused, require_admin,
     sanction_list_selected,
 )
+from vakt_format.monitoring_reason import MONITORING_TYPE_WORDS
 
 VIEWS = ("pending", "active", "persons", "holds")
 HOLDS_PER_PAGE = 50
@@ -35,12 +36,7 @@ COMPANIES_PER_PAGE = 15
 ACTIVE_PER_PAGE = 50
 DECISIONS = {"approve": True, "decline": False}  # a choice: anything else decides nothing
 NOT_SET_UP = "Set up screening first: nobody is suggested or screened before it is."
-TYPE_WORDS = {
-    "beneficial_owners": "Beneficial owner",
-    "alternative_beneficial_owners": "Standing in for the owners",
-    "company": "The company itself",
-    "other": "Customer person",
-}
+TYPE_WORDS = MONITORING_TYPE_WORDS  # the case report PDF says them too
 ORIGIN_WORDS = {  # how a monitoring came about, after "Since <day>"
     "suggestion": "suggested by the screening setup",
     "auto_approve": "suggested by the screening setup, approved automatically",

@@ -24,3 +24,27 @@ def case_status_title(status_key: str) -> str:
     """The tooltip: what the word means, and the API's status key."""
     meaning = CASE_STATUS_WORDS.get(status_key, ("", ""))[1]
     return f"{meaning} · API status {status_key}" if meaning else f"API status {status_key}"
+
+
+# A closed case's outcome is its latest review's status (DESIGN.md: a case is complete only after a
+# confirmed_hit or a false_positive review; a four-eyes proposal leaves it ongoing, so it is never here).
+CLOSED_OUTCOMES = {"confirmed_hit": "confirmed hit", "false_positive": "false positive"}
+PROPOSAL_WORDS = "Hit proposed · needs 2nd officer"  # a four-eyes confirmed hit awaiting a second officer
+
+
+def case_status_text(status_key: str, latest_review_key: str = "") -> str:
+    """The status with a closed case's outcome: "Closed: confirmed hit", "Closed: false positive";
+    an open case's status as `case_status_word` ("In review")."""
+    outcome = CLOSED_OUTCOMES.get(latest_review_key) if status_key == "complete" else None
+    return f"{case_status_word(status_key)}: {outcome}" if outcome else case_status_word(status_key)
+
+
+def case_outcome_title(status_key: str, latest_review_key: str = "") -> str:
+    """The tooltip of `case_status_text`: a closed case's outcome in a sentence, else `case_status_title`."""
+    outcome = CLOSED_OUTCOMES.get(latest_review_key) if status_key == "complete" else None
+    return f"Closed as a {outcome} · API status {status_key}" if outcome else case_status_title(status_key)
+
+
+def escalated_words(four_eyes: bool) -> str:
+    """An open case whose latest review escalated it, beside its status "In review"."""
+    return "Escalated · needs 2nd officer" if four_eyes else "Escalated"

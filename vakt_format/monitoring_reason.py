@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from vakt_format.norwegian import percents_in_text
 
+# Why a person or company is monitored for a company (the monitoring's type), in the same words on the
+# dashboard's pages and in the case report PDF.
+MONITORING_TYPE_WORDS = {
+    "beneficial_owners": "Beneficial owner",
+    "alternative_beneficial_owners": "Standing in for the owners",
+    "company": "The company itself",
+    "other": "Customer person",
+}
+
 SERVICE_ORIGINS = frozenset({"suggestion", "auto_approve"})  # the service wrote the comment
 
 

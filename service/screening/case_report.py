@@ -20,24 +20,18 @@ from datetime import datetime
 from django.utils import timezone
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer
 from xml.sax.saxutils import escape
 
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
 from vakt_format import norwegian as no
-from vakt_format.case_status import case_status_word
+from vakt_format.case_status import PROPOSAL_WORDS, case_status_text, escalated_words
 from vakt_format.match_explanation import aligned_rows, explanation_facts
-from vakt_format.monitoring_reason import reason_text
+from vakt_format.monitoring_reason import MONITORING_TYPE_WORDS, reason_text
 
 TITLE = "Screening case report"
 REPORT_NAMESPACE = uuid.UUID("6f1d3c52-2f8e-4a4b-9c1e-5a0d7e3b9a41")
 ENTITY_LABELS = {"person": "Register person", "customer_person": "Customer person", "company": "Company"}
-MONITORING_TYPE_LABELS = {
-    "beneficial_owners": "Beneficial owner",
-    "alternative_beneficial_owners": "Alternative beneficial owner (board)",
-    "other": "Other",
-    "company": "The company itself",
-}
 
 
 def case_report_uuid(case) -> uuid.UUID:
@@ -74,14 +68,46 @@ def _flags(case) -> str:
     return " and ".join(kinds) or no.DASH
 
 
+def _latest(case):
+    reviews = case.reviews.all()  # prefetched newest first
+    return reviews[0] if reviews else None
+
+
+def _status(case) -> str:
+    """The case's status as the dashboard shows it: a closed case with its outcome ("Closed: confirmed hit"),
+    an open one with the queue's escalated or proposed badge ("In review · Escalated · needs 2nd officer")."""
+    latest = _latest(case)
+    latest_key = latest.screening_case_review_status.key if latest else ""
+    text = case_status_text(case.case_status_key, latest_key)
+    if case.case_status_key == case.Status.COMPLETE or latest is None:
+        return text
+    four_eyes = case.screening_config.four_eyes_review_flag
+    if latest_key == "confirmed_hit" and latest.complete_timestamp is None and four_eyes:
+        return f"{text} · {PROPOSAL_WORDS}"
+    if latest_key == "escalated":
+        return f"{text} · {escalated_words(four_eyes)}"
+    return text
+
+
+def _headline(case) -> str:
+    """"Possible sanctions hit on X" until a review closes it: then "Confirmed ..." or "... (false positive)"."""
+    latest = _latest(case)
+    outcome = latest.screening_case_review_status.key if latest and case.case_status_key == case.Status.COMPLETE else ""
+    hit = f"{_flags(case)} hit on {case.list_entry.primary_name}"
+    if outcome == "confirmed_hit":
+        return f"Confirmed {hit}"
+    if outcome == "false_positive":
+        return f"Possible {hit}: a false positive"
+    return f"Possible {hit}"
+
+
 def _front(case, subject: str) -> list:
-    entry = case.list_entry
-    line = f"Possible {_flags(case)} hit on {entry.primary_name}  |  score {no.decimal(case.score, 2)}"
+    line = f"{_headline(case)}  |  score {no.decimal(case.score, 2)}"
     return [
         Paragraph(escape(subject), STYLES["title"]),
         para(line, "subtitle"),
         facts([
-            ("Case status", case_status_word(case.case_status_key)),
+            ("Case status", _status(case)),
             ("Raised", no.moment(case.created_timestamp)),
             ("Assigned to", case.assignee_app_membership.email if case.assignee_app_membership else "Nobody"),
         ]),
@@ -107,18 +133,18 @@ def _screened(case, monitorings: list) -> list:
         country = company.business_country
         rows += [("Name", company.name), ("Organisation number", f"{company.org_nr_schema} {company.org_nr}"),
                  ("Country", f"{country.name} ({country.key})" if country else no.DASH)]
-    story = [section("Screened entity"), facts(rows)]
+    story = _kept(section("Screened entity"), facts(rows))
     if monitorings:
-        story += [Spacer(1, 2 * mm), para("Monitored for", "body"), Spacer(1, 1 * mm)]
         body = [heads("Related company", "Why monitored", "Reason")]
         for m in monitorings:
             company = m.related_company
             body.append([
                 para(f"{company.name} ({company.org_nr})" if company else "None: screened as a customer"),
-                para(MONITORING_TYPE_LABELS.get(m.entity_monitoring_type.key, m.entity_monitoring_type.key)),
+                para(MONITORING_TYPE_WORDS.get(m.entity_monitoring_type.key, m.entity_monitoring_type.key)),
                 para(_why(m) or no.DASH),
             ])
-        story.append(table(body, [55 * mm, 40 * mm, WIDTH - 95 * mm]))
+        story += [Spacer(1, 2 * mm), *_kept(para("Monitored for", "body"), Spacer(1, 1 * mm),
+                                            table(body, [55 * mm, 40 * mm, WIDTH - 95 * mm]))]
     return story
 
 
@@ -146,25 +172,25 @@ def _list_entry(case) -> list:
         ("Source", entry.source_url or no.DASH),
         ("Remarks", entry.remarks or no.DASH),
     ]
-    return [section("List entry"), facts(rows)]
+    return _kept(section("List entry"), facts(rows))
 
 
 def _score(case) -> list:
     e = case.explanation or {}
-    story = [section("Score and explanation"), facts([("Score", no.decimal(case.score, 2)), *explanation_facts(e)])]
+    story = _kept(section("Score and explanation"), facts([("Score", no.decimal(case.score, 2)), *explanation_facts(e)]))
     aligned = aligned_rows(e)
     if aligned:
         body = [heads("Screened name part", "Listed name part", "Similarity", "Why alike", right=(2,))]
         body += [[para(query), para(listed), num(similarity), para(why)] for query, listed, similarity, why in aligned]
-        story += [Spacer(1, 2 * mm), para("Aligned name parts", "body"), Spacer(1, 1 * mm),
-                  table(body, [55 * mm, 55 * mm, 25 * mm, WIDTH - 135 * mm])]
+        story += [Spacer(1, 2 * mm), *_kept(para("Aligned name parts", "body"), Spacer(1, 1 * mm),
+                                            table(body, [55 * mm, 55 * mm, 25 * mm, WIDTH - 135 * mm]))]
     return story
 
 
 def _reviews(case) -> list:
     reviews = list(case.reviews.all())  # prefetched newest first
     if not reviews:
-        return [section("Review history"), para("No review yet.", "body")]
+        return _kept(section("Review history"), para("No review yet.", "body"))
     body = [heads("Time", "Reviewer", "Status", "Match decision", "PEP confirmed", "Comment")]
     for r in reviews:
         body.append([
@@ -176,7 +202,13 @@ def _reviews(case) -> list:
             para(r.screening_case_review_comment or no.DASH),
         ])
     widths = [22 * mm, 34 * mm, 28 * mm, 20 * mm, 18 * mm]
-    return [section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)])]
+    return _kept(section("Review history (newest first)"), table(body, widths + [WIDTH - sum(widths)]))
+
+
+def _kept(*flowables) -> list:
+    """A heading with what follows it on one page: a heading alone at a page's foot (with a table's first
+    row) reads as a section that ends there. A table longer than a page still splits, its header repeated."""
+    return [KeepTogether(list(flowables))]
 
 
 def _review_status(review, *, awaiting: bool) -> str:
