@@ -15,6 +15,7 @@ from portal.models import Member
 from portal.service.cases import Case, Review
 
 REVIEWERS = (Member.Role.OFFICER, Member.Role.ADMIN)
+CLOSING = frozenset({"confirmed_hit", "false_positive"})  # the review statuses that close a case
 
 RULE_TEXT = (
     "Four-eyes review is on: an escalated case or a confirmed hit is closed only when a second officer agrees. "
@@ -29,6 +30,7 @@ class FourEyes:
     proposal: Review | None  # a confirmed hit awaiting a second officer
     proposer: str  # who proposed it, in words ("you" for the member)
     blocked_reason: str  # why this member cannot close the case now; "" when they can
+    blocked_statuses: frozenset[str] = frozenset()  # the review statuses the service would refuse them (not offered)
 
     @property
     def proposal_text(self) -> str:
@@ -76,18 +78,22 @@ def _is_member(review: Review | None, member: Member) -> bool:
 def four_eyes_for(case: Case, *, on: bool, member: Member) -> FourEyes:
     # With the flag off, a proposal left from when it was on waits for nobody: any confirmed hit closes it.
     proposal = case.hit_proposal if on else None
-    reason = ""
+    reason, blocked = "", frozenset()
     if on and case.status_key != "complete":
         if _is_member(proposal, member):
             reason = ("You proposed this confirmed hit, so another officer must confirm it (confirmed hit) or reject it "
                       "(false positive). You can still add an in-review or escalated review.")
+            blocked = CLOSING
         elif _is_member(case.latest_escalation, member) and proposal is not None:
             reason = (f"You escalated this case: you may confirm the hit {_who(proposal, member)} proposed, but rejecting "
                       "it (false positive) needs another officer.")
+            blocked = frozenset({"false_positive"})
         elif _is_member(case.latest_escalation, member):
             reason = ("You escalated this case, so another officer must close it (confirmed hit or false positive). "
                       "You can still add an in-review or escalated review.")
-    return FourEyes(on=on, proposal=proposal, proposer=_who(proposal, member) if proposal else "", blocked_reason=reason)
+            blocked = CLOSING
+    return FourEyes(on=on, proposal=proposal, proposer=_who(proposal, member) if proposal else "", blocked_reason=reason,
+                    blocked_statuses=blocked)
 
 
 def proposal_badge_title(case: Case, member: Member, *, on: bool) -> str:

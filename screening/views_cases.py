@@ -30,7 +30,7 @@ from portal.feedback import service_error_text
 from portal.formatting import member_label
 from portal.models import Member
 from portal.service import ServiceError, ServiceNotFound
-from portal.service.cases import Case
+from portal.service.cases import Case, review_refusal_field
 from screening import freshness
 from screening.case_export import cases_csv_response
 from screening.four_eyes import (
@@ -42,6 +42,7 @@ from screening.queue_filters import ASSIGNEE_CHOICES, HIT_CHOICES, SCREENED_CHOI
 from screening.templatetags.screening_cases import list_name
 from screening.views_approvals import TYPE_WORDS
 from vakt_format import norwegian as no
+from vakt_format.case_status import PROPOSAL_WORDS, escalated_words
 from vakt_format.match_explanation import adjustment_verdict
 
 REVIEW_STATUSES = (
@@ -51,6 +52,10 @@ REVIEW_STATUSES = (
     ("confirmed_hit", "Confirmed hit", "The listed person or company; closes the case"),
 )
 MATCH_DECISIONS = (("no_match", "No match"), ("possible_match", "Possible match"), ("match", "Match"))
+# The service's rule (a closing review's decision agrees with its status), in words: the form says it
+# beforehand, and at the match decision when the service refuses one; the service alone checks it.
+DECISION_RULE = "A false positive goes with the match decision No match, a confirmed hit with Match."
+DECISION_REFUSED = f"This match decision does not go with the status you chose. {DECISION_RULE}"
 COMMENT_MAX = 4000
 
 
@@ -158,7 +163,8 @@ def _rows(member: Member, cases: tuple[Case, ...], *, filters: QueueFilters | No
             "selected": str(case.uuid) in selected,
             "proposal": proposal_badge_title(case, member, on=four_eyes),
             "escalation": escalation_badge_title(case, member, on=four_eyes),
-            "escalation_label": "Escalated · needs 2nd officer" if four_eyes else "Escalated",
+            "escalation_label": escalated_words(four_eyes),
+            "proposal_label": PROPOSAL_WORDS,
             **_raised(case, today),
             **_lines(case),
             "companies": [(company, filters.query(company=company.uuid)) for company in case.related_companies],
@@ -253,6 +259,10 @@ def _company_name(company_uuid, cases) -> str | None:
 
 @member_required()
 def case_detail(request, case_uuid: uuid.UUID):
+    if request.method == "POST":
+        # The review form posts to the case's own address: after a refusal the browser is on the case
+        # page with the form and its problem, and a reload or a bookmark opens the case.
+        return case_review(request, case_uuid)
     return _case_page(request, case_uuid)
 
 
@@ -289,8 +299,13 @@ def _case_page(request, case_uuid, *, form: dict | None = None, status: int = 20
         "can_review": request.member.role in REVIEWERS,
         "review_statuses": REVIEW_STATUSES,
         "match_decisions": MATCH_DECISIONS,
+        "decision_rule": DECISION_RULE,
+        "review_url": _case_url(case.uuid, queue_back_url(request)),
         "form": form or _form_from(case),
         "four_eyes": four_eyes_for(case, on=config.four_eyes_review, member=request.member),
+        # An escalated case reads as the queue reads it: "In review" with "Escalated · needs 2nd officer".
+        "escalation": escalation_badge_title(case, request.member, on=config.four_eyes_review),
+        "escalation_label": escalated_words(config.four_eyes_review),
         "four_eyes_rule": RULE_TEXT,
         "too_few_reviewers": too_few_reviewers(request.member, on=config.four_eyes_review),
         "back": queue_back_url(request),
@@ -334,9 +349,10 @@ def queue_back_url(request) -> str:
 COMMENT_NEEDED = ("escalated", "false_positive", "confirmed_hit")  # as the queue's batch close needs one
 
 
-@require_POST
 @member_required(*REVIEWERS)
 def case_review(request, case_uuid: uuid.UUID):
+    if request.method != "POST":  # the form's former address, reloaded or bookmarked: the case
+        return redirect(_case_url(case_uuid, queue_back_url(request)))
     form = {
         "status_key": request.POST.get("status", ""),
         "decision_key": request.POST.get("decision", ""),
@@ -368,10 +384,14 @@ def case_review(request, case_uuid: uuid.UUID):
     except ServiceNotFound:
         raise Http404("No such screening case.") from None
     except ServiceError as exc:
-        # A refusal with a reason (a four-eyes rule, a bad field) is shown at the form, the text kept.
-        text = f"The review was not saved. {service_error_text(exc)}"
+        # A refusal with a reason (a four-eyes rule, a bad field) is shown at the form, the text kept; a
+        # refused match decision at that field, in words, not the API's field name.
         status = 503 if exc.status >= 500 or exc.status == 0 else 409 if exc.status == 409 else 400
-        return _case_page(request, case_uuid, form={**form, "problems": [text]}, status=status)
+        if review_refusal_field(exc) == "decision" and exc.code == "decision_contradicts_status":
+            form = {**form, "problems": ["The review was not saved."], "decision_problem": DECISION_REFUSED}
+        else:
+            form = {**form, "problems": [f"The review was not saved. {service_error_text(exc)}"]}
+        return _case_page(request, case_uuid, form=form, status=status)
     label = dict((key, label) for key, label, _ in REVIEW_STATUSES)[form["status_key"]]
     closed = "The case is closed." if case.status_key == "complete" else "The case stays open."
     not_assigned = ""

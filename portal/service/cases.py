@@ -18,7 +18,7 @@ from uuid import UUID
 
 from portal.service.case_statistics import CaseStatistics
 from portal.service.common import Area, CompanyRef, day, moment, path_segment, uuid_or_none
-from portal.service.errors import ServiceNotFound
+from portal.service.errors import ServiceError, ServiceNotFound
 from portal.service.explanation import Explanation
 
 STATUS_KEYS = ("pending", "ongoing", "complete")
@@ -260,6 +260,25 @@ def _review(data: dict) -> Review:
         created_at=moment(review.get("created_timestamp")),
         completed_at=moment(review.get("complete_timestamp")),
     )
+
+
+# A review's body fields, by the names a review form gives them: a refusal of the service names the
+# wire field (its `errors[].loc`), and a form shows the reason at its own field, without the API's name.
+REVIEW_FIELDS = {
+    "screening_case_review_status_uuid": "status",
+    "entity_match_decision_type_uuid": "decision",
+    "pep_confirmed_flag": "pep_confirmed",
+    "screening_case_review_comment": "comment",
+}
+
+
+def review_refusal_field(error: ServiceError) -> str:
+    """The review field a refusal of the service is about ("decision", "status" ...), "" when none."""
+    for problem in error.errors or ():
+        loc = problem.get("loc") or ()
+        if loc and loc[-1] in REVIEW_FIELDS:
+            return REVIEW_FIELDS[loc[-1]]
+    return ""
 
 
 class CasesArea(Area):

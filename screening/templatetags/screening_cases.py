@@ -5,7 +5,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from portal import formatting as fmt
-from vakt_format.case_status import case_status_title, case_status_word
+from vakt_format.case_status import case_outcome_title, case_status_text, case_status_title, case_status_word
 from vakt_format.match_explanation import adjustment_verdict as _adjustment_verdict
 
 register = template.Library()
@@ -39,6 +39,16 @@ def status_badge(status_key: str) -> str:
     its tooltip (a filter, not an include: the queue shows fifty a page)."""
     css = STATUS_CSS.get(status_key, "text-bg-light border")
     return format_html('<span class="badge {}" title="{}">{}</span>', css, case_status_title(status_key), case_status_word(status_key))
+
+
+@register.filter
+def case_status_badge(case) -> str:
+    """A case's status badge with a closed case's outcome, its latest review ("Closed: confirmed hit",
+    "Closed: false positive"): a confirmed sanction hit must not read like a false positive."""
+    latest = case.latest_review.status_key if case.latest_review else ""
+    css = STATUS_CSS.get(case.status_key, "text-bg-light border")
+    return format_html('<span class="badge {}" title="{}">{}</span>', css,
+                       case_outcome_title(case.status_key, latest), case_status_text(case.status_key, latest))
 
 
 @register.filter

@@ -206,7 +206,7 @@ def test_a_case_status_reads_the_same_words_as_the_review_form_on_every_page(off
     closed = client.post(f"{case_url(screened.pep_case.uuid)}review/",
                          {"status": "false_positive", "decision": "no_match", "comment": "Born 1971"}, follow=True).content.decode()
     assert "Review saved: false positive. The case is closed." in closed
-    assert _badge(closed.split('data-testid="case-subject"')[1]) == ("Closed", "Closed as a false positive or a confirmed hit · API status complete")
+    assert _badge(closed.split('data-testid="case-subject"')[1]) == ("Closed: false positive", "Closed as a false positive · API status complete")
     empty = client.get(QUEUE, {"status": "complete", "hit": "sanction"}).content.decode()
     assert "No closed cases match these filters." in empty
     exported = b"".join(client.get("/screening/cases/export.csv", {"status": "all"}).streaming_content).decode()

@@ -126,7 +126,7 @@ def test_escalating_or_closing_needs_a_comment_and_an_agreeing_decision(officer,
     assert blank.status_code == 400
     assert "Say why in the comment: escalating or closing a case needs a reason the record keeps." in blank.content.decode()
     assert contradicting.status_code == 400
-    assert "a false positive review needs the match decision no match, not match" in contradicting.content.decode()
+    assert "This match decision does not go with the status you chose." in contradicting.content.decode()
     assert "Born 1971, Norwegian citizen" in contradicting.content.decode()  # the comment is kept
     assert not ScreeningCaseReview.objects.exists()
     assert client.post(_review_url(screened.pep_case), {"status": "in_review", "decision": "possible_match"}).status_code == 302
