@@ -20,6 +20,7 @@ from portal.service.case_statistics import CaseStatistics
 from portal.service.common import Area, CompanyRef, day, moment, path_segment, uuid_or_none
 from portal.service.errors import ServiceError, ServiceNotFound
 from portal.service.explanation import Explanation
+from vakt_format.list_entries import REGISTRATION_KINDS, identifier_text
 
 STATUS_KEYS = ("pending", "ongoing", "complete")
 SORT_ORDERS = ("newest_first", "oldest_first")
@@ -56,6 +57,10 @@ class ListEntry:
     listed_date: str
     source_url: str
     remarks: str
+    identifiers: tuple[str, ...] = ()  # in words: "Passport 745120836 (RU)"
+    registrations: tuple[str, ...] = ()  # the organisation's registration and tax numbers among them
+    addresses: tuple[str, ...] = ()
+    positions: tuple[str, ...] = ()  # a PEP's public functions
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +143,11 @@ class Case:
                 listed_date=entry.get("listed_date") or "",
                 source_url=entry.get("source_url") or "",
                 remarks=entry.get("remarks") or "",
+                identifiers=tuple(_identifier(i) for i in entry.get("identifiers") or ()),
+                registrations=tuple(_identifier(i) for i in entry.get("identifiers") or ()
+                                    if i.get("kind") in REGISTRATION_KINDS),
+                addresses=tuple(entry.get("addresses") or ()),
+                positions=tuple(entry.get("positions") or ()),
             ),
             explanation=Explanation.from_json(match.get("explanation") or {}),
             explanation_summary=match.get("explanation_summary") or "",
@@ -245,6 +255,10 @@ def _subject(data: dict) -> Subject:
     company = data.get("monitoring_company") or {}
     return Subject("company", entity_uuid, company.get("name") or "", org_nr=company.get("org_nr") or "",
                    org_nr_schema=company.get("org_nr_schema") or "")
+
+
+def _identifier(data: dict) -> str:
+    return identifier_text(kind=data.get("kind") or "", value=data.get("value") or "", country=data.get("country"))
 
 
 def _review(data: dict) -> Review:

@@ -26,6 +26,7 @@ from xml.sax.saxutils import escape
 from service.pdf_style import MARGIN, STYLES, WIDTH, canvas_maker, facts, heads, num, para, section, table
 from vakt_format import norwegian as no
 from vakt_format.case_status import PROPOSAL_WORDS, case_status_text, escalated_words
+from vakt_format.list_entries import identifier_text
 from vakt_format.match_explanation import aligned_rows, explanation_facts
 from vakt_format.monitoring_reason import MONITORING_TYPE_WORDS, reason_text
 
@@ -132,7 +133,8 @@ def _screened(case, monitorings: list) -> list:
         company = inquiry.company
         country = company.business_country
         rows += [("Name", company.name), ("Organisation number", f"{company.org_nr_schema} {company.org_nr}"),
-                 ("Country", f"{country.name} ({country.key})" if country else no.DASH)]
+                 ("Country", f"{country.name} ({country.key})" if country
+                  else f"{company.org_nr_schema} (by its organisation number)" if company.org_nr_schema else no.DASH)]
     story = _kept(section("Screened entity"), facts(rows))
     if monitorings:
         body = [heads("Related company", "Why monitored", "Reason")]
@@ -167,7 +169,11 @@ def _list_entry(case) -> list:
         ("Birth dates", ", ".join(no.day(d) if len(d) == 10 else d for d in entry.birth_dates) or no.DASH),
         ("Nationalities", ", ".join(n.upper() for n in entry.nationalities) or no.DASH),
         ("Gender", entry.gender or no.DASH),
-        ("Programme", ", ".join(entry.programmes) or no.DASH),
+        *([("Position", "; ".join(entry.positions) or "not given by the list")]
+          if entry.positions or category.list_type == "pep" else []),
+        ("Identifiers", "; ".join(identifier_text(**i) for i in entry.identifiers) or no.DASH),
+        ("Addresses", "; ".join(entry.addresses) or no.DASH),
+        *([("Programme", ", ".join(entry.programmes) or no.DASH)] if entry.programmes or category.list_type != "pep" else []),
         ("Listed", no.day(entry.listed_date) if entry.listed_date else no.DASH),
         ("Source", entry.source_url or no.DASH),
         ("Remarks", entry.remarks or no.DASH),

@@ -41,6 +41,9 @@ def test_it_shows_the_person_and_the_list_entry_side_by_side_with_the_matching_p
     assert "agrees" in _cell(page, "listed-birth-dates")
     assert "RU" in _cell(page, "listed-nationalities")
     assert "DPRK" in _cell(page, "listed-programme") and "KPi.901" in _cell(page, "listed-source")
+    assert "Passport 745120836 (RU)" in _cell(page, "listed-identifiers")  # to compare with the customer's documents
+    assert "Vladivostok, Russian Federation" in _cell(page, "listed-addresses")
+    assert 'data-testid="listed-positions"' not in page  # a sanction entry: no public function to give
     assert "Nordlys AS" in page and 'data-testid="no-reviews"' in page
     assert 'data-testid="review-form"' in page and "press <kbd>r</kbd>" in page
 
@@ -79,7 +82,19 @@ def test_a_company_case_offers_no_pep_confirmation(officer, lists):
     person_page = officer.client().get(case_url(screened.sanction_case.uuid)).content.decode()
 
     assert 'data-testid="review-form"' in company_page and 'name="pep_confirmed"' not in company_page
+    # Beside the organisation number, what the list gives of it: no registration number here, not the entry's kind.
+    assert _cell(company_page, "listed-registrations").strip() == "–"
+    assert "NO <span class=\"small text-secondary\">(by its organisation number)</span>" in company_page
     assert 'name="pep_confirmed"' in person_page
+
+
+def test_a_pep_case_gives_the_public_function_the_list_names(officer, lists):
+    screened = cases_make(officer)
+
+    page = officer.client().get(case_url(screened.pep_case.uuid)).content.decode()
+
+    assert "Member of the Storting" in _cell(page, "listed-positions")  # what "PEP confirmed" is about
+    assert 'data-testid="listed-programme"' not in page  # a PEP list gives no sanctions programme
 
 
 def test_it_lists_the_other_cases_of_the_same_entity(officer, lists):

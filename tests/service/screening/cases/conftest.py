@@ -54,8 +54,16 @@ PEP_RECORDS = [
         "RISKS": [{"TOPIC": "role.pep"}],
         "DATES": [{"DATE_OF_BIRTH": "1961-09-30"}],
         "COUNTRIES": [{"NATIONALITY": "no"}],
+        "RELATIONSHIPS": [{"REL_POINTER_ROLE": "Occupancy", "REL_POINTER_DOMAIN": "OPEN_SANCTIONS", "REL_POINTER_KEY": "Q-storting"}],
         "URL": "https://example.org/entities/pep-1",
-    }
+    },
+    {  # the position the person points at, as OpenSanctions writes it: a record without a RECORD_TYPE
+        "DATA_SOURCE": "OS_TEST_PEP",
+        "RECORD_ID": "Q-storting",
+        "RECORD_TYPE": None,
+        "NAMES": [{"NAME_TYPE": "PRIMARY", "NAME_FULL": "Member of the Storting"}],
+        "RELATIONSHIPS": [{"REL_ANCHOR_DOMAIN": "OPEN_SANCTIONS", "REL_ANCHOR_KEY": "Q-storting"}],
+    },
 ]
 
 UN_PERSON = "Ivan Sergeyevich Dragunov"

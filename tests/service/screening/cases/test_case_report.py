@@ -45,6 +45,7 @@ def test_it_renders_the_person_the_list_entry_the_score_and_the_reviews(api, lis
     assert "Customer reference K-10231" in text  # to file it with the customer
     assert "IVAN SERGEYEVICH DRAGUNOV" in text.upper() and "KPi.901" in text  # the list entry and its source id
     assert "DPRK" in text  # the programme
+    assert "Passport 745120836 (RU)" in text and "Vladivostok, Russian Federation" in text  # to compare with the KYC file
     assert "14.03.1966" in text  # birth dates in the house's Norwegian format
     score = composite["screening_case_match"]["score"]
     assert f"{score:.2f}".replace(".", ",") in text
