@@ -63,8 +63,7 @@ def test_the_slips_the_person_page_reads_are_the_pairs_the_list_joins():
     # Every date of a century beside one: the pairs the list's pass finds are the slips a person's page reads.
     day = date(1975, 4, 12)
     century = [date(1900, 1, 1) + timedelta(days=n) for n in range((date(2000, 1, 1) - date(1900, 1, 1)).days)]
-    others = [other for other in century if other != day]
-    paired = {others[j - 1] for i, j in birth_dates_slipped([day, *others]) if i == 0}
+    paired = {other for other in century if list(birth_dates_slipped([day, other])) == [(0, 1)]}
     assert paired == {d for d in birth_date_slips(day) if 1900 <= d.year < 2000}
     assert date(1975, 12, 4) in paired and day not in birth_date_slips(day)
     assert len(paired) == 40  # 37 a digit another; 21.04.1975, 12.04.1957 and 04.12.1975 swapped
