@@ -24,7 +24,7 @@ from companies.presenters import (
 )
 from portal.access import client_for_member, member_required
 from portal.feedback import service_error_text
-from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound
+from portal.service import ServiceBadRequest, ServiceError, ServiceNotFound, ServiceRateLimited, ServiceUnavailable
 from screening.pages import can_read_screening
 
 DEFAULT_MEASURE = "return_on_assets"
@@ -53,8 +53,13 @@ def detail(request, company_uuid: uuid.UUID):
         measure_types = companies.measure_types()
     except ServiceNotFound:
         raise Http404("No such company.") from None
-    except ServiceError as exc:  # busy (429), unreachable, refused: a sentence, as the queue says it
-        return render(request, "companies/detail.html", {"service_error": service_error_text(exc)}, status=503)
+    except ServiceUnavailable:
+        raise  # unreachable: the site's 503 page, with when to try again (portal.service_down)
+    except ServiceError as exc:  # busy (429), refused: a sentence, as the queue says it
+        response = render(request, "companies/detail.html", {"service_error": service_error_text(exc)}, status=503)
+        if isinstance(exc, ServiceRateLimited) and exc.retry_after:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     context = {
         "company": page.company,
         "credit_risk": page.credit_risk,
